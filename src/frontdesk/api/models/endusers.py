@@ -1,0 +1,47 @@
+"""End users: the customers who write in."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .common import Input, Record, UtcDateTime
+from .custom_attributes import CustomAttributeValue
+
+_EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+_PHONE = r"^\+?[0-9 ()\-]{5,20}$"
+
+
+class EndUser(Record):
+    """An end user (a customer)."""
+
+    id: str
+    created_at: UtcDateTime
+    display_name: str | None = None
+    email: str | None = None
+    phone_number: str | None = None
+    additional_emails: list[str] | None = None
+    additional_phone_numbers: list[str] | None = None
+    first_name: str | None = None
+    last_name: str | None = None
+    middle_names: list[str] | None = None
+    avatar_url: str | None = None
+    external_id: str | None = None
+    custom_attributes: list[CustomAttributeValue] | None = None
+
+
+class CreateEndUserInput(Input):
+    """A new end user; every field is optional."""
+
+    display_name: str | None = Field(default=None, min_length=1, max_length=255)
+    email: str | None = Field(default=None, pattern=_EMAIL, max_length=320)
+    phone_number: str | None = Field(default=None, pattern=_PHONE)
+    additional_emails: list[str] | None = Field(default=None, max_length=50)
+    additional_phone_numbers: list[str] | None = Field(default=None, max_length=50)
+    first_name: str | None = Field(default=None, max_length=255)
+    last_name: str | None = Field(default=None, max_length=255)
+    middle_names: list[str] | None = Field(default=None, max_length=10)
+    avatar_url: str | None = Field(default=None, max_length=2048)
+    external_id: str | None = Field(default=None, min_length=1, max_length=255)
+
+
+__all__ = ["CreateEndUserInput", "EndUser"]
