@@ -1,0 +1,397 @@
+"""Typed errors of the API client.
+
+Every failure of a call surfaces as one :class:`ApiError` subclass, so callers can react to
+the kind of failure (``except NotFound``) instead of to status codes, and so one place decides
+what a person reads. An error carries the service's own ``message`` (the contract's error body
+is ``{"message": "…"}``) or, when the service sent something else, a short sanitised snippet of
+it. Errors never carry request headers, so the API key cannot leak through an error, a log line
+or a traceback.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email.utils
+import html
+import json
+import math
+import re
+import time
+import unicodedata
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any, ClassVar
+
+import httpx
+
+__all__ = [
+    "ApiError",
+    "Conflict",
+    "InvalidRequest",
+    "NotFound",
+    "RateLimited",
+    "ServiceUnavailable",
+    "TransportError",
+    "Unauthorized",
+    "UnexpectedResponse",
+    "error_from_exception",
+    "error_from_response",
+    "parse_retry_after",
+    "sanitise_snippet",
+]
+
+#: Longest snippet of a non-JSON body kept as an error message.
+SNIPPET_LIMIT = 200
+#: Longest service ``message`` kept (the service's wording is kept whole up to this).
+MESSAGE_LIMIT = 1000
+#: Bodies larger than this are not parsed as JSON; only their start is looked at.
+_MAX_PARSED_BODY = 64 * 1024
+
+_ANSI_SEQUENCE = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC … BEL/ST (title, clipboard, hyperlink)
+    r"|\x1b[P^_X][^\x1b]*(?:\x1b\\)?"  # DCS/PM/APC/SOS strings
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI (7-bit and 8-bit)
+    r"|\x1b[@-Z\\-_]"  # other two-character escapes
+)
+_WHITESPACE = re.compile(r"\s+")
+_HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+_HTML_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+class ApiError(Exception):
+    """Base of every error the API client raises.
+
+    ``status`` is the HTTP status (``None`` when no response was involved), ``message`` the
+    service's message or a clear text of ours, ``operation`` the spec's name of the call
+    (``"PUT /v1/conversations/{conversationId}/claim"``) and ``retry_after`` the seconds the
+    service asked us to wait (``Retry-After``), when it did.
+    """
+
+    title: ClassVar[str] = "API error"
+
+    status: int | None
+    message: str
+    operation: str | None
+    retry_after: float | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        operation: str | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.operation = operation
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        """One readable line for a person: kind, status, message, retry hint, operation."""
+        head = self.title if self.status is None else f"{self.title} ({self.status})"
+        text = f"{head} — {self.message}" if self.message else head
+        if self.retry_after is not None:
+            text += f" (retry after {self.retry_after:g} s)"
+        if self.operation:
+            text += f" [{self.operation}]"
+        return text
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(message={self.message!r}, status={self.status!r}, "
+            f"operation={self.operation!r}, retry_after={self.retry_after!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Exceptions pickle through ``args`` by default, which would lose the keyword
+        # attributes; rebuild from the message and restore the rest as state.
+        return (type(self), (self.message,), self.__dict__.copy())
+
+
+class InvalidRequest(ApiError):
+    """The service refused the input (400), or the client refused it before sending (no status)."""
+
+    title = "Invalid request"
+
+
+class Unauthorized(ApiError):
+    """The API key is missing, unknown or not allowed (401, 403)."""
+
+    title = "Unauthorized"
+
+
+class NotFound(ApiError):
+    """The addressed resource does not exist (404, 410)."""
+
+    title = "Not found"
+
+
+class Conflict(ApiError):
+    """The request conflicts with the resource's current state (409)."""
+
+    title = "Conflict"
+
+
+class RateLimited(ApiError):
+    """The service refused the request because the key is over its budget (429)."""
+
+    title = "Rate limited"
+
+
+class ServiceUnavailable(ApiError):
+    """The service failed or is unreachable behind a gateway (500, 502, 503, 504, other 5xx)."""
+
+    title = "Service unavailable"
+
+
+class TransportError(ApiError):
+    """No usable HTTP answer: connection refused, timeout, protocol error, garbage body.
+
+    ``sent`` says whether the request may have reached the service. ``False`` only when it
+    certainly did not (the connection was never made), which makes any retry safe; otherwise
+    a retry of a non-idempotent request could apply it twice.
+    """
+
+    title = "Connection problem"
+
+    sent: bool
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        operation: str | None = None,
+        retry_after: float | None = None,
+        sent: bool = True,
+    ) -> None:
+        super().__init__(message, status=status, operation=operation, retry_after=retry_after)
+        self.sent = sent
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]}, sent={self.sent!r})"
+
+
+class UnexpectedResponse(TransportError):
+    """The service answered with something we cannot read: HTML, truncated JSON, wrong shape."""
+
+    title = "Unexpected response"
+
+
+# --------------------------------------------------------------------------------------------
+# Building errors
+
+
+def sanitise_snippet(text: str, limit: int = SNIPPET_LIMIT) -> str:
+    """Make untrusted text safe and short for one line of a log or the screen.
+
+    Terminal escape sequences are removed whole, the remaining control and bidirectional
+    formatting characters dropped, whitespace runs collapsed to one space, and the result cut
+    to ``limit`` characters (ending with an ellipsis when cut).
+    """
+    text = _ANSI_SEQUENCE.sub("", text)
+    text = "".join(ch if ch.isspace() or not _is_unsafe(ch) else "" for ch in text)
+    text = _WHITESPACE.sub(" ", text).strip()
+    if len(text) > limit:
+        text = text[: max(limit - 1, 0)].rstrip() + "…"
+    return text
+
+
+def _is_unsafe(ch: str) -> bool:
+    """Control characters (C0, DEL, C1) and invisible formatting (bidi overrides, zero-width)."""
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn")
+
+
+def parse_retry_after(value: str | None, *, now: Callable[[], float] = time.time) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
+
+    Returns ``None`` when the header is missing or unreadable; a date in the past gives 0.
+    ``now`` is the wall clock (seconds since the epoch) used for the HTTP-date form.
+    """
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if when.tzinfo is None:  # an HTTP date is always GMT
+            return None
+        seconds = when.timestamp() - now()
+    if not math.isfinite(seconds):
+        return None
+    return max(seconds, 0.0)
+
+
+def _error_class(status: int) -> type[ApiError]:
+    """The error class for an HTTP status that is not a success."""
+    if status in (400, 422):
+        return InvalidRequest
+    if status in (401, 403):
+        return Unauthorized
+    if status in (404, 410):
+        return NotFound
+    if status == 409:
+        return Conflict
+    if status == 429:
+        return RateLimited
+    if 500 <= status <= 599:
+        return ServiceUnavailable
+    if 400 <= status <= 499:
+        return ApiError
+    # 1xx/2xx/3xx handed over as a failure: redirects are not followed (the key must not
+    # travel to another origin), anything else is not what the contract describes.
+    return UnexpectedResponse
+
+
+def _decode(body: bytes, content_type: str | None) -> str:
+    """Body bytes as text: the declared charset if it is known, else UTF-8, never failing."""
+    charset = "utf-8"
+    if content_type:
+        for part in content_type.split(";")[1:]:
+            name, _, val = part.partition("=")
+            if name.strip().lower() == "charset" and val.strip():
+                candidate = val.strip().strip("\"'")
+                try:
+                    codecs.lookup(candidate)
+                except LookupError:
+                    continue
+                charset = candidate
+    return body.decode(charset, errors="replace")
+
+
+def _message_from_json(data: object) -> str | None:
+    """The message of a JSON error body, accepting the shapes services commonly send."""
+    if not isinstance(data, dict):
+        return None
+    for key in ("message", "detail", "error_description", "error", "title"):
+        value = data.get(key)
+        if isinstance(value, str) and value.strip():
+            return value
+        if isinstance(value, dict):
+            inner = _message_from_json(value)
+            if inner:
+                return inner
+        if isinstance(value, list):
+            parts = [
+                item.get("msg") or item.get("message") if isinstance(item, dict) else item
+                for item in value
+            ]
+            texts = [p for p in parts if isinstance(p, str) and p.strip()]
+            if texts:
+                return "; ".join(texts)
+    errors = data.get("errors")
+    if isinstance(errors, list):
+        return _message_from_json({"detail": errors})
+    return None
+
+
+def _html_text(text: str) -> str:
+    """The readable part of an HTML error page: its title, or its text without tags."""
+    title = _HTML_TITLE.search(text)
+    if title:
+        found = html.unescape(_HTML_TAG.sub(" ", title.group(1))).strip()
+        if found:
+            return found
+    return html.unescape(_HTML_TAG.sub(" ", _HTML_DROP.sub(" ", text)))
+
+
+def _describe_body(status: int, body: bytes, content_type: str | None) -> str:
+    """The message to show for an error response: the service's message or a snippet."""
+    ctype = (content_type or "").lower()
+    text = _decode(body[:_MAX_PARSED_BODY], content_type)
+    stripped = text.lstrip()
+    if len(body) <= _MAX_PARSED_BODY and ("json" in ctype or stripped.startswith(("{", "["))):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        message = _message_from_json(data)
+        if message is not None:
+            cleaned = sanitise_snippet(message, MESSAGE_LIMIT)
+            if cleaned:
+                return cleaned
+    if "html" in ctype or stripped[:1] == "<":
+        text = _html_text(text)
+    snippet = sanitise_snippet(text[: SNIPPET_LIMIT * 8], SNIPPET_LIMIT)
+    if snippet:
+        return snippet
+    try:
+        phrase = HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "unknown status"
+    return f"The service answered {status} {phrase} without a message"
+
+
+def error_from_response(
+    status: int,
+    body: bytes,
+    content_type: str | None = None,
+    operation: str | None = None,
+    retry_after_header: str | None = None,
+) -> ApiError:
+    """The typed error for a response that is not a success.
+
+    The message is taken leniently: a JSON object's ``message`` (or a common alternative
+    such as ``detail``), otherwise a sanitised snippet of at most 200 characters of the body
+    (the title of an HTML page). ``Retry-After`` is parsed into seconds when present.
+    """
+    cls = _error_class(status)
+    message = _describe_body(status, body, content_type)
+    retry_after = parse_retry_after(retry_after_header)
+    if issubclass(cls, TransportError):
+        return cls(message, status=status, operation=operation, retry_after=retry_after, sent=True)
+    return cls(message, status=status, operation=operation, retry_after=retry_after)
+
+
+# Failures raised before any byte of the request left this machine: always safe to retry.
+_NOT_SENT: tuple[type[BaseException], ...] = (
+    httpx.ConnectError,
+    httpx.ConnectTimeout,
+    httpx.PoolTimeout,
+    httpx.UnsupportedProtocol,
+    httpx.ProxyError,
+    ConnectionRefusedError,
+)
+
+
+def error_from_exception(exc: BaseException, operation: str | None = None) -> TransportError:
+    """The typed error for an exception raised by the transport (httpx or the OS).
+
+    Sets ``sent`` to ``False`` only when the request certainly never reached the service (no
+    connection was made); a timeout or a broken connection after sending leaves it ``True``.
+    """
+    detail = sanitise_snippet(str(exc), SNIPPET_LIMIT)
+    sent = not isinstance(exc, _NOT_SENT)
+    if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
+        summary = "Timed out connecting to the service"
+    elif isinstance(exc, httpx.ConnectError | ConnectionRefusedError | httpx.ProxyError):
+        summary = "Could not connect to the service"
+    elif isinstance(exc, httpx.UnsupportedProtocol):
+        summary = "The service address is not usable"
+    elif isinstance(exc, httpx.TimeoutException | TimeoutError):
+        summary = "The service did not answer in time"
+    elif isinstance(exc, httpx.DecodingError):
+        return UnexpectedResponse(
+            _join("Could not decode the service's answer", detail), operation=operation
+        )
+    elif isinstance(exc, httpx.RemoteProtocolError | httpx.LocalProtocolError):
+        summary = "The connection to the service broke (protocol error)"
+    elif isinstance(exc, httpx.NetworkError | OSError):
+        summary = "The connection to the service failed"
+    else:
+        summary = "The request to the service failed"
+    return TransportError(_join(summary, detail), operation=operation, sent=sent)
+
+
+def _join(summary: str, detail: str) -> str:
+    """``summary: detail``, or just the summary when the detail adds nothing."""
+    return f"{summary}: {detail}" if detail else summary

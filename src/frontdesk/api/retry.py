@@ -1,0 +1,123 @@
+"""The retry policy: which failures are worth another attempt, and how long to wait first.
+
+Kept as data and pure functions, so the rules can be tested without a network and the client
+only has to loop. The rules (QUALITY.md, check 7):
+
+- a request that never reached the service (connect error) is always retried;
+- a timeout or broken connection after sending, or an unreadable answer, is retried only when
+  repeating the request is harmless (an idempotent method, or an idempotency key such as a
+  message's ``externalId``);
+- 429 is always retried (the service refused the request, so nothing happened), waiting out
+  its Retry-After, unless that wait is longer than ``max_retry_after``;
+- 502, 503 and 504 are retried when the request is idempotent; 500 is a bug, never retried;
+- every other 4xx is final.
+
+Waits between attempts grow exponentially, capped, with full jitter so that many clients
+failing at once do not come back at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from frontdesk.api.errors import ApiError, RateLimited, ServiceUnavailable, TransportError
+
+__all__ = [
+    "DEFAULT_POLICY",
+    "RETRYABLE_STATUSES",
+    "RetryPolicy",
+    "backoff",
+    "is_retryable",
+    "next_delay",
+]
+
+#: Statuses of a gateway or an overloaded service: the request may well succeed next time.
+RETRYABLE_STATUSES = frozenset({502, 503, 504})
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How often and how patiently a call is retried.
+
+    ``max_attempts`` counts the first attempt too (4 = one try and three retries).
+    ``base_delay`` is the cap of the first backoff, doubling per attempt up to ``max_delay``.
+    ``max_retry_after`` is the longest Retry-After the client waits out; a longer one ends the
+    call with the error, so the user is told instead of left waiting.
+    """
+
+    max_attempts: int = 4
+    base_delay: float = 0.25
+    max_delay: float = 4.0
+    max_retry_after: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        for name in ("base_delay", "max_delay", "max_retry_after"):
+            value = getattr(self, name)
+            if not (value >= 0 and math.isfinite(value)):
+                raise ValueError(f"{name} must be a finite number >= 0")
+        if self.max_delay < self.base_delay:
+            raise ValueError("max_delay must not be smaller than base_delay")
+
+
+#: The policy used when none is given.
+DEFAULT_POLICY = RetryPolicy()
+
+
+def backoff(policy: RetryPolicy, attempt: int, rng: random.Random | None = None) -> float:
+    """Seconds to wait after failed attempt number ``attempt`` (1 for the first attempt).
+
+    Full jitter: a uniform draw from ``[0, min(max_delay, base_delay * 2 ** (attempt - 1))]``.
+    ``rng`` makes the draw reproducible in tests; without it the module's generator is used.
+    """
+    if attempt < 1:
+        raise ValueError("attempt counts from 1")
+    ceiling = min(policy.max_delay, policy.base_delay * 2.0 ** min(attempt - 1, 64))
+    draw = rng.random() if rng is not None else random.random()
+    return draw * ceiling
+
+
+def is_retryable(
+    error: ApiError, *, idempotent: bool, policy: RetryPolicy = DEFAULT_POLICY
+) -> bool:
+    """Whether another attempt after ``error`` is both useful and safe.
+
+    ``idempotent`` says whether repeating the request is harmless: a GET/PUT/DELETE, or a
+    POST carrying an idempotency key. ``policy`` supplies the Retry-After cap.
+    """
+    if error.retry_after is not None and error.retry_after > policy.max_retry_after:
+        return False
+    if isinstance(error, RateLimited):
+        return True
+    if isinstance(error, TransportError):
+        return idempotent or not error.sent
+    if isinstance(error, ServiceUnavailable):
+        return idempotent and error.status in RETRYABLE_STATUSES
+    return False
+
+
+def next_delay(
+    policy: RetryPolicy,
+    error: ApiError,
+    attempt: int,
+    *,
+    idempotent: bool,
+    rng: random.Random | None = None,
+) -> float | None:
+    """Seconds to wait before the next attempt, or ``None`` when the call should fail now.
+
+    ``attempt`` is the number of the attempt that just failed (1 for the first). ``None`` when
+    the attempts are used up or the error is not retryable. The wait is the jittered backoff,
+    or the service's Retry-After when that is longer.
+    """
+    if attempt >= policy.max_attempts:
+        return None
+    if not is_retryable(error, idempotent=idempotent, policy=policy):
+        return None
+    delay = backoff(policy, attempt, rng)
+    if error.retry_after is not None:
+        delay = max(delay, error.retry_after)
+    return delay

@@ -1,0 +1,757 @@
+"""Where frontdesk keeps its files, its settings, and how it finds the API key.
+
+Three concerns, all without Textual so the CLI and tests can use them alone:
+
+* **Locations** — config, data, logs and cache directories from platformdirs, or all under
+  ``$FRONTDESK_HOME`` when that is set (tests and the demo use it to stay out of the user's home).
+* **Settings** — ``config.toml`` read with :mod:`tomllib`, validated by pydantic models, and
+  written back atomically (mode 0600) by a small TOML writer for the subset we use.
+* **Secrets** — the API key lives in the system keyring (never in the config file). Keyring calls
+  run on a worker thread with a timeout because a locked Secret Service can hang forever. When no
+  secure keyring exists we say so and offer ``FRONTDESK_API_KEY`` or a 0600 key file; we never
+  fall back to plaintext on our own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import re
+import shlex
+import stat
+import tempfile
+import threading
+import tomllib
+import unicodedata
+import uuid
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
+
+__all__ = [
+    "API_KEY_ENV",
+    "APP_NAME",
+    "HOME_ENV",
+    "KEYRING_SERVICE",
+    "ConfigError",
+    "KeyFileError",
+    "KeyNotFound",
+    "KeyringUnavailable",
+    "PollSettings",
+    "Profile",
+    "RateSettings",
+    "SecretStore",
+    "Settings",
+    "UISettings",
+    "cache_dir",
+    "config_dir",
+    "data_dir",
+    "dumps_toml",
+    "load_settings",
+    "locations",
+    "log_dir",
+    "read_key_file",
+    "resolve_key",
+    "save_settings",
+    "settings_path",
+    "write_key_file",
+]
+
+APP_NAME = "frontdesk"
+HOME_ENV = "FRONTDESK_HOME"
+API_KEY_ENV = "FRONTDESK_API_KEY"
+KEYRING_SERVICE = "frontdesk"
+SETTINGS_FILE = "config.toml"
+DEFAULT_KEYRING_TIMEOUT = 3.0
+
+_T = TypeVar("_T")
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ConfigError(Exception):
+    """The configuration or the key could not be used; the message is meant for people."""
+
+
+class KeyringUnavailable(ConfigError):
+    """No secure system keyring can be used right now (absent, refusing, or not answering)."""
+
+
+class KeyFileError(ConfigError):
+    """A key file is missing, unreadable, empty, or readable by other users."""
+
+
+class KeyNotFound(ConfigError):
+    """The configured place for the API key holds no key for this profile."""
+
+
+_ALTERNATIVES = (
+    "frontdesk stores API keys only in a secure store and will not write them to a plain "
+    "file on its own. Instead you can:\n"
+    f"  - set the environment variable {API_KEY_ENV} to the key, or\n"
+    "  - keep the key in a file only you can read (chmod 600 PATH) and pass --key-file PATH."
+)
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def _home(env: Mapping[str, str] | None) -> Path | None:
+    """Return ``$FRONTDESK_HOME`` as a path, or None when it is unset or empty."""
+    value = (os.environ if env is None else env).get(HOME_ENV, "").strip()
+    return Path(value).expanduser() if value else None
+
+
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Directory of ``config.toml``: the platform's config dir, or ``$FRONTDESK_HOME/config``."""
+    home = _home(env)
+    if home is not None:
+        return home / "config"
+    return platformdirs.user_config_path(APP_NAME, appauthor=False)
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Directory of the local cache database, drafts and outbox (``$FRONTDESK_HOME/data``)."""
+    home = _home(env)
+    if home is not None:
+        return home / "data"
+    return platformdirs.user_data_path(APP_NAME, appauthor=False)
+
+
+def log_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Directory of log files (``$FRONTDESK_HOME/logs``)."""
+    home = _home(env)
+    if home is not None:
+        return home / "logs"
+    return platformdirs.user_log_path(APP_NAME, appauthor=False)
+
+
+def cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Directory of disposable cached files (``$FRONTDESK_HOME/cache``)."""
+    home = _home(env)
+    if home is not None:
+        return home / "cache"
+    return platformdirs.user_cache_path(APP_NAME, appauthor=False)
+
+
+def settings_path(env: Mapping[str, str] | None = None) -> Path:
+    """Path of the settings file, ``config_dir()/config.toml``."""
+    return config_dir(env) / SETTINGS_FILE
+
+
+def locations(env: Mapping[str, str] | None = None) -> dict[str, Path]:
+    """Every place frontdesk keeps files, for ``frontdesk locate``; nothing is created."""
+    return {
+        "config": config_dir(env),
+        "settings": settings_path(env),
+        "data": data_dir(env),
+        "logs": log_dir(env),
+        "cache": cache_dir(env),
+    }
+
+
+# --------------------------------------------------------------------------- settings models
+
+_PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def _http_url(value: str) -> str:
+    """Check that ``value`` is an absolute http(s) URL with a host; strip trailing slashes."""
+    text = value.strip()
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError as exc:
+        raise ValueError(f"not a valid URL: {exc}") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError("must start with http:// or https://")
+    if not host:
+        raise ValueError("must name a host, e.g. https://support.example.com")
+    if parts.query or parts.fragment:
+        raise ValueError("must not contain a query or a fragment")
+    return text.rstrip("/")
+
+
+_Interval = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class _Model(BaseModel):
+    """Base of every settings model: unknown keys are errors, so typos do not pass silently."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+
+class Profile(_Model):
+    """One service the console can connect to: its URLs, who you are there, where the key is."""
+
+    name: str = Field(description="Profile name; also the keyring user name for its API key.")
+    base_url: str = Field(description="Base URL of the Customer Conversation Service API v1.")
+    integrations_url: str | None = Field(
+        default=None, description="Base URL of the integrations listing, when it lives elsewhere."
+    )
+    agent_email: str | None = Field(default=None, description="Email of the agent you work as.")
+    agent_id: str | None = Field(default=None, description="Id (UUID) of the agent you work as.")
+    key_source: Literal["keyring", "env", "file"] = Field(
+        default="keyring",
+        description=(
+            "Where the API key comes from: the system keyring, the FRONTDESK_API_KEY "
+            "environment variable, or key_file (a file only you can read)."
+        ),
+    )
+    key_file: str | None = Field(
+        default=None, description="Path of the key file, used when key_source is 'file'."
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, value: str) -> str:
+        """Keep names short and plain: they are keyring user names and command-line words."""
+        if not _PROFILE_NAME.fullmatch(value):
+            raise ValueError(
+                "must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit"
+            )
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _check_base_url(cls, value: str) -> str:
+        """Accept only http(s) URLs, normalised without a trailing slash."""
+        return _http_url(value)
+
+    @field_validator("integrations_url")
+    @classmethod
+    def _check_integrations_url(cls, value: str | None) -> str | None:
+        """Same rule as base_url, when given."""
+        return None if value is None else _http_url(value)
+
+    @field_validator("agent_email")
+    @classmethod
+    def _check_email(cls, value: str | None) -> str | None:
+        """A light check only: the service is the judge of who exists."""
+        if value is None:
+            return None
+        text = value.strip()
+        local, at, domain = text.partition("@")
+        if not (local and at and domain) or any(c.isspace() for c in text):
+            raise ValueError("must be an email address like agent@example.com")
+        return text
+
+    @field_validator("agent_id")
+    @classmethod
+    def _check_agent_id(cls, value: str | None) -> str | None:
+        """Agent ids are UUIDs; store them in canonical lower-case form."""
+        if value is None:
+            return None
+        try:
+            return str(uuid.UUID(value.strip()))
+        except ValueError:
+            raise ValueError("must be a UUID like 3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93") from None
+
+    @model_validator(mode="after")
+    def _check_key_file(self) -> Profile:
+        """A profile that reads its key from a file must say which file."""
+        if self.key_source == "file" and not self.key_file:
+            raise ValueError("key_source = 'file' needs key_file = PATH")
+        return self
+
+
+class PollSettings(_Model):
+    """How often (in seconds) the console asks the service for changes."""
+
+    thread: _Interval = 3.0
+    """The open conversation's messages."""
+    conversations: _Interval = 5.0
+    """The inbox list."""
+    presence: _Interval = 5.0
+    """Agents' presence."""
+    queues: _Interval = 10.0
+    """Queue sizes."""
+    business_hours: _Interval = 60.0
+    """Whether the business is open."""
+
+
+class RateSettings(_Model):
+    """Client-side pacing, kept under the service's budget of 10 requests per second."""
+
+    rate: float = Field(default=10.0, gt=0, allow_inf_nan=False)
+    """Sustained requests per second."""
+    burst: int = Field(default=4, ge=1)
+    """Requests allowed at once before pacing starts."""
+
+
+class UISettings(_Model):
+    """Look of the console."""
+
+    theme: str = "textual-dark"
+    """Name of a Textual theme."""
+    business_hours_schedule: str | None = None
+    """Id of the business-hours schedule shown in the header, when there are several."""
+
+
+class Settings(_Model):
+    """Everything in ``config.toml``. Never holds an API key: see :class:`SecretStore`."""
+
+    default_profile: str | None = None
+    """Profile used when none is named on the command line."""
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+    """Services you can connect to, by name."""
+    poll: PollSettings = Field(default_factory=PollSettings)
+    """Polling intervals."""
+    rate: RateSettings = Field(default_factory=RateSettings)
+    """Request pacing."""
+    keys: dict[str, str] = Field(default_factory=dict)
+    """Remapped key bindings: binding id to key, e.g. ``"inbox.claim" = "c"``."""
+    ui: UISettings = Field(default_factory=UISettings)
+    """Appearance."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _name_profiles(cls, data: Any) -> Any:
+        """Let ``[profiles.work]`` omit ``name = "work"``: the table key is the name."""
+        if isinstance(data, dict) and isinstance(data.get("profiles"), dict):
+            profiles = {}
+            for key, value in data["profiles"].items():
+                if isinstance(value, dict) and "name" not in value:
+                    value = {"name": key, **value}
+                profiles[key] = value
+            data = {**data, "profiles": profiles}
+        return data
+
+    @model_validator(mode="after")
+    def _check_names(self) -> Settings:
+        """Table keys and profile names agree, and the default profile exists."""
+        for key, profile in self.profiles.items():
+            if profile.name != key:
+                raise ValueError(f"profile [profiles.{key}] has name = {profile.name!r}")
+        if self.default_profile is not None and self.default_profile not in self.profiles:
+            raise ValueError(f"default_profile {self.default_profile!r} is not a profile")
+        return self
+
+    @field_validator("keys")
+    @classmethod
+    def _check_keys(cls, value: dict[str, str]) -> dict[str, str]:
+        """Binding ids and keys must be non-empty."""
+        for binding, key in value.items():
+            if not binding.strip() or not key.strip():
+                raise ValueError(f"binding {binding!r} needs a non-empty id and key")
+        return value
+
+
+# --------------------------------------------------------------------------- reading and writing
+
+
+def _describe_validation(error: ValidationError) -> str:
+    """List what is wrong, by field, without echoing values (one of them could be a secret)."""
+    lines = []
+    for item in error.errors(include_url=False, include_input=False, include_context=False):
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        lines.append(f"  {where}: {item['msg']}")
+    return "\n".join(lines)
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read and validate the settings; a missing file means defaults.
+
+    Raises :class:`ConfigError` naming the file (and the line, for TOML syntax errors) when the
+    file cannot be read, is not TOML, or holds invalid settings.
+    """
+    path = settings_path() if path is None else path
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as exc:
+        raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"The settings file {path} is not UTF-8 text (byte {exc.start})."
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if found:
+            reason = message[: found.start()]
+            where = f"{path}, line {found.group(1)}, column {found.group(2)}"
+        else:
+            reason, where = message, str(path)
+        raise ConfigError(f"The settings file {where} is not valid TOML: {reason}.") from None
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"The settings file {path} has invalid settings:\n{_describe_validation(exc)}"
+        ) from None
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write the settings to ``config.toml`` atomically with mode 0600.
+
+    Written to a temporary file in the same directory and moved into place with
+    :func:`os.replace`, so a crash leaves the old file or the new one, never half of one.
+    Comments in a hand-edited file are not kept.
+    """
+    path = settings_path() if path is None else path
+    try:
+        checked = Settings.model_validate(settings.model_dump())
+    except ValidationError as exc:
+        raise ConfigError(
+            f"Refusing to save invalid settings:\n{_describe_validation(exc)}"
+        ) from None
+    text = dumps_toml(checked.model_dump(exclude_none=True))
+    _atomic_write(path, text.encode("utf-8"))
+
+
+def _atomic_write(path: Path, content: bytes) -> None:
+    """Replace ``path`` with ``content`` via a 0600 temporary file in the same directory."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), 0o600)
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a rename durable where the platform allows it; best effort."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- TOML writer
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes, control and format characters escaped."""
+    out = ['"']
+    for char in value:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif unicodedata.category(char) in ("Cc", "Cf"):
+            # Control and invisible format characters (bidi overrides too) stay visible.
+            code = ord(char)
+            out.append(f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_key(key: str) -> str:
+    """A key written bare when TOML allows it, quoted otherwise (e.g. ``"inbox.claim"``)."""
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
+def _toml_value(value: object) -> str:
+    """A scalar or a list of scalars as TOML text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    raise TypeError(f"cannot write a {type(value).__name__} to TOML")
+
+
+def dumps_toml(data: Mapping[str, object]) -> str:
+    """Serialise nested mappings of strings, numbers, booleans and lists of those to TOML.
+
+    Enough for :class:`Settings`; ``None`` values are skipped (TOML has no null). Sub-mappings
+    become ``[table]`` sections after the plain values of their parent.
+    """
+    lines: list[str] = []
+    _write_table(lines, (), data)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def _write_table(lines: list[str], prefix: tuple[str, ...], table: Mapping[str, object]) -> None:
+    """Append one table's plain values (under its header) and then its sub-tables."""
+    scalars = [(k, v) for k, v in table.items() if v is not None and not isinstance(v, Mapping)]
+    tables = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
+    for key, _ in table.items():
+        if not isinstance(key, str):
+            raise TypeError(f"TOML keys must be strings, not {type(key).__name__}")
+    if prefix and (scalars or not tables):
+        lines.append("")
+        lines.append("[" + ".".join(_toml_key(part) for part in prefix) + "]")
+    for key, value in scalars:
+        lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for key, value in tables:
+        _write_table(lines, (*prefix, key), value)
+
+
+# --------------------------------------------------------------------------- key files
+
+
+def read_key_file(path: str | os.PathLike[str]) -> str:
+    """Read an API key from a file that only its owner can read.
+
+    Refuses a file that group or others may read or write (it would leak the key), telling
+    the ``chmod 600`` command that fixes it. Surrounding whitespace is stripped.
+    """
+    file = Path(path).expanduser()
+    try:
+        fd = os.open(file, os.O_RDONLY)
+    except FileNotFoundError:
+        raise KeyFileError(f"The key file {file} does not exist.") from None
+    except OSError as exc:
+        raise KeyFileError(f"Cannot open the key file {file}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyFileError(f"The key file {file} is not a regular file.")
+        if os.name == "posix" and info.st_mode & 0o077:
+            raise KeyFileError(
+                f"The key file {file} can be read by other users "
+                f"(mode {stat.S_IMODE(info.st_mode):04o}), so frontdesk will not use it. "
+                f"Make it private with:  chmod 600 {shlex.quote(str(file))}"
+            )
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise KeyFileError(f"Cannot read the key file {file}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    try:
+        key = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise KeyFileError(f"The key file {file} is not UTF-8 text.") from None
+    if not key:
+        raise KeyFileError(f"The key file {file} is empty.")
+    return key
+
+
+def write_key_file(path: str | os.PathLike[str], key: str) -> None:
+    """Store an API key in a file created with mode 0600.
+
+    A new file is created exclusively with 0600 from the start, so the key is never readable
+    by others even for a moment; an existing file is replaced atomically by a 0600 one.
+    """
+    key = key.strip()
+    if not key or "\n" in key or "\r" in key:
+        raise KeyFileError("An API key must be one non-empty line.")
+    file = Path(path).expanduser()
+    content = (key + "\n").encode("utf-8")
+    try:
+        fd = os.open(file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        try:
+            _atomic_write(file, content)
+        except OSError as exc:
+            raise KeyFileError(f"Cannot write the key file {file}: {exc.strerror or exc}") from None
+        return
+    except OSError as exc:
+        raise KeyFileError(f"Cannot create the key file {file}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        file.unlink(missing_ok=True)
+        raise
+
+
+# --------------------------------------------------------------------------- keyring
+
+
+def _backend_name(backend: object) -> str:
+    """``module.Class`` of a keyring backend, for messages."""
+    cls = type(backend)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _ensure_usable(backend: KeyringBackend) -> None:
+    """Refuse keyring backends that are not a secure store (fail, null, or low priority)."""
+    from keyring.backends import fail, null
+
+    if isinstance(backend, fail.Keyring | null.Keyring):
+        usable = False
+    else:
+        try:
+            usable = float(backend.priority) >= 1
+        except Exception:
+            usable = False
+    if not usable:
+        raise KeyringUnavailable(
+            f"No secure system keyring is available (found {_backend_name(backend)}).\n"
+            + _ALTERNATIVES
+        )
+
+
+class SecretStore:
+    """API keys per profile in the system keyring (service ``frontdesk``, user = profile name).
+
+    Every keyring call runs on its own daemon thread and is abandoned after ``timeout``
+    seconds, because a locked Secret Service can block forever; a daemon thread never keeps
+    the program from exiting. While an abandoned call is still stuck, further calls fail at
+    once instead of piling up threads.
+    """
+
+    def __init__(
+        self,
+        backend: KeyringBackend | None = None,
+        *,
+        timeout: float = DEFAULT_KEYRING_TIMEOUT,
+        service: str = KEYRING_SERVICE,
+    ) -> None:
+        """Use ``backend``, or the process-wide ``keyring.get_keyring()`` when None."""
+        self._backend = backend
+        self.timeout = timeout
+        self.service = service
+        self._stuck: Future[Any] | None = None
+        self._lock = threading.Lock()
+
+    def get_key(self, profile: str) -> str | None:
+        """The stored key of ``profile``, or None when there is none."""
+        return self._call(lambda b: b.get_password(self.service, profile), what="read")
+
+    def set_key(self, profile: str, key: str) -> None:
+        """Store ``key`` for ``profile``, replacing any earlier one."""
+        if not key.strip():
+            raise ConfigError("An API key must not be empty.")
+        self._call(lambda b: b.set_password(self.service, profile, key), what="store", secret=key)
+
+    def delete_key(self, profile: str) -> None:
+        """Forget the key of ``profile``; deleting a key that is not there is not an error."""
+        from keyring.errors import PasswordDeleteError
+
+        def delete(backend: KeyringBackend) -> None:
+            # keyring reports "nothing stored" as PasswordDeleteError.
+            with contextlib.suppress(PasswordDeleteError):
+                backend.delete_password(self.service, profile)
+
+        self._call(delete, what="delete")
+
+    def _call(
+        self, op: Callable[[KeyringBackend], _T], *, what: str, secret: str | None = None
+    ) -> _T:
+        """Run ``op`` on the backend in a daemon thread; translate hangs and failures."""
+        with self._lock:
+            if self._stuck is not None and not self._stuck.done():
+                raise KeyringUnavailable(
+                    "The system keyring is still not answering an earlier request "
+                    "(it may be locked).\n" + _ALTERNATIVES
+                )
+            future: Future[_T] = Future()
+            self._stuck = None
+
+        def work() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                import keyring
+
+                backend = self._backend if self._backend is not None else keyring.get_keyring()
+                _ensure_usable(backend)
+                future.set_result(op(backend))
+            except BaseException as exc:
+                future.set_exception(exc)
+
+        threading.Thread(target=work, name="frontdesk-keyring", daemon=True).start()
+        try:
+            return future.result(timeout=self.timeout)
+        except FutureTimeout:
+            with self._lock:
+                self._stuck = future
+            raise KeyringUnavailable(
+                f"The system keyring did not answer within {self.timeout:g} s "
+                "(it may be locked or waiting for a password prompt).\n" + _ALTERNATIVES
+            ) from None
+        except KeyringUnavailable:
+            raise
+        except Exception as exc:
+            detail = f"{type(exc).__name__}: {exc}"
+            if secret:
+                detail = detail.replace(secret, "***")
+            error = KeyringUnavailable(
+                f"The system keyring could not {what} the API key ({detail}).\n" + _ALTERNATIVES
+            )
+            if secret:
+                raise error from None
+            raise error from exc
+
+
+# --------------------------------------------------------------------------- resolving the key
+
+
+def resolve_key(
+    profile: Profile,
+    env: Mapping[str, str] = os.environ,
+    *,
+    store: SecretStore | None = None,
+) -> str:
+    """The API key for ``profile``.
+
+    ``FRONTDESK_API_KEY`` wins when set (scripts and CI); otherwise the profile's
+    ``key_source`` decides: the keyring (through ``store``, a default :class:`SecretStore`
+    when None), the environment variable, or the 0600 key file.
+    """
+    from_env = env.get(API_KEY_ENV, "").strip()
+    if from_env:
+        return from_env
+    if profile.key_source == "env":
+        raise KeyNotFound(
+            f"Profile {profile.name!r} takes its API key from the environment, "
+            f"but {API_KEY_ENV} is not set."
+        )
+    if profile.key_source == "file":
+        if not profile.key_file:
+            raise KeyFileError(f"Profile {profile.name!r} has key_source = 'file' but no key_file.")
+        return read_key_file(profile.key_file)
+    key = (store or SecretStore()).get_key(profile.name)
+    if not key:
+        raise KeyNotFound(
+            f"No API key for profile {profile.name!r} in the system keyring. "
+            f"Run `frontdesk login` to store one, or set {API_KEY_ENV}."
+        )
+    return key

@@ -1,0 +1,336 @@
+"""The sandbox's storage: one SQLite database on disk, WAL, foreign keys, an index per lookup.
+
+The sandbox runs every request on one event-loop thread, so one connection serves them all;
+each request runs in one transaction (``Database.tx``), so a refused request leaves nothing
+half-written and two requests never interleave their writes.
+
+Times are stored as ISO-8601 UTC text with milliseconds (``2021-12-01T12:46:36.581Z``), which
+sorts correctly as text. Lists and nested objects are stored as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- End users and agents/admins are both users: downgrading an agent keeps the id.
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL CHECK (kind IN ('enduser', 'agent')),
+    created_at TEXT NOT NULL,
+    display_name TEXT,
+    email TEXT,
+    phone_number TEXT,
+    external_id TEXT,
+    first_name TEXT,
+    last_name TEXT,
+    middle_names TEXT,
+    additional_emails TEXT,
+    additional_phone_numbers TEXT,
+    avatar_url TEXT,
+    roles TEXT,
+    anonymized_at TEXT
+);
+CREATE INDEX IF NOT EXISTS users_kind_created ON users (kind, created_at, id);
+CREATE INDEX IF NOT EXISTS users_email ON users (email COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS users_phone ON users (phone_number);
+CREATE INDEX IF NOT EXISTS users_external ON users (external_id);
+
+CREATE TABLE IF NOT EXISTS presence (
+    user_id TEXT PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    connection_status TEXT NOT NULL DEFAULT 'Offline',
+    presence_status TEXT NOT NULL DEFAULT 'Away',
+    last_seen TEXT,
+    channels TEXT NOT NULL DEFAULT '[]'
+);
+
+CREATE TABLE IF NOT EXISTS teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS team_members (
+    team_id TEXT NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (team_id, agent_id)
+);
+CREATE INDEX IF NOT EXISTS team_members_agent ON team_members (agent_id);
+
+CREATE TABLE IF NOT EXISTS queues (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    is_default INTEGER NOT NULL DEFAULT 0,
+    settings TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS queue_members (
+    queue_id TEXT NOT NULL REFERENCES queues (id) ON DELETE CASCADE,
+    agent_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    priority INTEGER,
+    PRIMARY KEY (queue_id, agent_id)
+);
+CREATE INDEX IF NOT EXISTS queue_members_agent ON queue_members (agent_id);
+
+CREATE TABLE IF NOT EXISTS conversations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    type TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    requester_id TEXT NOT NULL REFERENCES users (id),
+    created_at TEXT NOT NULL,
+    direction TEXT,
+    state TEXT NOT NULL,
+    state_updated_at TEXT,
+    assigned_agent_id TEXT REFERENCES users (id),
+    assigned_at TEXT,
+    queue_id TEXT REFERENCES queues (id),
+    queued_at TEXT,
+    followup_until TEXT,
+    closed_at TEXT,
+    last_activity_at TEXT,
+    subject TEXT,
+    to_email TEXT,
+    from_email TEXT,
+    integration_email TEXT,
+    language TEXT,
+    browser_info TEXT,
+    from_number TEXT,
+    to_number TEXT,
+    link TEXT,
+    external_id TEXT,
+    anonymized_at TEXT
+);
+CREATE INDEX IF NOT EXISTS conversations_requester ON conversations (requester_id, id);
+CREATE INDEX IF NOT EXISTS conversations_agent ON conversations (assigned_agent_id, state);
+CREATE INDEX IF NOT EXISTS conversations_queue ON conversations (queue_id, queued_at, id);
+CREATE INDEX IF NOT EXISTS conversations_state ON conversations (state, followup_until);
+CREATE INDEX IF NOT EXISTS conversations_activity ON conversations (last_activity_at);
+
+CREATE TABLE IF NOT EXISTS messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    author_id TEXT NOT NULL,
+    external_id TEXT,
+    created_at TEXT NOT NULL,
+    direction TEXT NOT NULL,
+    attributes TEXT NOT NULL,
+    body_text TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS messages_conversation ON messages (conversation_id, seq);
+CREATE UNIQUE INDEX IF NOT EXISTS messages_external
+    ON messages (conversation_id, external_id) WHERE external_id IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS tags (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    color TEXT,
+    state TEXT NOT NULL DEFAULT 'Active' CHECK (state IN ('Active', 'Inactive')),
+    created_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS tags_name ON tags (name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS conversation_tags (
+    conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    tag_id TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+    tagged_at TEXT NOT NULL,
+    PRIMARY KEY (conversation_id, tag_id)
+);
+CREATE INDEX IF NOT EXISTS conversation_tags_tag ON conversation_tags (tag_id);
+
+CREATE TABLE IF NOT EXISTS ratings (
+    id TEXT PRIMARY KEY,
+    conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL,
+    agent_id TEXT,
+    rating_type TEXT NOT NULL,
+    offered_at TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'Offered',
+    score INTEGER,
+    comment TEXT,
+    submitted_at TEXT,
+    language TEXT
+);
+CREATE INDEX IF NOT EXISTS ratings_conversation ON ratings (conversation_id, offered_at);
+
+CREATE TABLE IF NOT EXISTS custom_attribute_definitions (
+    id TEXT PRIMARY KEY,
+    entity_type TEXT NOT NULL CHECK (entity_type IN ('Contact', 'Conversation')),
+    identifier TEXT NOT NULL,
+    label TEXT NOT NULL,
+    input_definition TEXT NOT NULL,
+    description TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT,
+    is_required INTEGER NOT NULL DEFAULT 0,
+    is_archived INTEGER NOT NULL DEFAULT 0,
+    is_deactivated INTEGER NOT NULL DEFAULT 0,
+    position INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS custom_attribute_values (
+    entity_type TEXT NOT NULL,
+    entity_id TEXT NOT NULL,
+    attribute_id TEXT NOT NULL REFERENCES custom_attribute_definitions (id) ON DELETE CASCADE,
+    value TEXT NOT NULL,
+    PRIMARY KEY (entity_type, entity_id, attribute_id)
+);
+
+CREATE TABLE IF NOT EXISTS contact_endpoints (
+    key TEXT PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('EmailEndpoint', 'TelephonyEndpoint')),
+    name TEXT,
+    sender_override TEXT,
+    functionality TEXT,
+    legacy_id TEXT NOT NULL UNIQUE,
+    internal_email_address TEXT,
+    position INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS schedules (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    position INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS schedule_entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    schedule_id TEXT NOT NULL REFERENCES schedules (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('Regular', 'Exception', 'Holiday')),
+    name TEXT NOT NULL,
+    day_of_week INTEGER,
+    status TEXT NOT NULL CHECK (status IN ('Open', 'Closed')),
+    intervals TEXT NOT NULL DEFAULT '[]',
+    start_date TEXT NOT NULL,
+    recurring TEXT
+);
+CREATE INDEX IF NOT EXISTS schedule_entries_schedule ON schedule_entries (schedule_id, kind);
+
+CREATE TABLE IF NOT EXISTS anonymization_requests (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('Conversation', 'Message', 'User')),
+    target_entity_id TEXT NOT NULL,
+    requested_by TEXT NOT NULL,
+    initiated_at TEXT NOT NULL,
+    processed_at TEXT
+);
+CREATE INDEX IF NOT EXISTS anonymization_pending
+    ON anonymization_requests (processed_at, initiated_at);
+
+-- Asynchronous work (bulk tagging, anonymisation): done by the worker when due.
+CREATE TABLE IF NOT EXISTS jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    due_at TEXT NOT NULL,
+    done_at TEXT
+);
+CREATE INDEX IF NOT EXISTS jobs_due ON jobs (done_at, due_at);
+"""
+
+
+def iso(value: datetime) -> str:
+    """A datetime as stored: UTC, milliseconds, ``Z``."""
+    value = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+
+
+def from_iso(text: str) -> datetime:
+    """A stored time back as an aware datetime."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def dumps(value: Any) -> str:
+    """JSON text for a stored list or object."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | None) -> Any:
+    """A stored JSON value, or None."""
+    return None if text is None else json.loads(text)
+
+
+class Database:
+    """The sandbox's SQLite database: one connection, one transaction per request."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=10.0
+        )
+        self.conn.row_factory = sqlite3.Row
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA foreign_keys = ON",
+            "PRAGMA busy_timeout = 10000",
+            "PRAGMA cache_size = -65536",
+            "PRAGMA temp_store = MEMORY",
+        ):
+            self.conn.execute(pragma)
+        self.conn.executescript(SCHEMA)
+        self._depth = 0
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        self.conn.close()
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: committed when the block ends, rolled back on any exception.
+
+        Nested use joins the outer transaction, so a rule called from a route shares it.
+        """
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.conn
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self.conn
+        except BaseException:
+            self._depth = 0
+            self.conn.execute("ROLLBACK")
+            raise
+        self._depth = 0
+        self.conn.execute("COMMIT")
+
+    def one(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Row | None:
+        """The first row of a query, or None."""
+        row: sqlite3.Row | None = self.conn.execute(sql, params).fetchone()
+        return row
+
+    def all(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        """Every row of a query."""
+        return self.conn.execute(sql, params).fetchall()
+
+    def run(self, sql: str, params: tuple[Any, ...] | dict[str, Any] = ()) -> sqlite3.Cursor:
+        """Execute one statement."""
+        return self.conn.execute(sql, params)
+
+    def get_meta(self, key: str) -> str | None:
+        """A value of the ``meta`` table."""
+        row = self.one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Set a value of the ``meta`` table."""
+        self.run(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )

@@ -1,0 +1,42 @@
+"""Path parameters shared by the routes: ids checked for shape before a route runs."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path
+
+from ..api.models.common import UUID_PATTERN
+
+MAX_ID = 2**63 - 1
+
+ConversationIdPath = Annotated[
+    int, Path(alias="conversationId", ge=1, le=MAX_ID, description="the conversation id (csid)")
+]
+TagIdPath = Annotated[str, Path(alias="tagId", pattern=UUID_PATTERN, description="a tag id")]
+MessageIdPath = Annotated[
+    str, Path(alias="messageId", pattern=UUID_PATTERN, description="a message id")
+]
+UserIdPath = Annotated[
+    str, Path(alias="userId", pattern=UUID_PATTERN, description="an end user id")
+]
+AgentIdPath = Annotated[
+    str, Path(alias="agentId", pattern=UUID_PATTERN, description="an agent or admin id")
+]
+TeamIdPath = Annotated[str, Path(alias="teamId", pattern=UUID_PATTERN, description="a team id")]
+QueueIdPath = Annotated[
+    str, Path(alias="queueId", pattern=UUID_PATTERN, description="a queue id")
+]
+RatingIdPath = Annotated[
+    str, Path(alias="ratingId", pattern=UUID_PATTERN, description="a rating offer id")
+]
+ScheduleIdPath = Annotated[
+    str, Path(alias="scheduleId", pattern=UUID_PATTERN, description="a schedule id")
+]
+RequestIdPath = Annotated[
+    str, Path(alias="requestId", pattern=UUID_PATTERN, description="an anonymisation request id")
+]
+CustomAttributeIdPath = Annotated[
+    str, Path(alias="customAttributeId", pattern=UUID_PATTERN,
+              description="a custom attribute definition id")
+]

@@ -1,0 +1,7 @@
+"""Sandbox routes: business hours."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["business_hours"])

@@ -1,0 +1,7 @@
+"""Sandbox routes: contact endpoints."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["contact_endpoints"])

@@ -1,0 +1,7 @@
+"""Sandbox routes: messages."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["messages"])

@@ -1,0 +1,7 @@
+"""Sandbox routes: queues."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter(tags=["queues"])

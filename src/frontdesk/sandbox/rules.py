@@ -1,0 +1,189 @@
+"""The conversation state machine: every change of a conversation's state happens here.
+
+Routes call these functions inside their transaction; nothing else writes ``state``,
+``assigned_agent_id``, ``queue_id`` or ``followup_until``.
+
+    create inbound   → Open, queued (given or default queue), unassigned
+    create outbound  → Open, assigned to the author
+    claim            → assigned, leaves the queue (409 if someone else has it and not force)
+    transfer         → unassigned, queued in the target queue now
+    follow-up        → Pending until the timestamp, then Open (an inbound message too)
+    close            → Closed, leaves the queue
+    reopen           → Open, queued again
+    inbound message on Closed → Open, queued again
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from .context import SandboxContext
+from .db import iso
+from .errors import bad_request, conflict, not_found
+from .worker import periodic
+
+OPEN = "Open"
+PENDING = "Pending"
+CLOSED = "Closed"
+
+
+def get_conversation(ctx: SandboxContext, conversation_id: int) -> Any:
+    """The conversation row, or a 404."""
+    row = ctx.db.one("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
+    if row is None:
+        raise not_found(f"Conversation {conversation_id}")
+    return row
+
+
+def require_agent(ctx: SandboxContext, user_id: str, role: str = "agent") -> Any:
+    """The agent or admin row for ``user_id``; a 400 when it is not one (the contract's word)."""
+    row = ctx.db.one("SELECT * FROM users WHERE id = ?", (user_id,))
+    if row is None:
+        raise bad_request(f"User {user_id} does not exist")
+    if row["kind"] != "agent":
+        raise bad_request(f"User {user_id} is not an agent or admin")
+    return row
+
+
+def require_queue(ctx: SandboxContext, queue_id: str) -> Any:
+    """The queue row; a 400 when it does not exist (it is a reference in a body)."""
+    row = ctx.db.one("SELECT * FROM queues WHERE id = ?", (queue_id,))
+    if row is None:
+        raise bad_request(f"Queue {queue_id} does not exist")
+    return row
+
+
+def default_queue_id(ctx: SandboxContext) -> str | None:
+    """The organisation's default queue, if it has one."""
+    row = ctx.db.one("SELECT id FROM queues WHERE is_default = 1 ORDER BY created_at LIMIT 1")
+    return None if row is None else str(row["id"])
+
+
+def _not_anonymized(row: Any) -> None:
+    if row["type"] == "AnonymizedConversation":
+        raise bad_request(f"Conversation {row['id']} is anonymized")
+
+
+def _set(ctx: SandboxContext, conversation_id: int, **columns: Any) -> None:
+    names = ", ".join(f"{name} = ?" for name in columns)
+    ctx.db.run(f"UPDATE conversations SET {names} WHERE id = ?",
+               (*columns.values(), conversation_id))
+
+
+def _state(ctx: SandboxContext, row: Any, state: str, now: str, **columns: Any) -> None:
+    changes: dict[str, Any] = dict(columns)
+    if row["state"] != state:
+        changes["state"] = state
+        changes["state_updated_at"] = now
+    changes["last_activity_at"] = now
+    _set(ctx, row["id"], **changes)
+
+
+def enqueue_new(ctx: SandboxContext, queue_id: str | None, now: str) -> dict[str, Any]:
+    """Columns of a new inbound conversation: Open, queued, unassigned."""
+    queue_id = queue_id or default_queue_id(ctx)
+    return {"state": OPEN, "state_updated_at": now, "queue_id": queue_id,
+            "queued_at": now if queue_id else None,
+            "assigned_agent_id": None, "assigned_at": None}
+
+
+def assign_new(agent_id: str, now: str) -> dict[str, Any]:
+    """Columns of a new outbound conversation: Open, assigned to its author."""
+    return {"state": OPEN, "state_updated_at": now, "queue_id": None, "queued_at": None,
+            "assigned_agent_id": agent_id, "assigned_at": now}
+
+
+def claim(ctx: SandboxContext, row: Any, agent_id: str, force: bool) -> None:
+    """Assign to ``agent_id``; it leaves its queue. 409 when taken by another and not forced."""
+    _not_anonymized(row)
+    require_agent(ctx, agent_id)
+    current = row["assigned_agent_id"]
+    if current == agent_id:
+        return
+    if current is not None and not force:
+        raise conflict(f"Conversation {row['id']} is already assigned to another agent; "
+                       "claim with force to take it over")
+    now = ctx.now_iso()
+    state = OPEN if row["state"] == CLOSED else row["state"]
+    _state(ctx, row, state, now, assigned_agent_id=agent_id, assigned_at=now,
+           queue_id=None, queued_at=None)
+
+
+def transfer(ctx: SandboxContext, row: Any, queue_id: str, user_id: str | None) -> None:
+    """Unassign and queue in ``queue_id`` from now."""
+    _not_anonymized(row)
+    require_queue(ctx, queue_id)
+    if user_id is not None:
+        require_agent(ctx, user_id)
+    now = ctx.now_iso()
+    state = OPEN if row["state"] == CLOSED else row["state"]
+    _state(ctx, row, state, now, assigned_agent_id=None, assigned_at=None,
+           queue_id=queue_id, queued_at=now)
+
+
+def followup(ctx: SandboxContext, row: Any, until: datetime, user_id: str | None) -> None:
+    """Pending until ``until`` (which must be in the future), then Open again."""
+    _not_anonymized(row)
+    if user_id is not None:
+        require_agent(ctx, user_id)
+    if until <= ctx.clock.now():
+        raise bad_request("Invalid value in request: timestamp must be in the future")
+    if row["state"] == CLOSED:
+        raise bad_request(f"Conversation {row['id']} is closed; reopen it first")
+    now = ctx.now_iso()
+    _state(ctx, row, PENDING, now, followup_until=iso(until))
+
+
+def close(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
+    """Closed; it leaves its queue (closing a closed conversation is harmless)."""
+    if user_id is not None:
+        require_agent(ctx, user_id)
+    if row["state"] == CLOSED:
+        return
+    now = ctx.now_iso()
+    _state(ctx, row, CLOSED, now, queue_id=None, queued_at=None, followup_until=None,
+           closed_at=now)
+
+
+def reopen(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
+    """Open again, queued in its last queue or the default one; an open one stays as it is."""
+    _not_anonymized(row)
+    if user_id is not None:
+        require_agent(ctx, user_id)
+    if row["state"] != CLOSED:
+        return
+    now = ctx.now_iso()
+    queue_id = row["queue_id"] or default_queue_id(ctx)
+    _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
+           assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+
+
+def on_inbound_message(ctx: SandboxContext, row: Any) -> None:
+    """A customer wrote: a Closed conversation reopens (queued), a Pending one opens."""
+    now = ctx.now_iso()
+    if row["state"] == CLOSED:
+        queue_id = default_queue_id(ctx)
+        _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
+               assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+    elif row["state"] in (PENDING, "AwaitingPending"):
+        _state(ctx, row, OPEN, now, followup_until=None)
+    else:
+        _set(ctx, row["id"], last_activity_at=now)
+
+
+def on_outbound_message(ctx: SandboxContext, row: Any) -> None:
+    """An agent wrote: only the activity time moves."""
+    _set(ctx, row["id"], last_activity_at=ctx.now_iso())
+
+
+@periodic
+def expire_followups(ctx: SandboxContext) -> int:
+    """Pending conversations whose follow-up time has come are Open again."""
+    now = ctx.now_iso()
+    cursor = ctx.db.run(
+        "UPDATE conversations SET state = 'Open', state_updated_at = ?, followup_until = NULL, "
+        "last_activity_at = ? WHERE state = 'Pending' AND followup_until <= ?",
+        (now, now, now),
+    )
+    return cursor.rowcount or 0

@@ -1,0 +1,253 @@
+"""Run the sandbox on a loopback port in a background thread (the demo and the tests).
+
+    with SandboxServer(seed=7) as sandbox:
+        sandbox.base_url, sandbox.key           # talk to it over HTTP
+        sandbox.faults.fail(503, count=2)       # make it misbehave
+        sandbox.clock.advance(3600)             # with a ManualClock
+        sandbox.run_pending()                   # do due asynchronous work now
+        sandbox.call(lambda ctx: ...)           # read its database on its own thread
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import socket
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, TypeVar
+
+import uvicorn
+
+from . import worker
+from .app import create_app
+from .clock import Clock
+from .context import SandboxContext
+from .faults import Faults
+
+T = TypeVar("T")
+
+log = logging.getLogger("frontdesk.sandbox")
+
+
+def new_key() -> str:
+    """A fresh API key for a sandbox started without one."""
+    return "sbx_" + secrets.token_urlsafe(24)
+
+
+class SandboxServer:
+    """A sandbox served by uvicorn on a loopback port, in a background thread."""
+
+    def __init__(
+        self,
+        db_path: Path | str | None = None,
+        *,
+        keys: list[str] | None = None,
+        seed: int | None = None,
+        empty: bool = False,
+        scale: Literal["small", "large"] = "small",
+        simulator: bool = False,
+        simulator_speed: float = 1.0,
+        rate_limit: bool = True,
+        clock: Clock | None = None,
+        faults: Faults | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        work_delay: float = 0.5,
+        run_worker: bool = True,
+    ) -> None:
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if db_path is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="frontdesk-sandbox-")
+            db_path = Path(self._tmp.name) / "sandbox.db"
+        self.db_path = Path(db_path)
+        self.keys = keys or [new_key()]
+        self.seed = seed
+        self.empty = empty
+        self.scale = scale
+        self.simulator = simulator
+        self.simulator_speed = simulator_speed
+        self.rate_limit = rate_limit
+        self.clock = clock or Clock()
+        self.faults = faults or Faults()
+        self.host = host
+        self.port = port
+        self.work_delay = work_delay
+        self.run_worker = run_worker
+        self._thread: threading.Thread | None = None
+        self._server: uvicorn.Server | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._app: Any = None
+        self._socket: socket.socket | None = None
+
+    # ------------------------------------------------------------------ addresses
+
+    @property
+    def key(self) -> str:
+        """The first API key."""
+        return self.keys[0]
+
+    @property
+    def base_url(self) -> str:
+        """The base URL of the main interface (paths start with ``/v1``)."""
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def integrations_url(self) -> str:
+        """The base URL of the deprecated endpoint-listing interface."""
+        return self.base_url + "/integrations"
+
+    @property
+    def ctx(self) -> SandboxContext:
+        """The running sandbox's context (use ``call`` to touch its database)."""
+        ctx: SandboxContext = self._app.state.sandbox
+        return ctx
+
+    # ------------------------------------------------------------------ life cycle
+
+    def prepare(self) -> None:
+        """Create and seed the database if it is new (done by ``start`` too)."""
+        from . import seed as seeding
+
+        seeding.ensure_seeded(self.db_path, seed=self.seed, empty=self.empty, scale=self.scale,
+                              now=self.clock.now())
+
+    def start(self) -> SandboxServer:
+        """Seed if needed, then serve in a background thread; returns once it accepts."""
+        self.prepare()
+        self._app = create_app(
+            self.db_path, self.keys, self.clock, self.faults,
+            rate_limit=self.rate_limit, run_worker=self.run_worker, work_delay=self.work_delay,
+        )
+        self._serve()
+        return self
+
+    def _serve(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        self.port = sock.getsockname()[1]
+        sock.listen(2048)
+        sock.set_inheritable(True)
+        self._socket = sock
+        config = uvicorn.Config(
+            self._app, log_level="warning", access_log=False, lifespan="on",
+            timeout_keep_alive=30, timeout_graceful_shutdown=2,
+        )
+        server = uvicorn.Server(config)
+        self._server = server
+        started = threading.Event()
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            self._loop = loop
+
+            async def main() -> None:
+                tasks: list[asyncio.Task[None]] = []
+                serving = asyncio.create_task(server.serve(sockets=[sock]))
+                while not server.started and not serving.done():  # noqa: ASYNC110
+                    await asyncio.sleep(0.005)
+                if self.simulator:
+                    from .simulator import Simulator
+
+                    sim = Simulator(self.ctx, speed=self.simulator_speed)
+                    tasks.append(asyncio.create_task(sim.run()))
+                started.set()
+                try:
+                    await serving
+                finally:
+                    for task in tasks:
+                        task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError, Exception):
+                            await task
+
+            try:
+                loop.run_until_complete(main())
+            except BaseException as exc:  # pragma: no cover - reported to the caller
+                failure.append(exc)
+                started.set()
+            finally:
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="frontdesk-sandbox", daemon=True)
+        self._thread.start()
+        started.wait(30)
+        if failure:
+            raise RuntimeError(f"the sandbox did not start: {failure[0]!r}")
+
+    def _halt(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+        if self._socket is not None:
+            with contextlib.suppress(OSError):
+                self._socket.close()
+        self._server = None
+        self._thread = None
+        self._socket = None
+        self._loop = None
+
+    def stop(self) -> None:
+        """Stop serving and close the database."""
+        self._halt()
+        if self._app is not None:
+            self._app.state.sandbox.db.close()
+            self._app = None
+
+    def close(self) -> None:
+        """Stop, and remove the temporary database if the server made one."""
+        self.stop()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def restart(self) -> None:
+        """Stop and start again on the same port and database: nothing may be lost."""
+        self.stop()
+        self.start()
+
+    def refuse_connections(self) -> None:
+        """Stop listening: connections to the port are refused (the data stays)."""
+        self._halt()
+
+    def accept_connections(self) -> None:
+        """Listen again on the same port after ``refuse_connections``."""
+        if self._thread is None:
+            self._serve()
+
+    def __enter__(self) -> SandboxServer:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ on its thread
+
+    def call(self, fn: Callable[[SandboxContext], T]) -> T:
+        """Run ``fn(ctx)`` on the sandbox's own thread (where its database lives)."""
+        if self._loop is None:
+            return fn(self.ctx)
+
+        async def run() -> T:
+            return fn(self.ctx)
+
+        future: Future[T] = asyncio.run_coroutine_threadsafe(run(), self._loop)
+        return future.result(30)
+
+    def run_pending(self, *, everything: bool = False) -> int:
+        """Do due asynchronous work now (all queued work with ``everything``)."""
+        return self.call(lambda ctx: worker.run_due(ctx, everything=everything))
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        """Rows of a query on the sandbox's database, as dicts (for test assertions)."""
+        return self.call(lambda ctx: [dict(r) for r in ctx.db.all(sql, params)])

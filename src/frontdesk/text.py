@@ -1,0 +1,369 @@
+"""The one sanitiser for untrusted text.
+
+Everything that a customer or another system wrote (names, subjects, message
+bodies, tags, file names, URLs...) passes through this module before it reaches
+the terminal.  Two separate dangers are handled:
+
+* **Terminal escape injection.**  Raw control characters (ESC, the 8-bit C1
+  controls such as CSI U+009B / OSC U+009D, BEL, NUL, DEL...) could make the
+  terminal change its title, write the clipboard (OSC 52), emit hyperlinks
+  (OSC 8), query the terminal (``ESC [ 6 n``) or clear the screen.  Bidi
+  overrides and invisible format characters can make text *look* different from
+  what it is (Trojan Source style spoofing).  :func:`clean` replaces all of them
+  with *visible, inert* placeholders, so an agent can see that something odd was
+  sent without the terminal acting on it.
+
+* **Markup injection.**  Rich console markup and Textual content markup both use
+  square brackets: ``[bold]``, ``[link=...]`` and, worst of all,
+  ``[@click=app.quit]`` (an action run on click).  :func:`escape_markup` makes
+  any string show literally in *both* dialects; :func:`safe` is the one call
+  widgets use when they build markup strings.
+
+Widgets that take renderables rather than markup should use :func:`to_text`,
+which never parses markup at all.
+
+This module is pure standard library; :func:`to_text` imports Rich lazily.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import TYPE_CHECKING, Final
+from urllib.parse import urlsplit, urlunsplit
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from rich.style import Style
+    from rich.text import Text
+
+__all__ = [
+    "clean",
+    "escape_markup",
+    "link_label",
+    "one_line",
+    "safe",
+    "to_text",
+]
+
+# --------------------------------------------------------------------------- #
+# clean()
+# --------------------------------------------------------------------------- #
+
+TAB_SIZE: Final = 4
+"""Tab stops used when expanding ``\\t`` (tabs never reach the terminal)."""
+
+ELLIPSIS: Final = "…"
+"""Marker appended by :func:`one_line` when text is truncated."""
+
+TRAILING_BACKSLASH: Final = "\u29f5"
+"""Look-alike (U+29F5 REVERSE SOLIDUS OPERATOR) for a trailing backslash.
+
+See :func:`escape_markup` for why a trailing backslash cannot be kept as is.
+"""
+
+# Invisible / bidi format characters that are replaced by a bracketed code.
+# U+200B-U+200F: zero width space / non-joiner / joiner, LRM, RLM.
+# U+202A-U+202E: bidi embeddings and overrides (LRE, RLE, PDF, LRO, RLO).
+# U+2066-U+2069: bidi isolates (LRI, RLI, FSI, PDI).
+# The rest are further invisible characters used for spoofing or smuggling:
+# soft hyphen, Arabic letter mark, Mongolian vowel separator, word joiner and
+# invisible operators, deprecated format characters, line / paragraph
+# separators (zero width in Rich and not a line break in Rich or Textual),
+# BOM / zero width no-break space, interlinear annotation characters and the
+# "tag" characters of plane 14 (used for hidden-text smuggling).
+_FORMAT_RANGES: Final[tuple[tuple[int, int], ...]] = (
+    (0x00AD, 0x00AD),
+    (0x061C, 0x061C),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0xE0000, 0xE007F),
+)
+_SURROGATES: Final = (0xD800, 0xDFFF)
+_C1: Final = (0x80, 0x9F)
+
+
+def _code(codepoint: int) -> str:
+    """Bracketed hex placeholder for a character without a control picture."""
+    return f"⟨U+{codepoint:04X}⟩"
+
+
+def _build_table(*, multiline: bool) -> dict[int, str]:
+    """Build the ``str.translate`` table for :func:`clean`."""
+    table: dict[int, str] = {}
+    # C0 controls -> Unicode "control pictures" (U+2400 + code), e.g. ESC -> ␛.
+    for codepoint in range(0x20):
+        table[codepoint] = chr(0x2400 + codepoint)
+    table[0x09] = " "  # tabs are expanded before translation; belt and braces
+    if multiline:
+        del table[0x0A]  # keep newlines
+        table[0x0D] = "\n"  # a lone CR becomes a line break (CRLF handled before)
+    table[0x7F] = "\u2421"  # DEL -> ␡
+    ranges = (_C1, *_FORMAT_RANGES, _SURROGATES)
+    for first, last in ranges:
+        for codepoint in range(first, last + 1):
+            table[codepoint] = _code(codepoint)
+    return table
+
+
+_TABLE_MULTILINE: Final = _build_table(multiline=True)
+_TABLE_SINGLE_LINE: Final = _build_table(multiline=False)
+
+
+def _char_class(table: dict[int, str]) -> str:
+    """Regex character class matching every key of ``table`` (as ranges)."""
+    codepoints = sorted(table)
+    parts: list[str] = []
+    start = previous = codepoints[0]
+    for codepoint in [*codepoints[1:], -1]:
+        if codepoint == previous + 1:
+            previous = codepoint
+            continue
+        if start == previous:
+            parts.append(f"\\U{start:08x}")
+        else:
+            parts.append(f"\\U{start:08x}-\\U{previous:08x}")
+        start = previous = codepoint
+    return "[" + "".join(parts) + "]"
+
+
+# Fast path: most text contains none of these, and a compiled character-class
+# search is much cheaper than a per-character translate.
+_NEEDS_CLEAN_MULTILINE: Final = re.compile(_char_class(_TABLE_MULTILINE))
+_NEEDS_CLEAN_SINGLE_LINE: Final = re.compile(_char_class(_TABLE_SINGLE_LINE))
+
+
+def clean(s: str, *, multiline: bool = True) -> str:
+    """Make every control, escape and invisible format character inert and visible.
+
+    * C0 controls become their Unicode control picture (ESC -> ``␛``,
+      NUL -> ``␀``, BEL -> ``␇``), DEL becomes ``␡``.
+    * C1 controls (U+0080-U+009F, including the 8-bit CSI U+009B, OSC U+009D
+      and ST U+009C), bidi controls, zero-width and other invisible format
+      characters and lone surrogates become a bracketed code such as
+      ``⟨U+202E⟩``.
+    * Tabs are expanded to spaces (tab stops every :data:`TAB_SIZE` columns).
+    * With ``multiline=True`` newlines are kept and ``\\r\\n`` / ``\\r`` become
+      ``\\n``; with ``multiline=False`` they are shown as ``␊`` / ``␍`` so that a
+      name or subject can never break a single-line row.
+
+    The result contains no character below U+0020 except ``\\n`` (and not even
+    that when ``multiline=False``), no DEL, no C1 control, no bidi or invisible
+    format character and no surrogate, so it can always be encoded as UTF-8.
+    ``clean`` is idempotent.  It never raises for any ``str``.
+
+    Why placeholders rather than deletion: deleting would hide the fact that a
+    message tried to inject escape sequences, and could join harmless pieces
+    into something misleading.  Placeholders are visible and inert.
+    """
+    if multiline:
+        if _NEEDS_CLEAN_MULTILINE.search(s) is None:
+            return s
+        if "\r" in s:
+            s = s.replace("\r\n", "\n")
+        table = _TABLE_MULTILINE
+    else:
+        if _NEEDS_CLEAN_SINGLE_LINE.search(s) is None:
+            return s
+        table = _TABLE_SINGLE_LINE
+    if "\t" in s:
+        s = s.expandtabs(TAB_SIZE)
+    return s.translate(table)
+
+
+# --------------------------------------------------------------------------- #
+# Markup escaping
+# --------------------------------------------------------------------------- #
+
+# A tag pair that renders as nothing in both Rich and Textual markup.  It is
+# used to separate characters that the two parsers would otherwise treat
+# differently.  Textual adds no span for it; Rich adds a zero-length span with
+# the null style "none", which has no effect.
+_EMPTY_TAG: Final = "[none][/none]"
+
+# Characters that can appear in a Rich emoji code (``:smile:``, ``:+1:``,
+# ``:thumbs_up-text:``).  Rich replaces such codes in markup by emoji; a tag
+# after the first colon stops that (Rich looks for codes per text segment).
+_EMOJI_NAME: Final = "[\\w!#&()*+\\-.'\u2019]"
+
+# "[" with at most the one backslash before it (matching a whole run of
+# backslashes would make the search quadratic on long runs), or an emoji colon.
+_MARKUP_SPECIAL: Final = re.compile(
+    rf"(?P<bracket>(?P<backslash>\\)?\[)|:(?={_EMOJI_NAME}+:)",
+)
+
+
+def _escape_match(match: re.Match[str]) -> str:
+    """Replacement for one special sequence found by :data:`_MARKUP_SPECIAL`."""
+    if match.group("bracket") is None:  # an emoji-code colon
+        return ":" + _EMPTY_TAG
+    if match.group("backslash") is None:
+        return "\\["
+    # k >= 1 literal backslashes before "[" (k - 1 of them are left untouched
+    # before this match): Textual turns k+1 backslashes + "[" into k
+    # backslashes + "[", whatever follows.  Rich does the same for a "[" that
+    # does not start a tag, but would *halve* the backslashes before a tag; the
+    # empty tag right after "[" guarantees Rich does not see a tag here.
+    return "\\\\[" + _EMPTY_TAG
+
+
+def escape_markup(s: str) -> str:
+    """Escape ``s`` so it shows literally in Rich *and* Textual content markup.
+
+    The result can be placed anywhere in *content* position of a markup string
+    (``f"[b]{escape_markup(name)}[/b]"``) and nothing in it is interpreted as a
+    tag: no styles, no ``[link=...]`` (so no OSC 8 hyperlinks) and no
+    ``[@click=...]`` actions.  It must never be put inside a tag's parameters
+    (``[link={...}]``), and must not be used with Textual template variables
+    (``Content.from_markup(markup, name=...)`` substitutes ``$name`` anywhere in
+    the text); pass untrusted text *as* the variable value instead.
+
+    Why not ``rich.markup.escape`` / ``textual.markup.escape`` (the same code):
+    they only escape ``[`` followed by a lowercase letter, ``#``, ``/`` or
+    ``@``, which is Rich's tag syntax.  Textual also parses ``[URGENT]``,
+    ``[50%]`` or ``[ bold]`` as tags (the text vanishes), and treats a backslash
+    before ``[`` differently from Rich.  Here every ``[`` is escaped, and
+    backslashes right before a ``[`` are kept exact in both dialects.
+
+    Rich markup also replaces emoji codes such as ``:smile:``; a zero-width
+    empty tag is inserted after the colon so Rich shows the code literally.
+
+    A trailing backslash would escape the ``[`` of whatever markup the caller
+    appends (``f"{escape_markup(s)}[/b]"`` would then raise a markup error, or
+    leave a tag unclosed).  Textual offers no way to keep a backslash directly
+    before a live tag, so the *last* character, if it is a backslash, is
+    replaced by the look-alike :data:`TRAILING_BACKSLASH` (U+29F5).  This is the
+    only case where the rendered text differs from ``s``.
+    """
+    if "[" in s or ":" in s:
+        s = _MARKUP_SPECIAL.sub(_escape_match, s)
+    if s.endswith("\\"):
+        s = s[:-1] + TRAILING_BACKSLASH
+    return s
+
+
+def safe(s: str) -> str:
+    """Untrusted text ready to embed in a Rich or Textual markup string.
+
+    ``escape_markup(clean(s))``: no terminal escapes, no invisible characters,
+    no markup.  This is the one call widgets use when they build markup.
+    """
+    return escape_markup(clean(s))
+
+
+def to_text(s: str, style: str | Style = "") -> Text:
+    """A Rich :class:`~rich.text.Text` of ``clean(s)``, without parsing markup.
+
+    For widgets that take renderables: brackets in ``s`` are plain characters,
+    so no escaping is needed (or wanted; escaping would show the backslashes).
+    """
+    from rich.text import Text
+
+    return Text(clean(s), style=style)
+
+
+# --------------------------------------------------------------------------- #
+# Single-line labels
+# --------------------------------------------------------------------------- #
+
+
+def _char_cells(char: str) -> int:
+    """Terminal cells taken by one character (stdlib approximation of wcwidth)."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _cells(s: str) -> int:
+    """Terminal cells taken by ``s``."""
+    if s.isascii():
+        return len(s)
+    return sum(_char_cells(char) for char in s)
+
+
+def _truncate(s: str, width: int) -> str:
+    """Cut ``s`` to at most ``width`` cells, ending with :data:`ELLIPSIS` if cut."""
+    if width <= 0:
+        return ""
+    if len(s) <= width // 2 or _cells(s) <= width:
+        return s
+    budget = width - 1  # room for the ellipsis
+    used = 0
+    end = 0
+    for index, char in enumerate(s):
+        cells = _char_cells(char)
+        if used + cells > budget:
+            break
+        used += cells
+        end = index + 1
+    return s[:end].rstrip() + ELLIPSIS
+
+
+def one_line(s: str, width: int | None = None) -> str:
+    """Clean ``s`` for a single-line slot: list rows, subjects, names, tags.
+
+    ``clean(s, multiline=False)`` (so a newline shows as ``␊`` rather than
+    breaking the row), then runs of whitespace are collapsed to one space and
+    leading/trailing whitespace removed.  If ``width`` is given and the text
+    takes more than ``width`` terminal cells, it is cut and ends with ``…``;
+    the result never takes more than ``width`` cells (wide CJK and emoji
+    characters count as two).
+
+    The result is plain text: use :func:`escape_markup` before embedding it in
+    markup.
+    """
+    text = " ".join(clean(s, multiline=False).split())
+    if width is None:
+        return text
+    return _truncate(text, width)
+
+
+def _ascii_host(host: str) -> str:
+    """Host name in ASCII (IDNA / punycode), so look-alike domains are exposed."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError:
+        labels: list[str] = []
+        for label in host.split("."):
+            if label.isascii():
+                labels.append(label)
+            else:
+                labels.append("xn--" + label.encode("punycode").decode("ascii"))
+        return ".".join(labels)
+
+
+def link_label(url: str) -> str:
+    """Show a URL as plain text with its real target.
+
+    The label is the URL itself, never a friendlier text, and is never turned
+    into a terminal hyperlink (OSC 8); it is returned as plain text, to be shown
+    via :func:`to_text` or embedded with :func:`escape_markup`.  The host is
+    shown in its ASCII (punycode) form, so that a look-alike host spelt
+    with Cyrillic letters shows as ``xn--...``, and the result is cleaned as a
+    single line (control characters become visible placeholders).
+    """
+    text = clean(url.strip(), multiline=False)
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:
+        return text
+    if not host or host.isascii():
+        return text
+    try:
+        ascii_host = _ascii_host(host)
+        port = parts.port
+    except (UnicodeError, ValueError):
+        return text
+    netloc = parts.netloc.rpartition("@")
+    userinfo = netloc[0] + netloc[1]
+    if ":" in ascii_host:  # IPv6 literal (cannot be non-ASCII, but be exact)
+        ascii_host = f"[{ascii_host}]"
+    new_netloc = userinfo + ascii_host + (f":{port}" if port is not None else "")
+    return clean(urlunsplit(parts._replace(netloc=new_netloc)), multiline=False)

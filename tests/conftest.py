@@ -1,0 +1,128 @@
+"""Fixtures shared by every test: real sandboxes over loopback, an in-memory keyring.
+
+* ``sandbox``: a sandbox on a fresh copy of the seeded demo organisation (seed 7), a manual
+  clock fixed at ``NOW``, no rate limit, no simulator.
+* ``limited_sandbox``: the same with the service's rate budget enforced.
+* ``empty_sandbox``: an organisation with only its endpoints, attributes and schedules.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import keyring
+import pytest
+from keyring.backend import KeyringBackend
+
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import ensure_seeded
+from frontdesk.sandbox.server import SandboxServer
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+SEED = 7
+
+
+class MemoryKeyring(KeyringBackend):
+    """A keyring that lives in memory for the test run: the user's is never touched."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.store: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.store.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.store[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.store.pop((service, username), None)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Every test: its own FRONTDESK_HOME, no key in the environment, an in-memory keyring."""
+    monkeypatch.setenv("FRONTDESK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("FRONTDESK_API_KEY", raising=False)
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    yield
+    keyring.set_keyring(previous)
+
+
+def _template(factory: pytest.TempPathFactory, name: str, *, empty: bool) -> Path:
+    path = factory.mktemp(name) / "sandbox.db"
+    ensure_seeded(path, seed=None if empty else SEED, empty=empty, now=NOW)
+    return path
+
+
+@pytest.fixture(scope="session")
+def seeded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seeded demo organisation, built once per test process."""
+    return _template(tmp_path_factory, "seeded", empty=False)
+
+
+@pytest.fixture(scope="session")
+def empty_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The empty organisation, built once per test process."""
+    return _template(tmp_path_factory, "empty", empty=True)
+
+
+def _copy(template: Path, target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(template, target)
+    return target
+
+
+def start_sandbox(db: Path, **options: object) -> SandboxServer:
+    """A sandbox on ``db`` with a manual clock at NOW (options as for SandboxServer)."""
+    options.setdefault("clock", ManualClock(NOW))
+    options.setdefault("rate_limit", False)
+    server = SandboxServer(db, **options)  # type: ignore[arg-type]
+    return server.start()
+
+
+@pytest.fixture
+def sandbox(seeded_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+    """A running sandbox on a fresh copy of the seeded organisation."""
+    server = start_sandbox(_copy(seeded_db, tmp_path / "sb" / "sandbox.db"))
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def limited_sandbox(seeded_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+    """A running sandbox that enforces the service's rate budget."""
+    server = start_sandbox(_copy(seeded_db, tmp_path / "sb" / "sandbox.db"), rate_limit=True)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def empty_sandbox(empty_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+    """A running sandbox on a fresh copy of the empty organisation."""
+    server = start_sandbox(_copy(empty_db, tmp_path / "sb" / "sandbox.db"))
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
+    """A plain HTTP client signed in to ``sandbox`` (for tests of the sandbox itself)."""
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=10) as client:
+        yield client
+
+
+@pytest.fixture
+def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
+    """A plain HTTP client signed in to ``empty_sandbox``."""
+    with httpx.Client(base_url=empty_sandbox.base_url,
+                      headers={"Authorization": empty_sandbox.key}, timeout=10) as client:
+        yield client
