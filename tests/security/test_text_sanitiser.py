@@ -196,6 +196,13 @@ MARKUP_CASES = [
 ]
 
 
+def shown(s: str) -> str:
+    """What escape_markup(s) renders as: s, except a trailing backslash."""
+    if s.endswith("\\"):
+        return s[:-1] + TRAILING_BACKSLASH
+    return s
+
+
 def assert_renders_literally(markup: str, expected: str) -> None:
     """Both markup dialects show ``expected`` with no style, link or action."""
     rich_text = Text.from_markup(markup)
@@ -213,9 +220,7 @@ def assert_renders_literally(markup: str, expected: str) -> None:
 
 @pytest.mark.parametrize("s", MARKUP_CASES)
 def test_safe_markup_round_trips_in_rich_and_textual(s: str) -> None:
-    expected = clean(s)
-    if expected.endswith("\\"):
-        expected = expected[:-1] + TRAILING_BACKSLASH
+    expected = shown(clean(s))
     assert_renders_literally(safe(s), expected)
 
 
@@ -264,9 +269,7 @@ def test_emoji_name_class_covers_every_rich_emoji() -> None:
 @example("[@click=app.quit]z[/]")
 def test_safe_markup_property(s: str) -> None:
     markup = safe(s)
-    expected = clean(s)
-    if expected.endswith("\\"):
-        expected = expected[:-1] + TRAILING_BACKSLASH
+    expected = shown(clean(s))
     assert_renders_literally(markup, expected)
     # Embedded between the caller's own tags it still renders literally and
     # does not disturb them.
@@ -315,18 +318,21 @@ def assert_terminal_safe(output: str) -> None:
 def test_rendered_output_has_only_sgr_sequences(hostile: str) -> None:
     outputs = [
         render(Text.from_markup(safe(hostile))),
-        render(Text.from_markup(f"[bold red]{safe(hostile)}[/] [link=https://ok]ok[/link]")),
+        render(Text.from_markup(f"[bold red]{safe(hostile)}[/]")),
         render(f"[b]{safe(hostile)}[/b]", markup=True),
         render(to_text(hostile, style="bold")),
         render(Text.from_markup(f"[u]{escape_markup(link_label(hostile))}[/u]")),
     ]
     for output in outputs:
-        assert_terminal_safe(output.replace("\x1b]8;id=", "", 0))
-    # The one OSC 8 link in the second output is the caller's own; strip the
-    # caller's link and check again that nothing else is there.
-    sgr_only = render(Text.from_markup(f"[bold red]{safe(hostile)}[/]"))
-    assert SGR.search(sgr_only)  # the style really was rendered
-    assert_terminal_safe(sgr_only)
+        assert_terminal_safe(output)
+    assert SGR.search(outputs[1])  # the caller's style really was rendered
+
+
+def test_only_the_callers_link_becomes_a_hyperlink() -> None:
+    hostile = "[link=http://evil]x[/link]\x1b]8;;http://evil\x1b\\y"
+    output = render(Text.from_markup(f"{safe(hostile)} [link=https://ok]ok[/link]"))
+    assert output.count("\x1b]8;") == 2  # open + close of the caller's own link
+    assert "evil" not in "".join(re.findall(r"\x1b\]8;[^\x1b]*", output))
 
 
 @given(texts)
@@ -353,7 +359,7 @@ def test_to_text_never_parses_markup() -> None:
 
 
 def test_one_line_collapses_and_shows_line_breaks() -> None:
-    assert one_line("  Hello \t  world \n next\r\n") == "Hello world \u240a next \u240d\u240a"
+    assert one_line("  Hello \t  world \n next\r\n") == "Hello world \u240a next\u240d\u240a"
     assert one_line("\u00a0a\u3000\u2003b ") == "a b"
     assert one_line("\x1b[2Jhi") == "\u241b[2Jhi"
 
@@ -389,6 +395,8 @@ def test_one_line_property(s: str, width: int) -> None:
     full = one_line(s)
     if sanitiser._cells(full) <= width:
         assert out == full
+    elif width == 0:
+        assert out == ""
     else:
         assert out.endswith(ELLIPSIS)
         assert full.startswith(out[:-1])
@@ -429,10 +437,8 @@ def test_link_label_handles_hostile_urls(url: str) -> None:
     label = link_label(url)
     assert forbidden_in(label, multiline=False) == set()
     assert "\x1b" not in label
-    assert link_label(label) == label or not label.isascii()
-    assert_renders_literally(escape_markup(label), label.removesuffix("\\") + (
-        TRAILING_BACKSLASH if label.endswith("\\") else ""
-    ))
+    assert link_label(label) == label
+    assert_renders_literally(escape_markup(label), shown(label))
 
 
 def test_module_does_not_import_textual() -> None:
