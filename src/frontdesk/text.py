@@ -132,9 +132,12 @@ def _char_class(table: dict[int, str]) -> str:
 
 
 # Fast path: most text contains none of these, and a compiled character-class
-# search is much cheaper than a per-character translate.
+# search is much cheaper than a per-character translate.  The "+" variants find
+# runs, for the non-ASCII path below.
 _NEEDS_CLEAN_MULTILINE: Final = re.compile(_char_class(_TABLE_MULTILINE))
 _NEEDS_CLEAN_SINGLE_LINE: Final = re.compile(_char_class(_TABLE_SINGLE_LINE))
+_RUNS_MULTILINE: Final = re.compile(_char_class(_TABLE_MULTILINE) + "+")
+_RUNS_SINGLE_LINE: Final = re.compile(_char_class(_TABLE_SINGLE_LINE) + "+")
 
 
 def clean(s: str, *, multiline: bool = True) -> str:
@@ -165,14 +168,19 @@ def clean(s: str, *, multiline: bool = True) -> str:
             return s
         if "\r" in s:
             s = s.replace("\r\n", "\n")
-        table = _TABLE_MULTILINE
+        table, runs = _TABLE_MULTILINE, _RUNS_MULTILINE
     else:
         if _NEEDS_CLEAN_SINGLE_LINE.search(s) is None:
             return s
-        table = _TABLE_SINGLE_LINE
+        table, runs = _TABLE_SINGLE_LINE, _RUNS_SINGLE_LINE
     if "\t" in s:
         s = s.expandtabs(TAB_SIZE)
-    return s.translate(table)
+    if s.isascii():
+        # CPython caches ASCII lookups: translating the whole string is fastest.
+        return s.translate(table)
+    # For non-ASCII text translate() does a dict lookup per character; only
+    # translate the runs of characters that actually need replacing.
+    return runs.sub(lambda match: match.group().translate(table), s)
 
 
 # --------------------------------------------------------------------------- #
@@ -190,25 +198,8 @@ _EMPTY_TAG: Final = "[none][/none]"
 # after the first colon stops that (Rich looks for codes per text segment).
 _EMOJI_NAME: Final = "[\\w!#&()*+\\-.'\u2019]"
 
-# "[" with at most the one backslash before it (matching a whole run of
-# backslashes would make the search quadratic on long runs), or an emoji colon.
-_MARKUP_SPECIAL: Final = re.compile(
-    rf"(?P<bracket>(?P<backslash>\\)?\[)|:(?={_EMOJI_NAME}+:)",
-)
-
-
-def _escape_match(match: re.Match[str]) -> str:
-    """Replacement for one special sequence found by :data:`_MARKUP_SPECIAL`."""
-    if match.group("bracket") is None:  # an emoji-code colon
-        return ":" + _EMPTY_TAG
-    if match.group("backslash") is None:
-        return "\\["
-    # k >= 1 literal backslashes before "[" (k - 1 of them are left untouched
-    # before this match): Textual turns k+1 backslashes + "[" into k
-    # backslashes + "[", whatever follows.  Rich does the same for a "[" that
-    # does not start a tag, but would *halve* the backslashes before a tag; the
-    # empty tag right after "[" guarantees Rich does not see a tag here.
-    return "\\\\[" + _EMPTY_TAG
+# A colon that starts a possible Rich emoji code.
+_EMOJI_COLON: Final = re.compile(f":(?={_EMOJI_NAME}+:)")
 
 
 def escape_markup(s: str) -> str:
@@ -239,8 +230,19 @@ def escape_markup(s: str) -> str:
     replaced by the look-alike :data:`TRAILING_BACKSLASH` (U+29F5).  This is the
     only case where the rendered text differs from ``s``.
     """
-    if "[" in s or ":" in s:
-        s = _MARKUP_SPECIAL.sub(_escape_match, s)
+    if "[" in s:
+        # Every "[" gets one more backslash: Textual turns k+1 backslashes + "["
+        # into k backslashes + "[" whatever follows, and so does Rich for a "["
+        # that does not start a tag.  For a "[" that does start a Rich tag,
+        # Rich instead halves the backslashes before it; that only differs
+        # when the text already had a backslash there (k >= 1), and then an
+        # empty tag right after the "[" stops Rich from seeing a tag at all.
+        s = s.replace("[", "\\[")
+        if "\\\\[" in s:
+            s = s.replace("\\\\[", "\\\\[" + _EMPTY_TAG)
+    if ":" in s:
+        # After the brackets: the empty tag must not be escaped itself.
+        s = _EMOJI_COLON.sub(":" + _EMPTY_TAG, s)
     if s.endswith("\\"):
         s = s[:-1] + TRAILING_BACKSLASH
     return s
@@ -271,11 +273,24 @@ def to_text(s: str, style: str | Style = "") -> Text:
 # --------------------------------------------------------------------------- #
 
 
+_CELLS_CACHE: Final[dict[str, int]] = {}
+
+
 def _char_cells(char: str) -> int:
     """Terminal cells taken by one character (stdlib approximation of wcwidth)."""
-    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    if char < "\u0300":  # Latin-1 and Latin Extended: always one cell once cleaned
+        return 1
+    cells = _CELLS_CACHE.get(char)
+    if cells is None:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            cells = 0
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            cells = 2
+        else:
+            cells = 1
+        if len(_CELLS_CACHE) < 65536:
+            _CELLS_CACHE[char] = cells
+    return cells
 
 
 def _cells(s: str) -> int:
@@ -286,21 +301,31 @@ def _cells(s: str) -> int:
 
 
 def _truncate(s: str, width: int) -> str:
-    """Cut ``s`` to at most ``width`` cells, ending with :data:`ELLIPSIS` if cut."""
+    """Cut ``s`` to at most ``width`` cells, ending with :data:`ELLIPSIS` if cut.
+
+    Only looks at characters until the width is exceeded, so it is cheap on
+    long text.
+    """
     if width <= 0:
         return ""
-    if len(s) <= width // 2 or _cells(s) <= width:
+    if len(s) <= width // 2:  # no character takes more than two cells
         return s
-    budget = width - 1  # room for the ellipsis
+    if s.isascii():
+        return s if len(s) <= width else s[: width - 1].rstrip() + ELLIPSIS
     used = 0
-    end = 0
+    cut = 0  # longest prefix that leaves room for the ellipsis
     for index, char in enumerate(s):
-        cells = _char_cells(char)
-        if used + cells > budget:
-            break
-        used += cells
-        end = index + 1
-    return s[:end].rstrip() + ELLIPSIS
+        used += _char_cells(char)
+        if used > width:
+            return s[:cut].rstrip() + ELLIPSIS
+        if used < width:
+            cut = index + 1
+    return s
+
+
+def _single_line(s: str) -> str:
+    """``clean(s, multiline=False)`` with whitespace runs collapsed."""
+    return " ".join(clean(s, multiline=False).split())
 
 
 def one_line(s: str, width: int | None = None) -> str:
@@ -316,10 +341,19 @@ def one_line(s: str, width: int | None = None) -> str:
     The result is plain text: use :func:`escape_markup` before embedding it in
     markup.
     """
-    text = " ".join(clean(s, multiline=False).split())
     if width is None:
-        return text
-    return _truncate(text, width)
+        return _single_line(s)
+    # Long text (a message body shown as a preview row): work on a prefix.
+    # Cleaning and collapsing are applied character by character, so the
+    # prefix's result is a prefix of the whole result; if it already overflows
+    # the width, the cut falls inside it and the rest of ``s`` cannot matter.
+    limit = 4 * max(width, 0) + 64
+    if len(s) > limit:
+        head = _single_line(s[:limit])
+        cut = _truncate(head, width)
+        if cut != head:
+            return cut
+    return _truncate(_single_line(s), width)
 
 
 def _ascii_host(host: str) -> str:

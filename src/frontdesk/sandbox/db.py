@@ -235,6 +235,15 @@ CREATE TABLE IF NOT EXISTS jobs (
     done_at TEXT
 );
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (done_at, due_at);
+
+-- Attachments sent as data: URLs, copied into the sandbox and served at /files/{id}.
+CREATE TABLE IF NOT EXISTS attachments (
+    id TEXT PRIMARY KEY,
+    content_type TEXT NOT NULL,
+    data BLOB NOT NULL,
+    name TEXT,
+    created_at TEXT NOT NULL
+);
 """
 
 

@@ -40,3 +40,14 @@ CustomAttributeIdPath = Annotated[
     str, Path(alias="customAttributeId", pattern=UUID_PATTERN,
               description="a custom attribute definition id")
 ]
+ContactEndpointIdPath = Annotated[
+    str, Path(alias="contactEndpointId", min_length=1, max_length=320,
+              description="a contact endpoint: its email address or E.164 phone number")
+]
+LegacyEndpointIdPath = Annotated[
+    str, Path(alias="id", min_length=1, max_length=100,
+              description="an endpoint id of the deprecated listing")
+]
+CsidPath = Annotated[
+    int, Path(alias="csid", ge=1, le=MAX_ID, description="the conversation id (csid)")
+]

@@ -158,3 +158,139 @@ def tag_conversation(db: Database, conversation_id: int, tag_id: str, at: str) -
     """Apply a tag to a conversation."""
     db.run("INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
            "VALUES (?, ?, ?)", (conversation_id, tag_id, at))
+
+
+# ---------------------------------------------------------------------------------------------
+# Ratings, custom attributes, contact endpoints, schedules, anonymisation requests
+
+#: The service-owned domain of the deprecated listing's internal email addresses.
+INTERNAL_EMAIL_DOMAIN = "mail.frontdesk.invalid"
+
+
+def insert_rating_offer(db: Database, *, conversation_id: int, user_id: str, rating_type: str,
+                        offered_at: str, agent_id: str | None = None, id: str | None = None,
+                        language: str | None = None, score: int | None = None,
+                        comment: str | None = None, submitted_at: str | None = None) -> str:
+    """A rating offer (``rating_type`` Csat, Nps or ThumbsUpOrDown); Rated when ``score``."""
+    rating_id = id or new_id()
+    _insert(db, "ratings", {
+        "id": rating_id, "conversation_id": conversation_id, "user_id": user_id,
+        "agent_id": agent_id, "rating_type": rating_type, "offered_at": offered_at,
+        "status": "Offered" if score is None else "Rated", "score": score,
+        "comment": comment, "submitted_at": submitted_at, "language": language,
+    })
+    return rating_id
+
+
+def insert_attribute_definition(
+    db: Database, *, entity_type: str, identifier: str, label: str,
+    input_definition: dict[str, Any], created_at: str, id: str | None = None,
+    description: str | None = None, updated_at: str | None = None, is_required: bool = False,
+    is_archived: bool = False, is_deactivated: bool = False, position: int = 0,
+) -> str:
+    """A custom attribute definition (``entity_type`` Contact or Conversation).
+
+    ``input_definition`` is in wire form: ``{"_type": "Text", "placeholder": …}`` or
+    ``{"_type": "Select", "options": [{id, label, value, nestedOptions, isDeactivated,
+    orderIndex}, …]}``.
+    """
+    attribute_id = id or new_id()
+    _insert(db, "custom_attribute_definitions", {
+        "id": attribute_id, "entity_type": entity_type, "identifier": identifier,
+        "label": label, "input_definition": dumps(input_definition),
+        "description": description, "created_at": created_at, "updated_at": updated_at,
+        "is_required": int(is_required), "is_archived": int(is_archived),
+        "is_deactivated": int(is_deactivated), "position": position,
+    })
+    return attribute_id
+
+
+def set_attribute_value(db: Database, *, entity_type: str, entity_id: str | int,
+                        attribute_id: str, value: str | list[str] | None) -> None:
+    """Set (or with ``None`` clear) a custom attribute of an end user (``Contact``, by user id)
+    or a conversation (``Conversation``, by csid); Select values are option-value paths."""
+    if value is None:
+        db.run("DELETE FROM custom_attribute_values WHERE entity_type = ? AND entity_id = ? "
+               "AND attribute_id = ?", (entity_type, str(entity_id), attribute_id))
+        return
+    db.run(
+        "INSERT INTO custom_attribute_values (entity_type, entity_id, attribute_id, value) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT (entity_type, entity_id, attribute_id) "
+        "DO UPDATE SET value = excluded.value",
+        (entity_type, str(entity_id), attribute_id, dumps(value)),
+    )
+
+
+def insert_contact_endpoint(
+    db: Database, *, address: str | None = None, number: str | None = None,
+    name: str | None = None, sender_override: str | None = None,
+    functionality: list[str] | None = None, legacy_id: str | None = None,
+    internal_email_address: str | None = None, position: int = 0,
+) -> str:
+    """An email endpoint (``address``) or a phone endpoint (``number``, E.164); returns its key.
+
+    ``legacy_id`` is its id in the deprecated listing (a new UUID by default); an email
+    endpoint's ``internal_email_address`` defaults to one in ``INTERNAL_EMAIL_DOMAIN``.
+    """
+    if (address is None) == (number is None):
+        raise ValueError("give exactly one of address and number")
+    legacy_id = legacy_id or new_id()
+    if address is not None and internal_email_address is None:
+        local = address.split("@", 1)[0].lower()
+        internal_email_address = f"{local}.{legacy_id[:8]}@{INTERNAL_EMAIL_DOMAIN}"
+    key = address if address is not None else number
+    assert key is not None
+    _insert(db, "contact_endpoints", {
+        "key": key, "type": "EmailEndpoint" if address is not None else "TelephonyEndpoint",
+        "name": name, "sender_override": sender_override,
+        "functionality": _json_or_none(functionality), "legacy_id": legacy_id,
+        "internal_email_address": internal_email_address if address is not None else None,
+        "position": position,
+    })
+    return key
+
+
+def insert_schedule(db: Database, *, name: str, timezone: str, id: str | None = None,
+                    position: int = 0) -> str:
+    """A business-hours schedule in an IANA ``timezone``; add its days with
+    ``insert_schedule_entry``."""
+    schedule_id = id or new_id()
+    _insert(db, "schedules", {"id": schedule_id, "name": name, "timezone": timezone,
+                              "position": position})
+    return schedule_id
+
+
+def insert_schedule_entry(
+    db: Database, *, schedule_id: str, kind: str, name: str, start_date: str,
+    status: str = "Open", day_of_week: int | None = None,
+    intervals: list[tuple[str, str]] | None = None, recurring: dict[str, Any] | None = None,
+) -> int:
+    """One day rule of a schedule.
+
+    ``kind`` Regular (weekly on ``day_of_week``, 1 = Monday, from ``start_date``), Exception
+    or Holiday (on ``start_date``, or each year with ``recurring`` in wire form, e.g.
+    ``{"dayOfMonth": 25, "monthOfYear": 12}``). ``intervals`` are local ``("HH:MM", "HH:MM")``
+    pairs; a Closed day has none. Dates are ``YYYY-MM-DD``.
+    """
+    wire = [{"startTime": start, "endTime": end} for start, end in (intervals or [])]
+    cursor = db.run(
+        "INSERT INTO schedule_entries (schedule_id, kind, name, day_of_week, status, intervals, "
+        "start_date, recurring) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (schedule_id, kind, name, day_of_week, status, dumps(wire), start_date,
+         _json_or_none(recurring)),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def insert_anonymization_request(db: Database, *, type: str, target_entity_id: str,
+                                 requested_by: str, initiated_at: str, id: str | None = None,
+                                 processed_at: str | None = None) -> str:
+    """An anonymisation request (``type`` Conversation, Message or User); queueing the work
+    that processes it is the caller's business."""
+    request_id = id or new_id()
+    _insert(db, "anonymization_requests", {
+        "id": request_id, "type": type, "target_entity_id": target_entity_id,
+        "requested_by": requested_by, "initiated_at": initiated_at,
+        "processed_at": processed_at,
+    })
+    return request_id

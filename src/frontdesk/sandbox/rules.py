@@ -7,10 +7,16 @@ Routes call these functions inside their transaction; nothing else writes ``stat
     create outbound  → Open, assigned to the author
     claim            → assigned, leaves the queue (409 if someone else has it and not force)
     transfer         → unassigned, queued in the target queue now
-    follow-up        → Pending until the timestamp, then Open (an inbound message too)
-    close            → Closed, leaves the queue
-    reopen           → Open, queued again
-    inbound message on Closed → Open, queued again
+    follow-up        → Pending until the timestamp, then Open (an inbound message too);
+                       refused on a Closed conversation or for a time not in the future
+    close            → Closed, leaves the queue (the assignment is kept)
+    reopen           → Open, unassigned, queued again (default queue)
+    inbound message on Closed → Open, unassigned, queued again (default queue)
+    import           → Closed when it carries a closing, else Open and assigned (assignment)
+                       or queued (default queue)
+
+Claim and transfer of a Closed conversation open it again. An anonymized conversation takes
+no claim, transfer, follow-up or reopen (400); closing it again is harmless.
 """
 
 from __future__ import annotations
@@ -65,6 +71,16 @@ def _not_anonymized(row: Any) -> None:
         raise bad_request(f"Conversation {row['id']} is anonymized")
 
 
+def _opened(row: Any) -> str:
+    """The state after an action that opens a Closed conversation and keeps any other."""
+    return OPEN if row["state"] == CLOSED else str(row["state"])
+
+
+def _closed_at(row: Any) -> str | None:
+    """``closed_at`` after such an action: cleared when the conversation opens again."""
+    return None if row["state"] == CLOSED else row["closed_at"]
+
+
 def _set(ctx: SandboxContext, conversation_id: int, **columns: Any) -> None:
     names = ", ".join(f"{name} = ?" for name in columns)
     ctx.db.run(f"UPDATE conversations SET {names} WHERE id = ?",
@@ -94,6 +110,23 @@ def assign_new(agent_id: str, now: str) -> dict[str, Any]:
             "assigned_agent_id": agent_id, "assigned_at": now}
 
 
+def import_new(ctx: SandboxContext, *, assigned_to: str | None, assigned_at: str | None,
+               closed_at: str | None, now: str) -> dict[str, Any]:
+    """Columns of an imported conversation.
+
+    With a closing it is Closed at ``closed_at`` (and keeps its assignment, if any); else it
+    is Open, assigned when it carries an assignment, queued in the default queue when not.
+    """
+    columns: dict[str, Any] = {"assigned_agent_id": assigned_to, "assigned_at": assigned_at,
+                               "queue_id": None, "queued_at": None}
+    if closed_at is not None:
+        return {**columns, "state": CLOSED, "state_updated_at": closed_at,
+                "closed_at": closed_at}
+    if assigned_to is not None:
+        return {**columns, "state": OPEN, "state_updated_at": now}
+    return enqueue_new(ctx, None, now)
+
+
 def claim(ctx: SandboxContext, row: Any, agent_id: str, force: bool) -> None:
     """Assign to ``agent_id``; it leaves its queue. 409 when taken by another and not forced."""
     _not_anonymized(row)
@@ -105,9 +138,8 @@ def claim(ctx: SandboxContext, row: Any, agent_id: str, force: bool) -> None:
         raise conflict(f"Conversation {row['id']} is already assigned to another agent; "
                        "claim with force to take it over")
     now = ctx.now_iso()
-    state = OPEN if row["state"] == CLOSED else row["state"]
-    _state(ctx, row, state, now, assigned_agent_id=agent_id, assigned_at=now,
-           queue_id=None, queued_at=None)
+    _state(ctx, row, _opened(row), now, assigned_agent_id=agent_id, assigned_at=now,
+           queue_id=None, queued_at=None, closed_at=_closed_at(row))
 
 
 def transfer(ctx: SandboxContext, row: Any, queue_id: str, user_id: str | None) -> None:
@@ -117,9 +149,8 @@ def transfer(ctx: SandboxContext, row: Any, queue_id: str, user_id: str | None) 
     if user_id is not None:
         require_agent(ctx, user_id)
     now = ctx.now_iso()
-    state = OPEN if row["state"] == CLOSED else row["state"]
-    _state(ctx, row, state, now, assigned_agent_id=None, assigned_at=None,
-           queue_id=queue_id, queued_at=now)
+    _state(ctx, row, _opened(row), now, assigned_agent_id=None, assigned_at=None,
+           queue_id=queue_id, queued_at=now, closed_at=_closed_at(row))
 
 
 def followup(ctx: SandboxContext, row: Any, until: datetime, user_id: str | None) -> None:
@@ -146,26 +177,28 @@ def close(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
            closed_at=now)
 
 
+def _reopen(ctx: SandboxContext, row: Any, now: str) -> None:
+    """Closed → Open, unassigned, queued in the queue it still names or the default one."""
+    queue_id = row["queue_id"] or default_queue_id(ctx)
+    _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
+           assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+
+
 def reopen(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
-    """Open again, queued in its last queue or the default one; an open one stays as it is."""
+    """Open again, unassigned and queued (see ``_reopen``); a non-closed one stays as it is."""
     _not_anonymized(row)
     if user_id is not None:
         require_agent(ctx, user_id)
     if row["state"] != CLOSED:
         return
-    now = ctx.now_iso()
-    queue_id = row["queue_id"] or default_queue_id(ctx)
-    _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
-           assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+    _reopen(ctx, row, ctx.now_iso())
 
 
 def on_inbound_message(ctx: SandboxContext, row: Any) -> None:
     """A customer wrote: a Closed conversation reopens (queued), a Pending one opens."""
     now = ctx.now_iso()
     if row["state"] == CLOSED:
-        queue_id = default_queue_id(ctx)
-        _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
-               assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+        _reopen(ctx, row, now)
     elif row["state"] in (PENDING, "AwaitingPending"):
         _state(ctx, row, OPEN, now, followup_until=None)
     else:

@@ -1,25 +1,1130 @@
-"""Demo and test data for the sandbox (placeholder: the organisation's bare bones)."""
+"""The demo organisation "Acme Demo": built once per database, deterministically.
+
+``ensure_seeded`` fills a new database in one transaction and marks it (``meta.seeded``), so a
+second call does nothing. Every organisation has its fixed parts: the admin on whose behalf
+API keys act, contact endpoints, custom attribute definitions and business-hours schedules
+(drawn from a fixed generator, so they are the same in every sandbox). The demo data beyond
+that comes from ``random.Random(seed)``, and every time in it is relative to ``now``: the same
+seed and ``now`` give the same rows, ids included.
+
+* small: ~25 agents with presence (one of them the console's demo agent), teams, queues,
+  40 tags, 200 end users and 1,000 conversations over every channel and state, with message
+  threads of 1 to 300 messages, tags, custom attributes, ratings and a few processed
+  anonymisation requests.
+* large: the small organisation plus 100,000 short conversations and one conversation of
+  exactly 10,000 messages (``meta.big_thread_id``), for benchmarks.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+import html
+import random
+import string
+import unicodedata
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from .db import Database
+from . import demo_text as text
+from .db import Database, dumps, iso, loads
+from .records import insert_queue, insert_tag, insert_team, insert_user, message_text, set_presence
+
+DEMO_AGENT_EMAIL = "demo.agent@" + text.DOMAIN
+"""The agent the console signs in as in the demo; the simulator leaves their work alone."""
+ADMIN_EMAIL = "admin@" + text.DOMAIN
+
+#: Channels of the demo conversations and their conversation ``_type``.
+CONVERSATION_TYPES = {
+    "Email": "EmailConversation",
+    "ContactForm": "ContactFormConversation",
+    "WidgetChat": "ChatConversation",
+    "WhatsApp": "WhatsAppConversation",
+    "Sms": "SmsConversation",
+    "PstnPhone": "PstnPhoneConversation",
+}
+CHANNELS = tuple(CONVERSATION_TYPES)
+STATES = ("Open", "Pending", "AwaitingPending", "Closed")
+WORKING_CHANNELS = ("Email", "InteractiveChat", "Messaging", "Speak")
+
+_FIXED_SEED = "frontdesk-demo-organisation"
+_CONVERSATION_COLUMNS = (
+    "id", "type", "channel", "requester_id", "created_at", "direction", "state",
+    "state_updated_at", "assigned_agent_id", "assigned_at", "queue_id", "queued_at",
+    "followup_until", "closed_at", "last_activity_at", "subject", "to_email", "from_email",
+    "integration_email", "language", "browser_info", "from_number", "to_number", "link",
+    "external_id", "anonymized_at",
+)
+_MESSAGE_COLUMNS = ("id", "conversation_id", "author_id", "external_id", "created_at",
+                    "direction", "attributes", "body_text")
+_CHUNK = 10_000
 
 
 def ensure_seeded(path: Path, *, seed: int | None, empty: bool = False,
                   scale: Literal["small", "large"] = "small", now: datetime | None = None) -> None:
     """Create the database at ``path`` and fill it once (nothing happens when it is filled).
 
-    ``seed`` makes the demo organisation deterministic; ``empty`` keeps only the contact
-    endpoints, custom attribute definitions and schedules; ``now`` anchors every time.
+    ``seed`` makes the demo organisation deterministic; ``empty`` (or no seed) keeps only the
+    admin, contact endpoints, custom attribute definitions and schedules; ``now`` anchors every
+    time (default: the current time).
     """
+    moment = _aware(now or datetime.now(UTC))
     db = Database(path)
     try:
-        if db.get_meta("seeded") is None:
-            with db.tx():
-                db.set_meta("seeded", "empty" if empty or seed is None else str(seed))
+        if db.get_meta("seeded") is not None:
+            return
+        with db.tx():
+            fixed = _build_fixed(db, moment)
+            bare = empty or seed is None
+            if not bare:
+                demo = _Demo(db, random.Random(seed), moment, fixed)
+                demo.build_small()
+                if scale == "large":
+                    demo.build_large()
+            db.set_meta("scale", "empty" if bare else scale)
+            db.set_meta("seeded", "empty" if bare else str(seed))
+        db.run("ANALYZE")
     finally:
         db.close()
+
+
+def summary(db: Database | Path | str) -> dict[str, int]:
+    """Rows per table (a database or its path): for tests, the demo banner and benchmarks."""
+    own = not isinstance(db, Database)
+    database = Database(db) if not isinstance(db, Database) else db
+    try:
+        names = [r["name"] for r in database.all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name")]
+        counts: dict[str, int] = {}
+        for name in names:
+            row = database.one(f"SELECT COUNT(*) AS n FROM {name}")
+            counts[name] = int(row["n"]) if row is not None else 0
+        return counts
+    finally:
+        if own:
+            database.close()
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _aware(value: datetime) -> datetime:
+    return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def new_uuid(rng: random.Random) -> str:
+    """A version-4 UUID drawn from ``rng`` (deterministic, unlike ``uuid.uuid4``)."""
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def ascii_slug(value: str) -> str:
+    """``value`` folded to lowercase ASCII letters and digits (for e-mail addresses)."""
+    folded = unicodedata.normalize("NFKD", value.replace("Æ", "Ae").replace("æ", "ae")
+                                   .replace("Ø", "O").replace("ø", "o").replace("Ł", "L")
+                                   .replace("ł", "l"))
+    return "".join(c for c in folded.lower() if c in string.ascii_lowercase + string.digits)
+
+
+def fill(template: str, rng: random.Random, **known: str) -> str:
+    """A demo template with its fields filled (``{order}``, ``{city}``, …)."""
+    values = {
+        "first": "there", "agent": "Alex", "company": text.COMPANY,
+        "order": f"ORD-{rng.randint(10000, 99999)}",
+        "tracking": f"1Z{rng.randint(10**9, 10**10 - 1)}",
+        "date": f"{rng.randint(1, 28)} {rng.choice(('March', 'April', 'May', 'June'))}",
+        "weekday": rng.choice(text.WEEKDAYS), "product": rng.choice(text.PRODUCTS),
+        "amount": f"€{rng.randint(19, 499)}.{rng.choice(('00', '50', '95'))}",
+        "city": rng.choice(text.CITIES), "quote": rng.choice(text.QUOTES),
+    }
+    values.update(known)
+    return template.format(**values)
+
+
+# --------------------------------------------------------------------------- message attributes
+
+
+def files(urls: Iterable[str]) -> list[dict[str, str]]:
+    """Attachments in wire form: the URL and the name to show (its last path part)."""
+    return [{"url": url, "prettyName": url.rsplit("/", 1)[-1]} for url in urls]
+
+
+def attachment_url(rng: random.Random, name: str) -> str:
+    """An http URL of a demo attachment (the sandbox never fetches it)."""
+    return f"https://files.{text.DOMAIN}/a/{rng.getrandbits(48):012x}/{name}"
+
+
+def chat_attributes(direction: str, body: str, *, kind: str = "Text",
+                    attachments: Sequence[dict[str, str]] = (), automated: bool = False
+                    ) -> dict[str, Any]:
+    """``ChatAttributes`` of a widget-chat message."""
+    return {"_type": "ChatAttributes", "content": {"value": body, "_type": kind},
+            "direction": direction, "isAutomated": automated, "attachments": list(attachments)}
+
+
+def plain_attributes(type_: str, direction: str, body: str, *, kind: str = "Text",
+                     attachments: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+    """``SmsAttributes`` / ``WhatsAppAttributes`` (WhatsApp content is always Markdown)."""
+    return {"_type": type_, "content": {"value": body, "_type": kind}, "direction": direction,
+            "attachments": list(attachments)}
+
+
+def email_attributes(type_: str, direction: str, body: str, *, sender: dict[str, str],
+                     to: list[dict[str, str]], subject: str | None, kind: str = "Html",
+                     cc: list[dict[str, str]] | None = None,
+                     attachments: Sequence[dict[str, str]] = ()) -> dict[str, Any]:
+    """``EmailAttributes`` (e-mail, web form) or ``ContactFormAttributes`` (chat widget)."""
+    out: dict[str, Any] = {
+        "_type": type_,
+        "emailContent": {"_type": "Regular", "content": {"value": body, "_type": kind}},
+        "from": sender, "to": to, "cc": cc or [], "direction": direction,
+        "isAutoReply": False, "attachments": list(attachments),
+    }
+    if subject is not None:
+        out["subject"] = subject
+    if type_ == "ContactFormAttributes":
+        out["replyDefaultToEmails"] = [sender["email"]] if direction == "Inbound" else []
+    return out
+
+
+def phone_attributes(direction: str, caller: str, callee: str, duration: int) -> dict[str, Any]:
+    """``PhoneAttributes`` of a call: who called whom, and for how many seconds."""
+    return {"_type": "PhoneAttributes", "from": caller, "to": callee, "direction": direction,
+            "duration": duration}
+
+
+def html_email(paragraphs: Iterable[str], greeting: str, signature: str) -> str:
+    """An HTML e-mail body (the paragraphs may carry their own inline HTML)."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return (f"<p>{html.escape(greeting)}</p>{body}"
+            f"<p>Best regards,<br>{html.escape(signature)}</p>")
+
+
+# --------------------------------------------------------------------------- fixed parts
+
+
+@dataclass
+class Fixed:
+    """What every organisation has: ids the demo data refers to."""
+
+    admin_id: str
+    email_endpoints: list[tuple[str, str]]  # (address, name)
+    phone_endpoints: list[str]
+    #: identifier → (definition id, entity type, Select value paths or None for Text)
+    attributes: dict[str, tuple[str, str, list[list[str]] | None]] = field(default_factory=dict)
+
+
+def _option(rng: random.Random, label: str, value: str, order: int,
+            nested: list[dict[str, Any]] | None = None, deactivated: bool = False
+            ) -> dict[str, Any]:
+    return {"id": new_uuid(rng), "label": label, "value": value, "nestedOptions": nested or [],
+            "isDeactivated": deactivated, "orderIndex": order}
+
+
+def _flat(rng: random.Random, labels: Sequence[str]) -> list[dict[str, Any]]:
+    return [_option(rng, label, ascii_slug(label) or f"option{i}", i)
+            for i, label in enumerate(labels)]
+
+
+def _paths(options: list[dict[str, Any]], prefix: list[str] | None = None) -> list[list[str]]:
+    """The value paths of every active option (parents too) of a Select definition."""
+    out: list[list[str]] = []
+    for option in options:
+        if option["isDeactivated"]:
+            continue
+        path = [*(prefix or []), option["value"]]
+        out.append(path)
+        out.extend(_paths(option["nestedOptions"], path))
+    return out
+
+
+def _attribute_definitions(rng: random.Random) -> list[dict[str, Any]]:
+    product = [
+        _option(rng, "Hardware", "hardware", 0, [
+            _option(rng, "Router", "router", 0), _option(rng, "Switch", "switch", 1),
+            _option(rng, "Access point", "access_point", 2),
+            _option(rng, "Fax machine", "fax_machine", 3, deactivated=True),
+        ]),
+        _option(rng, "Software", "software", 1, [
+            _option(rng, "Billing portal", "billing_portal", 0),
+            _option(rng, "Mobile app", "mobile_app", 1),
+        ]),
+        _option(rng, "Services", "services", 2, [
+            _option(rng, "Installation", "installation", 0),
+            _option(rng, "Repair", "repair", 1),
+        ]),
+    ]
+    return [
+        {"entity": "Conversation", "identifier": "product", "label": "Product",
+         "input": {"_type": "Select", "options": product},
+         "description": "What the conversation is about"},
+        {"entity": "Conversation", "identifier": "priority", "label": "Priority",
+         "input": {"_type": "Select",
+                   "options": _flat(rng, ("Low", "Normal", "High", "Urgent"))}},
+        {"entity": "Conversation", "identifier": "order_number", "label": "Order number",
+         "input": {"_type": "Text", "placeholder": "ORD-12345"},
+         "description": "The order the customer refers to"},
+        {"entity": "Conversation", "identifier": "legacy_case_ref", "label": "Legacy case ref",
+         "input": {"_type": "Text", "placeholder": "CASE-0000"}, "archived": True,
+         "description": "From the old help desk; no longer used"},
+        {"entity": "Contact", "identifier": "customer_tier", "label": "Customer tier",
+         "input": {"_type": "Select", "options": _flat(rng, ("Free", "Pro", "Enterprise"))}},
+        {"entity": "Contact", "identifier": "account_number", "label": "Account number",
+         "input": {"_type": "Text", "placeholder": "ACC-000000"}},
+        {"entity": "Contact", "identifier": "preferred_language", "label": "Preferred language",
+         "input": {"_type": "Select",
+                   "options": [_option(rng, label, value, i) for i, (label, value) in
+                               enumerate((("English", "en"), ("Dansk", "da"),
+                                          ("Español", "es"), ("日本語", "ja")))]}},
+    ]
+
+
+_SCHEDULES = (
+    ("Copenhagen support", "Europe/Copenhagen",
+     {1: [("08:00", "17:00")], 2: [("08:00", "17:00")], 3: [("08:00", "17:00")],
+      4: [("08:00", "17:00")], 5: [("08:00", "15:30")], 6: [], 7: []},
+     ("Christmas Day", 25, 12)),
+    ("New York sales", "America/New_York",
+     {1: [("09:00", "18:00")], 2: [("09:00", "18:00")], 3: [("09:00", "18:00")],
+      4: [("09:00", "18:00")], 5: [("09:00", "18:00")], 6: [("10:00", "14:00")]},
+     ("Independence Day", 4, 7)),
+    ("Tokyo partners 東京", "Asia/Tokyo",
+     {1: [("09:00", "12:00"), ("13:00", "18:00")], 2: [("09:00", "12:00"), ("13:00", "18:00")],
+      3: [("09:00", "12:00"), ("13:00", "18:00")], 4: [("09:00", "12:00"), ("13:00", "18:00")],
+      5: [("09:00", "12:00"), ("13:00", "17:00")]},
+     ("New Year's Day", 1, 1)),
+)
+_DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def _schedules(db: Database, rng: random.Random, now: datetime) -> None:
+    since = (now - timedelta(days=365)).date().isoformat()
+    entries: list[tuple[Any, ...]] = []
+    for position, (name, zone, week, (holiday, day, month)) in enumerate(_SCHEDULES):
+        schedule_id = new_uuid(rng)
+        db.run("INSERT INTO schedules (id, name, timezone, position) VALUES (?, ?, ?, ?)",
+               (schedule_id, name, zone, position))
+        for weekday, hours in week.items():
+            intervals = [{"startTime": a, "endTime": b} for a, b in hours]
+            entries.append((schedule_id, "Regular", _DAY_NAMES[weekday - 1], weekday,
+                            "Open" if hours else "Closed", dumps(intervals), since, None))
+        entries.append((schedule_id, "Holiday", holiday, None, "Closed", "[]", since,
+                        dumps({"dayOfMonth": day, "monthOfYear": month})))
+        if position == 0:
+            # A one-off shortened day ten days ahead, so the upcoming days show an exception.
+            short = (now + timedelta(days=10)).date().isoformat()
+            entries.append((schedule_id, "Exception", "Staff training (short day)", None,
+                            "Open", dumps([{"startTime": "08:00", "endTime": "12:00"}]),
+                            short, None))
+            entries.append((schedule_id, "Exception", "Christmas Eve", None, "Open",
+                            dumps([{"startTime": "09:00", "endTime": "13:00"}]), since,
+                            dumps({"dayOfMonth": 24, "monthOfYear": 12})))
+    db.conn.executemany(
+        "INSERT INTO schedule_entries (schedule_id, kind, name, day_of_week, status, intervals, "
+        "start_date, recurring) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", entries)
+
+
+def _build_fixed(db: Database, now: datetime) -> Fixed:
+    """The admin, endpoints, attribute definitions and schedules (same in every sandbox)."""
+    rng = random.Random(_FIXED_SEED)
+    created = now - timedelta(days=400)
+    db.set_meta("organization_id", new_uuid(rng))
+    admin_id = insert_user(db, kind="agent", id=new_uuid(rng), created_at=iso(created),
+                           display_name="Acme Admin", email=ADMIN_EMAIL, first_name="Acme",
+                           last_name="Admin", roles=["Admin"])
+    set_presence(db, admin_id, connection="Offline", status="Away", channels=[],
+                 last_seen=iso(now - timedelta(days=2)))
+    db.set_meta("api_user_id", admin_id)
+
+    emails = [(f"support@{text.DOMAIN}", "Acme Support", None),
+              (f"billing@{text.DOMAIN}", "Acme Billing", f"invoices@{text.DOMAIN}"),
+              (f"partners@{text.DOMAIN}", "Acme Partners 東京", None)]
+    phones = [("+4570201234", "Copenhagen hotline", ["VoiceInbound", "VoiceOutbound", "Sms"]),
+              ("+12025550143", "New York line", ["VoiceInbound", "VoiceOutbound"])]
+    rows: list[tuple[Any, ...]] = []
+    for address, name, sender in emails:
+        local = address.split("@")[0]
+        rows.append((address, "EmailEndpoint", name, sender, None, new_uuid(rng),
+                     f"{local}.acme-demo@inbound.frontdesk-mail.example", len(rows)))
+    for number, name, functionality in phones:
+        rows.append((number, "TelephonyEndpoint", name, None, dumps(functionality),
+                     new_uuid(rng), None, len(rows)))
+    db.conn.executemany(
+        "INSERT INTO contact_endpoints (key, type, name, sender_override, functionality, "
+        "legacy_id, internal_email_address, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    fixed = Fixed(admin_id, [(a, n) for a, n, _ in emails], [p for p, _, _ in phones])
+    for position, spec in enumerate(_attribute_definitions(rng)):
+        attribute_id = new_uuid(rng)
+        db.run(
+            "INSERT INTO custom_attribute_definitions (id, entity_type, identifier, label, "
+            "input_definition, description, created_at, updated_at, is_required, is_archived, "
+            "is_deactivated, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?)",
+            (attribute_id, spec["entity"], spec["identifier"], spec["label"],
+             dumps(spec["input"]), spec.get("description"),
+             iso(created + timedelta(days=position)),
+             iso(created + timedelta(days=90)) if spec.get("archived") else None,
+             int(bool(spec.get("archived"))), position))
+        if not spec.get("archived"):
+            paths = _paths(spec["input"]["options"]) if spec["input"]["_type"] == "Select" \
+                else None
+            fixed.attributes[spec["identifier"]] = (attribute_id, spec["entity"], paths)
+    _schedules(db, rng, now)
+    return fixed
+
+
+# --------------------------------------------------------------------------- the demo data
+
+
+@dataclass
+class _Person:
+    id: str
+    first: str
+    name: str
+    email: str | None
+    phone: str | None
+
+
+@dataclass
+class _Plan:
+    """A conversation before it has an id: what it is, whose, and how long its thread is."""
+
+    channel: str
+    state: str  # Open (queued or assigned), Pending, AwaitingPending, Closed
+    queued: bool
+    agent: _Person | None
+    created: datetime
+    length: int
+    outbound: bool = False
+    showcase: bool = False
+
+
+_CONVERSATION_STATES = (("queued", 12), ("Open", 18), ("Pending", 10), ("AwaitingPending", 5),
+                        ("Closed", 55))
+_CHANNEL_WEIGHTS = (("Email", 30), ("ContactForm", 10), ("WidgetChat", 25), ("WhatsApp", 12),
+                    ("Sms", 10), ("PstnPhone", 13))
+_GAPS = {"WidgetChat": (20, 360), "WhatsApp": (30, 900), "Sms": (60, 3600),
+         "Email": (600, 72_000), "ContactForm": (600, 72_000), "PstnPhone": (3600, 259_200)}
+_AGE = {"queued": (300, 36 * 3600), "Open": (600, 7 * 86400), "Pending": (3600, 14 * 86400),
+        "AwaitingPending": (3600, 14 * 86400), "Closed": (3600, 60 * 86400)}
+
+
+def _pick(rng: random.Random, weighted: Sequence[tuple[str, int]]) -> str:
+    return rng.choices([k for k, _ in weighted], [w for _, w in weighted])[0]
+
+
+class _Demo:
+    """Builds the demo data inside the caller's transaction."""
+
+    def __init__(self, db: Database, rng: random.Random, now: datetime, fixed: Fixed) -> None:
+        self.db = db
+        self.rng = rng
+        self.now = now
+        self.fixed = fixed
+        self.agents: list[_Person] = []
+        self.demo: _Person | None = None
+        self.endusers: list[_Person] = []
+        self.queues: list[str] = []
+        self.tags: list[tuple[str, bool]] = []  # (id, active)
+        self.next_id = 1
+
+    def at(self, seconds_ago: float) -> datetime:
+        return self.now - timedelta(seconds=seconds_ago)
+
+    # ------------------------------------------------------------------ people and groups
+
+    def build_small(self) -> None:
+        self._agents()
+        self._groups()
+        self._tags()
+        self._endusers()
+        self._conversations()
+
+    def _agents(self) -> None:
+        rng = self.rng
+        names = [("Demo", "Agent"), *text.AGENT_NAMES]
+        for index, (first, last) in enumerate(names):
+            demo = index == 0
+            email = DEMO_AGENT_EMAIL if demo else \
+                f"{ascii_slug(first)}.{ascii_slug(last)}@{text.DOMAIN}"
+            roles = ["Admin"] if index in (3, 9) else ["Agent"]
+            if index == 15:
+                roles = ["Agent", "Admin"]
+            phone = f"+4560{rng.randint(100000, 999999)}" if rng.random() < 0.6 else None
+            agent_id = insert_user(
+                self.db, kind="agent", id=new_uuid(rng),
+                created_at=iso(self.at(rng.uniform(100, 380) * 86400)),
+                display_name=f"{first} {last}", email=email, phone_number=phone,
+                first_name=first, last_name=last, roles=roles,
+                avatar_url=f"https://avatars.{text.DOMAIN}/{ascii_slug(first)}.png"
+                if rng.random() < 0.5 else None)
+            if demo:
+                online, status, channels = True, "Working", ["Email", "InteractiveChat"]
+            else:
+                online = rng.random() < 0.65
+                status = "Working" if online and rng.random() < 0.75 else "Away"
+                channels = sorted(rng.sample(WORKING_CHANNELS, rng.randint(1, 3))) \
+                    if status == "Working" else []
+            seen = self.at(rng.uniform(5, 600) if online else rng.uniform(3600, 5 * 86400))
+            set_presence(self.db, agent_id, connection="Online" if online else "Offline",
+                         status=status, channels=channels, last_seen=iso(seen))
+            person = _Person(agent_id, first, f"{first} {last}", email, phone)
+            self.agents.append(person)
+            if demo:
+                self.demo = person
+
+    def _groups(self) -> None:
+        rng = self.rng
+        created = iso(self.at(300 * 86400))
+        ids = [a.id for a in self.agents]
+        memberships = ([ids[0], *ids[1:8]], ids[6:14], [ids[0], *ids[14:19]], ids[18:])
+        for name, members in zip(text.TEAM_NAMES, memberships, strict=True):
+            insert_team(self.db, id=new_uuid(rng), name=name, created_at=created,
+                        members=list(members))
+        algorithms = ("AgentPriorityOneAtATimeRandom", "AllAtOnce", "LongestIdle",
+                      "AgentPriorityAllAtOnce", "OneAtATimeRandom")
+        for index, name in enumerate(text.QUEUE_NAMES):
+            queue_id = new_uuid(rng)
+            settings = {
+                "queueThresholds": {"SlaTimeLimit": 3600, "WaitingConversations": 20 + index,
+                                    "LongestWait": 1800, "AvailableAgents": 2,
+                                    "SlaPercentage": 80},
+                "slaCalculationMethod": "AbandonedIgnored",
+                "offerTimeout": 30 + 15 * index,
+                "offeringAlgorithm": algorithms[index],
+                "memberListType": "SkillBased" if name == "VIP" else "Default",
+                "wrapupTimeout": 60,
+                "priority": index + 1,
+                "offerAbandonedConversations": index % 2 == 0,
+                "doNotOfferTimeouts": {"Email": 600, "WidgetChat": 60} if index == 2 else {},
+                "isDoNotOfferEnabled": index == 2,
+                "isPreferredAgentEnabled": name == "VIP",
+                "preferredAgentTimeouts": {"Email": 3600} if name == "VIP" else {},
+                "preferredAgentOfflineTimeout": 300,
+                "personalAgentOfflineTimeout": 600,
+                "isRestricted": name == "VIP",
+            }
+            pool = ids if index == 0 else rng.sample(ids[1:], rng.randint(5, 10))
+            if name in ("General", "Technical") and ids[0] not in pool:
+                pool = [ids[0], *pool]
+            members = [(agent, rng.choice((1, 2, 3, None))) for agent in pool]
+            insert_queue(self.db, id=queue_id, name=name, created_at=created,
+                         is_default=index == 0, settings=settings, members=members)
+            self.queues.append(queue_id)
+
+    def _tags(self) -> None:
+        rng = self.rng
+        for index, name in enumerate(text.TAG_NAMES):
+            active = not (index % 9 == 8)
+            color = rng.choice(text.TAG_COLORS) if rng.random() < 0.6 else None
+            tag_id = insert_tag(self.db, id=new_uuid(rng), name=name,
+                                created_at=iso(self.at(rng.uniform(60, 300) * 86400)),
+                                color=color, state="Active" if active else "Inactive")
+            self.tags.append((tag_id, active))
+
+    def _person_rows(self, count: int, *, start: int, full: bool
+                     ) -> tuple[list[_Person], list[tuple[Any, ...]]]:
+        """End users: people and their ``users`` rows (not yet written)."""
+        rng = self.rng
+        people: list[_Person] = []
+        rows: list[tuple[Any, ...]] = []
+        for n in range(start, start + count):
+            first, last = rng.choice(text.FIRST_NAMES), rng.choice(text.LAST_NAMES)
+            name = f"{first} {last}"
+            local = f"{ascii_slug(first)}.{ascii_slug(last)}".strip(".") or "customer"
+            email = f"{local}{n}@{rng.choice(('example.com', 'example.org', 'example.net'))}" \
+                if full or rng.random() < 0.9 else None
+            phone = self._phone() if full or rng.random() < 0.8 else None
+            external = f"crm-{n:06d}" if rng.random() < 0.3 else None
+            middle = dumps([rng.choice(text.MIDDLE_NAMES)]) if rng.random() < 0.1 else None
+            extra = dumps([f"{local}.work{n}@example.com"]) if rng.random() < 0.1 else None
+            user_id = new_uuid(rng)
+            rows.append((user_id, "enduser", iso(self.at(rng.uniform(61, 700) * 86400)),
+                         name, email, phone, external, first, last, middle, extra))
+            people.append(_Person(user_id, first, name, email, phone))
+        return people, rows
+
+    def _write_users(self, rows: list[tuple[Any, ...]]) -> None:
+        self.db.conn.executemany(
+            "INSERT INTO users (id, kind, created_at, display_name, email, phone_number, "
+            "external_id, first_name, last_name, middle_names, additional_emails) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def _phone(self) -> str:
+        rng = self.rng
+        country = rng.choice(("45", "45", "1", "44", "81", "34", "49"))
+        digits = {"45": 8, "1": 10, "44": 10, "81": 10, "34": 9, "49": 10}[country]
+        if country == "1":
+            return f"+1{rng.choice(('202', '212', '415'))}555{rng.randint(0, 9999):04d}"
+        return f"+{country}{rng.randint(10 ** (digits - 1), 10 ** digits - 1)}"
+
+    def _endusers(self) -> None:
+        people, rows = self._person_rows(200, start=1, full=False)
+        self._write_users(rows)
+        self.endusers = people
+        tier_id, _, tiers = self.fixed.attributes["customer_tier"]
+        account_id, _, _ = self.fixed.attributes["account_number"]
+        language_id, _, languages = self.fixed.attributes["preferred_language"]
+        values: list[tuple[Any, ...]] = []
+        for person in people:
+            if self.rng.random() < 0.5:
+                values.append(("Contact", person.id, tier_id,
+                               dumps(self.rng.choice(tiers or [[]]))))
+            if self.rng.random() < 0.4:
+                values.append(("Contact", person.id, account_id,
+                               dumps(f"ACC-{self.rng.randint(100000, 999999)}")))
+            if self.rng.random() < 0.2:
+                values.append(("Contact", person.id, language_id,
+                               dumps(self.rng.choice(languages or [[]]))))
+        self._write_values(values)
+
+    def _write_values(self, values: list[tuple[Any, ...]]) -> None:
+        self.db.conn.executemany(
+            "INSERT OR REPLACE INTO custom_attribute_values (entity_type, entity_id, "
+            "attribute_id, value) VALUES (?, ?, ?, ?)", values)
+
+    # ------------------------------------------------------------------ conversations
+
+    def _requester(self, channel: str, pool: Sequence[_Person]) -> _Person:
+        needs_email = channel in ("Email", "ContactForm")
+        needs_phone = channel in ("Sms", "PstnPhone", "WhatsApp")
+        while True:
+            person = self.rng.choice(pool)
+            if (not needs_email or person.email) and (not needs_phone or person.phone):
+                return person
+
+    def _length(self, channel: str, state: str) -> int:
+        rng = self.rng
+        if channel == "PstnPhone":
+            return rng.randint(1, 2)
+        if state == "queued":
+            return rng.randint(1, 3)
+        roll = rng.random()
+        if roll < 0.80:
+            return rng.randint(1, 8)
+        if roll < 0.97:
+            return rng.randint(9, 40)
+        return rng.randint(41, 300)
+
+    def _plan(self, channel: str, kind: str, agent: _Person | None = None,
+              length: int | None = None) -> _Plan:
+        rng = self.rng
+        low, high = _AGE[kind]
+        queued = kind == "queued"
+        if agent is None and not queued:
+            agent = self.demo if rng.random() < 0.08 and self.demo else \
+                rng.choice(self.agents[1:])
+        outbound = not queued and channel in ("Email", "Sms", "PstnPhone") and rng.random() < 0.12
+        return _Plan(channel, "Open" if queued else kind, queued, agent,
+                     self.at(rng.uniform(low, high)), length or self._length(channel, kind),
+                     outbound)
+
+    def _plans(self) -> list[_Plan]:
+        rng = self.rng
+        demo = self.demo
+        plans = [self._plan(channel, "Open", demo) for channel in CHANNELS]
+        plans += [self._plan("Email", "Pending", demo), self._plan("WidgetChat", "AwaitingPending",
+                                                                   demo)]
+        plans += [self._plan(rng.choice(CHANNELS), "Closed", demo) for _ in range(3)]
+        long_chat = self._plan("WidgetChat", "Open", demo, length=300)
+        long_chat.created = self.at(2 * 86400)
+        showcase = self._plan("WhatsApp", "Open", demo, length=2 * len(text.AGENT_MARKDOWN))
+        showcase.showcase, showcase.created = True, self.at(3 * 3600)
+        plans += [long_chat, showcase]
+        # every channel in every state at least once
+        for channel in CHANNELS:
+            for kind, _ in _CONVERSATION_STATES:
+                plans.append(self._plan(channel, kind))
+        while len(plans) < 1000:
+            plans.append(self._plan(_pick(rng, _CHANNEL_WEIGHTS),
+                                    _pick(rng, _CONVERSATION_STATES)))
+        plans.sort(key=lambda p: p.created)
+        return plans
+
+    def _times(self, plan: _Plan) -> list[datetime]:
+        rng = self.rng
+        low, high = _GAPS[plan.channel]
+        offsets = [0.0]
+        for _ in range(plan.length - 1):
+            offsets.append(offsets[-1] + rng.uniform(low, high))
+        room = (self.now - plan.created).total_seconds() - (180 if plan.state == "Closed" else 30)
+        if offsets[-1] > room > 0:
+            offsets = [o * room / offsets[-1] for o in offsets]
+        return [plan.created + timedelta(seconds=o) for o in offsets]
+
+    def _directions(self, plan: _Plan) -> list[str]:
+        rng = self.rng
+        if plan.queued:
+            return ["Inbound"] * plan.length
+        if plan.showcase:
+            return ["Inbound", "Outbound"] * (plan.length // 2)
+        current = "Outbound" if plan.outbound else "Inbound"
+        out = [current]
+        for _ in range(plan.length - 1):
+            if rng.random() < 0.75:
+                current = "Outbound" if current == "Inbound" else "Inbound"
+            out.append(current)
+        if plan.state == "Pending" and plan.length > 1:
+            out[-1] = "Outbound"
+        return out
+
+    def _conversations(self) -> None:
+        plans = self._plans()
+        conversations: list[tuple[Any, ...]] = []
+        messages: list[tuple[Any, ...]] = []
+        tags: list[tuple[Any, ...]] = []
+        values: list[tuple[Any, ...]] = []
+        ratings: list[tuple[Any, ...]] = []
+        written: list[tuple[int, _Plan, _Person, str | None]] = []
+        for plan in plans:
+            cid = self.next_id
+            self.next_id += 1
+            requester = self._requester(plan.channel, self.endusers)
+            row, closed_at = self._conversation(cid, plan, requester, messages)
+            conversations.append(row)
+            written.append((cid, plan, requester, closed_at))
+            self._extras(cid, plan, requester, closed_at, tags, values, ratings)
+        self._link(conversations, written)
+        self._write(conversations, messages)
+        self.db.conn.executemany(
+            "INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
+            "VALUES (?, ?, ?)", tags)
+        self._write_values(values)
+        self.db.conn.executemany(
+            "INSERT INTO ratings (id, conversation_id, user_id, agent_id, rating_type, "
+            "offered_at, status, score, comment, submitted_at, language) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ratings)
+        self._anonymisations(written)
+
+    def _write(self, conversations: list[tuple[Any, ...]],
+               messages: list[tuple[Any, ...]]) -> None:
+        columns = ", ".join(_CONVERSATION_COLUMNS)
+        marks = ", ".join("?" for _ in _CONVERSATION_COLUMNS)
+        for start in range(0, len(conversations), _CHUNK):
+            self.db.conn.executemany(f"INSERT INTO conversations ({columns}) VALUES ({marks})",
+                                     conversations[start:start + _CHUNK])
+        message_marks = ", ".join("?" for _ in _MESSAGE_COLUMNS)
+        for start in range(0, len(messages), _CHUNK):
+            self.db.conn.executemany(
+                f"INSERT INTO messages ({', '.join(_MESSAGE_COLUMNS)}) VALUES ({message_marks})",
+                messages[start:start + _CHUNK])
+
+    def _conversation(self, cid: int, plan: _Plan, requester: _Person,
+                      messages: list[tuple[Any, ...]]) -> tuple[tuple[Any, ...], str | None]:
+        """The conversation's row (and its messages appended); returns the row and closed_at."""
+        rng = self.rng
+        channel = plan.channel
+        times = self._times(plan)
+        directions = self._directions(plan)
+        subject = fill(rng.choice(text.SUBJECTS), rng) \
+            if channel in ("Email", "ContactForm") else None
+        endpoint, endpoint_name = rng.choice(self.fixed.email_endpoints)
+        number = rng.choice(self.fixed.phone_endpoints)
+        form_kind = rng.choice(("EmailAttributes", "ContactFormAttributes"))
+        context = _Thread(channel, requester, plan.agent, subject, endpoint, endpoint_name,
+                          number, form_kind)
+        for index, (moment, direction) in enumerate(zip(times, directions, strict=True)):
+            author = requester.id if direction == "Inbound" or plan.agent is None \
+                else plan.agent.id
+            attributes = self._attributes(context, direction, index, plan.showcase)
+            external = f"fd-{rng.getrandbits(48):012x}" \
+                if direction == "Outbound" and rng.random() < 0.2 else None
+            messages.append((new_uuid(rng), cid, author, external, iso(moment), direction,
+                             dumps(attributes), message_text(attributes)))
+        last = times[-1]
+        state = plan.state
+        values: dict[str, Any] = dict.fromkeys(_CONVERSATION_COLUMNS)
+        values.update(id=cid, type=CONVERSATION_TYPES[channel], channel=channel,
+                      requester_id=requester.id, created_at=iso(plan.created),
+                      direction="Outbound" if plan.outbound else "Inbound", state=state,
+                      last_activity_at=iso(last))
+        if plan.queued:
+            values.update(queue_id=_weighted_queue(rng, self.queues),
+                          queued_at=iso(plan.created), state_updated_at=iso(plan.created))
+        else:
+            assert plan.agent is not None
+            assigned = plan.created + (times[1] - plan.created) / 2 if len(times) > 1 \
+                else plan.created
+            values.update(assigned_agent_id=plan.agent.id, assigned_at=iso(assigned),
+                          state_updated_at=iso(assigned))
+        closed_at: str | None = None
+        if state == "Pending":
+            values.update(followup_until=iso(self.now + timedelta(
+                seconds=rng.uniform(3600, 5 * 86400))), state_updated_at=iso(last))
+        elif state == "AwaitingPending":
+            values.update(state_updated_at=iso(last))
+        elif state == "Closed":
+            room = (self.now - last).total_seconds() - 1
+            closed = last + timedelta(seconds=rng.uniform(min(30.0, room), min(7200.0, room)))
+            closed_at = iso(closed)
+            values.update(closed_at=closed_at, state_updated_at=closed_at,
+                          last_activity_at=closed_at)
+        if channel in ("Email", "ContactForm"):
+            customer = requester.email
+            inbound = not plan.outbound
+            values.update(subject=subject, integration_email=endpoint,
+                          from_email=customer if inbound else endpoint,
+                          to_email=endpoint if inbound else customer,
+                          language=rng.choice(text.LANGUAGES))
+        elif channel == "WidgetChat":
+            browser, version = rng.choice(text.BROWSERS)
+            values.update(language=rng.choice(text.LANGUAGES), browser_info=dumps({
+                "name": browser, "version": version,
+                "ipAddress": f"198.51.100.{rng.randint(1, 254)}",
+                "originatingUrl": rng.choice(text.USER_AGENT_PAGES)}))
+        elif channel == "Sms":
+            values.update(from_number=number if plan.outbound else requester.phone,
+                          to_number=requester.phone if plan.outbound else number)
+        if rng.random() < 0.1:
+            values["external_id"] = f"ext-{cid:06d}"
+        return tuple(values[c] for c in _CONVERSATION_COLUMNS), closed_at
+
+    def _attachments(self, channel: str) -> list[dict[str, str]]:
+        rng = self.rng
+        if rng.random() >= 0.07 or channel == "PstnPhone":
+            return []
+        names = text.WHATSAPP_ATTACHMENT_NAMES if channel == "WhatsApp" else text.ATTACHMENT_NAMES
+        count = 1 if channel in ("WhatsApp", "Sms") else rng.randint(1, 2)
+        return files(attachment_url(rng, fill(rng.choice(names), rng)) for _ in range(count))
+
+    def _attributes(self, thread: _Thread, direction: str, index: int, showcase: bool
+                    ) -> dict[str, Any]:
+        rng = self.rng
+        channel = thread.channel
+        inbound = direction == "Inbound"
+        first = thread.requester.first
+        agent_first = thread.agent.first if thread.agent else "Alex"
+        attachments = self._attachments(channel)
+        if channel == "PstnPhone":
+            phone = thread.requester.phone or ""
+            caller, callee = (phone, thread.number) if inbound else (thread.number, phone)
+            return phone_attributes(direction, caller, callee, rng.randint(15, 1800))
+        if channel in ("Email", "ContactForm"):
+            customer = {"email": thread.requester.email or "", "name": thread.requester.name}
+            us = {"email": thread.endpoint, "name": thread.endpoint_name}
+            subject = thread.subject if index == 0 or thread.subject is None \
+                else f"Re: {thread.subject}"
+            type_ = "EmailAttributes" if channel == "Email" else thread.form_kind
+            if inbound and type_ == "ContactFormAttributes":
+                body = fill(rng.choice(text.CUSTOMER_EMAIL_PARAGRAPHS), rng)
+                return email_attributes(type_, direction, body, sender=customer, to=[us],
+                                        subject=subject, kind="Text", attachments=attachments)
+            if inbound:
+                paragraphs = [fill(html.escape(p), rng) for p in
+                              rng.sample(text.CUSTOMER_EMAIL_PARAGRAPHS, rng.randint(1, 3))]
+                body = html_email(paragraphs, "Hello,", thread.requester.name)
+                return email_attributes(type_, direction, body, sender=customer, to=[us],
+                                        subject=subject, attachments=attachments)
+            paragraphs = [fill(p, rng) for p in
+                          rng.sample(text.AGENT_EMAIL_PARAGRAPHS, rng.randint(1, 3))]
+            body = html_email(paragraphs, f"Hi {first},",
+                              f"{thread.agent.name if thread.agent else 'Alex'}, {text.COMPANY}")
+            cc = [{"email": f"colleague@{text.DOMAIN}"}] if rng.random() < 0.1 else []
+            return email_attributes(type_, direction, body, sender=us, to=[customer],
+                                    subject=subject, cc=cc, attachments=attachments)
+        if inbound:
+            body = fill(rng.choice(text.CUSTOMER_LINES), rng, first=first, agent=agent_first)
+            kind = "Markdown" if channel == "WhatsApp" else "Text"
+        else:
+            template = text.AGENT_MARKDOWN[(index // 2) % len(text.AGENT_MARKDOWN)] if showcase \
+                else rng.choice(text.AGENT_MARKDOWN)
+            body = fill(template, rng, first=first, agent=agent_first)
+            kind = "Text" if channel == "Sms" else "Markdown"
+        if channel == "WidgetChat":
+            return chat_attributes(direction, body, kind=kind, attachments=attachments)
+        type_ = "WhatsAppAttributes" if channel == "WhatsApp" else "SmsAttributes"
+        return plain_attributes(type_, direction, body, kind=kind, attachments=attachments)
+
+    def _extras(self, cid: int, plan: _Plan, requester: _Person, closed_at: str | None,
+                tags: list[tuple[Any, ...]], values: list[tuple[Any, ...]],
+                ratings: list[tuple[Any, ...]]) -> None:
+        """Tags, custom attributes and a rating of one conversation."""
+        rng = self.rng
+        tagged_at = iso(plan.created + timedelta(seconds=60))
+        for _ in range(rng.choice((0, 0, 0, 1, 1, 2, 3))):
+            tag_id, active = rng.choice(self.tags)
+            if active or rng.random() < 0.3:
+                tags.append((cid, tag_id, tagged_at))
+        for identifier, share in (("product", 0.5), ("priority", 0.3), ("order_number", 0.25)):
+            if rng.random() >= share:
+                continue
+            attribute_id, _, paths = self.fixed.attributes[identifier]
+            value: Any = rng.choice(paths) if paths else f"ORD-{rng.randint(10000, 99999)}"
+            values.append(("Conversation", str(cid), attribute_id, dumps(value)))
+        if closed_at is None or rng.random() >= 0.3 or plan.agent is None:
+            return
+        closed = datetime.fromisoformat(closed_at.replace("Z", "+00:00"))
+        room = max(1.0, (self.now - closed).total_seconds())
+        offered = closed + timedelta(seconds=rng.uniform(0, min(600.0, room / 2)))
+        rating_type = rng.choice(("Csat", "Csat", "Csat", "Nps", "ThumbsUpOrDown"))
+        rated = rng.random() < 0.6
+        score = comment = submitted = None
+        if rated:
+            score = {"Csat": rng.choice((1, 2, 3, 4, 4, 5, 5, 5)), "Nps": rng.randint(0, 10),
+                     "ThumbsUpOrDown": rng.choice((0, 1, 1))}[rating_type]
+            comment = rng.choice(text.RATING_COMMENTS) if rng.random() < 0.5 else None
+            left = max(1.0, (self.now - offered).total_seconds())
+            submitted = iso(offered + timedelta(seconds=rng.uniform(0, min(86400.0, left))))
+        ratings.append((new_uuid(rng), cid, requester.id, plan.agent.id, rating_type,
+                        iso(offered), "Rated" if rated else "Offered", score, comment,
+                        submitted, "en"))
+
+    def _link(self, conversations: list[tuple[Any, ...]],
+              written: list[tuple[int, _Plan, _Person, str | None]]) -> None:
+        """A few conversations follow up an earlier one of the same customer."""
+        first_of: dict[str, int] = {}
+        linked = 0
+        link_at = _CONVERSATION_COLUMNS.index("link")
+        for index, (cid, _plan, requester, _closed) in enumerate(written):
+            parent = first_of.setdefault(requester.id, cid)
+            if parent != cid and linked < 12 and self.rng.random() < 0.05:
+                row = list(conversations[index])
+                row[link_at] = dumps({"parentId": parent, "_type": "FollowUp"})
+                conversations[index] = tuple(row)
+                linked += 1
+
+    def _anonymisations(self, written: list[tuple[int, _Plan, _Person, str | None]]) -> None:
+        """A few processed anonymisation requests: two conversations, a message, an end user."""
+        rng = self.rng
+        demo_id = self.demo.id if self.demo else ""
+        closed = [(cid, requester, closed_at) for cid, plan, requester, closed_at in written
+                  if closed_at is not None and (plan.agent is None or plan.agent.id != demo_id)]
+        requests: list[tuple[Any, ...]] = []
+        for cid, _requester, closed_at in closed[:2]:
+            done = datetime.fromisoformat(str(closed_at).replace("Z", "+00:00")) + \
+                timedelta(hours=1)
+            at = iso(done)
+            self.db.run(
+                "UPDATE conversations SET type = 'AnonymizedConversation', anonymized_at = ?, "
+                "subject = NULL, from_email = NULL, to_email = NULL, browser_info = NULL, "
+                "from_number = NULL, to_number = NULL WHERE id = ?", (at, cid))
+            self._scrub_messages("conversation_id = ?", (cid,))
+            requests.append((new_uuid(rng), "Conversation", str(cid), self.fixed.admin_id,
+                             iso(done - timedelta(seconds=2)), at))
+        if len(closed) > 2:
+            cid = closed[2][0]
+            row = self.db.one("SELECT id, created_at FROM messages WHERE conversation_id = ? "
+                              "ORDER BY seq LIMIT 1", (cid,))
+            if row is not None:
+                self._scrub_messages("id = ?", (row["id"],))
+                at = iso(self.now - timedelta(days=1))
+                requests.append((new_uuid(rng), "Message", f"{cid}_{row['id']}",
+                                 self.fixed.admin_id, iso(self.now - timedelta(days=1, seconds=3)),
+                                 at))
+        open_requesters = {requester.id for _cid, plan, requester, _c in written
+                           if plan.state != "Closed" or (plan.agent and plan.agent.id == demo_id)}
+        for person in self.endusers:
+            if person.id in open_requesters:
+                continue
+            at = iso(self.now - timedelta(days=3))
+            self.db.run(
+                "UPDATE users SET display_name = NULL, email = NULL, phone_number = NULL, "
+                "external_id = NULL, first_name = NULL, last_name = NULL, middle_names = NULL, "
+                "additional_emails = NULL, additional_phone_numbers = NULL, avatar_url = NULL, "
+                "anonymized_at = ? WHERE id = ?", (at, person.id))
+            self.db.run("DELETE FROM custom_attribute_values WHERE entity_type = 'Contact' "
+                        "AND entity_id = ?", (person.id,))
+            for (cid,) in self.db.conn.execute(
+                    "SELECT id FROM conversations WHERE requester_id = ?", (person.id,)):
+                self.db.run("UPDATE conversations SET type = 'AnonymizedConversation', "
+                            "anonymized_at = ?, subject = NULL, from_email = NULL, "
+                            "to_email = NULL, from_number = NULL, to_number = NULL, "
+                            "browser_info = NULL WHERE id = ?", (at, cid))
+                self._scrub_messages("conversation_id = ?", (cid,))
+            requests.append((new_uuid(rng), "User", person.id, self.fixed.admin_id,
+                             iso(self.now - timedelta(days=3, seconds=5)), at))
+            break
+        self.db.conn.executemany(
+            "INSERT INTO anonymization_requests (id, type, target_entity_id, requested_by, "
+            "initiated_at, processed_at) VALUES (?, ?, ?, ?, ?, ?)", requests)
+
+    def _scrub_messages(self, where: str, params: tuple[Any, ...]) -> None:
+        rows = self.db.all(f"SELECT id, attributes FROM messages WHERE {where}", params)
+        for row in rows:
+            self.db.run("UPDATE messages SET attributes = ?, body_text = '' WHERE id = ?",
+                        (dumps(scrubbed(_loads(row["attributes"]))), row["id"]))
+
+    # ------------------------------------------------------------------ large scale
+
+    def build_large(self) -> None:
+        """100,000 short conversations and one thread of exactly 10,000 messages."""
+        rng = self.rng
+        people, rows = self._person_rows(10_000, start=1000, full=True)
+        self._write_users(rows)
+        pool = [*self.endusers, *people]
+        agents = self.agents
+        conversations: list[tuple[Any, ...]] = []
+        messages: list[tuple[Any, ...]] = []
+        lines = [fill(line, rng) for line in text.CUSTOMER_LINES for _ in range(3)]
+        replies = [fill(line, rng) for line in text.AGENT_MARKDOWN for _ in range(3)]
+        htmls = [html_email([fill(html.escape(p), rng)], "Hello,", "A customer")
+                 for p in text.CUSTOMER_EMAIL_PARAGRAPHS]
+        subjects = [fill(s, rng) for s in text.SUBJECTS for _ in range(3)]
+        queues = self.queues
+        kinds = [k for k, _ in _CONVERSATION_STATES]
+        kind_weights = (5, 15, 7, 3, 70)
+        channels = [c for c, _ in _CHANNEL_WEIGHTS]
+        channel_weights = [w for _, w in _CHANNEL_WEIGHTS]
+        for _ in range(100_000):
+            cid = self.next_id
+            self.next_id += 1
+            kind = rng.choices(kinds, kind_weights)[0]
+            channel = rng.choices(channels, channel_weights)[0]
+            person = rng.choice(pool)
+            while not (person.email and person.phone):
+                person = rng.choice(pool)
+            queued = kind == "queued"
+            agent = None if queued else rng.choice(agents)
+            created = self.at(rng.uniform(3600, 730 * 86400) if kind == "Closed"
+                              else rng.uniform(3600, 30 * 86400))
+            count = 1 if channel == "PstnPhone" else rng.randint(1, 3)
+            moment = created
+            subject = rng.choice(subjects) if channel in ("Email", "ContactForm") else None
+            for index in range(count):
+                direction = "Inbound" if index % 2 == 0 or agent is None else "Outbound"
+                attributes = _bulk_attributes(rng, channel, direction, person, subject,
+                                              lines, replies, htmls)
+                author = person.id if direction == "Inbound" or agent is None else agent.id
+                last = iso(moment)
+                messages.append((new_uuid(rng), cid, author, None, last, direction,
+                                 dumps(attributes), message_text(attributes)))
+                moment += timedelta(seconds=rng.uniform(30, 300))
+            state = "Open" if queued else kind
+            stamp = iso(created)
+            closed_at = iso(moment) if state == "Closed" else None
+            followup = iso(self.now + timedelta(hours=rng.uniform(1, 72))) \
+                if state == "Pending" else None
+            values = {
+                "id": cid, "type": CONVERSATION_TYPES[channel], "channel": channel,
+                "requester_id": person.id, "created_at": stamp, "direction": "Inbound",
+                "state": state, "state_updated_at": closed_at or stamp,
+                "assigned_agent_id": agent.id if agent else None,
+                "assigned_at": stamp if agent else None,
+                "queue_id": rng.choice(queues) if queued else None,
+                "queued_at": stamp if queued else None, "followup_until": followup,
+                "closed_at": closed_at, "last_activity_at": closed_at or last,
+                "subject": subject,
+            }
+            if channel in ("Email", "ContactForm"):
+                values.update(from_email=person.email, to_email=self.fixed.email_endpoints[0][0],
+                              integration_email=self.fixed.email_endpoints[0][0])
+            conversations.append(tuple(values.get(c) for c in _CONVERSATION_COLUMNS))
+            if len(messages) >= 5 * _CHUNK:
+                self._write(conversations, messages)
+                conversations, messages = [], []
+        self._write(conversations, messages)
+        self._big_thread()
+
+    def _big_thread(self) -> None:
+        """One widget chat of exactly 10,000 messages, assigned to the demo agent."""
+        rng = self.rng
+        agent = self.demo or self.agents[0]
+        person = self._requester("WidgetChat", self.endusers)
+        cid = self.next_id
+        self.next_id += 1
+        created = self.at(30 * 86400)
+        step = (30 * 86400 - 600) / 10_000
+        messages: list[tuple[Any, ...]] = []
+        for index in range(10_000):
+            inbound = index % 2 == 0
+            direction = "Inbound" if inbound else "Outbound"
+            template = rng.choice(text.CUSTOMER_LINES if inbound else text.AGENT_MARKDOWN)
+            body = fill(template, rng, first=person.first, agent=agent.first)
+            attributes = chat_attributes(direction, body,
+                                         kind="Text" if inbound else "Markdown")
+            moment = created + timedelta(seconds=index * step + rng.uniform(0, step / 2))
+            messages.append((new_uuid(rng), cid, person.id if inbound else agent.id, None,
+                             iso(moment), direction, dumps(attributes), body))
+        last = messages[-1][4]
+        row = dict.fromkeys(_CONVERSATION_COLUMNS)
+        row.update(id=cid, type="ChatConversation", channel="WidgetChat",
+                   requester_id=person.id, created_at=iso(created), direction="Inbound",
+                   state="Open", state_updated_at=iso(created), assigned_agent_id=agent.id,
+                   assigned_at=iso(created), last_activity_at=last, language="en",
+                   browser_info=dumps({"name": "Firefox", "version": "133.0"}))
+        self._write([tuple(row[c] for c in _CONVERSATION_COLUMNS)], messages)
+        self.db.set_meta("big_thread_id", str(cid))
+
+
+@dataclass
+class _Thread:
+    """What every message of one conversation shares."""
+
+    channel: str
+    requester: _Person
+    agent: _Person | None
+    subject: str | None
+    endpoint: str
+    endpoint_name: str
+    number: str
+    form_kind: str
+
+
+def _weighted_queue(rng: random.Random, queues: list[str]) -> str:
+    """The default queue (first) gets half of the waiting conversations."""
+    return queues[0] if rng.random() < 0.5 else rng.choice(queues)
+
+
+def _loads(value: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = loads(value)
+    return loaded
+
+
+def scrubbed(attributes: dict[str, Any]) -> dict[str, Any]:
+    """Message attributes with the personal content removed (what anonymisation leaves)."""
+    out = dict(attributes)
+    if isinstance(out.get("content"), dict):
+        out["content"] = {**out["content"], "value": ""}
+    if isinstance(out.get("emailContent"), dict):
+        out["emailContent"] = {"_type": "Regular", "content": {"value": "", "_type": "Text"}}
+    for key in ("from",):
+        if isinstance(out.get(key), dict):
+            out[key] = {"email": ""}
+        elif isinstance(out.get(key), str):
+            out[key] = ""
+    if isinstance(out.get("to"), list):
+        out["to"] = []
+    elif isinstance(out.get("to"), str):
+        out["to"] = ""
+    for key in ("cc", "bcc", "attachments", "replyDefaultToEmails"):
+        if key in out:
+            out[key] = []
+    out.pop("subject", None)
+    return out
+
+
+def _bulk_attributes(rng: random.Random, channel: str, direction: str, person: _Person,
+                     subject: str | None, lines: list[str], replies: list[str],
+                     htmls: list[str]) -> dict[str, Any]:
+    """Attributes of a message of the large scale's short threads (cheap, still realistic)."""
+    inbound = direction == "Inbound"
+    if channel == "PstnPhone":
+        number = person.phone or ""
+        return phone_attributes(direction, number, "+4570201234", rng.randint(15, 900))
+    if channel in ("Email", "ContactForm"):
+        customer = {"email": person.email or "", "name": person.name}
+        us = {"email": f"support@{text.DOMAIN}", "name": "Acme Support"}
+        body = rng.choice(htmls) if inbound else f"<p>{html.escape(rng.choice(replies))}</p>"
+        return email_attributes("EmailAttributes", direction, body,
+                                sender=customer if inbound else us,
+                                to=[us] if inbound else [customer], subject=subject)
+    body = rng.choice(lines if inbound else replies)
+    if channel == "WidgetChat":
+        return chat_attributes(direction, body, kind="Text" if inbound else "Markdown")
+    if channel == "WhatsApp":
+        return plain_attributes("WhatsAppAttributes", direction, body, kind="Markdown")
+    return plain_attributes("SmsAttributes", direction, body)
+
+
+__all__ = [
+    "ADMIN_EMAIL",
+    "CHANNELS",
+    "CONVERSATION_TYPES",
+    "DEMO_AGENT_EMAIL",
+    "STATES",
+    "WORKING_CHANNELS",
+    "ensure_seeded",
+    "summary",
+]

@@ -1,7 +1,185 @@
-"""Sandbox routes: endusers."""
+"""Sandbox routes: end users (the customers), and the conversations each one requested.
+
+End users and agents share the ``users`` table (``kind`` tells them apart), so the keyset
+paging helpers used by every list of people live here too.
+
+Uniqueness: an ``externalId`` names one end user (a second end user with the same one is a
+400, as the contract says); an email address may be shared by several end users (the list's
+``email`` filter answers a list, and the service does not say addresses are unique).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from starlette.responses import Response
+
+from ...api.models import (
+    Conversation,
+    CreateEndUserInput,
+    EndUser,
+    Envelope,
+    PagedEnvelope,
+)
+from .. import records, shapes
+from ..context import (
+    MAX_PAGE_LIMIT,
+    Ctx,
+    SandboxContext,
+    decode_page_key,
+    encode_page_key,
+    ok,
+    page_limit,
+    page_meta,
+)
+from ..errors import bad_request, not_found
+from ..params import UserIdPath
 
 router = APIRouter(tags=["endusers"])
+
+_BAD_KEY = "Invalid value in request: pageKey is not a key this service made"
+
+PageLimit = Annotated[int | None, Query(alias="pageLimit", ge=1, le=MAX_PAGE_LIMIT,
+                                        description="items per page")]
+PageKey = Annotated[str | None, Query(alias="pageKey", description="opaque key of the next page")]
+
+
+# ---------------------------------------------------------------- keyset paging (shared)
+
+
+def keyset_after(key: str | None) -> tuple[str, str] | None:
+    """The (sort value, id) a page key points after, or None for the first page; 400 if bad."""
+    position = decode_page_key(key)
+    if position is None:
+        return None
+    after, last_id = position.get("a"), position.get("i")
+    if not isinstance(after, str) or not isinstance(last_id, str):
+        raise bad_request(_BAD_KEY)
+    return after, last_id
+
+
+def keyset_page(request: Request, rows: list[Any], limit: int, sort_column: str,
+                id_column: str = "id") -> tuple[list[Any], dict[str, str] | None]:
+    """Cut ``limit + 1`` fetched rows to a page, with ``meta.next`` when there is more."""
+    if len(rows) <= limit:
+        return rows, None
+    page = rows[:limit]
+    last = page[-1]
+    key = encode_page_key({"a": str(last[sort_column]), "i": str(last[id_column])})
+    return page, page_meta(request, key, limit)
+
+
+# ---------------------------------------------------------------- lookups
+
+
+def get_enduser(ctx: SandboxContext, user_id: str) -> Any:
+    """The end user's row, or a 404 (an agent's id is not an end user)."""
+    row = ctx.db.one("SELECT * FROM users WHERE id = ? AND kind = 'enduser'", (user_id,))
+    if row is None:
+        raise not_found(f"End user {user_id}")
+    return row
+
+
+# ---------------------------------------------------------------- routes
+
+
+@router.get("/v1/endusers", response_model=PagedEnvelope[EndUser], summary="List end users",
+            responses={400: {"description": "More than one filter, or a bad page key"}})
+async def list_endusers(
+    ctx: Ctx,
+    request: Request,
+    limit: PageLimit = None,
+    key: PageKey = None,
+    email: Annotated[str | None, Query(description="exact address, any case")] = None,
+    phone: Annotated[str | None, Query(description="exact phone number")] = None,
+    external_id: Annotated[str | None, Query(alias="externalId")] = None,
+) -> Response:
+    """End users, oldest first; at most one of the filters (items omit custom attributes)."""
+    filters = [f for f in (email, phone, external_id) if f is not None]
+    if len(filters) > 1:
+        raise bad_request("Cannot provide more than one filter")
+    size = page_limit(limit)
+    after = keyset_after(key)
+    where = ["kind = 'enduser'"]
+    params: list[Any] = []
+    if email is not None:
+        where.append("email = ? COLLATE NOCASE")
+        params.append(email)
+    elif phone is not None:
+        where.append("phone_number = ?")
+        params.append(phone)
+    elif external_id is not None:
+        where.append("external_id = ?")
+        params.append(external_id)
+    if after is not None:
+        where.append("(created_at, id) > (?, ?)")
+        params.extend(after)
+    rows = ctx.db.all(
+        f"SELECT * FROM users WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?",
+        (*params, size + 1),
+    )
+    page, meta = keyset_page(request, rows, size, "created_at")
+    return ok([shapes.enduser(ctx, r, custom_attributes=False) for r in page], meta=meta)
+
+
+@router.post("/v1/endusers", response_model=Envelope[EndUser], summary="Create an end user",
+             responses={400: {"description": "Invalid body, or the externalId is taken"}})
+async def create_enduser(ctx: Ctx, body: CreateEndUserInput) -> Response:
+    """Create an end user; an ``externalId`` already used by another end user is refused."""
+    if body.display_name is not None and not body.display_name.strip():
+        raise bad_request("Invalid value in request: displayName must not be blank")
+    with ctx.db.tx():
+        if body.external_id is not None and ctx.db.one(
+            "SELECT 1 FROM users WHERE external_id = ? AND kind = 'enduser'",
+            (body.external_id,),
+        ):
+            raise bad_request(f"An end user with externalId '{body.external_id}' already exists")
+        user_id = records.insert_user(
+            ctx.db, kind="enduser", created_at=ctx.now_iso(), id=ctx.new_id(),
+            **body.model_dump(exclude_none=True, by_alias=False),
+        )
+        row = get_enduser(ctx, user_id)
+    return ok(shapes.enduser(ctx, row))
+
+
+@router.get("/v1/endusers/{userId}", response_model=Envelope[EndUser], summary="Get an end user",
+            responses={404: {"description": "No such end user"}})
+async def read_enduser(ctx: Ctx, user_id: UserIdPath) -> Response:
+    """One end user, with custom attributes."""
+    return ok(shapes.enduser(ctx, get_enduser(ctx, user_id)))
+
+
+@router.get("/v1/endusers/{userId}/conversations", response_model=PagedEnvelope[Conversation],
+            summary="Conversations requested by an end user",
+            responses={404: {"description": "No such end user"}})
+async def enduser_conversations(
+    ctx: Ctx,
+    request: Request,
+    user_id: UserIdPath,
+    limit: PageLimit = None,
+    key: PageKey = None,
+) -> Response:
+    """The end user's conversations, newest first, without custom attributes."""
+    get_enduser(ctx, user_id)
+    size = page_limit(limit)
+    position = decode_page_key(key)
+    where = "requester_id = ?"
+    params: list[Any] = [user_id]
+    if position is not None:
+        after, last_id = position.get("a"), position.get("i")
+        if not isinstance(after, str) or not isinstance(last_id, int):
+            raise bad_request(_BAD_KEY)
+        where += " AND (created_at, id) < (?, ?)"
+        params.extend((after, last_id))
+    rows = ctx.db.all(
+        f"SELECT * FROM conversations WHERE {where} ORDER BY created_at DESC, id DESC LIMIT ?",
+        (*params, size + 1),
+    )
+    meta = None
+    if len(rows) > size:
+        rows = rows[:size]
+        last = rows[-1]
+        meta = page_meta(request, encode_page_key({"a": last["created_at"], "i": last["id"]}),
+                         size)
+    return ok([shapes.conversation(ctx, r, custom_attributes=False) for r in rows], meta=meta)

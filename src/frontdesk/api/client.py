@@ -1,0 +1,164 @@
+"""The async client of the Customer Conversation Service API v1.
+
+    async with ApiClient("https://dev.example.com", api_key) as client:
+        async for agent in client.agents.list(page_size=100):
+            ...
+        await client.conversations.claim(12, agent_id, force=False)
+
+One :class:`ApiClient` owns one ``httpx.AsyncClient`` (keep-alive; connect 5 s, read 15 s;
+redirects never followed) and offers one resource object per API group. Every call is paced
+(:class:`~frontdesk.api.pacing.Pacer`), retried when that is safe
+(:class:`~frontdesk.api.retry.RetryPolicy`), fails with a typed
+:class:`~frontdesk.api.errors.ApiError` and returns the contract's models with the ``data``
+envelope unwrapped.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+import httpx
+
+from .pacing import Pacer
+from .resources.agents import AgentsResource
+from .resources.anonymization import AnonymizationResource
+from .resources.business_hours import BusinessHoursResource
+from .resources.contact_endpoints import ContactEndpointsResource
+from .resources.conversations import ConversationsResource
+from .resources.custom_attributes import CustomAttributesResource
+from .resources.endusers import EndUsersResource
+from .resources.integrations import IntegrationsResource
+from .resources.messages import MessagesResource
+from .resources.queues import QueuesResource
+from .resources.ratings import RatingsResource
+from .resources.search import SearchResource
+from .resources.tags import TagsResource
+from .resources.teams import TeamsResource
+from .retry import DEFAULT_POLICY, RetryPolicy
+from .secrets import ApiKey
+from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
+
+__all__ = ["DEFAULT_USER_AGENT", "ApiClient"]
+
+DEFAULT_USER_AGENT = "frontdesk/0.1 (+https://github.com/frontdesk)"
+
+
+class ApiClient:
+    """The service's API, one attribute per group (``client.tags``, ``client.messages``, …).
+
+    ``base_url`` is the main interface's address (paths start with ``/v1``);
+    ``integrations_url`` the deprecated endpoint listing's (needed only for
+    ``client.integrations``). ``api_key`` is sent as ``Authorization`` to these two origins
+    and nowhere else. ``pacer`` defaults to the service's budget (10 requests/s, burst 4);
+    share one pacer between clients that use the same key. ``transport`` is for a real httpx
+    transport with other settings (local address, connection retries), never a mock.
+
+    Use it as an async context manager, or call :meth:`aclose` when done.
+    """
+
+    conversations: ConversationsResource
+    messages: MessagesResource
+    endusers: EndUsersResource
+    agents: AgentsResource
+    teams: TeamsResource
+    queues: QueuesResource
+    tags: TagsResource
+    ratings: RatingsResource
+    custom_attributes: CustomAttributesResource
+    contact_endpoints: ContactEndpointsResource
+    business_hours: BusinessHoursResource
+    anonymization: AnonymizationResource
+    search: SearchResource
+    integrations: IntegrationsResource
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | ApiKey,
+        integrations_url: str | None = None,
+        *,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        pacer: Pacer | None = None,
+        retry: RetryPolicy | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        user_agent: str = DEFAULT_USER_AGENT,
+        max_response_bytes: int = MAX_RESPONSE_BYTES,
+    ) -> None:
+        self._key = api_key if isinstance(api_key, ApiKey) else ApiKey(api_key)
+        self.base_url = base_url.rstrip("/")
+        self.integrations_url = None if integrations_url is None else integrations_url.rstrip("/")
+        timeouts = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        self._pacer = pacer if pacer is not None else Pacer(10, 4)
+        self._policy = retry if retry is not None else DEFAULT_POLICY
+        http = httpx.AsyncClient(
+            timeout=timeouts,
+            follow_redirects=False,
+            transport=transport,
+            headers={"User-Agent": user_agent, "Accept": "application/json"},
+        )
+        self._transport = Transport(
+            http,
+            base_url=self.base_url,
+            integrations_url=self.integrations_url,
+            pacer=self._pacer,
+            policy=self._policy,
+            body_timeout=timeouts.read if timeouts.read is not None else 15.0,
+            max_body=max_response_bytes,
+        )
+        http.auth = KeyAuth(self._key, self._transport.origins)
+        self._http = http
+        self.conversations = ConversationsResource(self._transport)
+        self.messages = MessagesResource(self._transport)
+        self.endusers = EndUsersResource(self._transport)
+        self.agents = AgentsResource(self._transport)
+        self.teams = TeamsResource(self._transport)
+        self.queues = QueuesResource(self._transport)
+        self.tags = TagsResource(self._transport)
+        self.ratings = RatingsResource(self._transport)
+        self.custom_attributes = CustomAttributesResource(self._transport)
+        self.contact_endpoints = ContactEndpointsResource(self._transport)
+        self.business_hours = BusinessHoursResource(self._transport)
+        self.anonymization = AnonymizationResource(self._transport)
+        self.search = SearchResource(self._transport)
+        self.integrations = IntegrationsResource(self._transport)
+
+    @property
+    def key(self) -> ApiKey:
+        """The API key (its text shows ``****``)."""
+        return self._key
+
+    @property
+    def pacer(self) -> Pacer:
+        """The pacer every call of this client waits on."""
+        return self._pacer
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """How calls of this client are retried."""
+        return self._policy
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`aclose` was called."""
+        return self._http.is_closed
+
+    async def aclose(self) -> None:
+        """Close the connections. The client cannot be used afterwards."""
+        await self._http.aclose()
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return (
+            f"ApiClient(base_url={self.base_url!r}, integrations_url={self.integrations_url!r}, "
+            f"api_key={self._key!r})"
+        )

@@ -1,0 +1,239 @@
+"""Messages: read a conversation's thread, and add a message exactly once.
+
+Adding a message is a POST, which is not safe to repeat in general. Every message this client
+sends therefore carries an ``externalId`` (the caller's, or a fresh one), which the service
+keeps unique per conversation: a repeat of the same send cannot create a second message. When
+the answer to a send is lost (the connection broke after the service stored the message, or a
+gateway answered 502/503/504), the client sends again with the same ``externalId``; a
+"duplicate externalId" refusal, or finding the message when reading the thread back, means the
+first send worked, and the stored message is returned.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from ..errors import (
+    ApiError,
+    InvalidRequest,
+    ServiceUnavailable,
+    TransportError,
+)
+from ..models.conversations import Channel, Conversation
+from ..models.messages import (
+    AddedMessage,
+    ContentInput,
+    FileInput,
+    InboundMessageInput,
+    Message,
+    OutboundMessageInput,
+    sms_problem,
+    whatsapp_problem,
+)
+from ..operations import Operation, operation
+from ..pacing import Priority
+from ._base import (
+    Resource,
+    build,
+    check_conversation_id,
+    fail,
+    parse_items,
+    parse_one,
+    unwrap,
+)
+
+__all__ = ["MessagesResource", "build_message", "channel_problem"]
+
+_LIST = operation("messages.list")
+_ADD = operation("messages.add")
+_GET_CONVERSATION = operation("conversations.get")
+
+_EXTERNAL_ID = re.compile(r"external[\s_-]?id", re.IGNORECASE)
+
+MessageInput = InboundMessageInput | OutboundMessageInput
+ContentType = Literal["Text", "Html", "Markdown"]
+
+
+class MessagesResource(Resource):
+    """``client.messages``: a conversation's messages, and sending one."""
+
+    async def list(self, conversation_id: int, *, priority: Priority = Priority.INTERACTIVE
+                   ) -> builtins.list[Message]:
+        """Every message of a conversation, oldest first."""
+        path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
+        reply = await self._send(_LIST, path=path, priority=priority)
+        return parse_items(_LIST, unwrap(_LIST, reply.body), Message)
+
+    async def add(
+        self,
+        conversation_id: int,
+        content: str | ContentInput | None = None,
+        *,
+        direction: Literal["Inbound", "Outbound"] | None = None,
+        agent_id: str | None = None,
+        content_type: ContentType = "Text",
+        attachments: Sequence[str | FileInput | Mapping[str, Any]] | None = None,
+        external_id: str | None = None,
+        integration_email: str | None = None,
+        message: MessageInput | None = None,
+        channel: Channel | str | None = None,
+        check_channel: bool = False,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> AddedMessage:
+        """Add a message to a conversation, exactly once, and return what the service stored.
+
+        ``direction`` defaults to ``Outbound`` when ``agent_id`` is given (the agent is the
+        author), else ``Inbound`` (the requester is). Attachments are URLs (http(s) or
+        ``data:``) or :class:`FileInput`. Or pass a ready ``message`` input instead.
+
+        The message always carries an ``externalId`` (``external_id`` or a fresh one), which
+        makes the send safe to repeat; see the module's description. Channel rules are checked
+        before sending when the channel is known: pass ``channel=`` or ``check_channel=True``
+        (one extra request reads the conversation). SMS takes outbound messages only; WhatsApp
+        outbound Markdown with at most one attachment of an allowed kind.
+        """
+        cid = check_conversation_id(conversation_id, _ADD)
+        if message is not None:
+            if content is not None or attachments is not None:
+                raise fail(_ADD, "Give either a message input or its parts, not both")
+            if message.external_id is None:
+                message = message.model_copy(update={"external_id": _new_external_id()})
+        else:
+            message = build_message(_ADD, content, direction=direction, agent_id=agent_id,
+                                    content_type=content_type, attachments=attachments,
+                                    external_id=external_id or _new_external_id(),
+                                    integration_email=integration_email)
+        if channel is None and check_channel:
+            channel = await self._channel_of(cid, priority)
+        if channel is not None:
+            problem = channel_problem(channel, message)
+            if problem is not None:
+                raise fail(_ADD, problem)
+        key = message.external_id
+        assert key is not None
+        try:
+            reply = await self._send(_ADD, path={"conversationId": cid}, body=message.wire(),
+                                     priority=priority, idempotent=True)
+        except InvalidRequest as error:
+            if not _EXTERNAL_ID.search(error.message):
+                raise
+            # "duplicate externalId": an earlier attempt (or an earlier run) stored it.
+            stored = await self._read_back(cid, key, priority)
+            if stored is None:
+                raise
+            return stored
+        except (TransportError, ServiceUnavailable) as error:
+            # The answer was lost: the message may well be stored. Look before failing.
+            stored = await self._read_back(cid, key, priority)
+            if stored is None:
+                raise error from None
+            return stored
+        if reply.body is None:
+            stored = await self._read_back(cid, key, priority)
+            if stored is None:
+                return _echo(message)
+            return stored
+        return parse_one(_ADD, unwrap(_ADD, reply.body), AddedMessage)
+
+    async def _channel_of(self, conversation_id: int, priority: Priority) -> str:
+        reply = await self._send(_GET_CONVERSATION, path={"conversationId": conversation_id},
+                                 priority=priority)
+        found = parse_one(_GET_CONVERSATION, unwrap(_GET_CONVERSATION, reply.body),
+                          Conversation)
+        return str(found.channel)
+
+    async def _read_back(self, conversation_id: int, external_id: str, priority: Priority
+                         ) -> AddedMessage | None:
+        """The stored message carrying ``external_id``, or None (also when reading fails)."""
+        try:
+            thread = await self.list(conversation_id, priority=priority)
+        except ApiError:
+            return None
+        for stored in reversed(thread):
+            if stored.external_id == external_id:
+                return _added(stored)
+        return None
+
+
+def build_message(
+    op: Operation,
+    content: str | ContentInput | None,
+    *,
+    direction: Literal["Inbound", "Outbound"] | None,
+    agent_id: str | None,
+    content_type: ContentType = "Text",
+    attachments: Sequence[str | FileInput | Mapping[str, Any]] | None = None,
+    external_id: str | None = None,
+    integration_email: str | None = None,
+) -> MessageInput:
+    """A message input from plain arguments (used to add a message and to create a
+    conversation). Invalid → InvalidRequest, nothing sent."""
+    if direction is None:
+        direction = "Outbound" if agent_id is not None else "Inbound"
+    body: ContentInput | dict[str, Any] | None
+    if content is None or isinstance(content, ContentInput):
+        body = content
+    else:
+        body = {"value": content, "_type": content_type}
+    files: list[Any] | None = None
+    if attachments is not None:
+        if isinstance(attachments, str):
+            raise fail(op, "Give attachments as a list of URLs, not one text")
+        files = [{"url": a} if isinstance(a, str) else a for a in attachments]
+    if direction == "Inbound":
+        if agent_id is not None:
+            raise fail(op, "An inbound message is written by the requester; agent_id is for "
+                       "outbound messages")
+        if body is None:
+            raise fail(op, "An inbound message needs content")
+        return build(op, InboundMessageInput, type="Inbound", content=body, attachments=files,
+                     external_id=external_id, integration_email=integration_email)
+    if direction == "Outbound":
+        if agent_id is None:
+            raise fail(op, "An outbound message needs the agent_id of its author")
+        return build(op, OutboundMessageInput, type="Outbound", agent_id=agent_id,
+                     content=body, attachments=files, external_id=external_id,
+                     integration_email=integration_email)
+    raise fail(op, f"The direction must be Inbound or Outbound, not {direction!r}")
+
+
+def channel_problem(channel: Channel | str, message: MessageInput) -> str | None:
+    """Why ``message`` cannot go to a conversation of ``channel``, or None when it can."""
+    name = str(channel.value if isinstance(channel, Channel) else channel).lower()
+    if name == "whatsapp":
+        return whatsapp_problem(message)
+    if name == "sms":
+        return sms_problem(message)
+    return None
+
+
+def _new_external_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _added(stored: Message) -> AddedMessage:
+    """What the service answers to a send, rebuilt from the stored message."""
+    attributes = stored.attributes
+    return AddedMessage(
+        direction=attributes.direction or "",
+        author_id=stored.author_id,
+        content=attributes.body,
+        external_id=stored.external_id,
+        message_id=stored.id,
+        created_at=stored.created_at,
+    )
+
+
+def _echo(message: MessageInput) -> AddedMessage:
+    """The message as sent, when the service confirmed it without a body and it cannot be
+    read back."""
+    return AddedMessage.model_validate({
+        "direction": message.type,
+        "authorId": getattr(message, "agent_id", None) or "",
+        "content": None if message.content is None else message.content.wire(),
+        "externalId": message.external_id,
+    })

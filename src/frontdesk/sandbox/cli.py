@@ -1,0 +1,199 @@
+"""``frontdesk sandbox``: run the local sandbox of the service on its own, or reset it.
+
+    frontdesk sandbox serve [--host H] [--port P] [--db PATH] [--api-key KEY]...
+                            [--seed N | --empty] [--scale small|large]
+                            [--no-simulator] [--no-rate-limit] [--chaos] [--speed X]
+    frontdesk sandbox reset [--db PATH]
+
+``serve`` runs in the foreground until Ctrl-C or SIGTERM and prints what a client needs: the
+base URL, the integrations URL and the API key(s). Exit codes: 0 done, 1 failed, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from .server import SandboxServer
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+DEFAULT_SEED = 1
+
+
+def default_db() -> Path:
+    """Where the sandbox keeps its database unless told: the user's data directory."""
+    from ..config import data_dir
+
+    return data_dir() / "sandbox.db"
+
+
+def _positive(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not number > 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return number
+
+
+def _port(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError("must be 0 to 65535 (0: any free port)")
+    return number
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``frontdesk sandbox``."""
+    top = argparse.ArgumentParser(
+        prog="frontdesk sandbox",
+        description="A complete local sandbox of the Customer Conversation Service API v1 "
+        "(SQLite on disk), with a lively demo organisation.")
+    commands = top.add_subparsers(dest="command", metavar="{serve,reset}")
+    serve = commands.add_parser(
+        "serve", help="run the sandbox in the foreground until Ctrl-C",
+        description="Run the sandbox in the foreground until Ctrl-C or SIGTERM. A new "
+        "database is seeded with the demo organisation; an existing one is used as it is.")
+    serve.add_argument("--host", default=DEFAULT_HOST,
+                       help=f"address to listen on (default {DEFAULT_HOST})")
+    serve.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                       help=f"port to listen on, 0 for any free port (default {DEFAULT_PORT})")
+    serve.add_argument("--db", type=Path, default=None,
+                       help="database file (default: sandbox.db in the user data directory)")
+    serve.add_argument("--api-key", dest="api_keys", action="append", default=None,
+                       metavar="KEY", help="an API key to accept (repeatable; default: a new "
+                       "random key, printed at start)")
+    seeding = serve.add_mutually_exclusive_group()
+    seeding.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="N",
+                         help=f"seed of the demo organisation (default {DEFAULT_SEED})")
+    seeding.add_argument("--empty", action="store_true",
+                         help="an organisation with only endpoints, attributes and schedules")
+    serve.add_argument("--scale", choices=("small", "large"), default="small",
+                       help="small: 1,000 conversations; large: 100,000 more and a "
+                       "10,000-message thread (default small)")
+    serve.add_argument("--no-simulator", dest="simulator", action="store_false",
+                       help="no simulated customers and agents")
+    serve.add_argument("--no-rate-limit", dest="rate_limit", action="store_false",
+                       help="do not enforce the service's budget of 10 requests/s, burst 4")
+    serve.add_argument("--chaos", action="store_true",
+                       help="inject latency, 503s, 429s and dropped responses at random")
+    serve.add_argument("--speed", type=_positive, default=1.0, metavar="X",
+                       help="simulator speed: X times the normal pace (default 1)")
+    reset = commands.add_parser(
+        "reset", help="delete the sandbox's database",
+        description="Delete the sandbox's database (and its -wal and -shm files); the next "
+        "'serve' seeds a new one.")
+    reset.add_argument("--db", type=Path, default=None,
+                       help="database file (default: sandbox.db in the user data directory)")
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``frontdesk sandbox …``; the exit code (0 done, 1 failed, 2 usage)."""
+    top = parser()
+    try:
+        args = top.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exit_:  # --help (0) or a usage error (2)
+        return exit_.code if isinstance(exit_.code, int) else 2
+    if args.command == "serve":
+        return serve(args)
+    if args.command == "reset":
+        return reset(args.db or default_db())
+    top.print_help(sys.stderr)
+    return 2
+
+
+def reset(db: Path, out: TextIO | None = None) -> int:
+    """Delete the database at ``db`` with its -wal and -shm files."""
+    stream = out or sys.stdout
+    removed = []
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        if path.exists():
+            path.unlink()
+            removed.append(path)
+    if removed:
+        for path in removed:
+            print(f"removed {path}", file=stream)
+    else:
+        print(f"nothing to remove: {db} does not exist", file=stream)
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the sandbox in the foreground until SIGINT or SIGTERM."""
+    from .server import SandboxServer, new_key  # noqa: F811 (imported for typing above)
+
+    db: Path = args.db or default_db()
+    keys: list[str] = args.api_keys or [new_key()]
+    fresh = not db.exists()
+    server = SandboxServer(
+        db, keys=keys, seed=None if args.empty else args.seed, empty=args.empty,
+        scale=args.scale, simulator=args.simulator, simulator_speed=args.speed,
+        rate_limit=args.rate_limit, host=args.host, port=args.port)
+    if args.chaos:
+        server.faults.chaos()
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if fresh:
+            what = "an empty organisation" if args.empty else \
+                f"the demo organisation (seed {args.seed}, {args.scale})"
+            print(f"seeding {what} into {db} …", file=sys.stderr, flush=True)
+        try:
+            server.start()
+        except (OSError, RuntimeError) as exc:
+            print(f"frontdesk sandbox: could not start: {exc}", file=sys.stderr)
+            return 1
+        try:
+            seeded = server.call(lambda ctx: ctx.db.get_meta("seeded"))
+            _banner(server, db, seeded, args)
+            while not stop.wait(0.5):
+                pass
+        finally:
+            server.stop()
+        print("sandbox stopped", file=sys.stderr, flush=True)
+        return 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _banner(server: SandboxServer, db: Path, seeded: str | None,
+            args: argparse.Namespace) -> None:
+    """What a client needs to talk to the sandbox, and a command to try."""
+    organisation = "empty organisation" if seeded in (None, "empty") else f"seed {seeded}"
+    lines = [
+        "frontdesk sandbox is running",
+        f"  base URL          {server.base_url}",
+        f"  integrations URL  {server.integrations_url}",
+        *(f"  API key           {key}" for key in server.keys),
+        f"  database          {db} ({organisation})",
+        "  simulator         " + (f"on (speed {args.speed:g})" if args.simulator else "off"),
+        "  rate limit        " + ("10 requests/s, burst 4" if args.rate_limit else "off"),
+    ]
+    if args.chaos:
+        lines.append("  chaos             on (latency, 503, 429, dropped responses)")
+    lines += [
+        "",
+        "Try it:",
+        f'  curl -H "Authorization: {server.key}" {server.base_url}/v1/tags',
+        "",
+        "Press Ctrl-C to stop.",
+    ]
+    print("\n".join(lines), flush=True)

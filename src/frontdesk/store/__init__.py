@@ -1,0 +1,1 @@
+"""Live state, the local cache, drafts and the outbox; never imports Textual."""

@@ -1,0 +1,165 @@
+"""What an agent does to a conversation: applied on screen at once, sent to the service, and
+rolled back with the service's own words when it refuses.
+
+Every action returns ``None`` on success or the error's text on failure (the caller shows it);
+it never raises for a refusal, so a key press can never crash the console.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from ..api.errors import ApiError
+from ..api.models import AnonymizationRequestStatus, Assignment, Conversation, QueueRef
+from ..api.pacing import Priority
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store")
+
+
+class Actions:
+    """Claim, close, reopen, transfer, follow up, tag, anonymize."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    async def _apply(self, conversation_id: int, change: dict[str, Any] | None,
+                     call: Callable[[], Awaitable[Any]], what: str) -> str | None:
+        inbox = self._session.inbox
+        old = inbox.records.get(conversation_id)
+        if old is not None and change is not None:
+            inbox.replace(old.model_copy(update=change))
+            self._session.changed()
+        try:
+            await call()
+        except ApiError as error:
+            if old is not None and change is not None:
+                inbox.replace(old)
+                self._session.changed()
+            message = f"Could not {what} #{conversation_id}: {error.message}"
+            self._session.notice("error", message)
+            return message
+        self._session.live.poke("thread")
+        self._session.inbox.want([conversation_id])
+        self._session.live.poke("inbox")
+        return None
+
+    @staticmethod
+    def _now() -> datetime:
+        return datetime.now(UTC)
+
+    async def claim(self, conversation_id: int, *, force: bool = False) -> str | None:
+        """Assign the conversation to me; ``force`` takes it over from someone else."""
+        me = self._session.me_id
+        if not me:
+            return "Not signed in as an agent"
+        change = {"assignment": Assignment(agent_id=me, assigned_at=self._now()), "queue": None,
+                  "state": "Open"}
+        return await self._apply(
+            conversation_id, change,
+            lambda: self._session.client.conversations.claim(conversation_id, me, force=force),
+            "claim")
+
+    async def close(self, conversation_id: int) -> str | None:
+        """Close the conversation."""
+        me = self._session.me_id or None
+        return await self._apply(
+            conversation_id, {"state": "Closed", "queue": None},
+            lambda: self._session.client.conversations.close(conversation_id, user_id=me),
+            "close")
+
+    async def reopen(self, conversation_id: int) -> str | None:
+        """Open a closed conversation again."""
+        me = self._session.me_id or None
+        return await self._apply(
+            conversation_id, {"state": "Open"},
+            lambda: self._session.client.conversations.reopen(conversation_id, user_id=me),
+            "reopen")
+
+    async def transfer(self, conversation_id: int, queue_id: str) -> str | None:
+        """Move the conversation to a queue (it becomes unassigned)."""
+        me = self._session.me_id or None
+        change = {"assignment": None, "queue": QueueRef(id=queue_id, queued_at=self._now())}
+        return await self._apply(
+            conversation_id, change,
+            lambda: self._session.client.conversations.transfer(conversation_id, queue_id,
+                                                                user_id=me),
+            "transfer")
+
+    async def followup(self, conversation_id: int, until: datetime) -> str | None:
+        """Pending until ``until``, then open again."""
+        me = self._session.me_id or None
+        return await self._apply(
+            conversation_id, {"state": "Pending"},
+            lambda: self._session.client.conversations.followup(conversation_id, until,
+                                                                user_id=me),
+            "follow up")
+
+    async def set_tags(self, conversation_id: int, add: Iterable[str], remove: Iterable[str],
+                       create: Iterable[str] = ()) -> str | None:
+        """Apply the difference chosen in the tag picker; new names are created first."""
+        session = self._session
+        client = session.client
+        inbox = session.inbox
+        before = inbox.tags.get(conversation_id, ())
+        add_ids = set(add)
+        remove_ids = set(remove)
+        try:
+            for name in create:
+                tag = await client.tags.create(name)
+                session.directory.tags[tag.id] = tag
+                add_ids.add(tag.id)
+        except ApiError as error:
+            message = f"Could not create the tag: {error.message}"
+            session.notice("error", message)
+            return message
+        inbox.set_tags(conversation_id, (set(before) | add_ids) - remove_ids)
+        session.changed()
+        failures: list[str] = []
+        for tag_id in sorted(add_ids):
+            try:
+                await client.tags.tag_conversation(conversation_id, tag_id)
+            except ApiError as error:
+                failures.append(error.message)
+        for tag_id in sorted(remove_ids):
+            try:
+                await client.tags.untag_conversation(conversation_id, tag_id)
+            except ApiError as error:
+                failures.append(error.message)
+        try:
+            tags = await client.tags.list_for_conversation(conversation_id,
+                                                           priority=Priority.VISIBLE)
+            inbox.set_tags(conversation_id, (t.id for t in tags))
+        except ApiError:
+            if failures:
+                inbox.set_tags(conversation_id, before)
+        session.changed()
+        session.live.poke("thread")
+        if failures:
+            message = "Some tags were not changed: " + "; ".join(failures)
+            session.notice("error", message)
+            return message
+        return None
+
+    async def anonymize_message(self, conversation_id: int, message_id: str
+                                ) -> AnonymizationRequestStatus | str:
+        """Ask the service to scrub one message; returns the request or the error's text."""
+        try:
+            status = await self._session.client.anonymization.anonymize_message(
+                conversation_id, message_id)
+        except ApiError as error:
+            message = f"Could not anonymize the message: {error.message}"
+            self._session.notice("error", message)
+            return message
+        self._session.remember_anonymization(status)
+        return status
+
+
+def copy_with(conversation: Conversation, **change: Any) -> Conversation:
+    """A record with some fields changed (for optimistic updates)."""
+    return conversation.model_copy(update=change)

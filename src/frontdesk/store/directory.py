@@ -1,0 +1,129 @@
+"""Who and what the console names: agents, end users, queues and tags, cached.
+
+Names are resolved once and kept (in memory and in the local store), so lists and threads
+show people's names without a request per row; unknown ids are looked up in the background.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..api.errors import ApiError
+from ..api.models import Agent, Queue, Tag
+from ..api.pacing import Priority
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store")
+
+
+class Directory:
+    """Agents, queues, tags and people's names."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.names: dict[str, str] = dict(session.local.names())
+        self.agents: dict[str, Agent] = {}
+        self.queues: dict[str, Queue] = {}
+        self.my_queue_ids: set[str] = set()
+        self.tags: dict[str, Tag] = {}
+        self._pending: set[str] = set()
+        self._lookups: asyncio.Task[None] | None = None
+        cached = session.local.snapshot("directory")
+        if isinstance(cached, dict):
+            self._load_cached(cached)
+
+    def _load_cached(self, cached: dict[str, Any]) -> None:
+        try:
+            self.agents = {a["id"]: Agent.model_validate(a) for a in cached.get("agents", [])}
+            self.queues = {q["id"]: Queue.model_validate(q) for q in cached.get("queues", [])}
+            self.tags = {t["id"]: Tag.model_validate(t) for t in cached.get("tags", [])}
+            self.my_queue_ids = set(cached.get("my_queues", []))
+        except Exception:  # a cache from another version: start afresh
+            log.warning("ignoring an unreadable directory cache")
+
+    def name(self, user_id: str | None) -> str:
+        """A person's display name, or a short form of the id while it is looked up."""
+        if not user_id:
+            return "—"
+        known = self.names.get(user_id)
+        if known is not None:
+            return known
+        self._pending.add(user_id)
+        return "…" + user_id[-6:]
+
+    def queue_name(self, queue_id: str | None) -> str:
+        """A queue's name."""
+        if not queue_id:
+            return "—"
+        queue = self.queues.get(queue_id)
+        return queue.name if queue is not None else "…" + queue_id[-6:]
+
+    def tag_by_name(self, name: str) -> Tag | None:
+        """The tag with this name (case-insensitive)."""
+        wanted = name.casefold()
+        return next((t for t in self.tags.values() if t.name.casefold() == wanted), None)
+
+    async def load(self) -> None:
+        """Fetch agents, queues (with my memberships) and tags, and keep them."""
+        client = self._session.client
+        me = self._session.me_id
+        agents = [a async for a in client.agents.list(page_size=200, priority=Priority.VISIBLE)]
+        self.agents = {a.id: a for a in agents}
+        self.names.update({a.id: a.display_name for a in agents})
+        queues = await client.queues.list(priority=Priority.VISIBLE)
+        self.queues = {q.id: q for q in queues}
+        mine: set[str] = set()
+        for queue in queues:
+            try:
+                members = await client.queues.members(queue.id, priority=Priority.BACKGROUND)
+            except ApiError:
+                continue
+            if any(m.agent_id == me for m in members):
+                mine.add(queue.id)
+        self.my_queue_ids = mine or set(self.queues)
+        await self.load_tags()
+        self._save()
+
+    async def load_tags(self) -> None:
+        """Fetch every tag, deactivated ones too."""
+        tags = await self._session.client.tags.list(include_deactivated=True,
+                                                    priority=Priority.VISIBLE)
+        self.tags = {t.id: t for t in tags}
+        self._save()
+
+    def _save(self) -> None:
+        self._session.local.save_snapshot("directory", {
+            "agents": [a.wire() for a in self.agents.values()],
+            "queues": [q.wire() for q in self.queues.values()],
+            "tags": [t.wire() for t in self.tags.values()],
+            "my_queues": sorted(self.my_queue_ids),
+        })
+        self._session.local.remember_names(self.names)
+
+    async def resolve_pending(self) -> bool:
+        """Look up names asked for but unknown (end users); True when any was found."""
+        wanted = [u for u in self._pending if u not in self.names]
+        self._pending.clear()
+        found: dict[str, str] = {}
+        for user_id in wanted[:20]:
+            try:
+                user = await self._session.client.endusers.get(user_id,
+                                                               priority=Priority.BACKGROUND)
+            except ApiError:
+                try:
+                    agent = await self._session.client.agents.get(user_id,
+                                                                  priority=Priority.BACKGROUND)
+                except ApiError:
+                    continue
+                found[user_id] = agent.display_name
+                continue
+            found[user_id] = user.display_name or user.email or user.phone_number or "customer"
+        self._pending.update(wanted[20:])
+        if found:
+            self.names.update(found)
+            self._session.local.remember_names(found)
+        return bool(found)

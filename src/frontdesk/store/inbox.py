@@ -1,0 +1,254 @@
+"""The inbox: every conversation the console knows, and the views an agent works from.
+
+Sources: the service's conversation search where it has one, and always the local working set
+(every conversation opened, created, claimed or seen). Polling costs one search per tick: it
+asks which conversations had activity since the last tick, then fetches only those (and the
+ones not known yet) in small batches. When the service has no search (404), the inbox lives on
+the working set alone, refreshed conversation by conversation, and says so once.
+
+Views are computed from the records: Mine (assigned to me, open), Queue (waiting unassigned in
+my queues), Pending, Closed, All.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from ..api.errors import ApiError, NotFound
+from ..api.models import Conversation
+from ..api.pacing import Priority
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store")
+
+VIEWS = ("mine", "queue", "pending", "closed", "all")
+VIEW_TITLES = {"mine": "Mine", "queue": "Queue", "pending": "Pending", "closed": "Closed",
+               "all": "All"}
+OPEN_STATES = ("Open",)
+PENDING_STATES = ("Pending", "AwaitingPending")
+#: conversations fetched per poll at most (the rest follow at the next tick)
+BATCH = 24
+#: how far back each "what changed" search reaches beyond the last one
+SLACK = timedelta(seconds=10)
+
+
+def _when(conversation: Conversation) -> datetime:
+    times = [conversation.created_at]
+    if conversation.state_updated_at is not None:
+        times.append(conversation.state_updated_at)
+    if conversation.assignment is not None:
+        times.append(conversation.assignment.assigned_at)
+    if conversation.queue is not None and conversation.queue.queued_at is not None:
+        times.append(conversation.queue.queued_at)
+    return max(times)
+
+
+class InboxStore:
+    """Conversation records, their tags and previews, and the poll that keeps them current."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.records: dict[int, Conversation] = {}
+        self.tags: dict[int, tuple[str, ...]] = {}
+        self.previews: dict[int, str] = {}
+        self.activity: dict[int, datetime] = {}
+        self.version = 0
+        self.search_available: bool | None = None
+        self._backlog: dict[int, Priority] = {}
+        self._since: datetime | None = None
+        self._primed = False
+        for conversation in session.local.working_set():
+            self.records[conversation.id] = conversation
+        cached = session.local.snapshot("inbox")
+        if isinstance(cached, dict):
+            self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
+            self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, name: str) -> list[Conversation]:
+        """The conversations of a view, most recent activity first."""
+        me = self._session.me_id
+        mine_queues = self._session.directory.my_queue_ids
+        records: Iterable[Conversation] = self.records.values()
+        if name == "mine":
+            rows = [c for c in records if c.state in OPEN_STATES and c.assignment is not None
+                    and c.assignment.agent_id == me]
+        elif name == "queue":
+            rows = [c for c in records if c.state in OPEN_STATES and c.assignment is None
+                    and c.queue is not None and (not mine_queues or c.queue.id in mine_queues)]
+        elif name == "pending":
+            rows = [c for c in records if c.state in PENDING_STATES]
+        elif name == "closed":
+            rows = [c for c in records if c.state == "Closed"]
+        else:
+            rows = list(records)
+        rows.sort(key=lambda c: self.activity.get(c.id) or _when(c), reverse=True)
+        return rows
+
+    def counts(self) -> dict[str, int]:
+        """How many conversations each view has."""
+        return {name: len(self.view(name)) for name in VIEWS}
+
+    # ------------------------------------------------------------------ changes
+
+    def upsert(self, conversations: Iterable[Conversation], source: str = "seen") -> None:
+        """Keep these records (and in the working set); bumps the version when any changed."""
+        changed = [c for c in conversations if self.records.get(c.id) != c]
+        if not changed:
+            return
+        for conversation in changed:
+            self.records[conversation.id] = conversation
+        self._session.local.remember(changed, source)
+        self._bump()
+
+    def replace(self, conversation: Conversation) -> Conversation | None:
+        """Put an edited record in place (an optimistic action); returns the old one."""
+        old = self.records.get(conversation.id)
+        self.records[conversation.id] = conversation
+        self._bump()
+        return old
+
+    def set_tags(self, conversation_id: int, tag_ids: Iterable[str]) -> None:
+        """The tags shown for a conversation."""
+        value = tuple(sorted(tag_ids))
+        if self.tags.get(conversation_id) != value:
+            self.tags[conversation_id] = value
+            self._bump()
+
+    def set_preview(self, conversation_id: int, text: str) -> None:
+        """The last message's first line, shown in the list."""
+        if self.previews.get(conversation_id) != text:
+            self.previews[conversation_id] = text
+            self._bump()
+
+    def touch(self, conversation_id: int, when: datetime | None = None) -> None:
+        """Mark activity (a new message) so the conversation sorts first."""
+        self.activity[conversation_id] = when or datetime.now(UTC)
+        self._bump()
+
+    def _bump(self) -> None:
+        self.version += 1
+
+    def save(self) -> None:
+        """Keep tags and previews for the next start."""
+        self._session.local.save_snapshot("inbox", {
+            "tags": {str(k): list(v) for k, v in self.tags.items()},
+            "previews": {str(k): v for k, v in self.previews.items()},
+        })
+
+    def want(self, conversation_ids: Iterable[int], priority: Priority = Priority.VISIBLE) -> None:
+        """Fetch these conversations at the next poll."""
+        for conversation_id in conversation_ids:
+            current = self._backlog.get(conversation_id)
+            if current is None or priority < current:
+                self._backlog[conversation_id] = priority
+
+    # ------------------------------------------------------------------ polling
+
+    async def poll(self) -> int:
+        """One tick: find what changed, fetch it; returns the version (the topic's value)."""
+        started = self._session.server_now()
+        if self.search_available is not False:
+            try:
+                await self._discover()
+                self.search_available = True
+            except NotFound:
+                self.search_available = False
+                self._session.notice("information",
+                                     "This service has no conversation search: the inbox "
+                                     "shows the conversations you have opened or seen.")
+        if self.search_available is False and not self._backlog:
+            self.want(list(self.records)[:BATCH], Priority.BACKGROUND)
+        self._since = started - SLACK
+        await self._fetch_backlog()
+        if await self._session.directory.resolve_pending():
+            self._bump()
+        return self.version
+
+    async def _discover(self) -> None:
+        client = self._session.client
+        if not self._primed:
+            me = self._session.me_id
+            queues = sorted(self._session.directory.my_queue_ids)
+            filters: list[dict[str, Any]] = []
+            if me:
+                filters.append(_filters(
+                    _field("AgentId", "IsOneOf", [me]),
+                    _field("Status", "IsOneOf", ["open", "pending"])))
+            if queues:
+                filters.append(_filters(
+                    _field("QueueId", "IsOneOf", queues),
+                    _field("AgentId", "IsEmpty"),
+                    _field("Status", "IsOneOf", ["open"])))
+            for body in filters:
+                page = await client.search.conversations_page(
+                    filters=body, page_size=200, priority=Priority.VISIBLE)
+                self.want((hit.id for hit in page.items), Priority.VISIBLE)
+            self._primed = True
+            return
+        since = self._since or self._session.server_now() - SLACK
+        body = _filters(_field("LastActivity", "Since", timestamp=since))
+        page = await client.search.conversations_page(
+            filters=body, page_size=200, priority=Priority.BACKGROUND)
+        for hit in page.items:
+            self.want([hit.id], Priority.VISIBLE)
+            self.activity[hit.id] = self._session.server_now()
+
+    async def _fetch_backlog(self) -> None:
+        if not self._backlog:
+            return
+        ordered = sorted(self._backlog.items(), key=lambda item: item[1])[:BATCH]
+        for conversation_id, _ in ordered:
+            self._backlog.pop(conversation_id, None)
+        results = await asyncio.gather(
+            *(self._fetch_one(cid, priority) for cid, priority in ordered),
+            return_exceptions=True)
+        fresh = [r for r in results if isinstance(r, Conversation)]
+        self.upsert(fresh)
+        if self._backlog:
+            self._session.live.poke("inbox")
+
+    async def _fetch_one(self, conversation_id: int, priority: Priority) -> Conversation | None:
+        client = self._session.client
+        try:
+            conversation = await client.conversations.get(conversation_id, priority=priority)
+        except NotFound:
+            if self.records.pop(conversation_id, None) is not None:
+                self._session.local.forget(conversation_id)
+                self._bump()
+            return None
+        except ApiError:
+            self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
+            raise
+        try:
+            tags = await client.tags.list_for_conversation(conversation_id,
+                                                           priority=Priority.BACKGROUND)
+            self.set_tags(conversation_id, (t.id for t in tags))
+            for tag in tags:
+                self._session.directory.tags.setdefault(tag.id, tag)
+        except ApiError:
+            pass
+        self._session.directory.name(conversation.requester_id)
+        return conversation
+
+
+def _field(kind: str, operator: str, values: list[str] | None = None, *,
+           timestamp: datetime | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"_type": operator}
+    if values is not None:
+        op["values"] = values
+    if timestamp is not None:
+        op["timestamp"] = timestamp.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return {"field": {"_type": kind, "operator": op}}
+
+
+def _filters(*conditions: dict[str, Any]) -> dict[str, Any]:
+    return {"strategy": "All", "conditions": list(conditions)}
+

@@ -1,0 +1,304 @@
+"""Live state: snapshots of what the screens show, refreshed by polling that costs little.
+
+The service has no push channel for a terminal, so the console polls. Each *topic* (my
+conversations, the open thread, presence, queues, business hours, …) has a fetch coroutine
+and an interval. A topic's loop fetches, compares the result with the last snapshot and tells
+subscribers only when something changed, then sleeps for its interval: one-shot timing
+re-armed after each fetch, so polls of one topic never overlap. Topics nobody watches pause;
+``poke`` refreshes one now. When the service fails, the topic backs off with jitter and the
+store's connection state says "retrying in N s" or "offline"; when it answers again every
+topic resumes by itself.
+
+No Textual here: the app subscribes with a plain callback and turns it into messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+from ..api.errors import ApiError, RateLimited, ServiceUnavailable, TransportError
+
+log = logging.getLogger("frontdesk.store.live")
+
+T = TypeVar("T")
+
+
+class Link(StrEnum):
+    """How the console is connected to the service."""
+
+    CONNECTING = "connecting"
+    LIVE = "live"
+    RETRYING = "retrying"
+    OFFLINE = "offline"
+
+
+@dataclass(frozen=True)
+class ConnectionState:
+    """What the header shows about the connection."""
+
+    link: Link = Link.CONNECTING
+    retry_at: float | None = None
+    problem: str | None = None
+
+    def describe(self, now: float) -> str:
+        """``live``, ``retrying in 8 s`` or ``offline — showing cached data``."""
+        if self.link is Link.RETRYING and self.retry_at is not None:
+            return f"retrying in {max(0, round(self.retry_at - now))} s"
+        if self.link is Link.OFFLINE:
+            return "offline — showing cached data"
+        return self.link.value
+
+
+Fetch = Callable[[], Awaitable[T]]
+Listener = Callable[[str, Any], None]
+
+
+@dataclass
+class Topic(Generic[T]):
+    """One polled piece of state."""
+
+    name: str
+    fetch: Fetch[T]
+    interval: float
+    #: watched topics poll; a topic with ``always`` polls even unwatched (the header's)
+    always: bool = False
+    value: T | None = None
+    fetched_at: float | None = None
+    error: ApiError | None = None
+    failures: int = 0
+    watchers: int = 0
+    polls: int = 0
+    changes: int = 0
+    _task: asyncio.Task[None] | None = field(default=None, repr=False)
+    _wake: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    @property
+    def active(self) -> bool:
+        """Whether the topic should poll now."""
+        return self.always or self.watchers > 0
+
+
+class LiveStore:
+    """Polled snapshots with change notification, backoff and a connection state."""
+
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        max_backoff: float = 60.0,
+        rng: random.Random | None = None,
+    ) -> None:
+        self._topics: dict[str, Topic[Any]] = {}
+        self._listeners: list[Listener] = []
+        self._clock = clock
+        self._sleep = sleep
+        self._max_backoff = max_backoff
+        self._rng = rng or random.Random()
+        self._running = False
+        self.connection = ConnectionState()
+
+    # ------------------------------------------------------------------ topics
+
+    def add(self, name: str, fetch: Fetch[T], interval: float, *, always: bool = False,
+            initial: T | None = None) -> Topic[T]:
+        """Register a topic; ``initial`` is the cached value shown before the first fetch."""
+        topic: Topic[T] = Topic(name, fetch, interval, always=always, value=initial)
+        old = self._topics.get(name)
+        if old is not None:
+            topic.watchers = old.watchers
+            self._cancel(old)
+        self._topics[name] = topic
+        if self._running:
+            self._start(topic)
+        return topic
+
+    def remove(self, name: str) -> None:
+        """Stop and forget a topic."""
+        topic = self._topics.pop(name, None)
+        if topic is not None:
+            self._cancel(topic)
+
+    def topic(self, name: str) -> Topic[Any] | None:
+        """A registered topic."""
+        return self._topics.get(name)
+
+    def get(self, name: str) -> Any:
+        """The topic's latest value (None before the first fetch)."""
+        topic = self._topics.get(name)
+        return None if topic is None else topic.value
+
+    def put(self, name: str, value: Any) -> None:
+        """Set a topic's value from outside a poll (an action's optimistic update, a rollback)."""
+        topic = self._topics.get(name)
+        if topic is None or topic.value == value:
+            return
+        topic.value = value
+        topic.changes += 1
+        self._notify(name, value)
+
+    def watch(self, name: str) -> None:
+        """A screen shows this topic: poll it (now, if it was paused)."""
+        topic = self._topics.get(name)
+        if topic is None:
+            return
+        topic.watchers += 1
+        if topic.watchers == 1:
+            topic._wake.set()
+
+    def unwatch(self, name: str) -> None:
+        """A screen no longer shows this topic: let it pause."""
+        topic = self._topics.get(name)
+        if topic is not None and topic.watchers > 0:
+            topic.watchers -= 1
+
+    def poke(self, name: str | None = None) -> None:
+        """Refresh one topic (or every active one) now instead of at its next tick."""
+        for topic in self._topics.values():
+            if name is None or topic.name == name:
+                topic._wake.set()
+
+    # ------------------------------------------------------------------ listeners
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(topic_name, value)`` on every change; returns the unsubscriber."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _notify(self, name: str, value: Any) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(name, value)
+            except Exception:
+                log.exception("listener failed for %s", name)
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        """Start polling (call from the running event loop)."""
+        if self._running:
+            return
+        self._running = True
+        for topic in self._topics.values():
+            self._start(topic)
+
+    async def stop(self) -> None:
+        """Stop every poll and wait for the loops to end."""
+        self._running = False
+        tasks = [t._task for t in self._topics.values() if t._task is not None]
+        for topic in self._topics.values():
+            self._cancel(topic)
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _start(self, topic: Topic[Any]) -> None:
+        topic._task = asyncio.get_running_loop().create_task(
+            self._loop(topic), name=f"poll:{topic.name}")
+
+    @staticmethod
+    def _cancel(topic: Topic[Any]) -> None:
+        if topic._task is not None:
+            topic._task.cancel()
+            topic._task = None
+
+    async def refresh(self, name: str) -> Any:
+        """Fetch one topic now and return its value (raises the service's error)."""
+        topic = self._topics[name]
+        await self._poll(topic, raise_errors=True)
+        return topic.value
+
+    async def _loop(self, topic: Topic[Any]) -> None:
+        while True:
+            if not topic.active:
+                topic._wake.clear()
+                await topic._wake.wait()
+            topic._wake.clear()
+            delay = await self._poll(topic)
+            await self._wait(topic, delay)
+
+    async def _wait(self, topic: Topic[Any], delay: float) -> None:
+        """Sleep ``delay`` seconds, or less if poked."""
+        sleeper = asyncio.ensure_future(self._sleep(delay))
+        waker = asyncio.ensure_future(topic._wake.wait())
+        try:
+            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeper.cancel()
+            waker.cancel()
+
+    async def _poll(self, topic: Topic[Any], *, raise_errors: bool = False) -> float:
+        """One fetch; returns how long to wait before the next."""
+        topic.polls += 1
+        try:
+            value = await topic.fetch()
+        except ApiError as error:
+            topic.error = error
+            topic.failures += 1
+            delay = self._backoff(topic.failures, error)
+            self._set_connection(error, delay, topic.failures)
+            if raise_errors:
+                raise
+            return delay
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug in a fetch must not kill the poll loop
+            log.exception("poll of %s failed", topic.name)
+            topic.failures += 1
+            if raise_errors:
+                raise
+            return self._backoff(topic.failures, None)
+        topic.error = None
+        topic.failures = 0
+        topic.fetched_at = self._clock()
+        self._set_live()
+        if value != topic.value:
+            topic.value = value
+            topic.changes += 1
+            self._notify(topic.name, value)
+        return topic.interval
+
+    def _backoff(self, failures: int, error: ApiError | None) -> float:
+        base: float = min(self._max_backoff, 2.0 * 2.0 ** min(failures - 1, 10))
+        delay: float = base / 2 + self._rng.random() * base / 2
+        if error is not None and error.retry_after:
+            delay = max(delay, error.retry_after)
+        return delay
+
+    def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
+        unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
+        if not unreachable:
+            return  # the service answered: a refusal is the topic's problem, not the link's
+        offline = isinstance(error, TransportError) and failures >= 2
+        link = Link.OFFLINE if offline else Link.RETRYING
+        state = ConnectionState(link, self._clock() + delay, str(error))
+        if state.link != self.connection.link or state.problem != self.connection.problem:
+            self.connection = state
+            self._notify("connection", state)
+        else:
+            self.connection = state
+
+    def _set_live(self) -> None:
+        if self.connection.link is not Link.LIVE:
+            self.connection = ConnectionState(Link.LIVE)
+            self._notify("connection", self.connection)
+
+    # ------------------------------------------------------------------ figures
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Polls and changes per topic (benchmarks and tests count repaint causes with it)."""
+        return {name: {"polls": t.polls, "changes": t.changes, "watchers": t.watchers}
+                for name, t in self._topics.items()}

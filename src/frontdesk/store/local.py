@@ -1,0 +1,461 @@
+"""The durable local half of the store: one SQLite file per profile in the user's data directory.
+
+What it keeps, and why:
+
+* **drafts** — the composer's text and attachments per conversation, saved on every keystroke,
+  so a reply survives quitting, a crash, a killed process or a power cut (QUALITY.md, check 9);
+* **the outbox** — replies kept until the service confirms them (the table lives here so an
+  enqueue and the deletion of its draft share one transaction; :mod:`.outbox` drives it);
+* **the working set** — every conversation opened, created, claimed or seen, as its wire JSON,
+  so the next start shows them before the first request returns;
+* **snapshots** — the last picture of each screen (any JSON value under a key), for the same
+  reason;
+* **names** — user id → display name, so rows show people rather than UUIDs while offline.
+
+Durability: WAL journal with ``synchronous=FULL`` — every committed write is on disk before the
+call returns, which is what makes drafts and the outbox survive a power cut, not only a killed
+process. A draft save is one UPSERT in autocommit mode (well under a millisecond on an ordinary
+disk: the WAL makes a commit one sequential append plus one fsync).
+
+Threading: one connection, meant to be used from the thread that runs the asyncio loop (the
+app's). Every call is short and blocking; a re-entrant lock guards the connection, so a call
+made from another thread by mistake is safe, only slower.
+
+Recovery: a file that is not a database, is damaged, or was written by a newer schema is moved
+aside as ``<name>.corrupt-<timestamp>`` (with its WAL) and a fresh database is created; the
+reason is logged and kept in :attr:`LocalStore.recovery`, so the app can tell the user where the
+old file went. Other failures (a missing permission, a full disk) raise :class:`LocalStoreError`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from frontdesk.api.models import Conversation
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Draft",
+    "LocalStore",
+    "LocalStoreError",
+]
+
+log = logging.getLogger("frontdesk.store")
+
+# SQLite primary result codes that mean "this file is not a usable database".
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+class LocalStoreError(Exception):
+    """The local database cannot be used (not because it is damaged): permissions, disk full."""
+
+
+class _Unusable(Exception):
+    """Internal: the file must be moved aside; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """An unsent reply being written in a conversation's composer.
+
+    ``attachments`` are the composer's attachment entries as given (e.g. ``{"url": …,
+    "prettyName": …}``); ``updated_at`` is the wall-clock time (seconds since the epoch) of
+    the last save.
+    """
+
+    conversation_id: int
+    text: str
+    attachments: list[dict[str, str]] = field(default_factory=list)
+    updated_at: float = 0.0
+
+
+# --------------------------------------------------------------------------- schema
+
+_V1 = """
+CREATE TABLE drafts (
+    conversation_id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL,
+    attachments TEXT NOT NULL DEFAULT '[]',
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    conversation_id INTEGER NOT NULL,
+    external_id TEXT NOT NULL UNIQUE,
+    payload TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'sending', 'sent', 'failed')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX outbox_state ON outbox (state, id);
+
+CREATE TABLE working_set (
+    conversation_id INTEGER PRIMARY KEY,
+    record TEXT NOT NULL,
+    source TEXT NOT NULL,
+    seen_at REAL NOT NULL
+);
+CREATE INDEX working_set_seen ON working_set (seen_at);
+
+CREATE TABLE snapshots (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL,
+    saved_at REAL NOT NULL
+);
+
+CREATE TABLE names (
+    user_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+);
+"""
+
+
+def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
+    """A migration step that runs ``sql`` statement by statement (inside the caller's tx)."""
+
+    def step(conn: sqlite3.Connection) -> None:
+        for statement in sql.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+
+    return step
+
+
+#: Migration steps: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1)]
+
+#: The schema version this code writes (``PRAGMA user_version``).
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Bring the database up to :data:`SCHEMA_VERSION` in one transaction; returns the old version.
+
+    Raises :class:`_Unusable` when the file was written by a newer schema than this code knows,
+    since guessing at a future layout could lose the user's drafts.
+    """
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise _Unusable(f"written by a newer frontdesk (schema {version}, this one reads "
+                        f"up to {SCHEMA_VERSION})")
+    if version < 0:
+        raise _Unusable(f"unknown schema version {version}")
+    if version == SCHEMA_VERSION:
+        return version
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for step in MIGRATIONS[version:]:
+            step(conn)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return version
+
+
+# --------------------------------------------------------------------------- the store
+
+
+class LocalStore:
+    """The profile's local database: drafts, outbox, working set, snapshots and names.
+
+    ``path`` is chosen by the caller, normally ``config.data_dir() / f"{profile}.db"``; its
+    directory is created if needed. After construction :attr:`recovery` is ``None``, or says
+    why the previous file was moved aside and where it went.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.recovery: str | None = None
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LocalStoreError(f"Cannot create {self.path.parent}: {exc}") from exc
+        try:
+            self._conn = self._open()
+        except _Unusable as exc:
+            self.recovery = self._move_aside(str(exc))
+            log.warning("%s", self.recovery)
+            try:
+                self._conn = self._open()
+            except _Unusable as again:  # pragma: no cover - a fresh file is always usable
+                raise LocalStoreError(f"Cannot create a fresh {self.path}: {again}") from again
+
+    # ------------------------------------------------------------------ opening
+
+    def _open(self) -> sqlite3.Connection:
+        """Connect, set the durability pragmas, migrate, and touch every table once."""
+        try:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=5.0)
+        except sqlite3.Error as exc:
+            raise LocalStoreError(f"Cannot open {self.path}: {exc}") from exc
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                log.warning("%s: journal mode is %s, not WAL", self.path, mode)
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            migrate(conn)
+            for table in ("drafts", "outbox", "working_set", "snapshots", "names"):
+                conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+        except _Unusable:
+            conn.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            code = getattr(exc, "sqlite_errorcode", None)
+            primary = code & 0xFF if isinstance(code, int) else None
+            if primary in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or not isinstance(
+                exc, sqlite3.OperationalError
+            ):
+                raise _Unusable(str(exc)) from exc
+            if "no such table" in str(exc) or "no such column" in str(exc):
+                raise _Unusable(f"unexpected layout: {exc}") from exc
+            raise LocalStoreError(f"Cannot use {self.path}: {exc}") from exc
+        return conn
+
+    def _move_aside(self, reason: str) -> str:
+        """Rename the unusable file (and its WAL) out of the way; returns the message to show."""
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        serial = 1
+        while target.exists():
+            serial += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{serial}")
+        try:
+            self.path.replace(target)
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.exists():
+                wal.replace(target.with_name(target.name + "-wal"))
+            self.path.with_name(self.path.name + "-shm").unlink(missing_ok=True)
+        except OSError as exc:
+            raise LocalStoreError(
+                f"{self.path} cannot be used ({reason}) and cannot be moved aside: {exc}"
+            ) from exc
+        return (f"The local database {self.path} could not be used ({reason}); it was moved to "
+                f"{target} and a fresh one was created.")
+
+    def close(self) -> None:
+        """Close the connection (SQLite checkpoints the WAL). The store is unusable afterwards."""
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> LocalStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ transactions
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back if it raises.
+
+        Nested use joins the outer transaction, so the outbox can enqueue a reply and delete
+        its draft (through :meth:`delete_draft`) atomically.
+        """
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self._conn
+                finally:
+                    self._depth -= 1
+                return
+            self._conn.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield self._conn
+            except BaseException:
+                self._depth = 0
+                self._conn.execute("ROLLBACK")
+                raise
+            self._depth = 0
+            self._conn.execute("COMMIT")
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement (autocommit, or inside the current transaction); returns its rows.
+
+        For the store's own modules (the outbox); the rest of the app uses the named methods.
+        """
+        with self._lock:
+            rows: list[tuple[Any, ...]] = self._conn.execute(sql, params).fetchall()
+            return rows
+
+    # ------------------------------------------------------------------ drafts
+
+    def save_draft(self, conversation_id: int, text: str,
+                   attachments: list[dict[str, str]] | None = None) -> None:
+        """Keep the composer's content; called on every keystroke, so it is one UPSERT.
+
+        An empty text with no attachments deletes the draft.
+        """
+        if not text and not attachments:
+            self.delete_draft(conversation_id)
+            return
+        encoded = json.dumps(attachments or [], separators=(",", ":"), ensure_ascii=False)
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO drafts (conversation_id, text, attachments, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                "text = excluded.text, attachments = excluded.attachments, "
+                "updated_at = excluded.updated_at",
+                (conversation_id, text, encoded, time.time()),
+            )
+
+    def draft(self, conversation_id: int) -> Draft | None:
+        """The conversation's draft, or None."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT conversation_id, text, attachments, updated_at FROM drafts "
+                "WHERE conversation_id = ?", (conversation_id,),
+            ).fetchone()
+        return None if row is None else _draft(row)
+
+    def drafts(self) -> list[Draft]:
+        """Every draft, most recently edited first."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT conversation_id, text, attachments, updated_at FROM drafts "
+                "ORDER BY updated_at DESC, conversation_id"
+            ).fetchall()
+        return [_draft(row) for row in rows]
+
+    def delete_draft(self, conversation_id: int) -> None:
+        """Forget the conversation's draft (nothing happens when there is none)."""
+        with self._lock:
+            self._conn.execute("DELETE FROM drafts WHERE conversation_id = ?",
+                               (conversation_id,))
+
+    # ------------------------------------------------------------------ working set
+
+    def remember(self, conversations: Iterable[Conversation], source: str) -> int:
+        """Store each conversation's wire JSON, stamped now and with where it was seen.
+
+        ``source`` says how it entered the working set (``"opened"``, ``"created"``,
+        ``"claimed"``, ``"inbox"``…). One transaction, one ``executemany``; returns the count.
+        """
+        now = time.time()
+        rows = [
+            (item.id, item.model_dump_json(exclude_none=True), source, now)
+            for item in conversations
+        ]
+        if not rows:
+            return 0
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO working_set (conversation_id, record, source, seen_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                "record = excluded.record, source = excluded.source, "
+                "seen_at = excluded.seen_at",
+                rows,
+            )
+        return len(rows)
+
+    def working_set(self, limit: int | None = None) -> list[Conversation]:
+        """The remembered conversations, most recently seen first (at most ``limit``).
+
+        Records that no longer parse (a model changed under an old cache) are skipped.
+        """
+        sql = "SELECT conversation_id, record FROM working_set ORDER BY seen_at DESC, " \
+              "conversation_id DESC"
+        params: tuple[Any, ...] = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (max(limit, 0),)
+        with self._lock:
+            rows = self._conn.execute(sql, params).fetchall()
+        out: list[Conversation] = []
+        for conversation_id, record in rows:
+            try:
+                out.append(Conversation.model_validate_json(record))
+            except ValidationError as exc:
+                log.warning("cached conversation %s does not parse: %s", conversation_id,
+                            exc.error_count())
+        return out
+
+    def forget(self, conversation_id: int) -> None:
+        """Drop a conversation from the working set."""
+        with self._lock:
+            self._conn.execute("DELETE FROM working_set WHERE conversation_id = ?",
+                               (conversation_id,))
+
+    # ------------------------------------------------------------------ snapshots
+
+    def save_snapshot(self, key: str, value: Any) -> None:
+        """Keep the last picture of a screen under ``key``; ``value`` must be JSON-able."""
+        encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO snapshots (key, value, saved_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+                "saved_at = excluded.saved_at",
+                (key, encoded, time.time()),
+            )
+
+    def snapshot(self, key: str) -> Any | None:
+        """The value saved under ``key``, or None (also when it cannot be decoded)."""
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM snapshots WHERE key = ?",
+                                     (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except ValueError:
+            return None
+
+    # ------------------------------------------------------------------ names
+
+    def remember_names(self, mapping: dict[str, str]) -> None:
+        """Store display names by user id (replacing older ones)."""
+        if not mapping:
+            return
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT INTO names (user_id, name) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+                list(mapping.items()),
+            )
+
+    def names(self) -> dict[str, str]:
+        """Every remembered display name, by user id."""
+        with self._lock:
+            rows = self._conn.execute("SELECT user_id, name FROM names").fetchall()
+        return {str(user_id): str(name) for user_id, name in rows}
+
+
+def _draft(row: tuple[Any, ...]) -> Draft:
+    """A draft from its row; unreadable attachments become none rather than an error."""
+    conversation_id, text, attachments, updated_at = row
+    try:
+        decoded = json.loads(attachments)
+    except ValueError:
+        decoded = []
+    items = [
+        {str(k): str(v) for k, v in entry.items()}
+        for entry in (decoded if isinstance(decoded, list) else [])
+        if isinstance(entry, dict)
+    ]
+    return Draft(int(conversation_id), str(text), items, float(updated_at))

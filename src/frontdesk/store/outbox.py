@@ -1,0 +1,469 @@
+"""The outbox: a reply is kept on disk until the service confirms it, and is never posted twice.
+
+How "never twice" works (QUALITY.md, check 8): each reply gets an ``external_id`` (a uuid4)
+when it is enqueued, stored with it, and sent with every attempt. The service refuses a second
+message with an ``externalId`` the conversation already has, so when an answer is lost after
+the service stored the message, the resend is refused as a duplicate — which the sender (the
+API client) and this module both read as "already there", i.e. success.
+
+How "never lost" works (check 9): :meth:`Outbox.enqueue` writes the reply to the local
+database — in the same transaction that deletes the conversation's draft — before anything is
+sent. An item goes ``pending`` → ``sending`` (stored before the request) → deleted once the
+service confirms it. A process killed mid-send leaves the item ``sending``; the next
+:class:`Outbox` puts it back to ``pending`` and it is resent with the same ``external_id``.
+
+Failures: a connection problem, a 5xx or a 429 puts the item back to ``pending`` and the
+:meth:`Outbox.run` loop tries again after a capped, jittered backoff (or the Retry-After).
+A refusal that retrying cannot fix (400, 401/403, 404, 409, other 4xx) makes it ``failed``,
+kept with the service's message so the user can edit it (:meth:`Outbox.restore_to_draft`),
+retry it (:meth:`Outbox.retry`) or drop it (:meth:`Outbox.discard`).
+
+Order: items are sent oldest first, one at a time, so each conversation's replies arrive in the
+order they were written; a conversation's later reply never overtakes an earlier one that is
+still waiting to be retried. A ``failed`` item does not hold back the replies after it.
+
+Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from frontdesk.api.errors import (
+    ApiError,
+    Conflict,
+    InvalidRequest,
+    RateLimited,
+    ServiceUnavailable,
+    TransportError,
+)
+from frontdesk.api.models import ContentInput, FileInput, OutboundMessageInput
+from frontdesk.api.retry import RetryPolicy, backoff
+
+from .local import Draft, LocalStore
+
+__all__ = [
+    "CONTENT_TYPES",
+    "DEFAULT_OUTBOX_POLICY",
+    "Outbox",
+    "OutboxBusy",
+    "OutboxItem",
+    "OutboxState",
+    "is_duplicate_external_id",
+    "outbound_message",
+    "reply_payload",
+]
+
+log = logging.getLogger("frontdesk.store")
+
+OutboxState = Literal["pending", "sending", "sent", "failed"]
+
+#: The content types a reply can have.
+CONTENT_TYPES = ("Text", "Markdown", "Html")
+
+#: Backoff of the outbox: it never gives up, so the waits grow to half a minute, not more.
+DEFAULT_OUTBOX_POLICY = RetryPolicy(base_delay=1.0, max_delay=30.0)
+
+_TRANSIENT = (TransportError, ServiceUnavailable, RateLimited)
+_COLUMNS = ("id, conversation_id, external_id, payload, state, attempts, last_error, "
+            "created_at, updated_at")
+
+
+class OutboxBusy(Exception):
+    """The item is being sent right now; it cannot be discarded or edited until that ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """One reply waiting in the outbox.
+
+    ``payload`` holds ``content`` (the text), ``content_type`` (``"Text"``, ``"Markdown"`` or
+    ``"Html"``), ``attachments`` (``[{"url": …, "prettyName": …}]``) and ``agent_id``.
+    ``external_id`` is the idempotency key sent with every attempt. ``state`` is ``"pending"``
+    (waiting for an attempt), ``"sending"`` (an attempt in flight) or ``"failed"`` (refused;
+    ``last_error`` says why); confirmed items are deleted, so ``"sent"`` is never stored.
+    ``attempts`` counts the requests made; times are seconds since the epoch.
+    """
+
+    id: int
+    conversation_id: int
+    external_id: str
+    payload: dict[str, Any]
+    state: OutboxState
+    attempts: int
+    last_error: str | None
+    created_at: float
+    updated_at: float
+
+
+def reply_payload(text: str, *, agent_id: str, content_type: str = "Text",
+                  attachments: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The payload of a reply, in the shape :meth:`Outbox.enqueue` stores."""
+    return {"content": text, "content_type": content_type,
+            "attachments": list(attachments or []), "agent_id": agent_id}
+
+
+def _check_payload(payload: dict[str, Any]) -> dict[str, Any]:
+    """A clean copy of ``payload``; ``ValueError`` when it could never be sent."""
+    text = payload.get("content", "")
+    content_type = payload.get("content_type", "Text")
+    attachments = payload.get("attachments") or []
+    agent_id = payload.get("agent_id")
+    if not isinstance(text, str):
+        raise ValueError("content must be text")
+    if content_type not in CONTENT_TYPES:
+        raise ValueError(f"content_type must be one of {', '.join(CONTENT_TYPES)}")
+    if not isinstance(attachments, list) or not all(
+        isinstance(entry, dict) and isinstance(entry.get("url"), str) for entry in attachments
+    ):
+        raise ValueError("attachments must be a list of {'url': …, 'prettyName': …}")
+    if not isinstance(agent_id, str) or not agent_id:
+        raise ValueError("agent_id is required")
+    if not text and not attachments:
+        raise ValueError("a reply needs text or an attachment")
+    return reply_payload(text, agent_id=agent_id, content_type=content_type,
+                         attachments=[{str(k): str(v) for k, v in entry.items()}
+                                      for entry in attachments])
+
+
+def outbound_message(item: OutboxItem) -> OutboundMessageInput:
+    """The request body of ``item``: an outbound message carrying its ``external_id``.
+
+    Raises pydantic's ``ValidationError`` when the payload breaks the contract (the outbox
+    then marks the item failed with that message).
+    """
+    payload = item.payload
+    text = payload.get("content") or ""
+    files = [FileInput.model_validate(entry) for entry in payload.get("attachments") or []]
+    return OutboundMessageInput.model_validate({
+        "_type": "Outbound",
+        "agentId": payload.get("agent_id"),
+        "content": ContentInput.model_validate(
+            {"value": text, "_type": payload.get("content_type", "Text")}
+        ) if text else None,
+        "attachments": files or None,
+        "externalId": item.external_id,
+    })
+
+
+def is_duplicate_external_id(error: BaseException) -> bool:
+    """Whether ``error`` is the service refusing an ``externalId`` it already has.
+
+    That answer means an earlier attempt was stored: for the outbox it is a success.
+    """
+    if not isinstance(error, InvalidRequest | Conflict):
+        return False
+    text = error.message.lower()
+    return "duplicate" in text and "externalid" in text.replace(" ", "").replace("_", "")
+
+
+def _item(row: tuple[Any, ...]) -> OutboxItem:
+    """An item from its row (columns in the order of ``_COLUMNS``)."""
+    item_id, conversation_id, external_id, payload, state, attempts, error, created, updated = row
+    try:
+        decoded = json.loads(payload)
+    except ValueError:
+        decoded = {}
+    return OutboxItem(
+        id=int(item_id), conversation_id=int(conversation_id), external_id=str(external_id),
+        payload=decoded if isinstance(decoded, dict) else {},
+        state=cast(OutboxState, state), attempts=int(attempts),
+        last_error=None if error is None else str(error),
+        created_at=float(created), updated_at=float(updated),
+    )
+
+
+def _describe(error: BaseException) -> str:
+    """The text kept as an item's ``last_error``."""
+    if isinstance(error, ApiError):
+        title = type(error).title
+        return f"{title}: {error.message}" if error.message else title
+    return f"{type(error).__name__}: {error}"
+
+
+class Outbox:
+    """Replies waiting to be sent, stored in ``local``, sent by ``send``.
+
+    ``send(item)`` posts one item (normally ``client.messages.add(..., external_id=
+    item.external_id)``) and raises the API's typed errors; its return value is ignored.
+    ``retry`` is the backoff policy between failed attempts (only its delays are used: the
+    outbox never gives up on a reply). ``clock`` (monotonic seconds) and ``sleep`` drive the
+    backoff timer and can be replaced in tests. ``on_change`` is called, synchronously, after
+    every change of the items, so the UI can update its outbox count.
+
+    Items left ``sending`` by a process that died mid-request become ``pending`` again here:
+    resending them is safe because the same ``external_id`` goes with them.
+    """
+
+    def __init__(
+        self,
+        local: LocalStore,
+        send: Callable[[OutboxItem], Awaitable[Any]],
+        *,
+        retry: RetryPolicy | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self._local = local
+        self._send = send
+        self._policy = retry or DEFAULT_OUTBOX_POLICY
+        self._clock = clock
+        self._sleep = sleep
+        self._on_change = on_change
+        self._wake = asyncio.Event()
+        self._flushing = asyncio.Lock()
+        self._retry_at: float | None = None
+        self._local.execute(
+            "UPDATE outbox SET state = 'pending', updated_at = ? WHERE state = 'sending'",
+            (time.time(),),
+        )
+
+    # ------------------------------------------------------------------ reading
+
+    def items(self, conversation_id: int | None = None) -> list[OutboxItem]:
+        """Every unsent item (pending, sending or failed), oldest first."""
+        if conversation_id is None:
+            rows = self._local.execute(
+                f"SELECT {_COLUMNS} FROM outbox WHERE state != 'sent' ORDER BY id")
+        else:
+            rows = self._local.execute(
+                f"SELECT {_COLUMNS} FROM outbox WHERE state != 'sent' AND conversation_id = ? "
+                "ORDER BY id", (conversation_id,))
+        return [_item(row) for row in rows]
+
+    def item(self, item_id: int) -> OutboxItem | None:
+        """One item by id, or None when it is gone (sent or discarded)."""
+        rows = self._local.execute(f"SELECT {_COLUMNS} FROM outbox WHERE id = ?", (item_id,))
+        return _item(rows[0]) if rows else None
+
+    @property
+    def pending_count(self) -> int:
+        """Items still to be sent or being sent (failed ones are not counted)."""
+        rows = self._local.execute(
+            "SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')")
+        return int(rows[0][0])
+
+    @property
+    def failed_count(self) -> int:
+        """Items the service refused, waiting for the user."""
+        rows = self._local.execute("SELECT count(*) FROM outbox WHERE state = 'failed'")
+        return int(rows[0][0])
+
+    def retry_in(self) -> float | None:
+        """Seconds until the run loop tries again after a failure, or None when not waiting."""
+        if self._retry_at is None:
+            return None
+        return max(0.0, self._retry_at - self._clock())
+
+    # ------------------------------------------------------------------ changing
+
+    def enqueue(self, conversation_id: int, payload: dict[str, Any]) -> OutboxItem:
+        """Store a reply durably (and delete the conversation's draft, atomically), then wake
+        the :meth:`run` loop to send it. ``ValueError`` when the payload could never be sent.
+        """
+        clean = _check_payload(payload)
+        now = time.time()
+        external_id = uuid.uuid4().hex
+        with self._local.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT INTO outbox (conversation_id, external_id, payload, state, attempts, "
+                "created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)",
+                (conversation_id, external_id,
+                 json.dumps(clean, separators=(",", ":"), ensure_ascii=False), now, now),
+            )
+            self._local.delete_draft(conversation_id)
+        item = OutboxItem(int(cursor.lastrowid or 0), conversation_id, external_id, clean,
+                          "pending", 0, None, now, now)
+        self._changed()
+        self._wake.set()
+        return item
+
+    def retry(self, item_id: int) -> OutboxItem | None:
+        """Send a failed (or backing-off) item again now; None when the item is gone."""
+        self._local.execute(
+            "UPDATE outbox SET state = 'pending', updated_at = ? "
+            "WHERE id = ? AND state IN ('pending', 'failed')", (time.time(), item_id))
+        item = self.item(item_id)
+        if item is not None:
+            self._retry_at = None
+            self._changed()
+            self._wake.set()
+        return item
+
+    def discard(self, item_id: int) -> dict[str, Any] | None:
+        """Drop an item and return its payload (so the UI can put it back in the composer).
+
+        None when the item is gone; :class:`OutboxBusy` while it is being sent. An item
+        discarded after an attempt whose answer was lost may still have reached the service.
+        """
+        with self._local.transaction():
+            item = self._take(item_id)
+        if item is None:
+            return None
+        self._changed()
+        return item.payload
+
+    def restore_to_draft(self, item_id: int) -> Draft | None:
+        """Move an item back into its conversation's draft, in one transaction.
+
+        A draft already being written there is kept after the restored text (separated by a
+        blank line), with both sets of attachments. None when the item is gone;
+        :class:`OutboxBusy` while it is being sent.
+        """
+        with self._local.transaction():
+            item = self._take(item_id)
+            if item is None:
+                return None
+            text = str(item.payload.get("content") or "")
+            attachments = list(item.payload.get("attachments") or [])
+            current = self._local.draft(item.conversation_id)
+            if current is not None:
+                text = f"{text}\n\n{current.text}" if text and current.text else \
+                    text or current.text
+                attachments += current.attachments
+            self._local.save_draft(item.conversation_id, text, attachments)
+            draft = self._local.draft(item.conversation_id)
+        self._changed()
+        return draft
+
+    def _take(self, item_id: int) -> OutboxItem | None:
+        """Delete an item that is not in flight (inside the caller's transaction)."""
+        item = self.item(item_id)
+        if item is None:
+            return None
+        if item.state == "sending":
+            raise OutboxBusy(f"reply {item_id} is being sent")
+        self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
+        return item
+
+    # ------------------------------------------------------------------ sending
+
+    async def flush(self) -> int:
+        """Send every pending item now, oldest first; returns how many the service confirmed.
+
+        Stops at the first failure that retrying can fix (the service is likely unreachable
+        for all of them), setting the time of the next attempt for :meth:`run`. Never runs
+        twice at once: a second call waits for the first and then sends what is left.
+        """
+        async with self._flushing:
+            self._retry_at = None
+            confirmed = 0
+            while True:
+                item = self._claim_next()
+                if item is None:
+                    return confirmed
+                outcome = await self._attempt(item)
+                if outcome == "sent":
+                    confirmed += 1
+                elif outcome == "retry":
+                    return confirmed
+
+    def _claim_next(self) -> OutboxItem | None:
+        """Mark the next item due ``sending`` (counting the attempt) and return it.
+
+        The next item is the oldest pending one that is its conversation's oldest unsent,
+        unfailed item, so replies go out in order.
+        """
+        with self._local.transaction() as conn:
+            row = conn.execute(
+                f"SELECT {_COLUMNS} FROM outbox AS o WHERE state = 'pending' AND NOT EXISTS ("
+                "SELECT 1 FROM outbox AS e WHERE e.conversation_id = o.conversation_id "
+                "AND e.id < o.id AND e.state IN ('pending', 'sending')) ORDER BY id LIMIT 1"
+            ).fetchone()
+            if row is None:
+                return None
+            now = time.time()
+            conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1, "
+                         "updated_at = ? WHERE id = ?", (now, row[0]))
+        item = _item(row)
+        claimed = OutboxItem(item.id, item.conversation_id, item.external_id, item.payload,
+                             "sending", item.attempts + 1, item.last_error, item.created_at, now)
+        self._changed()
+        return claimed
+
+    async def _attempt(self, item: OutboxItem) -> Literal["sent", "retry", "failed"]:
+        """Send one claimed item and record the outcome."""
+        try:
+            await self._send(item)
+        except asyncio.CancelledError:
+            # The request may or may not have arrived: resending later is safe.
+            self._set_state(item.id, "pending", None)
+            raise
+        except ApiError as exc:
+            if is_duplicate_external_id(exc):
+                self._delete(item.id)
+                return "sent"
+            if isinstance(exc, _TRANSIENT):
+                delay = backoff(self._policy, max(item.attempts, 1))
+                if exc.retry_after is not None:
+                    delay = max(delay, exc.retry_after)
+                self._retry_at = self._clock() + delay
+                self._set_state(item.id, "pending", _describe(exc))
+                return "retry"
+            self._set_state(item.id, "failed", _describe(exc))
+            return "failed"
+        except Exception as exc:
+            log.warning("reply %s could not be sent: %r", item.id, exc)
+            self._set_state(item.id, "failed", _describe(exc))
+            return "failed"
+        self._delete(item.id)
+        return "sent"
+
+    def _set_state(self, item_id: int, state: OutboxState, error: str | None) -> None:
+        """Record an attempt's outcome (the error is kept only when there is one)."""
+        self._local.execute(
+            "UPDATE outbox SET state = ?, last_error = coalesce(?, last_error), updated_at = ? "
+            "WHERE id = ?", (state, error, time.time(), item_id))
+        self._changed()
+
+    def _delete(self, item_id: int) -> None:
+        """The service confirmed the item: it leaves the outbox."""
+        self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
+        self._changed()
+
+    async def run(self) -> None:
+        """Send for as long as the app runs: flush, then wait for a new item or the backoff.
+
+        Cancel the task to stop it; an item in flight then goes back to ``pending``.
+        """
+        while True:
+            self._wake.clear()
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("the outbox could not flush")
+                self._retry_at = self._clock() + self._policy.max_delay
+            if self._retry_at is None:
+                await self._wake.wait()
+            else:
+                await self._wait(max(0.0, self._retry_at - self._clock()))
+
+    async def _wait(self, delay: float) -> None:
+        """Until a new item arrives or ``delay`` seconds pass, whichever is first."""
+        waker = asyncio.ensure_future(self._wake.wait())
+        sleeper = asyncio.ensure_future(self._sleep(delay))
+        try:
+            await asyncio.wait({waker, sleeper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (waker, sleeper):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def _changed(self) -> None:
+        """Tell the UI; a failing callback is logged, never allowed to break the outbox."""
+        if self._on_change is None:
+            return
+        try:
+            self._on_change()
+        except Exception:
+            log.exception("outbox on_change callback failed")

@@ -1,0 +1,235 @@
+"""A signed-in console session: the client, the local store, the live topics, the outbox, and
+the stores each screen reads (inbox, thread, directory, actions).
+
+The screens talk only to this object (never to HTTP). ``start`` resolves who I am and starts
+polling; until it has, screens paint from the local snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from ..api.client import ApiClient
+from ..api.errors import ApiError
+from ..api.models import Agent, AnonymizationRequestStatus, BusinessHoursStatus, UserPresence
+from ..api.pacing import Priority
+from ..config import Settings
+from .actions import Actions
+from .directory import Directory
+from .inbox import InboxStore
+from .live import LiveStore
+from .local import LocalStore
+from .outbox import Outbox, OutboxItem
+from .threads import ThreadStore
+
+log = logging.getLogger("frontdesk.store")
+
+Notice = Callable[[str, str], None]
+
+
+class Session:
+    """Everything a signed-in console needs, without Textual."""
+
+    def __init__(self, *, client: ApiClient, local: LocalStore, settings: Settings,
+                 profile: str, identity: str) -> None:
+        self.client = client
+        self.local = local
+        self.settings = settings
+        self.profile = profile
+        self.identity = identity
+        self.live = LiveStore()
+        self.on_notice: Notice | None = None
+        self.me: Agent | None = None
+        cached_me = local.snapshot("me")
+        if isinstance(cached_me, dict) and identity in (cached_me.get("id"),
+                                                        cached_me.get("email")):
+            with contextlib.suppress(Exception):
+                self.me = Agent.model_validate(cached_me)
+        self.server_offset = timedelta(0)
+        self.schedule_zone: ZoneInfo | None = None
+        self.schedule_id: str | None = None
+        self.directory = Directory(self)
+        self.inbox = InboxStore(self)
+        self.threads = ThreadStore(self)
+        self.actions = Actions(self)
+        self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
+        self._outbox_task: asyncio.Task[None] | None = None
+        self.started = False
+
+    # ------------------------------------------------------------------ identity and time
+
+    @property
+    def me_id(self) -> str:
+        """My agent id ('' until known)."""
+        return self.me.id if self.me is not None else ""
+
+    def server_now(self) -> datetime:
+        """The service's current time, as far as the console can tell."""
+        return datetime.now(UTC) + self.server_offset
+
+    def notice(self, severity: str, text: str) -> None:
+        """Tell the user something (the app shows it as a notification)."""
+        if self.on_notice is not None:
+            self.on_notice(severity, text)
+        else:
+            log.info("%s: %s", severity, text)
+
+    def changed(self) -> None:
+        """The inbox changed outside a poll (an action): tell the screens."""
+        self.live.put("inbox", self.inbox.version)
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def resolve_me(self) -> Agent:
+        """Who am I: the agent whose email or id is the profile's identity."""
+        identity = self.identity
+        if "@" in identity:
+            page = await self.client.agents.list_page(email=identity, page_size=5)
+            if not page.items:
+                raise LookupError(f"No agent or admin has the email {identity}")
+            agent = page.items[0]
+        else:
+            agent = await self.client.agents.get(identity)
+        self.me = agent
+        self.local.save_snapshot("me", agent.wire())
+        self.directory.names[agent.id] = agent.display_name
+        return agent
+
+    async def start(self) -> None:
+        """Sign in, learn the organisation, and start polling and sending."""
+        if self.started:
+            return
+        self.started = True
+        poll = self.settings.poll
+        self.live.add("inbox", self._poll_inbox, poll.conversations, initial=self.inbox.version)
+        self.live.add("presence:me", self._my_presence, poll.presence, always=True)
+        self.live.add("hours", self._hours, poll.business_hours, always=True)
+        self._outbox_task = asyncio.get_running_loop().create_task(self.outbox.run())
+        try:
+            await self.resolve_me()
+        except (ApiError, LookupError) as error:
+            self.notice("error", f"Could not sign in: {error}")
+        self.live.start()
+        try:
+            await self.directory.load()
+            self.changed()
+        except ApiError as error:
+            self.notice("warning", f"Could not load agents, queues and tags: {error.message}")
+
+    async def close(self) -> None:
+        """Stop polling and sending; keep what the next start paints from."""
+        await self.live.stop()
+        if self._outbox_task is not None:
+            self._outbox_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._outbox_task
+        with contextlib.suppress(Exception):
+            self.inbox.save()
+        await self.client.aclose()
+        self.local.close()
+
+    # ------------------------------------------------------------------ topics
+
+    async def _poll_inbox(self) -> int:
+        if not self.me_id:
+            with contextlib.suppress(ApiError, LookupError):
+                await self.resolve_me()
+        return await self.inbox.poll()
+
+    async def _my_presence(self) -> UserPresence | None:
+        if not self.me_id:
+            return None
+        return await self.client.agents.presence(self.me_id, priority=Priority.VISIBLE)
+
+    async def _hours(self) -> tuple[BusinessHoursStatus, str] | None:
+        client = self.client
+        if self.schedule_id is None:
+            wanted = self.settings.ui.business_hours_schedule
+            page = await client.business_hours.list_schedules_page(priority=Priority.BACKGROUND)
+            if not page.items:
+                return None
+            chosen = next((s for s in page.items if wanted in (s.id, s.name)), page.items[0])
+            definition = await client.business_hours.definition(chosen.id,
+                                                                priority=Priority.BACKGROUND)
+            self.schedule_id = chosen.id
+            try:
+                self.schedule_zone = ZoneInfo(definition.timezone)
+            except Exception:
+                self.schedule_zone = None
+        before = datetime.now(UTC)
+        status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
+        after = datetime.now(UTC)
+        self.server_offset = status.timestamp - (before + (after - before) / 2)
+        return status, describe_hours(status, self.schedule_zone)
+
+    # ------------------------------------------------------------------ replies
+
+    def send_reply(self, conversation_id: int, text: str, *, content_type: str = "Text",
+                   attachments: list[dict[str, str]] | None = None) -> OutboxItem:
+        """Put a reply in the outbox (it is sent, and retried, from there)."""
+        payload: dict[str, Any] = {"content": text, "content_type": content_type,
+                                   "attachments": attachments or [], "agent_id": self.me_id}
+        item = self.outbox.enqueue(conversation_id, payload)
+        return item
+
+    async def _send(self, item: OutboxItem) -> Any:
+        payload = item.payload
+        conversation = self.inbox.records.get(item.conversation_id)
+        added = await self.client.messages.add(
+            item.conversation_id,
+            payload.get("content") or None,
+            agent_id=payload.get("agent_id") or self.me_id,
+            content_type=payload.get("content_type", "Text"),
+            attachments=payload.get("attachments") or None,
+            external_id=item.external_id,
+            channel=conversation.channel if conversation is not None else None,
+        )
+        self.live.poke("thread")
+        return added
+
+    def _outbox_changed(self) -> None:
+        self.threads.refresh_pending()
+        self.live.put("outbox", self.outbox.pending_count)
+
+    def remember_anonymization(self, status: AnonymizationRequestStatus) -> None:
+        """Keep an anonymisation request made here, to show its status later."""
+        kept = self.local.snapshot("anonymizations")
+        items = kept if isinstance(kept, list) else []
+        items = [i for i in items if isinstance(i, dict) and i.get("id") != status.id]
+        items.insert(0, status.wire())
+        self.local.save_snapshot("anonymizations", items[:200])
+
+
+def describe_hours(status: BusinessHoursStatus, zone: ZoneInfo | None) -> str:
+    """``Open · closes 17:00`` or ``Closed · opens Mon 08:00`` in the schedule's time zone."""
+
+    def local(moment: datetime) -> datetime:
+        return moment.astimezone(zone) if zone is not None else moment
+
+    if status.is_open:
+        if status.closes_at is None:
+            return "Open"
+        return "Open · closes " + local(status.closes_at).strftime("%H:%M")
+    if status.opens_at is None:
+        return "Closed"
+    opens = local(status.opens_at)
+    now = local(status.timestamp)
+    day = "" if opens.date() == now.date() else opens.strftime("%a ")
+    return "Closed · opens " + day + opens.strftime("%H:%M")
+
+
+def describe_presence(presence: UserPresence | None) -> str:
+    """``Working · Email, Messaging`` / ``Away`` / ``Offline``."""
+    if presence is None:
+        return ""
+    if presence.connection_status != "Online":
+        return "○ Offline"
+    status = presence.presence_status or "Away"
+    channels = ", ".join(presence.active_channels)
+    return f"● {status}" + (f" · {channels}" if channels else "")

@@ -1,0 +1,135 @@
+"""The open thread: its messages, its head (record, tags, rating, queue position), refreshed
+every few seconds while it is shown, and the replies waiting in the outbox beside it."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..api.errors import ApiError, NotFound
+from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
+from ..api.pacing import Priority
+from .outbox import OutboxItem
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store")
+
+TOPIC = "thread"
+
+
+@dataclass(frozen=True)
+class ThreadState:
+    """What the thread screen shows. Compared by value: an unchanged poll is no change."""
+
+    conversation_id: int
+    conversation: Conversation | None = None
+    messages: tuple[Message, ...] = ()
+    tag_ids: tuple[str, ...] = ()
+    ratings: tuple[ConversationRating, ...] = ()
+    position: ConversationPosition | None = None
+    missing: bool = False
+    pending: tuple[OutboxItem, ...] = field(default=(), compare=True)
+
+
+class ThreadStore:
+    """Loads and refreshes the thread that is open."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.current: int | None = None
+        self._polls = 0
+
+    def open(self, conversation_id: int) -> ThreadState:
+        """Show this conversation: its topic now polls it (returns what is known at once)."""
+        self.current = conversation_id
+        self._polls = 0
+        session = self._session
+        known = session.inbox.records.get(conversation_id)
+        state = ThreadState(conversation_id, known, tag_ids=session.inbox.tags.get(
+            conversation_id, ()), pending=tuple(session.outbox.items(conversation_id)))
+        session.live.add(TOPIC, self.poll, session.settings.poll.thread, initial=state)
+        return state
+
+    def close(self) -> None:
+        """No thread shown any more."""
+        self.current = None
+        self._session.live.remove(TOPIC)
+
+    @property
+    def state(self) -> ThreadState | None:
+        """The latest state of the open thread."""
+        value = self._session.live.get(TOPIC)
+        return value if isinstance(value, ThreadState) else None
+
+    async def poll(self) -> ThreadState:
+        """Fetch the open thread: messages every tick, the head every few ticks."""
+        conversation_id = self.current
+        if conversation_id is None:
+            raise RuntimeError("no thread is open")
+        session = self._session
+        client = session.client
+        previous = self.state
+        full = self._polls % 4 == 0 or previous is None or previous.conversation is None
+        self._polls += 1
+        try:
+            messages = tuple(await client.messages.list(conversation_id,
+                                                        priority=Priority.VISIBLE))
+        except NotFound:
+            return ThreadState(conversation_id, missing=True)
+        conversation = previous.conversation if previous else None
+        tag_ids = previous.tag_ids if previous else ()
+        ratings = previous.ratings if previous else ()
+        position = previous.position if previous else None
+        if full:
+            conversation = await client.conversations.get(conversation_id,
+                                                          priority=Priority.VISIBLE)
+            session.inbox.upsert([conversation], "opened")
+            try:
+                tags = await client.tags.list_for_conversation(conversation_id,
+                                                               priority=Priority.BACKGROUND)
+                tag_ids = tuple(sorted(t.id for t in tags))
+                session.inbox.set_tags(conversation_id, tag_ids)
+                for tag in tags:
+                    session.directory.tags.setdefault(tag.id, tag)
+            except ApiError:
+                pass
+            try:
+                ratings = tuple(await client.ratings.list(conversation_id,
+                                                          priority=Priority.BACKGROUND))
+            except ApiError:
+                ratings = ()
+        if conversation is not None and conversation.queue is not None \
+                and conversation.assignment is None and conversation.state == "Open":
+            try:
+                position = await client.queues.conversation_position(
+                    conversation_id, priority=Priority.BACKGROUND)
+            except ApiError:
+                position = None
+        else:
+            position = None
+        for message in messages[-50:]:
+            session.directory.name(message.author_id)
+        if messages:
+            last = messages[-1]
+            body = last.attributes.body
+            if body is not None:
+                session.inbox.set_preview(conversation_id, body.value[:200])
+        if await session.directory.resolve_pending():
+            session.inbox.version += 1
+        pending = tuple(session.outbox.items(conversation_id))
+        return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
+                           pending=pending)
+
+    def refresh_pending(self) -> None:
+        """The outbox changed: show the open thread's waiting replies at once."""
+        state = self.state
+        if state is None:
+            return
+        pending = tuple(self._session.outbox.items(state.conversation_id))
+        if pending != state.pending:
+            from dataclasses import replace
+
+            self._session.live.put(TOPIC, replace(state, pending=pending))

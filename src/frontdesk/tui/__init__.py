@@ -1,0 +1,1 @@
+"""The Textual console: screens, widgets, keymap and command palette (never speaks HTTP)."""

@@ -1,0 +1,267 @@
+"""The local database: drafts, working set, snapshots, names, durability and recovery."""
+
+from __future__ import annotations
+
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from crash_writer import DRAFT_CONVERSATION, Writer
+from pydantic import TypeAdapter
+
+from frontdesk import config
+from frontdesk.api.models import Conversation
+from frontdesk.store.local import SCHEMA_VERSION, Draft, LocalStore, LocalStoreError, migrate
+
+AGENT = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
+
+
+def conversation(conversation_id: int, **extra: object) -> dict[str, object]:
+    """A conversation as the service sends it."""
+    return {
+        "id": conversation_id, "_type": "ChatConversation", "requesterId": AGENT,
+        "channel": "WidgetChat", "createdAt": "2026-01-05T08:00:00.000Z", "state": "Open",
+        **extra,
+    }
+
+
+@pytest.fixture
+def db_path() -> Path:
+    """Where the app would keep the profile's database (under the test's FRONTDESK_HOME)."""
+    return config.data_dir() / "work.db"
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[LocalStore]:
+    with LocalStore(db_path) as opened:
+        yield opened
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def test_fresh_database_is_durable_and_versioned(store: LocalStore, db_path: Path) -> None:
+    assert db_path.exists()
+    assert store.recovery is None
+    assert store.execute("PRAGMA journal_mode") == [("wal",)]
+    assert store.execute("PRAGMA synchronous") == [(2,)]  # FULL
+    assert store.execute("PRAGMA user_version") == [(SCHEMA_VERSION,)]
+
+
+def test_migrate_from_nothing_and_reopen_keeps_data(db_path: Path, tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "bare.db", isolation_level=None)
+    assert migrate(conn) == 0
+    assert migrate(conn) == SCHEMA_VERSION
+    conn.close()
+    with LocalStore(db_path) as first:
+        first.save_draft(3, "kept")
+    with LocalStore(db_path) as second:
+        assert second.recovery is None
+        assert second.draft(3) is not None
+
+
+def test_store_modules_do_not_import_the_ui_or_the_sandbox() -> None:
+    code = ("import sys, frontdesk.store.local, frontdesk.store.outbox\n"
+            "bad = [m for m in sys.modules if m.split('.')[0] == 'textual'"
+            " or m.startswith(('frontdesk.tui', 'frontdesk.sandbox'))]\n"
+            "assert not bad, bad\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --------------------------------------------------------------------------- drafts
+
+
+def test_draft_round_trip_and_delete_on_empty(store: LocalStore) -> None:
+    assert store.draft(5) is None
+    store.save_draft(5, "Hello")
+    store.save_draft(5, "Hello there", [{"url": "https://example.com/a.png",
+                                          "prettyName": "a.png"}])
+    store.save_draft(6, "Other")
+    draft = store.draft(5)
+    assert isinstance(draft, Draft)
+    assert (draft.conversation_id, draft.text) == (5, "Hello there")
+    assert draft.attachments == [{"url": "https://example.com/a.png", "prettyName": "a.png"}]
+    assert draft.updated_at > 0
+    assert [d.conversation_id for d in store.drafts()] == [6, 5]  # most recent first
+
+    store.save_draft(5, "", [{"url": "https://example.com/a.png"}])  # attachments alone stay
+    assert store.draft(5) is not None
+    store.save_draft(5, "")  # empty: gone
+    assert store.draft(5) is None
+    store.delete_draft(6)
+    store.delete_draft(6)  # twice is harmless
+    assert store.drafts() == []
+
+
+def test_draft_write_cost(store: LocalStore) -> None:
+    timings = []
+    for n in range(1000):
+        started = time.perf_counter()
+        store.save_draft(9, "x" * n)
+        timings.append(time.perf_counter() - started)
+    median_ms = statistics.median(timings) * 1000
+    print(f"draft save: median {median_ms:.3f} ms, max {max(timings) * 1000:.3f} ms")
+    assert median_ms < 50  # the goal is < 1 ms; only a gross regression fails here
+    draft = store.draft(9)
+    assert draft is not None and len(draft.text) == 999
+
+
+def test_draft_survives_kill_9(db_path: Path) -> None:
+    with Writer("drafts", db_path) as writer:
+        writer.wait_for(lambda line: line == "saved 50")
+        rest = writer.kill()
+    printed = [int(line.split()[1]) for line in rest if line.startswith("saved ")]
+    last = printed[-1] if printed else 50
+    with LocalStore(db_path) as reopened:
+        assert reopened.recovery is None
+        draft = reopened.draft(DRAFT_CONVERSATION)
+    assert draft is not None
+    saved = int(draft.text.split()[1])
+    # Everything reported is on disk; the kill may have come after one more save.
+    assert saved in (last, last + 1)
+    assert draft.attachments == [{"url": f"https://example.com/{saved}.png"}]
+
+
+# --------------------------------------------------------------------------- working set
+
+
+def test_working_set_upsert_order_limit_and_forget(store: LocalStore) -> None:
+    first = [Conversation.model_validate(conversation(i)) for i in (1, 2, 3)]
+    assert store.remember(first, "inbox") == 3
+    assert store.remember([], "inbox") == 0
+    # Seen again later, with a new state: replaced, and now the most recent.
+    again = Conversation.model_validate(conversation(1, state="Closed"))
+    store.remember([again], "opened")
+    cached = store.working_set()
+    assert [c.id for c in cached] == [1, 3, 2]
+    assert cached[0].state == "Closed"
+    assert [c.id for c in store.working_set(limit=2)] == [1, 3]
+    store.forget(3)
+    assert [c.id for c in store.working_set()] == [1, 2]
+
+
+def test_working_set_is_lenient(store: LocalStore) -> None:
+    odd = Conversation.model_validate(
+        conversation(8, _type="HologramConversation", channel="Hologram", futureField={"a": 1})
+    )
+    store.remember([odd], "seen")
+    store.execute("INSERT INTO working_set VALUES (9, '{\"not\": \"a conversation\"}', 'x', 0)")
+    cached = store.working_set()
+    assert [c.id for c in cached] == [8]  # the unreadable row is skipped, not an error
+    assert cached[0].type == "HologramConversation"
+    assert cached[0].wire()["futureField"] == {"a": 1}
+
+
+def test_remember_100k_conversations(store: LocalStore) -> None:
+    body = "[" + ",".join(
+        f'{{"id":{i},"_type":"ChatConversation","requesterId":"{AGENT}",'
+        '"channel":"WidgetChat","createdAt":"2026-01-05T08:00:00.000Z","state":"Open"}'
+        for i in range(1, 100_001)
+    ) + "]"
+    records = TypeAdapter(list[Conversation]).validate_json(body)
+    started = time.perf_counter()
+    assert store.remember(records, "inbox") == 100_000
+    elapsed = time.perf_counter() - started
+    print(f"remember 100,000 conversations: {elapsed:.2f} s")
+    assert elapsed < 9  # the goal is < 3 s; generous for loaded CI machines
+    assert store.execute("SELECT count(*) FROM working_set") == [(100_000,)]
+    assert len(store.working_set(limit=50)) == 50
+
+
+# --------------------------------------------------------------------------- snapshots, names
+
+
+def test_snapshots(store: LocalStore) -> None:
+    assert store.snapshot("inbox") is None
+    store.save_snapshot("inbox", {"rows": [1, 2, 3], "title": "Mine ✓"})
+    store.save_snapshot("inbox", {"rows": [4]})
+    store.save_snapshot("queues", [None, 1.5, "x"])
+    assert store.snapshot("inbox") == {"rows": [4]}
+    assert store.snapshot("queues") == [None, 1.5, "x"]
+    with pytest.raises(TypeError):
+        store.save_snapshot("bad", object())
+
+
+def test_names(store: LocalStore) -> None:
+    assert store.names() == {}
+    store.remember_names({"u1": "Ada", "u2": "Grace"})
+    store.remember_names({"u2": "Grace Hopper"})
+    store.remember_names({})
+    assert store.names() == {"u1": "Ada", "u2": "Grace Hopper"}
+
+
+# --------------------------------------------------------------------------- recovery
+
+
+def _aside(db_path: Path) -> list[Path]:
+    return sorted(p for p in db_path.parent.iterdir() if ".corrupt-" in p.name)
+
+
+def test_garbage_file_is_moved_aside(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    junk = b"this is not a database, it is a shopping list\n" * 200
+    db_path.write_bytes(junk)
+    with LocalStore(db_path) as store:
+        assert store.recovery is not None
+        assert "moved to" in store.recovery and str(db_path) in store.recovery
+        store.save_draft(1, "fresh start")
+        assert store.draft(1) is not None
+    moved = _aside(db_path)
+    assert len(moved) == 1 and moved[0].read_bytes() == junk
+    assert moved[0].name.startswith("work.db.corrupt-")
+
+
+def test_database_from_a_newer_version_is_moved_aside(db_path: Path) -> None:
+    with LocalStore(db_path) as store:
+        store.save_draft(1, "written by the future")
+        store.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with LocalStore(db_path) as store:
+        assert store.recovery is not None and "newer" in store.recovery
+        assert store.draft(1) is None
+    with LocalStore(db_path) as store:  # the fresh file is fine from now on
+        assert store.recovery is None
+    assert len(_aside(db_path)) == 1
+
+
+def test_wrong_layout_is_moved_aside(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(db_path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute("CREATE TABLE something_else (x)")
+    conn.close()
+    with LocalStore(db_path) as store:
+        assert store.recovery is not None and "no such table" in store.recovery
+    assert len(_aside(db_path)) == 1
+
+
+def test_unusable_location_is_an_error_not_a_move(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(LocalStoreError):
+        LocalStore(blocker / "work.db")
+    assert blocker.read_text() == "x"
+
+
+def test_use_from_another_thread_is_safe(store: LocalStore) -> None:
+    errors: list[BaseException] = []
+
+    def type_elsewhere() -> None:
+        try:
+            for n in range(200):
+                store.save_draft(2, f"other {n}")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    worker = threading.Thread(target=type_elsewhere)
+    worker.start()
+    for n in range(200):
+        store.save_draft(1, f"here {n}")
+    worker.join()
+    assert errors == []
+    assert {d.conversation_id: d.text for d in store.drafts()} == {1: "here 199", 2: "other 199"}
