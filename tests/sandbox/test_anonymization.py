@@ -10,11 +10,19 @@ import pytest
 
 from frontdesk.api.models import AnonymizationRequestStatus, Message
 from frontdesk.sandbox import records
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.scrub import ANONYMIZED_NAME, ANONYMIZED_TEXT, scrub_attributes
 from frontdesk.sandbox.server import SandboxServer
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
+
+
+def advance(sandbox: SandboxServer, seconds: float) -> None:
+    """Move the sandbox's manual clock."""
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(seconds)
 SECRET = "my card is 4111 1111 1111 1111"
 
 
@@ -103,7 +111,7 @@ def attributes(sandbox: SandboxServer, message_id: str) -> dict[str, Any]:
 
 def process(sandbox: SandboxServer) -> None:
     """Let the asynchronous work fall due and do it."""
-    sandbox.clock.advance(5)
+    advance(sandbox, 5)
     sandbox.run_pending()
 
 

@@ -37,7 +37,7 @@ def make_world(sandbox: SandboxServer) -> dict[str, Any]:
         now = ctx.now_iso()
         db = ctx.db
         with db.tx():
-            ids = {
+            ids: dict[str, Any] = {
                 "product": records.insert_attribute_definition(
                     db, entity_type="Conversation", identifier="product", label="Product",
                     input_definition=PRODUCTS, created_at=now, description="What it is about",

@@ -9,10 +9,18 @@ import pytest
 
 from frontdesk.api.models import ConversationRating, RatingOffer, RatingResult
 from frontdesk.sandbox import records
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
+
+
+def advance(sandbox: SandboxServer, seconds: float) -> None:
+    """Move the sandbox's manual clock."""
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(seconds)
 
 
 def make_conversation(sandbox: SandboxServer, *, assigned: bool = True) -> dict[str, Any]:
@@ -69,7 +77,7 @@ def test_offer_submit_and_statuses(http: httpx.Client, sandbox: SandboxServer) -
     assert first.language == "da"
     assert first.timestamps == {"offered_at": "2026-01-05T09:00:00.000Z"}
 
-    sandbox.clock.advance(60)
+    advance(sandbox, 60)
     response = http.post(f"/v1/conversations/{conv['csid']}/ratings/{made['id']}/submit",
                          json={"ratingResult": {"_type": "Csat", "value": 4},
                                "comment": "Quick and kind", "userId": None})

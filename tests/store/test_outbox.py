@@ -560,3 +560,35 @@ async def test_a_refusal_from_the_sandbox_stays_visible(
     assert outbox.discard(item.id) == item.payload
     assert sandbox.query("SELECT id FROM messages WHERE external_id = ?",
                          (item.external_id,)) == []
+
+
+async def test_exactly_once_through_the_api_client(
+    sandbox: SandboxServer, local: LocalStore
+) -> None:
+    """The app's own sender: ``client.messages.add`` with the item's external id."""
+    client_module = pytest.importorskip("frontdesk.api.client")
+    conversation_id, agent_id = _conversation_with_agent(sandbox)
+    # One attempt per call, so the outbox (not the client) does the retrying here.
+    client = client_module.ApiClient(sandbox.base_url, sandbox.key,
+                                     retry=RetryPolicy(max_attempts=1))
+    async with client:
+
+        async def send(item: OutboxItem) -> Any:
+            return await client.messages.add(item.conversation_id,
+                                             message=outbound_message(item))
+
+        outbox = Outbox(local, send)
+        item = outbox.enqueue(conversation_id, payload("Sent through the client", agent_id))
+        # The answer is lost, and so is the client's look at the thread afterwards.
+        sandbox.faults.drop_after_commit(methods=("POST",))
+        sandbox.faults.fail(503, methods=("GET",))
+        assert await outbox.flush() == 0
+        [stored] = outbox.items()
+        assert (stored.state, stored.external_id) == ("pending", item.external_id)
+        # The resend is refused as a duplicate; the client finds the message: success.
+        assert await outbox.flush() == 1
+        assert outbox.items() == []
+        thread = await client.messages.list(conversation_id)
+    assert [m.external_id for m in thread].count(item.external_id) == 1
+    rows = sandbox.query("SELECT id FROM messages WHERE external_id = ?", (item.external_id,))
+    assert len(rows) == 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -26,7 +27,7 @@ class KeyInfo:
     where: str
 
 
-def apply_remaps(app: App[object], remaps: Mapping[str, str]) -> list[str]:
+def apply_remaps(app: App[Any], remaps: Mapping[str, str]) -> list[str]:
     """Apply ``remaps`` (binding id → keys); returns the ids that match no known binding."""
     known = {info.id for info in catalogue(_classes(app))}
     unknown = [binding_id for binding_id in remaps if binding_id not in known]
@@ -34,7 +35,7 @@ def apply_remaps(app: App[object], remaps: Mapping[str, str]) -> list[str]:
     return unknown
 
 
-def _classes(app: App[object]) -> list[type[DOMNode]]:
+def _classes(app: App[Any]) -> list[type[DOMNode]]:
     from . import registry
 
     return [type(app), *registry.BINDING_OWNERS]

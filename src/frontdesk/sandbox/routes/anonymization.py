@@ -157,7 +157,7 @@ async def anonymize(ctx: Ctx, body: AnonymizationInput) -> Response:
     """The older way to ask for any of the three anonymisations."""
     kind, entity_id = body.type, body.entity_id.strip()
     # read without touching the deprecated attribute (which warns)
-    entity_type = body.model_dump(include={"entity_type"}).get("entity_type")
+    entity_type = body.model_dump(include={"entity_type"}, by_alias=False).get("entity_type")
     if entity_type is not None and entity_type != ENTITY_TYPES[kind]:
         raise bad_request(f"Invalid value in request: entityType {entity_type} does not "
                           f"go with _type {kind}")

@@ -1,0 +1,98 @@
+"""Putting a console together: a session for a profile, for the script flags, or for the demo.
+
+The composition root's working parts (``cli.py`` parses arguments and calls these). Nothing
+here waits on the network: the app paints first, then the session signs in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import config
+
+
+@dataclass
+class Target:
+    """Where the console connects, and as whom."""
+
+    profile: str
+    base_url: str
+    integrations_url: str | None
+    key: str
+    identity: str
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def local_store_path(profile: str) -> Path:
+    """The console's local database for a profile (drafts, outbox, cache)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in profile) or "default"
+    return config.data_dir() / f"console-{safe}.db"
+
+
+def run_console(target: Target, settings: config.Settings) -> int:
+    """Open the console on ``target`` until the user quits."""
+    from .api.client import ApiClient
+    from .api.pacing import Pacer
+    from .store.local import LocalStore
+    from .store.session import Session
+    from .tui.app import FrontdeskApp
+
+    local = LocalStore(local_store_path(target.profile))
+    client = ApiClient(target.base_url, target.key, target.integrations_url,
+                       pacer=Pacer(settings.rate.rate, settings.rate.burst))
+    session = Session(client=client, local=local, settings=settings, profile=target.profile,
+                      identity=target.identity)
+    app = FrontdeskApp(session, keys=dict(settings.keys))
+    app.run()
+    return 0
+
+
+def demo_paths() -> tuple[Path, Path]:
+    """The demo's sandbox database and the demo console's local database."""
+    folder = config.data_dir() / "demo"
+    return folder / "sandbox.db", local_store_path("demo")
+
+
+def reset_demo() -> None:
+    """Forget the demo organisation and the demo console's local data."""
+    for path in demo_paths():
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                Path(str(path) + suffix).unlink()
+    shutil.rmtree(config.data_dir() / "demo", ignore_errors=True)
+
+
+@contextlib.contextmanager
+def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
+    """A seeded, lively sandbox in a background thread; yields where to connect.
+
+    The server starts (and seeds, the first time) while the console is already painting.
+    """
+    from .sandbox.seed import DEMO_AGENT_EMAIL
+    from .sandbox.server import SandboxServer, new_key
+
+    db_path, _ = demo_paths()
+    port = free_port()
+    key = new_key()
+    server = SandboxServer(db_path, keys=[key], seed=seed, simulator=True, port=port)
+    if chaos:
+        server.faults.chaos()
+    starter = threading.Thread(target=server.start, name="frontdesk-demo-sandbox", daemon=True)
+    starter.start()
+    try:
+        yield Target("demo", server.base_url, server.integrations_url, key, DEMO_AGENT_EMAIL)
+    finally:
+        starter.join(60)
+        server.stop()

@@ -1,0 +1,212 @@
+"""The console: five modes on number keys, a status bar, the footer, help and the palette.
+
+The app is handed a ``Session`` (the store) and paints from its local snapshot at once; the
+session signs in and starts polling in a worker, so the first frame never waits on the
+network. Store changes arrive as plain callbacks on the app's loop and are passed to the
+status bar and to the screen in front.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from pathlib import PurePath
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ..store.live import ConnectionState
+from ..store.session import Session, describe_presence
+from . import keymap
+from .commands import screen_commands
+from .registry import BINDING_OWNERS, owns_bindings
+from .screens.admin import AdminScreen
+from .screens.base import ModeScreen
+from .screens.confirm import ConfirmScreen
+from .screens.help import HelpScreen
+from .screens.inbox import InboxScreen
+from .screens.people import PeopleScreen
+from .screens.queues import QueuesScreen
+from .screens.team import TeamScreen
+from .styles import stylesheets
+from .widgets.status_bar import StatusBar
+
+log = logging.getLogger("frontdesk.tui")
+
+MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admin"}
+
+
+@owns_bindings
+class FrontdeskApp(App[None]):
+    """frontdesk, the console."""
+
+    TITLE = "frontdesk"
+    HELP_NAME = "Everywhere"
+    CSS_PATH: ClassVar[list[str | PurePath]] = list(stylesheets())
+    MODES: ClassVar[dict[str, Any]] = {
+        "inbox": InboxScreen,
+        "queues": QueuesScreen,
+        "team": TeamScreen,
+        "people": PeopleScreen,
+        "admin": AdminScreen,
+    }
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox"),
+        Binding("2", "mode('queues')", "Queues", id="app.mode.queues"),
+        Binding("3", "mode('team')", "Team", id="app.mode.team"),
+        Binding("4", "mode('people')", "People", id="app.mode.people", show=False),
+        Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
+        Binding("p", "presence", "My presence", id="app.presence", show=False),
+        Binding("ctrl+q", "quit_safely", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
+                 start_session: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self._keys = keys or {}
+        self._start_session = start_session
+        self._unsubscribe: Any = None
+        self.status_presence = ""
+        self.status_hours = ""
+        self.status_connection = "connecting"
+        self.renders: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ start and stop
+
+    def on_mount(self) -> None:
+        unknown = keymap.apply_remaps(self, self._keys)
+        if unknown:
+            self.notify("Unknown key binding ids in the config file: " + ", ".join(unknown),
+                        severity="warning")
+        session = self.session
+        if session is not None:
+            session.on_notice = self._notice
+            self._unsubscribe = session.live.subscribe(self._store_changed)
+        self.switch_mode("inbox")
+        if session is not None and self._start_session:
+            self._start()
+
+    @work(exclusive=True, group="session", exit_on_error=False)
+    async def _start(self) -> None:
+        assert self.session is not None
+        await self.session.start()
+
+    async def on_unmount(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        if self.session is not None:
+            await self.session.close()
+
+    def _notice(self, severity: str, text: str) -> None:
+        level = severity if severity in ("information", "warning", "error") else "information"
+        self.notify(text, severity=level, markup=False)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ live changes
+
+    def _store_changed(self, topic: str, value: Any) -> None:
+        if topic == "connection" and isinstance(value, ConnectionState):
+            self.status_connection = value.describe(_monotonic())
+            if value.problem and value.link.value != "live":
+                log.info("connection: %s", value.problem)
+        elif topic == "presence:me":
+            self.status_presence = describe_presence(value)
+        elif topic == "hours":
+            self.status_hours = value[1] if isinstance(value, tuple) else ""
+        elif topic == "outbox":
+            pass
+        self._paint_statuses()
+        screen = self.screen
+        if isinstance(screen, ModeScreen):
+            screen.on_store_change(topic, value)
+        for other in self.screen_stack:
+            if other is not screen and isinstance(other, ModeScreen):
+                continue
+
+    def _paint_statuses(self) -> None:
+        for screen in self.screen_stack:
+            for bar in screen.query(StatusBar):
+                self.paint_status(bar)
+
+    def paint_status(self, bar: StatusBar) -> None:
+        """Bring a status bar up to date with the session."""
+        session = self.session
+        bar.profile = session.profile if session is not None else ""
+        bar.presence = self.status_presence
+        bar.hours = self.status_hours
+        bar.connection = self.status_connection
+        bar.outbox = session.outbox.pending_count if session is not None else 0
+
+    # ------------------------------------------------------------------ actions
+
+    def action_mode(self, mode: str) -> None:
+        """Switch to one of the five modes."""
+        if mode in self.MODES and self.current_mode != mode:
+            self.switch_mode(mode)
+
+    def action_help(self) -> None:
+        """Show the keys of the focused context and of the app."""
+        screen = self.screen
+        rows: list[tuple[str, str, str]] = []
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            key_id = binding.id or ""
+            marker = key_id or binding.action
+            if marker in seen or not binding.description:
+                continue
+            seen.add(marker)
+            rows.append((self.get_key_display(binding), binding.description, key_id))
+        context = getattr(screen, "MODE_NAME", "") or type(screen).__name__
+        self.push_screen(HelpScreen(context, rows))
+
+    def action_presence(self) -> None:
+        """Open my presence toggles."""
+        import importlib
+
+        try:
+            module = importlib.import_module("frontdesk.tui.screens.presence")
+        except ImportError:
+            self.notify("Presence toggles are not available yet.")
+            return
+        self.push_screen(module.PresenceScreen())
+
+    def action_quit_safely(self) -> None:
+        """Quit; asks first when replies are still waiting in the outbox."""
+        session = self.session
+        waiting = session.outbox.pending_count if session is not None else 0
+        if not waiting:
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(
+            f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",
+            "Quit anyway? They are kept and sent the next time frontdesk starts."), answer)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette: the screen's actions first, then the app's."""
+        yield from screen_commands(self, screen)
+        for mode_key, mode in MODE_KEYS.items():
+            yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
+                                lambda mode=mode: self.action_mode(mode))
+        yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
+        yield SystemCommand("Help", "key: ? or f1", self.action_help)
+        yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
+        yield from super().get_system_commands(screen)
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()
+
+
+__all__ = ["BINDING_OWNERS", "FrontdeskApp"]

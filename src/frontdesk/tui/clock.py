@@ -1,0 +1,35 @@
+"""The console's sense of "now", for relative times ("5 min ago"); frozen in snapshot tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+_frozen: datetime | None = None
+
+
+def now() -> datetime:
+    """The current time (aware, UTC), or the frozen one."""
+    return _frozen if _frozen is not None else datetime.now(UTC)
+
+
+def freeze(moment: datetime | None) -> None:
+    """Freeze the console's clock at ``moment`` (None thaws it)."""
+    global _frozen
+    _frozen = moment
+
+
+def ago(moment: datetime, *, reference: datetime | None = None) -> str:
+    """``now``, ``5 min``, ``3 h``, ``2 d``, ``7 w``: the age of ``moment``, short."""
+    seconds = ((reference or now()) - moment).total_seconds()
+    if seconds < 60:
+        return "now"
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    hours = minutes // 60
+    if hours < 48:
+        return f"{hours} h"
+    days = hours // 24
+    if days < 14:
+        return f"{days} d"
+    return f"{days // 7} w"
