@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from . import hours
 from .db import Database, dumps
 
 
@@ -253,7 +254,9 @@ def insert_contact_endpoint(
 def insert_schedule(db: Database, *, name: str, timezone: str, id: str | None = None,
                     position: int = 0) -> str:
     """A business-hours schedule in an IANA ``timezone``; add its days with
-    ``insert_schedule_entry``."""
+    ``insert_schedule_entry``. A zone this system does not know is a ValueError."""
+    if not hours.valid_zone(timezone):
+        raise ValueError(f"unknown time zone: {timezone!r}")
     schedule_id = id or new_id()
     _insert(db, "schedules", {"id": schedule_id, "name": name, "timezone": timezone,
                               "position": position})
@@ -270,8 +273,19 @@ def insert_schedule_entry(
     ``kind`` Regular (weekly on ``day_of_week``, 1 = Monday, from ``start_date``), Exception
     or Holiday (on ``start_date``, or each year with ``recurring`` in wire form, e.g.
     ``{"dayOfMonth": 25, "monthOfYear": 12}``). ``intervals`` are local ``("HH:MM", "HH:MM")``
-    pairs; a Closed day has none. Dates are ``YYYY-MM-DD``.
+    pairs; a Closed day has none. Dates are ``YYYY-MM-DD``. Bad values are a ValueError.
     """
+    hours.rule_from_row(kind=kind, name=name, status=status, start_date=start_date,
+                        intervals=[], day_of_week=day_of_week, recurring=recurring)
+    for start, end in intervals or []:
+        if hours.parse_clock(end) <= hours.parse_clock(start):
+            raise ValueError(f"an interval ends before it starts: {start}-{end}")
+    if kind not in (hours.REGULAR, hours.EXCEPTION, hours.HOLIDAY) or status not in (
+            hours.OPEN, hours.CLOSED) or (kind == hours.REGULAR) != (day_of_week is not None):
+        raise ValueError("a Regular entry has a day_of_week (1-7), others none; status is "
+                         "Open or Closed")
+    if day_of_week is not None and not 1 <= day_of_week <= 7:
+        raise ValueError(f"day_of_week is 1 (Monday) to 7: {day_of_week}")
     wire = [{"startTime": start, "endTime": end} for start, end in (intervals or [])]
     cursor = db.run(
         "INSERT INTO schedule_entries (schedule_id, kind, name, day_of_week, status, intervals, "

@@ -32,6 +32,8 @@ VIEW_TITLES = {"mine": "Mine", "queue": "Queue", "pending": "Pending", "closed":
                "all": "All"}
 OPEN_STATES = ("Open",)
 PENDING_STATES = ("Pending", "AwaitingPending")
+#: conversations read from the local working set at start (most recently seen first)
+WORKING_SET_LIMIT = 20_000
 #: conversations fetched per poll at most (the rest follow at the next tick)
 BATCH = 24
 #: how far back each "what changed" search reaches beyond the last one
@@ -63,7 +65,7 @@ class InboxStore:
         self._backlog: dict[int, Priority] = {}
         self._since: datetime | None = None
         self._primed = False
-        for conversation in session.local.working_set():
+        for conversation in session.local.working_set(limit=WORKING_SET_LIMIT):
             self.records[conversation.id] = conversation
         cached = session.local.snapshot("inbox")
         if isinstance(cached, dict):

@@ -26,6 +26,7 @@ from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
 from .outbox import Outbox, OutboxItem
+from .presence import MyPresence
 from .threads import ThreadStore
 
 log = logging.getLogger("frontdesk.store")
@@ -58,6 +59,7 @@ class Session:
         self.inbox = InboxStore(self)
         self.threads = ThreadStore(self)
         self.actions = Actions(self)
+        self.presence = MyPresence(self)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False

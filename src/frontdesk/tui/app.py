@@ -139,7 +139,7 @@ class FrontdeskApp(App[None]):
         bar.presence = self.status_presence
         bar.hours = self.status_hours
         bar.connection = self.status_connection
-        bar.outbox = session.outbox.pending_count if session is not None else 0
+        bar.outbox = len(session.outbox.items()) if session is not None else 0
 
     # ------------------------------------------------------------------ actions
 
@@ -178,7 +178,7 @@ class FrontdeskApp(App[None]):
     def action_quit_safely(self) -> None:
         """Quit; asks first when replies are still waiting in the outbox."""
         session = self.session
-        waiting = session.outbox.pending_count if session is not None else 0
+        waiting = len(session.outbox.items()) if session is not None else 0
         if not waiting:
             self.exit()
             return
