@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import httpx
 
 from frontdesk.sandbox import records, rules
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 
@@ -23,6 +25,13 @@ SMS_NUMBER = "+4520123456"
 
 def _unique(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def advance(sandbox: SandboxServer, seconds: float) -> datetime:
+    """Move the sandbox's manual clock on; returns the new time."""
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+    return clock.advance(seconds)
 
 
 def _write(sandbox: SandboxServer, fn: Any) -> Any:
@@ -117,7 +126,7 @@ def stored_conversation(sandbox: SandboxServer, requester_id: str, *, channel: s
 def stored_messages(sandbox: SandboxServer, conversation_id: int, author_id: str, count: int,
                     *, start: str = "2025-01-01T00:00:00") -> None:
     """``count`` chat messages written directly, one millisecond apart."""
-    from datetime import datetime, timedelta
+    from datetime import timedelta
 
     from frontdesk.sandbox.db import iso
 

@@ -330,3 +330,35 @@ def test_unknown_schedule(http: httpx.Client, operation: str) -> None:
     assert response.status_code == 404
     assert "Schedule" in message(response)
     assert http.get(f"/v1/business-hours/schedules/nope/{operation}").status_code == 400
+
+
+@pytest.mark.parametrize("entry", [
+    {"kind": "Regular", "name": "Mon", "start_date": "2025-01-01"},  # no day of week
+    {"kind": "Regular", "name": "Mon", "start_date": "2025-01-01", "day_of_week": 8},
+    {"kind": "Holiday", "name": "X", "start_date": "2025-01-01", "day_of_week": 1},
+    {"kind": "Sometimes", "name": "X", "start_date": "2025-01-01"},
+    {"kind": "Exception", "name": "X", "start_date": "1 Jan"},
+    {"kind": "Exception", "name": "X", "start_date": "2025-01-01", "status": "Maybe"},
+    {"kind": "Exception", "name": "X", "start_date": "2025-01-01",
+     "intervals": [("17:00", "09:00")]},
+    {"kind": "Exception", "name": "X", "start_date": "2025-01-01",
+     "intervals": [("9", "17:00")]},
+])
+def test_records_refuse_bad_schedule_entries(sandbox: SandboxServer, entry: dict[str, Any]
+                                             ) -> None:
+    def write(ctx: SandboxContext) -> None:
+        with ctx.db.tx():
+            schedule_id = records.insert_schedule(ctx.db, name="Bad", timezone="UTC")
+            records.insert_schedule_entry(ctx.db, schedule_id=schedule_id, **entry)
+
+    with pytest.raises(ValueError):
+        sandbox.call(write)
+
+
+def test_records_refuse_an_unknown_zone(sandbox: SandboxServer) -> None:
+    def write(ctx: SandboxContext) -> None:
+        with ctx.db.tx():
+            records.insert_schedule(ctx.db, name="Bad", timezone="Mars/Olympus_Mons")
+
+    with pytest.raises(ValueError):
+        sandbox.call(write)

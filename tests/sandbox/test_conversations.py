@@ -12,6 +12,7 @@ from factories_conversations import (
     EMAIL_INTEGRATION,
     SMS_NUMBER,
     Org,
+    advance,
     agent,
     conversation,
     count_rows,
@@ -301,10 +302,10 @@ def test_followup_is_pending_until_it_expires(sandbox: SandboxServer, http: http
     record = conversation(http, cid)
     _check(record)
     assert record["state"] == "Pending"
-    sandbox.clock.advance(3600)
+    advance(sandbox, 3600)
     sandbox.run_pending()
     assert _state(http, cid)[0] == "Pending"
-    sandbox.clock.advance(3601)
+    advance(sandbox, 3601)
     sandbox.run_pending()
     record = conversation(http, cid)
     assert record["state"] == "Open"
@@ -349,7 +350,7 @@ def test_followup_of_a_closed_conversation_is_refused(http: httpx.Client, world:
 def test_transfer_unassigns_and_queues(sandbox: SandboxServer, http: httpx.Client,
                                        world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
-    sandbox.clock.advance(5)
+    advance(sandbox, 5)
     response = http.put(f"/v1/conversations/{cid}/transfer/queue",
                         json={"queueId": world.queue, "userId": world.agent})
     assert response.status_code == 204

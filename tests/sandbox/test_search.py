@@ -11,6 +11,7 @@ import pytest
 from factories_conversations import (
     SMS_NUMBER,
     Org,
+    advance,
     create_chat,
     create_email,
     enduser,
@@ -77,25 +78,25 @@ def mine(http: httpx.Client, scene: Scene, *conditions: dict[str, Any],
 def scene(sandbox: SandboxServer, http: httpx.Client) -> Scene:
     """email (tag1) → chat (tag1, tag2, claimed) → sms (outbound, closed after 60 s)
     → pending chat → callback in the other queue; each a minute after the one before."""
-    sandbox.clock.advance(86_400)
+    advance(sandbox, 86_400)
     world = org(sandbox)
     start = iso(sandbox.clock.now())
     tag1, tag2 = tag(sandbox), tag(sandbox)
     email = create_email(http, world.requester, "Broken lamp order",
                          inbound("My lamp flickers since Tuesday"))
-    sandbox.clock.advance(60)
+    advance(sandbox, 60)
     chat = create_chat(http, world.requester, inbound("Where is my parcel? Order 100% late"))
     http.put(f"/v1/conversations/{chat}/claim", json={"agentId": world.agent})
-    sandbox.clock.advance(60)
+    advance(sandbox, 60)
     sms = http.post("/v1/conversations", json={
         "_type": "Sms", "requesterId": world.requester, "contactEndpointId": SMS_NUMBER,
         "message": outbound(world.other_agent, "Your parcel shipped")}).json()["data"]["id"]
-    sandbox.clock.advance(60)
+    advance(sandbox, 60)
     http.put(f"/v1/conversations/{sms}/close")
     pending = create_chat(http, world.requester, inbound("Call me back tomorrow"))
     http.put(f"/v1/conversations/{pending}/followup",
              json={"timestamp": iso(sandbox.clock.now() + timedelta(days=1))})
-    sandbox.clock.advance(60)
+    advance(sandbox, 60)
     callback = http.post("/v1/conversations", json={
         "_type": "Callback", "requesterId": world.requester, "direction": "Inbound",
         "contactEndpointId": SMS_NUMBER, "queueId": world.queue}).json()["data"]["id"]
@@ -320,7 +321,7 @@ def test_paging_walks_every_hit_once_in_order(sandbox: SandboxServer, http: http
     for n in range(7):
         created.append(create_chat(http, world.requester, inbound(f"hello {n}")))
         if n % 2:
-            sandbox.clock.advance(1)  # some share a time: the id breaks the tie
+            advance(sandbox, 1)  # some share a time: the id breaks the tie
     expected = sorted(created, key=lambda cid: (
         sandbox.query("SELECT last_activity_at AS a FROM conversations WHERE id = ?",
                       (cid,))[0]["a"], cid), reverse=True)

@@ -4,6 +4,7 @@ the contract, fast to build; the empty organisation keeps only its fixed parts."
 from __future__ import annotations
 
 import re
+import sqlite3
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -29,6 +30,12 @@ NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 NOW_ISO = "2026-01-05T09:00:00.000Z"
 # Control characters (but newline), ESC, the 8-bit CSI and the right-to-left override.
 HOSTILE = re.compile("[\x00-\x09\x0b-\x1f\x7f\x9b\u202e]")
+
+def one(db: Database, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row:
+    """The first row of a query, which must exist."""
+    row = db.one(sql, params)
+    assert row is not None, sql
+    return row
 
 
 def _seed(path: Path, **options: Any) -> float:
@@ -105,7 +112,7 @@ def test_counts_of_the_small_organisation(demo_db: Database) -> None:
         "SELECT kind, COUNT(*) AS n FROM users GROUP BY kind")}
     assert kinds["enduser"] == 200
     assert 20 <= kinds["agent"] <= 30
-    assert demo_db.one("SELECT COUNT(*) AS n FROM queues WHERE is_default = 1")["n"] == 1  # type: ignore[index]
+    assert one(demo_db, "SELECT COUNT(*) AS n FROM queues WHERE is_default = 1")["n"] == 1
     assert demo_db.get_meta("chat_channels") is None
 
 
@@ -157,8 +164,8 @@ def test_demo_agent_has_work_on_every_channel(demo_db: Database) -> None:
     assert channels == set(CHANNELS)
     presence = demo_db.one("SELECT * FROM presence WHERE user_id = ?", (agent["id"],))
     assert presence is not None and presence["connection_status"] == "Online"
-    assert demo_db.one("SELECT COUNT(*) AS n FROM team_members WHERE agent_id = ?",
-                       (agent["id"],))["n"] >= 1  # type: ignore[index]
+    assert one(demo_db, "SELECT COUNT(*) AS n FROM team_members WHERE agent_id = ?",
+                       (agent["id"],))["n"] >= 1
 
 
 def test_threads_long_and_short(demo_db: Database) -> None:
@@ -273,12 +280,12 @@ def test_ratings_and_anonymisations(demo_db: Database) -> None:
     assert all(r["processed_at"] is not None for r in requests)
     for request in requests:
         if request["type"] == "Conversation":
-            row = demo_db.one("SELECT * FROM conversations WHERE id = ?",
-                              (int(request["target_entity_id"]),))
-            assert row is not None and row["type"] == "AnonymizedConversation"
+            row = one(demo_db, "SELECT * FROM conversations WHERE id = ?",
+                      (int(request["target_entity_id"]),))
+            assert row["type"] == "AnonymizedConversation"
         if request["type"] == "User":
-            row = demo_db.one("SELECT * FROM users WHERE id = ?", (request["target_entity_id"],))
-            assert row is not None and row["anonymized_at"] and row["email"] is None
+            row = one(demo_db, "SELECT * FROM users WHERE id = ?", (request["target_entity_id"],))
+            assert row["anonymized_at"] and row["email"] is None
 
 
 def test_the_empty_organisation(tmp_path: Path) -> None:
@@ -314,8 +321,8 @@ def test_the_empty_organisation(tmp_path: Path) -> None:
         assert sum(r["is_archived"] for r in definitions) == 1
         for row in definitions:
             models.InputDefinition.model_validate(loads(row["input_definition"]))
-        product = loads(db.one("SELECT input_definition FROM custom_attribute_definitions "
-                               "WHERE identifier = 'product'")["input_definition"])  # type: ignore[index]
+        product = loads(one(db, "SELECT input_definition FROM custom_attribute_definitions "
+                               "WHERE identifier = 'product'")["input_definition"])
         nested = [o for top in product["options"] for o in top["nestedOptions"]]
         assert any(o["isDeactivated"] for o in nested)
         assert db.get_meta("seeded") == "empty"
@@ -339,8 +346,8 @@ def test_the_large_organisation(tmp_path: Path) -> None:
         big = int(db.get_meta("big_thread_id") or 0)
         row = db.one("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", (big,))
         assert row is not None and row["n"] == 10_000
-        assert db.one("SELECT COUNT(*) AS n FROM conversations WHERE queue_id IS NOT NULL "
-                      "AND assigned_agent_id IS NOT NULL")["n"] == 0  # type: ignore[index]
-        assert db.one("SELECT MAX(created_at) AS t FROM messages")["t"] <= NOW_ISO  # type: ignore[index]
+        assert one(db, "SELECT COUNT(*) AS n FROM conversations WHERE queue_id IS NOT NULL "
+                      "AND assigned_agent_id IS NOT NULL")["n"] == 0
+        assert one(db, "SELECT MAX(created_at) AS t FROM messages")["t"] <= NOW_ISO
     finally:
         db.close()

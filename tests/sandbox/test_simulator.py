@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +20,12 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.simulator import Simulator
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+def one(db: Database, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Row:
+    """The first row of a query, which must exist."""
+    row = db.one(sql, params)
+    assert row is not None, sql
+    return row
 
 
 def _context(template: Path, target: Path) -> SandboxContext:
@@ -73,21 +80,23 @@ def test_two_hundred_steps_keep_the_invariants(ctx: SandboxContext) -> None:
     assert demo is not None
     demo_id = demo["id"]
     before = _demo_work(ctx, demo_id)
-    presence_before = dict(ctx.db.one("SELECT * FROM presence WHERE user_id = ?", (demo_id,)))
-    last_seq = ctx.db.one("SELECT MAX(seq) AS s FROM messages")["s"]  # type: ignore[index]
-    conversations_before = ctx.db.one("SELECT COUNT(*) AS n FROM conversations")["n"]  # type: ignore[index]
+    presence_before = dict(one(ctx.db, "SELECT * FROM presence WHERE user_id = ?", (demo_id,)))
+    last_seq = one(ctx.db, "SELECT MAX(seq) AS s FROM messages")["s"]
+    conversations_before = one(ctx.db, "SELECT COUNT(*) AS n FROM conversations")["n"]
+    clock = ctx.clock
+    assert isinstance(clock, ManualClock)
     simulator = Simulator(ctx, rng=random.Random(11))
     assert simulator.demo_agent_id == demo_id
     descriptions = []
     for _ in range(200):
-        ctx.clock.advance(3)  # type: ignore[attr-defined]
+        clock.advance(3)
         descriptions.append(simulator.step())
     _check_invariants(ctx)
     joined = "\n".join(descriptions)
     for act in ("wrote in conversation", "new ", "claimed conversation", "replied in",
                 "closed conversation", " is Online", "Offline"):
         assert act in joined, act
-    assert ctx.db.one("SELECT COUNT(*) AS n FROM conversations")["n"] > conversations_before  # type: ignore[index]
+    assert one(ctx.db, "SELECT COUNT(*) AS n FROM conversations")["n"] > conversations_before
 
     # the demo agent's conversations: still theirs, never closed or answered by the simulator
     after = _demo_work(ctx, demo_id)
@@ -108,8 +117,8 @@ def test_two_hundred_steps_keep_the_invariants(ctx: SandboxContext) -> None:
                for m in new_messages)
     assert ctx.db.all("SELECT id FROM messages WHERE author_id = ? AND seq > ?",
                       (demo_id, last_seq)) == []
-    assert dict(ctx.db.one("SELECT * FROM presence WHERE user_id = ?",
-                           (demo_id,))) == presence_before  # type: ignore[arg-type]
+    assert dict(one(ctx.db, "SELECT * FROM presence WHERE user_id = ?",
+                    (demo_id,))) == presence_before
 
 
 def test_the_same_rng_does_the_same_things(seeded_db: Path, tmp_path: Path) -> None:
@@ -127,7 +136,7 @@ def test_an_empty_organisation_comes_to_life(empty_ctx: SandboxContext) -> None:
     assert simulator.demo_agent_id == ""
     descriptions = [simulator.step() for _ in range(30)]
     assert any(d.startswith("new ") for d in descriptions)
-    assert empty_ctx.db.one("SELECT COUNT(*) AS n FROM conversations")["n"] > 0  # type: ignore[index]
+    assert one(empty_ctx.db, "SELECT COUNT(*) AS n FROM conversations")["n"] > 0
     _check_invariants(empty_ctx)
 
 
@@ -135,5 +144,5 @@ async def test_run_acts_on_its_own(ctx: SandboxContext) -> None:
     simulator = Simulator(ctx, speed=1000, rng=random.Random(8))
     await asyncio.wait_for(simulator.run(max_steps=5), timeout=30)
     assert simulator.steps == 5
-    assert ctx.db.one("SELECT total_changes() AS n")["n"] > 0  # type: ignore[index]
+    assert one(ctx.db, "SELECT total_changes() AS n")["n"] > 0
     _check_invariants(ctx)

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 import httpx
 from factories_conversations import (
+    advance,
     agent,
     create_chat,
     default_queue,
@@ -152,7 +153,7 @@ def make_machine(sandbox: SandboxServer, http: httpx.Client) -> type[RuleBasedSt
 
         @rule(minutes=st.integers(1, 90))
         def time_passes(self, minutes: int) -> None:
-            now = sandbox.clock.advance(minutes * 60)
+            now = advance(sandbox, minutes * 60)
             sandbox.run_pending()
             for conv in self.model.values():
                 if conv.state == "Pending" and conv.followup_until is not None \

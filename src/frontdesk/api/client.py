@@ -38,9 +38,22 @@ from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
 from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
 
-__all__ = ["DEFAULT_USER_AGENT", "ApiClient"]
+__all__ = ["DEFAULT_BURST", "DEFAULT_RATE", "DEFAULT_USER_AGENT", "ApiClient", "default_pacer"]
 
 DEFAULT_USER_AGENT = "frontdesk/0.1 (+https://github.com/frontdesk)"
+
+
+#: The service's budget is 10 requests/s with a burst of 4, counted when requests *arrive*.
+#: The client counts when they leave, and arrivals bunch up (the first requests also open
+#: connections, later ones reuse them), so the default pacer keeps one token in reserve: a
+#: burst of 3 tolerates 100 ms of bunching, and a busy client still never sees a 429.
+DEFAULT_RATE = 10.0
+DEFAULT_BURST = 3
+
+
+def default_pacer() -> Pacer:
+    """A pacer for one key of the service: 10 requests/s, a burst of 3 (one in reserve)."""
+    return Pacer(DEFAULT_RATE, DEFAULT_BURST)
 
 
 class ApiClient:
@@ -49,8 +62,8 @@ class ApiClient:
     ``base_url`` is the main interface's address (paths start with ``/v1``);
     ``integrations_url`` the deprecated endpoint listing's (needed only for
     ``client.integrations``). ``api_key`` is sent as ``Authorization`` to these two origins
-    and nowhere else. ``pacer`` defaults to the service's budget (10 requests/s, burst 4);
-    share one pacer between clients that use the same key. ``transport`` is for a real httpx
+    and nowhere else. ``pacer`` defaults to :func:`default_pacer` (the service's budget, with
+    a token in reserve); share one pacer between clients that use the same key. ``transport`` is for a real httpx
     transport with other settings (local address, connection retries), never a mock.
 
     Use it as an async context manager, or call :meth:`aclose` when done.
@@ -88,7 +101,7 @@ class ApiClient:
         self.base_url = base_url.rstrip("/")
         self.integrations_url = None if integrations_url is None else integrations_url.rstrip("/")
         timeouts = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
-        self._pacer = pacer if pacer is not None else Pacer(10, 4)
+        self._pacer = pacer if pacer is not None else default_pacer()
         self._policy = retry if retry is not None else DEFAULT_POLICY
         http = httpx.AsyncClient(
             timeout=timeouts,

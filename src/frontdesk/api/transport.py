@@ -33,6 +33,7 @@ from .errors import (
     ApiError,
     InvalidRequest,
     RateLimited,
+    TransportError,
     UnexpectedResponse,
     error_from_exception,
     error_from_response,
@@ -220,6 +221,8 @@ class Transport:
         ``externalId`` may be repeated safely). ``url`` replaces the built URL (following a
         link the service sent; it must already be checked by :meth:`resolve`).
         """
+        if self._http.is_closed:
+            raise TransportError("The API client is closed", operation=op.label, sent=False)
         target = url if url is not None else self.url_for(op, path)
         query = _query(params)
         content = None if body is NO_BODY else json.dumps(body, ensure_ascii=False).encode()

@@ -76,7 +76,8 @@ def parser() -> argparse.ArgumentParser:
                        metavar="KEY", help="an API key to accept (repeatable; default: a new "
                        "random key, printed at start)")
     seeding = serve.add_mutually_exclusive_group()
-    seeding.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="N",
+    # default None, not 1: argparse sees "--seed 1 --empty" as no conflict when 1 is the default
+    seeding.add_argument("--seed", type=int, default=None, metavar="N",
                          help=f"seed of the demo organisation (default {DEFAULT_SEED})")
     seeding.add_argument("--empty", action="store_true",
                          help="an organisation with only endpoints, attributes and schedules")
@@ -133,13 +134,14 @@ def reset(db: Path, out: TextIO | None = None) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the sandbox in the foreground until SIGINT or SIGTERM."""
-    from .server import SandboxServer, new_key  # noqa: F811 (imported for typing above)
+    from .server import SandboxServer, new_key
 
     db: Path = args.db or default_db()
+    seed: int = DEFAULT_SEED if args.seed is None else args.seed
     keys: list[str] = args.api_keys or [new_key()]
     fresh = not db.exists()
     server = SandboxServer(
-        db, keys=keys, seed=None if args.empty else args.seed, empty=args.empty,
+        db, keys=keys, seed=None if args.empty else seed, empty=args.empty,
         scale=args.scale, simulator=args.simulator, simulator_speed=args.speed,
         rate_limit=args.rate_limit, host=args.host, port=args.port)
     if args.chaos:
@@ -153,7 +155,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         if fresh:
             what = "an empty organisation" if args.empty else \
-                f"the demo organisation (seed {args.seed}, {args.scale})"
+                f"the demo organisation (seed {seed}, {args.scale})"
             print(f"seeding {what} into {db} …", file=sys.stderr, flush=True)
         try:
             server.start()

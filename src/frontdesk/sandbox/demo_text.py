@@ -123,9 +123,9 @@ AGENT_MARKDOWN = (
     "Please run `ping 192.0.2.1` in a terminal and send me the output.",
     "***Important:*** your subscription renews on {date}. Nothing to do if you want to keep "
     "it.",
-    "I've issued the refund. You'll see it within _3–5 business days_.",
+    "I've issued the refund. You'll see it within _3-5 business days_.",
     "Thanks for your patience, {first}! Anything else I can help with?",
-    "Our {city} store is open:\n\n- Mon–Fri: 09:00–17:30\n- Sat: 10:00–14:00\n"
+    "Our {city} store is open:\n\n- Mon-Fri: 09:00-17:30\n- Sat: 10:00-14:00\n"
     "- Sun: ~~open~~ closed",
     "To reset your password:\n\n1. Open the **sign-in** page\n2. Choose _Forgot password_\n"
     "3. Use the code from the email (it looks like `123-456`)",

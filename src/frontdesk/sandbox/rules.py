@@ -73,7 +73,7 @@ def _not_anonymized(row: Any) -> None:
 
 def _opened(row: Any) -> str:
     """The state after an action that opens a Closed conversation and keeps any other."""
-    return str(row["state"])
+    return OPEN if row["state"] == CLOSED else str(row["state"])
 
 
 def _closed_at(row: Any) -> str | None:

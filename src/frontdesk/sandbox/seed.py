@@ -29,8 +29,26 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import demo_text as text
-from .db import Database, dumps, iso, loads
-from .records import insert_queue, insert_tag, insert_team, insert_user, message_text, set_presence
+from . import scrub
+from .clock import ManualClock
+from .context import SandboxContext
+from .db import Database, dumps, iso
+from .records import (
+    insert_anonymization_request,
+    insert_attribute_definition,
+    insert_contact_endpoint,
+    insert_queue,
+    insert_rating_offer,
+    insert_schedule,
+    insert_schedule_entry,
+    insert_tag,
+    insert_team,
+    insert_user,
+    message_text,
+    set_attribute_value,
+    set_presence,
+    tag_conversation,
+)
 
 DEMO_AGENT_EMAIL = "demo.agent@" + text.DOMAIN
 """The agent the console signs in as in the demo; the simulator leaves their work alone."""
@@ -112,6 +130,7 @@ def summary(db: Database | Path | str) -> dict[str, int]:
 
 
 def _aware(value: datetime) -> datetime:
+    """``value`` as an aware UTC datetime (a naive one is taken as UTC)."""
     return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
 
 
@@ -219,11 +238,13 @@ class Fixed:
 def _option(rng: random.Random, label: str, value: str, order: int,
             nested: list[dict[str, Any]] | None = None, deactivated: bool = False
             ) -> dict[str, Any]:
+    """A Select option in wire form."""
     return {"id": new_uuid(rng), "label": label, "value": value, "nestedOptions": nested or [],
             "isDeactivated": deactivated, "orderIndex": order}
 
 
 def _flat(rng: random.Random, labels: Sequence[str]) -> list[dict[str, Any]]:
+    """Options without nesting, their values the labels folded to ASCII."""
     return [_option(rng, label, ascii_slug(label) or f"option{i}", i)
             for i, label in enumerate(labels)]
 
@@ -241,6 +262,7 @@ def _paths(options: list[dict[str, Any]], prefix: list[str] | None = None) -> li
 
 
 def _attribute_definitions(rng: random.Random) -> list[dict[str, Any]]:
+    """The custom attributes: nested and flat Selects, Texts, one archived."""
     product = [
         _option(rng, "Hardware", "hardware", 0, [
             _option(rng, "Router", "router", 0), _option(rng, "Switch", "switch", 1),
@@ -300,30 +322,29 @@ _DAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"
 
 
 def _schedules(db: Database, rng: random.Random, now: datetime) -> None:
+    """Three schedules in three time zones, each with a holiday; the first has exceptions."""
     since = (now - timedelta(days=365)).date().isoformat()
-    entries: list[tuple[Any, ...]] = []
     for position, (name, zone, week, (holiday, day, month)) in enumerate(_SCHEDULES):
-        schedule_id = new_uuid(rng)
-        db.run("INSERT INTO schedules (id, name, timezone, position) VALUES (?, ?, ?, ?)",
-               (schedule_id, name, zone, position))
+        schedule_id = insert_schedule(db, id=new_uuid(rng), name=name, timezone=zone,
+                                      position=position)
         for weekday, hours in week.items():
-            intervals = [{"startTime": a, "endTime": b} for a, b in hours]
-            entries.append((schedule_id, "Regular", _DAY_NAMES[weekday - 1], weekday,
-                            "Open" if hours else "Closed", dumps(intervals), since, None))
-        entries.append((schedule_id, "Holiday", holiday, None, "Closed", "[]", since,
-                        dumps({"dayOfMonth": day, "monthOfYear": month})))
+            insert_schedule_entry(db, schedule_id=schedule_id, kind="Regular",
+                                  name=_DAY_NAMES[weekday - 1], day_of_week=weekday,
+                                  status="Open" if hours else "Closed", intervals=hours,
+                                  start_date=since)
+        insert_schedule_entry(db, schedule_id=schedule_id, kind="Holiday", name=holiday,
+                              status="Closed", start_date=since,
+                              recurring={"dayOfMonth": day, "monthOfYear": month})
         if position == 0:
             # A one-off shortened day ten days ahead, so the upcoming days show an exception.
-            short = (now + timedelta(days=10)).date().isoformat()
-            entries.append((schedule_id, "Exception", "Staff training (short day)", None,
-                            "Open", dumps([{"startTime": "08:00", "endTime": "12:00"}]),
-                            short, None))
-            entries.append((schedule_id, "Exception", "Christmas Eve", None, "Open",
-                            dumps([{"startTime": "09:00", "endTime": "13:00"}]), since,
-                            dumps({"dayOfMonth": 24, "monthOfYear": 12})))
-    db.conn.executemany(
-        "INSERT INTO schedule_entries (schedule_id, kind, name, day_of_week, status, intervals, "
-        "start_date, recurring) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", entries)
+            insert_schedule_entry(db, schedule_id=schedule_id, kind="Exception",
+                                  name="Staff training (short day)",
+                                  start_date=(now + timedelta(days=10)).date().isoformat(),
+                                  intervals=[("08:00", "12:00")])
+            insert_schedule_entry(db, schedule_id=schedule_id, kind="Exception",
+                                  name="Christmas Eve", start_date=since,
+                                  intervals=[("09:00", "13:00")],
+                                  recurring={"dayOfMonth": 24, "monthOfYear": 12})
 
 
 def _build_fixed(db: Database, now: datetime) -> Fixed:
@@ -343,31 +364,24 @@ def _build_fixed(db: Database, now: datetime) -> Fixed:
               (f"partners@{text.DOMAIN}", "Acme Partners 東京", None)]
     phones = [("+4570201234", "Copenhagen hotline", ["VoiceInbound", "VoiceOutbound", "Sms"]),
               ("+12025550143", "New York line", ["VoiceInbound", "VoiceOutbound"])]
-    rows: list[tuple[Any, ...]] = []
-    for address, name, sender in emails:
-        local = address.split("@")[0]
-        rows.append((address, "EmailEndpoint", name, sender, None, new_uuid(rng),
-                     f"{local}.acme-demo@inbound.frontdesk-mail.example", len(rows)))
-    for number, name, functionality in phones:
-        rows.append((number, "TelephonyEndpoint", name, None, dumps(functionality),
-                     new_uuid(rng), None, len(rows)))
-    db.conn.executemany(
-        "INSERT INTO contact_endpoints (key, type, name, sender_override, functionality, "
-        "legacy_id, internal_email_address, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    for position, (address, name, sender) in enumerate(emails):
+        insert_contact_endpoint(db, address=address, name=name, sender_override=sender,
+                                legacy_id=new_uuid(rng), position=position)
+    for position, (number, name, functionality) in enumerate(phones, start=len(emails)):
+        insert_contact_endpoint(db, number=number, name=name, functionality=functionality,
+                                legacy_id=new_uuid(rng), position=position)
 
     fixed = Fixed(admin_id, [(a, n) for a, n, _ in emails], [p for p, _, _ in phones])
     for position, spec in enumerate(_attribute_definitions(rng)):
-        attribute_id = new_uuid(rng)
-        db.run(
-            "INSERT INTO custom_attribute_definitions (id, entity_type, identifier, label, "
-            "input_definition, description, created_at, updated_at, is_required, is_archived, "
-            "is_deactivated, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, 0, ?)",
-            (attribute_id, spec["entity"], spec["identifier"], spec["label"],
-             dumps(spec["input"]), spec.get("description"),
-             iso(created + timedelta(days=position)),
-             iso(created + timedelta(days=90)) if spec.get("archived") else None,
-             int(bool(spec.get("archived"))), position))
-        if not spec.get("archived"):
+        archived = bool(spec.get("archived"))
+        attribute_id = insert_attribute_definition(
+            db, id=new_uuid(rng), entity_type=spec["entity"], identifier=spec["identifier"],
+            label=spec["label"], input_definition=spec["input"],
+            description=spec.get("description"),
+            created_at=iso(created + timedelta(days=position)),
+            updated_at=iso(created + timedelta(days=90)) if archived else None,
+            is_archived=archived, position=position)
+        if not archived:
             paths = _paths(spec["input"]["options"]) if spec["input"]["_type"] == "Select" \
                 else None
             fixed.attributes[spec["identifier"]] = (attribute_id, spec["entity"], paths)
@@ -411,7 +425,15 @@ _AGE = {"queued": (300, 36 * 3600), "Open": (600, 7 * 86400), "Pending": (3600, 
         "AwaitingPending": (3600, 14 * 86400), "Closed": (3600, 60 * 86400)}
 
 
+_QUEUE_USAGES = {
+    "General": {"Email": [f"support@{text.DOMAIN}"], "PstnPhone": ["+4570201234"]},
+    "Billing": {"Email": [f"billing@{text.DOMAIN}"]},
+    "Nordics": {"PstnPhone": ["+4570201234"]},
+}
+
+
 def _pick(rng: random.Random, weighted: Sequence[tuple[str, int]]) -> str:
+    """One key of ``(key, weight)`` pairs."""
     return rng.choices([k for k, _ in weighted], [w for _, w in weighted])[0]
 
 
@@ -431,11 +453,13 @@ class _Demo:
         self.next_id = 1
 
     def at(self, seconds_ago: float) -> datetime:
+        """The time ``seconds_ago`` before ``now``."""
         return self.now - timedelta(seconds=seconds_ago)
 
     # ------------------------------------------------------------------ people and groups
 
     def build_small(self) -> None:
+        """The small organisation: people, groups, tags and 1,000 conversations."""
         self._agents()
         self._groups()
         self._tags()
@@ -443,6 +467,7 @@ class _Demo:
         self._conversations()
 
     def _agents(self) -> None:
+        """The demo agent first, then the others, with a mix of presence."""
         rng = self.rng
         names = [("Demo", "Agent"), *text.AGENT_NAMES]
         for index, (first, last) in enumerate(names):
@@ -476,6 +501,7 @@ class _Demo:
                 self.demo = person
 
     def _groups(self) -> None:
+        """Teams and queues (the first queue is the default) with their members."""
         rng = self.rng
         created = iso(self.at(300 * 86400))
         ids = [a.id for a in self.agents]
@@ -505,19 +531,21 @@ class _Demo:
                 "preferredAgentOfflineTimeout": 300,
                 "personalAgentOfflineTimeout": 600,
                 "isRestricted": name == "VIP",
+                "usages": {"queueId": queue_id, "usages": _QUEUE_USAGES.get(name, {})},
             }
             pool = ids if index == 0 else rng.sample(ids[1:], rng.randint(5, 10))
             if name in ("General", "Technical") and ids[0] not in pool:
                 pool = [ids[0], *pool]
-            members = [(agent, rng.choice((1, 2, 3, None))) for agent in pool]
+            queue_members = [(agent, rng.choice((1, 2, 3, None))) for agent in pool]
             insert_queue(self.db, id=queue_id, name=name, created_at=created,
-                         is_default=index == 0, settings=settings, members=members)
+                         is_default=index == 0, settings=settings, members=queue_members)
             self.queues.append(queue_id)
 
     def _tags(self) -> None:
+        """40 tags, some inactive, most with a colour."""
         rng = self.rng
         for index, name in enumerate(text.TAG_NAMES):
-            active = not (index % 9 == 8)
+            active = index % 9 != 8
             color = rng.choice(text.TAG_COLORS) if rng.random() < 0.6 else None
             tag_id = insert_tag(self.db, id=new_uuid(rng), name=name,
                                 created_at=iso(self.at(rng.uniform(60, 300) * 86400)),
@@ -547,12 +575,14 @@ class _Demo:
         return people, rows
 
     def _write_users(self, rows: list[tuple[Any, ...]]) -> None:
+        """Write end users made by ``_person_rows`` in one statement."""
         self.db.conn.executemany(
             "INSERT INTO users (id, kind, created_at, display_name, email, phone_number, "
             "external_id, first_name, last_name, middle_names, additional_emails) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def _phone(self) -> str:
+        """A plausible E.164 number from one of a few countries."""
         rng = self.rng
         country = rng.choice(("45", "45", "1", "44", "81", "34", "49"))
         digits = {"45": 8, "1": 10, "44": 10, "81": 10, "34": 9, "49": 10}[country]
@@ -561,33 +591,35 @@ class _Demo:
         return f"+{country}{rng.randint(10 ** (digits - 1), 10 ** digits - 1)}"
 
     def _endusers(self) -> None:
+        """200 customers, half of them with custom attributes."""
         people, rows = self._person_rows(200, start=1, full=False)
         self._write_users(rows)
         self.endusers = people
         tier_id, _, tiers = self.fixed.attributes["customer_tier"]
         account_id, _, _ = self.fixed.attributes["account_number"]
         language_id, _, languages = self.fixed.attributes["preferred_language"]
-        values: list[tuple[Any, ...]] = []
+        values: list[tuple[str, str, str, Any]] = []
         for person in people:
             if self.rng.random() < 0.5:
-                values.append(("Contact", person.id, tier_id,
-                               dumps(self.rng.choice(tiers or [[]]))))
+                values.append(("Contact", person.id, tier_id, self.rng.choice(tiers or [[]])))
             if self.rng.random() < 0.4:
                 values.append(("Contact", person.id, account_id,
-                               dumps(f"ACC-{self.rng.randint(100000, 999999)}")))
+                               f"ACC-{self.rng.randint(100000, 999999)}"))
             if self.rng.random() < 0.2:
                 values.append(("Contact", person.id, language_id,
-                               dumps(self.rng.choice(languages or [[]]))))
+                               self.rng.choice(languages or [[]])))
         self._write_values(values)
 
-    def _write_values(self, values: list[tuple[Any, ...]]) -> None:
-        self.db.conn.executemany(
-            "INSERT OR REPLACE INTO custom_attribute_values (entity_type, entity_id, "
-            "attribute_id, value) VALUES (?, ?, ?, ?)", values)
+    def _write_values(self, values: list[tuple[str, str, str, Any]]) -> None:
+        """Set custom attribute values: (entity type, entity id, attribute id, value)."""
+        for entity_type, entity_id, attribute_id, value in values:
+            set_attribute_value(self.db, entity_type=entity_type, entity_id=entity_id,
+                                attribute_id=attribute_id, value=value)
 
     # ------------------------------------------------------------------ conversations
 
     def _requester(self, channel: str, pool: Sequence[_Person]) -> _Person:
+        """A customer who can be reached on ``channel`` (an address or a number)."""
         needs_email = channel in ("Email", "ContactForm")
         needs_phone = channel in ("Sms", "PstnPhone", "WhatsApp")
         while True:
@@ -596,6 +628,7 @@ class _Demo:
                 return person
 
     def _length(self, channel: str, state: str) -> int:
+        """How many messages a thread has: most are short, a few run to hundreds."""
         rng = self.rng
         if channel == "PstnPhone":
             return rng.randint(1, 2)
@@ -610,6 +643,7 @@ class _Demo:
 
     def _plan(self, channel: str, kind: str, agent: _Person | None = None,
               length: int | None = None) -> _Plan:
+        """A conversation of ``kind`` (a state, or ``queued``) on ``channel``."""
         rng = self.rng
         low, high = _AGE[kind]
         queued = kind == "queued"
@@ -622,6 +656,8 @@ class _Demo:
                      outbound)
 
     def _plans(self) -> list[_Plan]:
+        """1,000 plans in creation order: the demo agent's work first, every channel in every
+        state, then random ones."""
         rng = self.rng
         demo = self.demo
         plans = [self._plan(channel, "Open", demo) for channel in CHANNELS]
@@ -644,6 +680,7 @@ class _Demo:
         return plans
 
     def _times(self, plan: _Plan) -> list[datetime]:
+        """When each message was written: channel-like gaps, squeezed to end before now."""
         rng = self.rng
         low, high = _GAPS[plan.channel]
         offsets = [0.0]
@@ -655,6 +692,7 @@ class _Demo:
         return [plan.created + timedelta(seconds=o) for o in offsets]
 
     def _directions(self, plan: _Plan) -> list[str]:
+        """Who writes each message: customers and agents mostly take turns."""
         rng = self.rng
         if plan.queued:
             return ["Inbound"] * plan.length
@@ -671,12 +709,13 @@ class _Demo:
         return out
 
     def _conversations(self) -> None:
+        """Write the planned conversations with their messages, tags, attributes, ratings."""
         plans = self._plans()
         conversations: list[tuple[Any, ...]] = []
         messages: list[tuple[Any, ...]] = []
-        tags: list[tuple[Any, ...]] = []
-        values: list[tuple[Any, ...]] = []
-        ratings: list[tuple[Any, ...]] = []
+        tags: list[tuple[int, str, str]] = []
+        values: list[tuple[str, str, str, Any]] = []
+        ratings: list[dict[str, Any]] = []
         written: list[tuple[int, _Plan, _Person, str | None]] = []
         for plan in plans:
             cid = self.next_id
@@ -688,18 +727,16 @@ class _Demo:
             self._extras(cid, plan, requester, closed_at, tags, values, ratings)
         self._link(conversations, written)
         self._write(conversations, messages)
-        self.db.conn.executemany(
-            "INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
-            "VALUES (?, ?, ?)", tags)
+        for cid, tag_id, at in tags:
+            tag_conversation(self.db, cid, tag_id, at)
         self._write_values(values)
-        self.db.conn.executemany(
-            "INSERT INTO ratings (id, conversation_id, user_id, agent_id, rating_type, "
-            "offered_at, status, score, comment, submitted_at, language) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ratings)
+        for rating in ratings:
+            insert_rating_offer(self.db, **rating)
         self._anonymisations(written)
 
     def _write(self, conversations: list[tuple[Any, ...]],
                messages: list[tuple[Any, ...]]) -> None:
+        """Write conversation and message rows in chunks."""
         columns = ", ".join(_CONVERSATION_COLUMNS)
         marks = ", ".join("?" for _ in _CONVERSATION_COLUMNS)
         for start in range(0, len(conversations), _CHUNK):
@@ -782,6 +819,7 @@ class _Demo:
         return tuple(values[c] for c in _CONVERSATION_COLUMNS), closed_at
 
     def _attachments(self, channel: str) -> list[dict[str, str]]:
+        """Attachments of a message now and then (one for WhatsApp and SMS, allowed kinds)."""
         rng = self.rng
         if rng.random() >= 0.07 or channel == "PstnPhone":
             return []
@@ -791,6 +829,7 @@ class _Demo:
 
     def _attributes(self, thread: _Thread, direction: str, index: int, showcase: bool
                     ) -> dict[str, Any]:
+        """One message's attributes in wire form (the showcase cycles through every template)."""
         rng = self.rng
         channel = thread.channel
         inbound = direction == "Inbound"
@@ -838,8 +877,8 @@ class _Demo:
         return plain_attributes(type_, direction, body, kind=kind, attachments=attachments)
 
     def _extras(self, cid: int, plan: _Plan, requester: _Person, closed_at: str | None,
-                tags: list[tuple[Any, ...]], values: list[tuple[Any, ...]],
-                ratings: list[tuple[Any, ...]]) -> None:
+                tags: list[tuple[int, str, str]], values: list[tuple[str, str, str, Any]],
+                ratings: list[dict[str, Any]]) -> None:
         """Tags, custom attributes and a rating of one conversation."""
         rng = self.rng
         tagged_at = iso(plan.created + timedelta(seconds=60))
@@ -852,7 +891,7 @@ class _Demo:
                 continue
             attribute_id, _, paths = self.fixed.attributes[identifier]
             value: Any = rng.choice(paths) if paths else f"ORD-{rng.randint(10000, 99999)}"
-            values.append(("Conversation", str(cid), attribute_id, dumps(value)))
+            values.append(("Conversation", str(cid), attribute_id, value))
         if closed_at is None or rng.random() >= 0.3 or plan.agent is None:
             return
         closed = datetime.fromisoformat(closed_at.replace("Z", "+00:00"))
@@ -867,9 +906,10 @@ class _Demo:
             comment = rng.choice(text.RATING_COMMENTS) if rng.random() < 0.5 else None
             left = max(1.0, (self.now - offered).total_seconds())
             submitted = iso(offered + timedelta(seconds=rng.uniform(0, min(86400.0, left))))
-        ratings.append((new_uuid(rng), cid, requester.id, plan.agent.id, rating_type,
-                        iso(offered), "Rated" if rated else "Offered", score, comment,
-                        submitted, "en"))
+        ratings.append({"id": new_uuid(rng), "conversation_id": cid, "user_id": requester.id,
+                        "agent_id": plan.agent.id, "rating_type": rating_type,
+                        "offered_at": iso(offered), "score": score, "comment": comment,
+                        "submitted_at": submitted, "language": "en"})
 
     def _link(self, conversations: list[tuple[Any, ...]],
               written: list[tuple[int, _Plan, _Person, str | None]]) -> None:
@@ -886,65 +926,45 @@ class _Demo:
                 linked += 1
 
     def _anonymisations(self, written: list[tuple[int, _Plan, _Person, str | None]]) -> None:
-        """A few processed anonymisation requests: two conversations, a message, an end user."""
+        """A few processed anonymisation requests: two conversations, a message, an end user.
+
+        Scrubbed by the sandbox's own anonymisation code, with the clock at processing time.
+        """
         rng = self.rng
         demo_id = self.demo.id if self.demo else ""
-        closed = [(cid, requester, closed_at) for cid, plan, requester, closed_at in written
+        closed = [(cid, closed_at) for cid, plan, _requester, closed_at in written
                   if closed_at is not None and (plan.agent is None or plan.agent.id != demo_id)]
-        requests: list[tuple[Any, ...]] = []
-        for cid, _requester, closed_at in closed[:2]:
-            done = datetime.fromisoformat(str(closed_at).replace("Z", "+00:00")) + \
+        clock = ManualClock(self.now)
+        ctx = SandboxContext(db=self.db, clock=clock)
+
+        def request(type_: str, target: str, at: datetime) -> None:
+            clock.set(at)
+            insert_anonymization_request(
+                self.db, id=new_uuid(rng), type=type_, target_entity_id=target,
+                requested_by=self.fixed.admin_id, initiated_at=iso(at - timedelta(seconds=2)),
+                processed_at=iso(at))
+
+        for cid, closed_at in closed[:2]:
+            at = datetime.fromisoformat(str(closed_at).replace("Z", "+00:00")) + \
                 timedelta(hours=1)
-            at = iso(done)
-            self.db.run(
-                "UPDATE conversations SET type = 'AnonymizedConversation', anonymized_at = ?, "
-                "subject = NULL, from_email = NULL, to_email = NULL, browser_info = NULL, "
-                "from_number = NULL, to_number = NULL WHERE id = ?", (at, cid))
-            self._scrub_messages("conversation_id = ?", (cid,))
-            requests.append((new_uuid(rng), "Conversation", str(cid), self.fixed.admin_id,
-                             iso(done - timedelta(seconds=2)), at))
+            request("Conversation", str(cid), at)
+            scrub.scrub_conversation(ctx, cid)
         if len(closed) > 2:
             cid = closed[2][0]
-            row = self.db.one("SELECT id, created_at FROM messages WHERE conversation_id = ? "
+            row = self.db.one("SELECT id FROM messages WHERE conversation_id = ? "
                               "ORDER BY seq LIMIT 1", (cid,))
             if row is not None:
-                self._scrub_messages("id = ?", (row["id"],))
-                at = iso(self.now - timedelta(days=1))
-                requests.append((new_uuid(rng), "Message", f"{cid}_{row['id']}",
-                                 self.fixed.admin_id, iso(self.now - timedelta(days=1, seconds=3)),
-                                 at))
-        open_requesters = {requester.id for _cid, plan, requester, _c in written
-                           if plan.state != "Closed" or (plan.agent and plan.agent.id == demo_id)}
+                request("Message", f"{cid}_{row['id']}", self.now - timedelta(days=1))
+                scrub.scrub_message(ctx, cid, str(row["id"]))
+        # an end user whose conversations are all closed (and none the demo agent's)
+        busy = {requester.id for _cid, plan, requester, _c in written
+                if plan.state != "Closed" or (plan.agent and plan.agent.id == demo_id)}
+        asked = {requester.id for _cid, _plan, requester, _c in written}
         for person in self.endusers:
-            if person.id in open_requesters:
-                continue
-            at = iso(self.now - timedelta(days=3))
-            self.db.run(
-                "UPDATE users SET display_name = NULL, email = NULL, phone_number = NULL, "
-                "external_id = NULL, first_name = NULL, last_name = NULL, middle_names = NULL, "
-                "additional_emails = NULL, additional_phone_numbers = NULL, avatar_url = NULL, "
-                "anonymized_at = ? WHERE id = ?", (at, person.id))
-            self.db.run("DELETE FROM custom_attribute_values WHERE entity_type = 'Contact' "
-                        "AND entity_id = ?", (person.id,))
-            for (cid,) in self.db.conn.execute(
-                    "SELECT id FROM conversations WHERE requester_id = ?", (person.id,)):
-                self.db.run("UPDATE conversations SET type = 'AnonymizedConversation', "
-                            "anonymized_at = ?, subject = NULL, from_email = NULL, "
-                            "to_email = NULL, from_number = NULL, to_number = NULL, "
-                            "browser_info = NULL WHERE id = ?", (at, cid))
-                self._scrub_messages("conversation_id = ?", (cid,))
-            requests.append((new_uuid(rng), "User", person.id, self.fixed.admin_id,
-                             iso(self.now - timedelta(days=3, seconds=5)), at))
-            break
-        self.db.conn.executemany(
-            "INSERT INTO anonymization_requests (id, type, target_entity_id, requested_by, "
-            "initiated_at, processed_at) VALUES (?, ?, ?, ?, ?, ?)", requests)
-
-    def _scrub_messages(self, where: str, params: tuple[Any, ...]) -> None:
-        rows = self.db.all(f"SELECT id, attributes FROM messages WHERE {where}", params)
-        for row in rows:
-            self.db.run("UPDATE messages SET attributes = ?, body_text = '' WHERE id = ?",
-                        (dumps(scrubbed(_loads(row["attributes"]))), row["id"]))
+            if person.id in asked and person.id not in busy:
+                request("User", person.id, self.now - timedelta(days=3))
+                scrub.scrub_user(ctx, person.id)
+                break
 
     # ------------------------------------------------------------------ large scale
 
@@ -1065,34 +1085,6 @@ class _Thread:
 def _weighted_queue(rng: random.Random, queues: list[str]) -> str:
     """The default queue (first) gets half of the waiting conversations."""
     return queues[0] if rng.random() < 0.5 else rng.choice(queues)
-
-
-def _loads(value: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = loads(value)
-    return loaded
-
-
-def scrubbed(attributes: dict[str, Any]) -> dict[str, Any]:
-    """Message attributes with the personal content removed (what anonymisation leaves)."""
-    out = dict(attributes)
-    if isinstance(out.get("content"), dict):
-        out["content"] = {**out["content"], "value": ""}
-    if isinstance(out.get("emailContent"), dict):
-        out["emailContent"] = {"_type": "Regular", "content": {"value": "", "_type": "Text"}}
-    for key in ("from",):
-        if isinstance(out.get(key), dict):
-            out[key] = {"email": ""}
-        elif isinstance(out.get(key), str):
-            out[key] = ""
-    if isinstance(out.get("to"), list):
-        out["to"] = []
-    elif isinstance(out.get("to"), str):
-        out["to"] = ""
-    for key in ("cc", "bcc", "attachments", "replyDefaultToEmails"):
-        if key in out:
-            out[key] = []
-    out.pop("subject", None)
-    return out
 
 
 def _bulk_attributes(rng: random.Random, channel: str, direction: str, person: _Person,

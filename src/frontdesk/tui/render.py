@@ -90,9 +90,7 @@ class _Kind:
 
     __slots__ = ("closer", "name", "pattern", "trigger")
 
-    def __init__(
-        self, name: str, trigger: str, pattern: str, closer: str | None = None
-    ) -> None:
+    def __init__(self, name: str, trigger: str, pattern: str, closer: str | None = None) -> None:
         self.name = name
         self.trigger = trigger
         self.pattern = re.compile(pattern)
@@ -110,7 +108,7 @@ class _Kind:
         return last
 
 
-_URL_CHARS: Final = r"[^\s<>\"'`\[\]]"
+_URL_CHARS: Final = r"[^\s<>\"'`\[\]\\]"
 # Order matters: at the same position the first kind wins.
 _KINDS: Final = (
     _Kind("code", "`", r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", r"`+"),
@@ -347,16 +345,48 @@ _SKIP_TAGS: Final = frozenset(
     {"script", "style", "head", "title", "template", "noscript", "svg", "iframe", "object"}
 )
 _VOID_TAGS: Final = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-     "track", "wbr"}
+    {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
 )
 _PARAGRAPH_TAGS: Final = frozenset(
     {"p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "address", "dl", "figure", "form"}
 )
 _LINE_TAGS: Final = frozenset(
-    {"div", "section", "article", "header", "footer", "main", "nav", "aside", "center",
-     "tr", "dt", "dd", "caption", "figcaption", "tbody", "thead", "tfoot", "fieldset",
-     "details", "summary"}
+    {
+        "div",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "main",
+        "nav",
+        "aside",
+        "center",
+        "tr",
+        "dt",
+        "dd",
+        "caption",
+        "figcaption",
+        "tbody",
+        "thead",
+        "tfoot",
+        "fieldset",
+        "details",
+        "summary",
+    }
 )
 _BOLD_TAGS: Final = frozenset({"b", "strong"})
 _ITALIC_TAGS: Final = frozenset({"i", "em", "cite", "dfn", "var"})
@@ -369,6 +399,7 @@ _CLOSE: Final = "\ue001"
 _SENTINELS: Final = re.compile("[\ue000-\ue001]")
 _MARKDOWN_SPECIALS: Final = re.compile(r"([\\`*_~\[\]])")
 _SPACES: Final = re.compile(r"\s+")
+_DOUBLE_SPACES: Final = re.compile(r"  +")
 _SPACE_BEFORE_CLOSE: Final = re.compile(r"(\s+)(\ue001[^\ue000\ue001]+\ue001)")
 _SPACE_AFTER_OPEN: Final = re.compile(r"(\ue000[^\ue000\ue001]+\ue000)(\s+)")
 _MARKER: Final = re.compile(r"[\ue000\ue001]([^\ue000\ue001]+)[\ue000\ue001]")
@@ -410,7 +441,7 @@ class _HtmlToMarkdown(HTMLParser):
         """Finish the current line."""
         if self.parts:
             line = _finish_inline("".join(self.parts))
-            line = line.rstrip() if self.pre else line.strip()
+            line = line.rstrip() if self.pre else _DOUBLE_SPACES.sub(" ", line.strip())
             if line:
                 self.lines.append(self.prefix + line)
         self.parts = []

@@ -90,7 +90,10 @@ def parse_timestamp(value: Any) -> Any:
             return value
         if parsed.tzinfo is None:
             return parsed.replace(tzinfo=UTC)
-        return parsed.astimezone(UTC)
+        try:
+            return parsed.astimezone(UTC)
+        except OverflowError:  # e.g. 9999-12-31T23:59:59-01:00
+            raise ValueError("timestamp is out of range") from None
     return value
 
 

@@ -14,7 +14,6 @@ by ``_type``: Channel ``genericapimessaging`` vs ``messenger``).
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
@@ -41,10 +40,16 @@ from ...api.models import (
 from ...api.models.common import is_uuid
 from .. import records, rules, shapes
 from ..context import Ctx, SandboxContext, no_content, ok
-from ..db import from_iso, iso
+from ..db import iso
 from ..errors import bad_request
 from ..params import ConversationIdPath
-from .messages import build_attributes, require_enduser, store_attachments, write_message
+from .messages import (
+    build_attributes,
+    one_ms_after,
+    require_enduser,
+    store_attachments,
+    write_message,
+)
 
 router = APIRouter(tags=["conversations"])
 
@@ -52,7 +57,6 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such con
 _EMAIL_TYPES = {"Email": ("EmailConversation", "Email"),
                 "ContactForm": ("ContactFormConversation", "ContactForm")}
 GENERIC_CHANNEL = "Messenger"
-_ONE_MS = timedelta(milliseconds=1)
 
 
 # ---------------------------------------------------------------- create
@@ -244,7 +248,7 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
                 seen.add(message.external_id)
             at = iso(message.created_at)
             if previous is not None and at <= previous:
-                at = iso(from_iso(previous) + _ONE_MS)
+                at = one_ms_after(previous)
             previous = at
             attributes = build_attributes(
                 ctx, row, direction=message.type,

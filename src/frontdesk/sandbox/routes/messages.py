@@ -4,9 +4,11 @@ A message's ``attributes`` are stored in wire form, so the thread is answered by
 stored JSON text (one query on ``messages_conversation``, no per-message decoding): a thread
 of 10,000 messages costs a few milliseconds.
 
-Which channels take messages: chat, messenger, contact form, email, SMS (outbound only) and
-WhatsApp (outbound only, Markdown, at most one attachment of the listed kinds). Phone,
-callback, voicemail and Twitter conversations take none; anonymized conversations take none.
+Which channels take messages: chat, messenger (Messenger and FacebookMessenger, since the
+spec's "Messenger" may mean either; imported generic conversations too), contact form, email,
+SMS (outbound only) and WhatsApp (outbound only, Markdown, at most one attachment of the
+listed kinds). Phone, callback, voicemail and Twitter conversations take none; anonymized
+conversations take none.
 """
 
 from __future__ import annotations
@@ -168,13 +170,22 @@ def store_attachments(ctx: SandboxContext, files: list[FileInput] | None, base_u
 # ---------------------------------------------------------------- writing
 
 
+def one_ms_after(stored: str) -> str:
+    """The stored time 1 ms after ``stored``; a 400 at the end of the calendar."""
+    try:
+        return iso(from_iso(stored) + timedelta(milliseconds=1))
+    except OverflowError as exc:
+        raise bad_request("Invalid value in request: message times reach the end of the "
+                          "calendar") from exc
+
+
 def next_message_time(ctx: SandboxContext, conversation_id: int) -> str:
     """Now, or 1 ms after the conversation's last message: times strictly increase."""
     now = ctx.now_iso()
     last = ctx.db.one("SELECT created_at FROM messages WHERE conversation_id = ? "
                       "ORDER BY seq DESC LIMIT 1", (conversation_id,))
     if last is not None and last["created_at"] >= now:
-        return iso(from_iso(last["created_at"]) + timedelta(milliseconds=1))
+        return one_ms_after(last["created_at"])
     return now
 
 
@@ -375,5 +386,5 @@ async def read_file(ctx: Ctx, file_id: FileIdPath) -> Response:
     return Response(bytes(row["data"]), media_type=row["content_type"], headers=headers)
 
 
-__all__ = ["ATTRIBUTE_TYPES", "build_attributes", "message_problem", "require_enduser",
-           "router", "store_attachments", "write_message"]
+__all__ = ["ATTRIBUTE_TYPES", "build_attributes", "message_problem", "one_ms_after",
+           "require_enduser", "router", "store_attachments", "write_message"]

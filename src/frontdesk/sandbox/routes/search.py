@@ -77,6 +77,8 @@ DATE_COLUMNS = {
 _DURATION = ("(CASE WHEN c.closed_at IS NULL THEN NULL ELSE "
              "ROUND((julianday(c.closed_at) - julianday(c.created_at)) * 86400000) END)")
 _ACTIVITY = "IFNULL(c.last_activity_at, '')"
+MAX_INT64 = 2**63 - 1
+_DIGITS = re.compile(r"[0-9]{1,19}")
 
 #: Members each operator takes (all required).
 _MEMBERS: dict[str, frozenset[str]] = {
@@ -176,7 +178,7 @@ def _conversation_field(field: SearchField) -> Sql:
     kind = _operator(field, ("IsOneOf", "IsNotOneOf"))
     ids: list[int] = []
     for value in _strings(field):
-        if not value.isdigit() or len(value) > 19:
+        if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= MAX_INT64:
             raise bad_request(f"Invalid value in request: ConversationId '{value}' is not a "
                               "conversation id")
         ids.append(int(value))
@@ -214,9 +216,19 @@ def _date_field(field: SearchField) -> Sql:
     return f"{column} {'>=' if kind == 'Since' else '<='} ?", [iso(op.timestamp)]
 
 
+def _millis(value: int | None, name: str) -> int:
+    if value is None or not 0 <= value <= MAX_INT64:
+        raise bad_request(f"Invalid value in request: Duration {name} must be 0 to "
+                          f"{MAX_INT64} milliseconds")
+    return value
+
+
 def _duration_field(field: SearchField) -> Sql:
     kind = _operator(field, ("Between", "LongerThanOrEqualTo", "ShorterThanOrEqualTo"))
     op = field.operator
+    for name in ("min", "max", "duration"):
+        if getattr(op, name) is not None:
+            _millis(getattr(op, name), name)
     if kind == "Between":
         assert op.min is not None and op.max is not None
         if op.min > op.max:

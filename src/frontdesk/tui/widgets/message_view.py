@@ -191,6 +191,7 @@ class MessageView(Static, can_focus=True):
         self._failed = failed
         self._show_exact = False
         self._hovered = False
+        self._focused = False
         self._relative = relative_time(message.created_at, self._clock())
         attributes = message.attributes
         files = list(attributes.attachments or [])
@@ -281,7 +282,9 @@ class MessageView(Static, can_focus=True):
         out.append("  " + " · ".join(meta), _META)
         if self._status is not None:
             out.append("  ")
-            out.append(one_line(self._status, width=HEADER_WIDTH), _FAILED if self._failed else _STATUS)
+            out.append(
+                one_line(self._status, width=HEADER_WIDTH), _FAILED if self._failed else _STATUS
+            )
         self._email_headers(out)
         body = attributes.body
         if body is not None and body.value:
@@ -309,9 +312,15 @@ class MessageView(Static, can_focus=True):
         rows: list[tuple[str, str]] = []
         if attributes.from_ is not None:
             rows.append(("From", _contact(attributes.from_.name, attributes.from_.email)))
-        for label, contacts in (("To", attributes.to), ("Cc", attributes.cc), ("Bcc", attributes.bcc)):
+        for label, contacts in (
+            ("To", attributes.to),
+            ("Cc", attributes.cc),
+            ("Bcc", attributes.bcc),
+        ):
             if contacts:
-                shown = ", ".join(_contact(contact.name, contact.email) for contact in contacts[:20])
+                shown = ", ".join(
+                    _contact(contact.name, contact.email) for contact in contacts[:20]
+                )
                 if len(contacts) > 20:
                     shown += f", … ({len(contacts) - 20} more)"
                 rows.append((label, shown))
@@ -324,15 +333,17 @@ class MessageView(Static, can_focus=True):
     # -- time shown exactly while focused or hovered ------------------------------ #
 
     def _set_exact(self) -> None:
-        exact = self.has_focus or self._hovered
+        exact = self._focused or self._hovered
         if exact != self._show_exact:
             self._show_exact = exact
             self.update(self._build())
 
     def on_focus(self, _event: events.Focus) -> None:
+        self._focused = True
         self._set_exact()
 
     def on_blur(self, _event: events.Blur) -> None:
+        self._focused = False
         self._set_exact()
 
     def on_enter(self, event: events.Enter) -> None:
@@ -361,4 +372,3 @@ class MessageView(Static, can_focus=True):
             self.post_message(self.OpenAttachment(self._files[n - 1].url))
         else:
             self.app.bell()
-

@@ -33,11 +33,11 @@ from typing import ClassVar, Literal
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message as TextualMessage
 from textual.widget import AwaitMount, Widget
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from frontdesk.api.models.messages import Message
@@ -59,7 +59,7 @@ class _Echo:
 
 
 class NewMessagesIndicator(Static):
-    """"↓ N new", docked at the bottom of the thread while new messages are out of view."""
+    """The "↓ N new" line, docked at the bottom while new messages are out of view."""
 
     class Pressed(TextualMessage):
         """The indicator was clicked: jump to the newest message."""
@@ -122,7 +122,7 @@ class ThreadView(VerticalScroll):
         self._names = names
         self._clock = clock
         self._messages: list[Message] = []
-        self._index: dict[str, int] = {}
+        self._index: dict[str, int] | None = {}  # id -> position; None until rebuilt
         self._external: dict[str, str] | None = None  # external id -> message id, lazily
         self._echoes: list[_Echo] = []
         self._lo = 0
@@ -173,26 +173,22 @@ class ThreadView(VerticalScroll):
     def set_messages(self, messages: Sequence[Message]) -> AwaitMount:
         """Show a new thread (replacing everything, local echoes included), at its newest.
 
-        Duplicate ids keep their first occurrence.  Only the newest :attr:`WINDOW` messages
-        are mounted; returns the (optional) awaitable of that mount.
+        Only the newest :attr:`WINDOW` messages are mounted; returns the (optional)
+        awaitable of that mount.  Nothing is done per message beyond copying the list: the
+        id index (for duplicates and echoes) is built after the first frame.  Should the
+        list hold the same id twice, the first occurrence is kept then.
         """
-        index = {message.id: position for position, message in enumerate(messages)}
-        if len(index) == len(messages):
-            self._messages = list(messages)
-        else:
-            self._messages = []
-            index = {}
-            for message in messages:
-                if message.id not in index:
-                    index[message.id] = len(self._messages)
-                    self._messages.append(message)
-        self._index = index
+        self._messages = list(messages)
+        self._index = None
         self._external = None
         self._echoes = []
         self._unseen = 0
         self._update_indicator()
         total = len(self._messages)
-        return self._reset_window(max(0, total - self.WINDOW), total, "bottom")
+        await_mount = self._reset_window(max(0, total - self.WINDOW), total, "bottom")
+        if self.is_attached:
+            self.call_after_refresh(self._ids)
+        return await_mount
 
     def append(self, messages: Iterable[Message]) -> AwaitMount:
         """New messages, added at the bottom without re-rendering the others.
@@ -201,6 +197,7 @@ class ThreadView(VerticalScroll):
         local echo takes the echo's place.  The view follows only if it was at the bottom;
         otherwise "↓ N new" is shown.
         """
+        ids = self._ids()
         at_end = self._hi == len(self._messages)
         first_echo = self._echo_views[0] if self._echo_views and at_end else None
         new_views: list[MessageView] = []
@@ -208,9 +205,9 @@ class ThreadView(VerticalScroll):
         refocus: MessageView | None = None
         focused = self._focused_widget()
         for message in messages:
-            if message.id in self._index:
+            if message.id in ids:
                 continue
-            self._index[message.id] = len(self._messages)
+            ids[message.id] = len(self._messages)
             self._messages.append(message)
             if self._external is not None and message.external_id:
                 self._external.setdefault(message.external_id, message.id)
@@ -251,7 +248,7 @@ class ThreadView(VerticalScroll):
         is ignored.
         """
         key = local_echo.external_id or local_echo.id
-        if local_echo.id in self._index or key in self._external_ids():
+        if local_echo.id in self._ids() or key in self._external_ids():
             return AwaitMount(self, [])
         for echo in self._echoes:
             if echo.key == key:
@@ -259,7 +256,10 @@ class ThreadView(VerticalScroll):
                 return AwaitMount(self, [])
         echo = _Echo(key, local_echo, status, failed)
         self._echoes.append(echo)
-        if self._hi != len(self._messages) or not self.is_attached:
+        if not self.is_attached:
+            self._deferred = True
+            return AwaitMount(self, [])
+        if self._hi != len(self._messages):
             return AwaitMount(self, [])
         view = self._make_echo_view(echo)
         self._echo_views.append(view)
@@ -326,13 +326,33 @@ class ThreadView(VerticalScroll):
                 return position
         return None
 
+    def _ids(self) -> dict[str, int]:
+        """The id index of the messages, built on first use after :meth:`set_messages`.
+
+        Duplicate ids (a thread should have none) are dropped here, keeping the first; the
+        window is then mounted afresh at the newest messages.
+        """
+        if self._index is None:
+            index = {message.id: position for position, message in enumerate(self._messages)}
+            if len(index) != len(self._messages):
+                unique: list[Message] = []
+                index = {}
+                for message in self._messages:
+                    if message.id not in index:
+                        index[message.id] = len(unique)
+                        unique.append(message)
+                self._messages = unique
+                self._index = index
+                total = len(unique)
+                self._reset_window(max(0, total - self.WINDOW), total, "bottom")
+            self._index = index
+        return self._index
+
     def _external_ids(self) -> dict[str, str]:
         """External ids of the real messages (built on first use: echoes are rare)."""
         if self._external is None:
             self._external = {
-                message.external_id: message.id
-                for message in self._messages
-                if message.external_id
+                message.external_id: message.id for message in self._messages if message.external_id
             }
         return self._external
 
@@ -380,7 +400,8 @@ class ThreadView(VerticalScroll):
             return None
         lo = max(0, self._lo - self.BATCH)
         views = [self._make_view(message) for message in self._messages[lo : self._lo]]
-        before = (self._views or self._echo_views or [None])[0]
+        mounted = self._views or self._echo_views
+        before = mounted[0] if mounted else None
         self._views[0:0] = views
         self._lo = lo
         if before is None:
@@ -500,7 +521,9 @@ class ThreadView(VerticalScroll):
             self.set_reactive(Widget.scroll_y, scroll_y)
             self.set_reactive(Widget.scroll_target_y, scroll_y)
             if self.show_vertical_scrollbar:
-                self.vertical_scrollbar.set_reactive(type(self.vertical_scrollbar).position, scroll_y)
+                self.vertical_scrollbar.set_reactive(
+                    type(self.vertical_scrollbar).position, scroll_y
+                )
                 self.vertical_scrollbar.refresh()
         self._schedule_edges()
         return result

@@ -1,0 +1,219 @@
+"""Inbox list benchmark: 100,000 conversations — build, filter keystroke, cursor step.
+
+    .venv/bin/python bench/bench_inbox.py [--rows 100000] [--runs 7]
+
+Synthetic records in an InboxStore-like object (records, tags, previews, names), shown in the
+real :class:`ConversationList` mounted in a headless Textual app (120×40). Prints the median
+(and worst) of each measurement over the runs:
+
+* view: the store-like object's view ("all", sorted newest first) — the store's cost;
+* build: ``set_rows`` of the whole view plus painting every line on screen (budget 300 ms);
+* first keystroke: the first filter character, which also builds the search strings;
+* keystroke: each following character of a typed filter, and a backspace (budget 50 ms);
+* cursor step: one ``j`` (two lines repainted) and a page down (every line repainted)
+  (budget 10 ms).
+
+Budgets from the quality document: build ≤ 300 ms, filter keystroke ≤ 50 ms, cursor step
+≤ 10 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.geometry import Region  # noqa: E402
+
+from frontdesk.api.models import Conversation  # noqa: E402
+from frontdesk.api.models.conversations import Assignment, QueueRef  # noqa: E402
+from frontdesk.tui.clock import ago  # noqa: E402
+from frontdesk.tui.widgets.conversation_list import ConversationList, RowLookups  # noqa: E402
+
+NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+FIRST = ("Anna", "Bo", "Carla", "Dmitri", "Eva", "Farid", "Greta", "Hiro", "Ines", "Jonas",
+         "Kaja", "Lars", "Mette", "Nils", "Olga", "Pia", "Rasmus", "Sofie", "Tove", "Ulrik")
+LAST = ("Hansen", "Jensen", "Nielsen", "Larsen", "Andersen", "Berg", "Dahl", "Holm", "Lund",
+        "Moller", "Nyberg", "Olsen", "Persson", "Quist", "Riis", "Storm", "Thorsen", "Vang")
+WORDS = ("router", "invoice", "refund", "login", "delivery", "password", "firmware", "order",
+         "broken", "late", "missing", "question", "upgrade", "cancel", "warranty", "account")
+CHANNELS = ("Email", "WidgetChat", "Sms", "WhatsApp", "PstnPhone", "ContactForm")
+STATES = ("Open", "Open", "Open", "Pending", "Closed")
+
+
+class FakeInbox:
+    """Enough of InboxStore and Directory for the list: records, tags, previews, names."""
+
+    def __init__(self, count: int, seed: int = 7) -> None:
+        rng = random.Random(seed)
+        agents = [f"00000000-0000-4000-8000-{i:012d}" for i in range(40)]
+        queues = [f"10000000-0000-4000-8000-{i:012d}" for i in range(8)]
+        users = [f"20000000-0000-4000-8000-{i:012d}" for i in range(20_000)]
+        tags = [f"30000000-0000-4000-8000-{i:012d}" for i in range(40)]
+        self.names = {a: f"{rng.choice(FIRST)} {rng.choice(LAST)} (agent)" for a in agents}
+        self.names.update({u: f"{rng.choice(FIRST)} {rng.choice(LAST)}" for u in users})
+        self.queue_names = {q: f"Queue {i}" for i, q in enumerate(queues)}
+        self.tag_names = {t: f"tag-{rng.choice(WORDS)}-{i}" for i, t in enumerate(tags)}
+        self.records: dict[int, Conversation] = {}
+        self.tags: dict[int, tuple[str, ...]] = {}
+        self.previews: dict[int, str] = {}
+        for cid in range(1, count + 1):
+            created = NOW - timedelta(seconds=rng.uniform(60, 90 * 86400))
+            assigned = rng.random() < 0.6
+            conversation = Conversation.model_construct(
+                id=cid, type="EmailConversation", requester_id=rng.choice(users),
+                channel=rng.choice(CHANNELS), created_at=created, state=rng.choice(STATES),
+                state_updated_at=created + timedelta(minutes=rng.uniform(1, 600)),
+                assignment=Assignment.model_construct(agent_id=rng.choice(agents),
+                                                      assigned_at=created)
+                if assigned else None,
+                queue=None if assigned else QueueRef.model_construct(id=rng.choice(queues),
+                                                                     queued_at=created),
+                subject=" ".join(rng.choices(WORDS, k=rng.randint(2, 6))).capitalize()
+                if rng.random() < 0.5 else None,
+            )
+            self.records[cid] = conversation
+            self.tags[cid] = tuple(rng.sample(tags, rng.randint(0, 3)))
+            self.previews[cid] = " ".join(rng.choices(WORDS, k=12))
+
+    def when(self, conversation: Conversation) -> datetime:
+        """The latest time of the record (as the inbox sorts)."""
+        return max(t for t in (conversation.created_at, conversation.state_updated_at) if t)
+
+    def view(self, name: str) -> list[Conversation]:
+        """Every record, newest first (as InboxStore.view)."""
+        rows = list(self.records.values())
+        rows.sort(key=self.when, reverse=True)
+        return rows
+
+    def lookups(self) -> RowLookups:
+        """The list's lookups, as the inbox screen builds them from the session."""
+        tag_names = self.tag_names
+
+        def tags_of(cid: int) -> Sequence[str]:
+            return [tag_names[t] for t in self.tags.get(cid, ())]
+
+        return RowLookups(
+            name=lambda uid: self.names.get(uid or "", "—"),
+            queue_name=lambda qid: self.queue_names.get(qid or "", "—"),
+            tag_names=tags_of,
+            preview=lambda cid: self.previews.get(cid, ""),
+            when=self.when,
+            ago=lambda moment: ago(moment, reference=NOW),
+        )
+
+
+class BenchApp(App[None]):
+    """Just the list, full screen."""
+
+    CSS = "ConversationList { height: 1fr; }"
+
+    def __init__(self, inbox: FakeInbox) -> None:
+        super().__init__()
+        self.inbox = inbox
+
+    def compose(self) -> ComposeResult:
+        yield ConversationList(self.inbox.lookups(), id="list")
+
+
+def paint(widget: ConversationList, lines: Sequence[int] | None = None) -> None:
+    """Render lines as the compositor would (all lines on screen by default)."""
+    width = widget.scrollable_content_region.width
+    if lines is None:
+        widget.render_lines(Region(0, 0, width, widget.scrollable_content_region.height))
+    else:
+        for y in lines:
+            widget.render_line(y)
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+async def measure(inbox: FakeInbox, runs: int) -> dict[str, list[float]]:
+    results: dict[str, list[float]] = {k: [] for k in (
+        "view", "build", "first keystroke", "keystroke", "cursor step", "page down")}
+    app = BenchApp(inbox)
+    async with app.run_test(size=(120, 40)) as pilot:
+        widget = app.query_one(ConversationList)
+        widget.focus()
+        await pilot.pause()
+        for _ in range(runs):
+            widget.set_filter("")
+            rows: list[Conversation] = []
+
+            def view() -> None:
+                rows[:] = inbox.view("all")
+
+            results["view"].append(timed(view))
+
+            def build() -> None:
+                widget.set_rows(rows, keep=rows[len(rows) // 2].id)
+                paint(widget)
+
+            results["build"].append(timed(build))
+            await pilot.pause()
+            typed = ""
+            for index, char in enumerate("anna h"):
+                typed += char
+
+                def keystroke(text: str = typed) -> None:
+                    widget.set_filter(text)
+                    paint(widget)
+
+                results["first keystroke" if index == 0 else "keystroke"].append(
+                    timed(keystroke))
+            results["keystroke"].append(timed(lambda: (widget.set_filter("anna "),
+                                                       paint(widget))))
+            widget.set_filter("")
+            widget.action_cursor_first()
+            paint(widget)
+            await pilot.pause()
+            for _ in range(20):
+                def step() -> None:
+                    before = widget.cursor
+                    widget.action_cursor_down()
+                    top = round(widget.scroll_y)
+                    paint(widget, [before - top + 1, widget.cursor - top + 1])
+
+                results["cursor step"].append(timed(step))
+            for _ in range(5):
+                results["page down"].append(timed(lambda: (widget.action_cursor_page_down(),
+                                                           paint(widget))))
+            await pilot.pause()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    inbox = FakeInbox(args.rows)
+    print(f"{args.rows:,} synthetic conversations made in "
+          f"{time.perf_counter() - started:.1f} s; {args.runs} runs")
+    results = asyncio.run(measure(inbox, args.runs))
+    budgets = {"build": 300.0, "first keystroke": 50.0, "keystroke": 50.0,
+               "cursor step": 10.0, "page down": 10.0}
+    print(f"{'what':<18}{'median ms':>11}{'worst ms':>10}{'budget':>9}")
+    for name, values in results.items():
+        budget = budgets.get(name)
+        mark = "" if budget is None else f"{budget:>7.0f}{' ✓' if statistics.median(values) <= budget else ' ✗'}"
+        print(f"{name:<18}{statistics.median(values):>11.2f}{max(values):>10.2f}{mark:>9}")
+
+
+if __name__ == "__main__":
+    main()

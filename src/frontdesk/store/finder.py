@@ -1,0 +1,219 @@
+"""Finding and starting conversations: text search on the service, open by id, create, import.
+
+The inbox's own views come from the polled working set; this module answers the user's
+explicit requests beyond it (``s`` search, ``o`` open by id, ``n`` new conversation, the
+preview pane's last messages). Every record found is kept in the inbox working set, so what
+the user has seen stays listed. Every method returns the result or the error's text (for the
+screen to show); none raises for a refusal of the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from ..api.errors import ApiError, NotFound
+from ..api.models import Conversation, EndUser, Message
+from ..api.models.contact_endpoints import ContactEndpoint
+from ..api.models.conversations import ImportConversationInput
+from ..api.pacing import Priority
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store")
+
+#: search results kept at most (one page of the service's search)
+SEARCH_LIMIT = 100
+#: records fetched at once for a search (the pacer spreads them out)
+FETCH_AT_ONCE = 8
+
+_FINDERS: weakref.WeakKeyDictionary[Session, Finder] = weakref.WeakKeyDictionary()
+
+
+def finder_of(session: Session) -> Finder:
+    """The session's finder: ``session.finder`` once the session has one, else one cached
+    per session."""
+    attached = getattr(session, "finder", None)
+    if isinstance(attached, Finder):
+        return attached
+    finder = _FINDERS.get(session)
+    if finder is None:
+        finder = _FINDERS[session] = Finder(session)
+    return finder
+
+
+class Finder:
+    """Search, open, create and import conversations for one session."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._endpoints: dict[str, list[ContactEndpoint]] = {}
+
+    # ------------------------------------------------------------------ finding
+
+    async def search_text(self, query: str) -> list[Conversation] | str:
+        """Conversations whose text matches ``query``, as the service ranks them.
+
+        Records not known yet are fetched (at most :data:`SEARCH_LIMIT`), known ones are
+        refreshed at the next poll; all are kept in the working set.
+        """
+        query = query.strip()
+        if not query:
+            return "Type something to search for."
+        client = self._session.client
+        inbox = self._session.inbox
+        try:
+            page = await client.search.conversations_page(
+                query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE)
+        except NotFound:
+            return "This service has no conversation search."
+        except ApiError as error:
+            return f"Could not search: {error.message}"
+        ids = list(dict.fromkeys(hit.id for hit in page.items))
+        unknown = [cid for cid in ids if cid not in inbox.records]
+        fetched: dict[int, Conversation] = {}
+        failures: list[str] = []
+        for start in range(0, len(unknown), FETCH_AT_ONCE):
+            batch = unknown[start:start + FETCH_AT_ONCE]
+            results = await asyncio.gather(
+                *(client.conversations.get(cid, priority=Priority.INTERACTIVE)
+                  for cid in batch), return_exceptions=True)
+            for cid, result in zip(batch, results, strict=True):
+                if isinstance(result, Conversation):
+                    fetched[cid] = result
+                elif isinstance(result, ApiError) and not isinstance(result, NotFound):
+                    failures.append(result.message)
+        if fetched:
+            inbox.upsert(fetched.values(), "seen")
+        inbox.want([cid for cid in ids if cid not in fetched], Priority.VISIBLE)
+        self._session.changed()
+        found = [inbox.records[cid] for cid in ids if cid in inbox.records]
+        if failures and not found:
+            return f"Could not read the conversations found: {failures[0]}"
+        return found
+
+    async def open_by_id(self, conversation_id: int) -> Conversation | str:
+        """One conversation, fetched now (and kept); the error's text when there is none."""
+        try:
+            conversation = await self._session.client.conversations.get(
+                conversation_id, priority=Priority.INTERACTIVE)
+        except NotFound:
+            return f"There is no conversation #{conversation_id}."
+        except ApiError as error:
+            return f"Could not open #{conversation_id}: {error.message}"
+        self._session.inbox.upsert([conversation], "opened")
+        self._session.changed()
+        return conversation
+
+    async def end_user_by_email(self, email: str) -> EndUser | str:
+        """The end user with this email address, or why there is none."""
+        email = email.strip()
+        try:
+            page = await self._session.client.endusers.list_page(
+                email=email, page_size=5, priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"Could not look up {email}: {error.message}"
+        if not page.items:
+            return f"No end user has the email address {email}."
+        user = page.items[0]
+        self._session.directory.names.setdefault(
+            user.id, user.display_name or user.email or user.phone_number or "customer")
+        return user
+
+    async def requester(self, given: str) -> str | EndUser:
+        """The end user meant by ``given`` (an email address or an id), or why none is."""
+        given = given.strip()
+        if not given:
+            return "Name the requester: an email address or an end user id."
+        if "@" in given:
+            return await self.end_user_by_email(given)
+        try:
+            return await self._session.client.endusers.get(given, priority=Priority.INTERACTIVE)
+        except NotFound:
+            return f"There is no end user {given}."
+        except ApiError as error:
+            return f"Could not look up the end user: {error.message}"
+
+    async def contact_endpoints(self, kind: str) -> list[ContactEndpoint] | str:
+        """The organisation's ``EmailEndpoint`` or ``TelephonyEndpoint`` endpoints (cached)."""
+        known = self._endpoints.get(kind)
+        if known is not None:
+            return known
+        try:
+            endpoints = await self._session.client.contact_endpoints.list(
+                type=kind,  # type: ignore[arg-type]
+                priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"Could not list the contact endpoints: {error.message}"
+        self._endpoints[kind] = endpoints
+        return endpoints
+
+    async def last_messages(self, conversation_id: int, count: int = 5) -> list[Message] | str:
+        """The newest ``count`` messages of a conversation, oldest first (for a preview).
+
+        The service lists a thread whole, so this costs one request; only the tail is kept.
+        """
+        try:
+            messages = await self._session.client.messages.list(
+                conversation_id, priority=Priority.VISIBLE)
+        except ApiError as error:
+            return f"Could not read the messages: {error.message}"
+        return messages[-count:] if count > 0 else []
+
+    # ------------------------------------------------------------------ starting
+
+    async def create_conversation(self, body: Mapping[str, Any]) -> int | str:
+        """Create a conversation from its input in wire form (``_type`` Email, ContactForm,
+        Chat, Sms or Callback); returns its id, kept in the working set."""
+        try:
+            created = await self._session.client.conversations.create(
+                body, priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"The service refused the conversation: {error.message}"
+        await self._keep(created.id)
+        return created.id
+
+    async def import_conversation(self, body: Mapping[str, Any]) -> tuple[int, list[str]] | str:
+        """Import a conversation with its history; returns its id and what was not kept."""
+        problem = import_problem(body)
+        if problem is not None:
+            return problem
+        try:
+            imported = await self._session.client.conversations.import_conversation(
+                body, priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"The service refused the import: {error.message}"
+        await self._keep(imported.id)
+        return imported.id, [p.message for p in imported.partial_errors or []]
+
+    async def _keep(self, conversation_id: int) -> None:
+        """Put a conversation just made in the working set (now, or at the next poll)."""
+        inbox = self._session.inbox
+        try:
+            conversation = await self._session.client.conversations.get(
+                conversation_id, priority=Priority.INTERACTIVE)
+        except ApiError:
+            inbox.want([conversation_id], Priority.INTERACTIVE)
+            self._session.live.poke("inbox")
+            return
+        inbox.upsert([conversation], "created")
+        self._session.changed()
+
+
+def import_problem(body: Mapping[str, Any]) -> str | None:
+    """Why ``body`` is not a valid import input, or None (checked before sending)."""
+    try:
+        ImportConversationInput.model_validate(dict(body))
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        more = error.error_count() - 1
+        tail = f" (and {more} more)" if more > 0 else ""
+        return f"The import is not valid: {where}: {first.get('msg', 'invalid')}{tail}"
+    return None

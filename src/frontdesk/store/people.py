@@ -1,0 +1,648 @@
+"""People: end users (find, create, profile, custom attributes, anonymisation) and agents
+(list and filter, create one or many from a CSV, edit, teams, presence, downgrade).
+
+**The convention of this module and of** :mod:`.admin`: every method returns typed records
+(the contract's models, or the small dataclasses below); a refusal raises :class:`Refused`,
+whose ``message`` is the sentence a person reads. A refusal is either the service's (its own
+words, after "Could not …:") or the console's, made *before anything is sent* (a form that
+cannot be right, such as an agent filter by both email and phone). Nothing else escapes except
+bugs, so a screen wraps each call in one ``except Refused``. Nothing here is optimistic:
+these are deliberate actions, and the screens show what the service confirmed.
+
+No Textual here; the screens call these methods from their workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import re
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+
+from ..api.errors import ApiError, Conflict, NotFound
+from ..api.models import (
+    Agent,
+    AnonymizationRequestStatus,
+    BulkActionOutcome,
+    Conversation,
+    CreateAgentInput,
+    CustomAttributeDefinition,
+    CustomAttributeValue,
+    EndUser,
+    Team,
+    UserPresence,
+)
+from ..api.models.common import is_uuid
+from ..api.pacing import Priority
+from ..api.resources import Page
+
+if TYPE_CHECKING:
+    from ..api.client import ApiClient
+    from .session import Session
+
+__all__ = [
+    "AGENT_CSV_COLUMNS",
+    "AgentDetail",
+    "BulkReport",
+    "BulkRow",
+    "CsvRow",
+    "FindKind",
+    "NeedsForce",
+    "PeopleStore",
+    "Profile",
+    "Refused",
+    "anonymization_topic",
+    "people_of",
+    "refusals",
+]
+
+#: How an end user is looked for.
+FindKind = Literal["auto", "id", "email", "phone", "external_id"]
+#: Whose custom attributes: an end user's (``Contact``) or a conversation's.
+Entity = Literal["Contact", "Conversation"]
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_PHONE = re.compile(r"^\+?[0-9 ()\-]{5,20}$")
+#: Seconds between two looks at an anonymisation request that is not processed yet.
+FOLLOW_INTERVAL = 2.0
+#: At most this many agents per bulk call (the service's limit).
+BULK_LIMIT = 500
+
+
+class Refused(Exception):
+    """An action that did not happen, and why, in words for a person.
+
+    ``error`` is the service's error when the service refused (None when the console refused
+    before sending).
+    """
+
+    def __init__(self, message: str, *, error: ApiError | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.error = error
+
+
+class NeedsForce(Refused):
+    """The service refused because something is still open; repeating with force would do it
+    (an end user with open conversations, for anonymisation)."""
+
+
+@contextlib.contextmanager
+def refusals(what: str) -> Iterator[None]:
+    """Turn the client's errors inside the block into :class:`Refused` ("what: message")."""
+    try:
+        yield
+    except ApiError as error:
+        raise Refused(f"{what}: {error.message}" if what else error.message,
+                      error=error) from error
+
+
+def anonymization_topic(request_id: str) -> str:
+    """The live topic that follows one anonymisation request until it is processed."""
+    return f"anonymization:{request_id}"
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def check_email(value: str, what: str = "email address") -> None:
+    """Refuse an email address that cannot be one."""
+    if value and not _EMAIL.match(value):
+        raise Refused(f"The {what} does not look like an email address (name@example.com)")
+
+
+def check_phone(value: str) -> None:
+    """Refuse a phone number that cannot be one."""
+    if value and not _PHONE.match(value):
+        raise Refused("The phone number may hold only digits, spaces, ( ) - and a leading +")
+
+
+def _invalid(exc: ValidationError) -> str:
+    first = exc.errors()[0] if exc.errors() else {}
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", ""))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """An end user's page: the user, the attribute definitions that apply to end users, and
+    the first page of their conversations (``next_key`` names the next one)."""
+
+    user: EndUser
+    definitions: list[CustomAttributeDefinition]
+    conversations: list[Conversation]
+    next_key: str | None = None
+
+
+@dataclass(frozen=True)
+class AgentDetail:
+    """An agent with their teams and presence (``presence`` None when it could not be read,
+    ``note`` then says why)."""
+
+    agent: Agent
+    teams: list[Team]
+    presence: UserPresence | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CsvRow:
+    """One data line of an agents CSV: what it asks for, or why the console refuses it."""
+
+    line: int
+    display_name: str
+    email: str
+    agent: CreateAgentInput | None = None
+    refusal: str = ""
+
+
+@dataclass(frozen=True)
+class BulkRow:
+    """The outcome of one CSV line: created (with the new id) or not, and why."""
+
+    line: int
+    display_name: str
+    email: str
+    ok: bool
+    detail: str
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True)
+class BulkReport:
+    """Every line of a bulk creation, in file order."""
+
+    rows: list[BulkRow] = field(default_factory=list)
+
+    @property
+    def created(self) -> int:
+        """How many agents were created."""
+        return sum(1 for r in self.rows if r.ok)
+
+    @property
+    def failed(self) -> int:
+        """How many lines were not."""
+        return sum(1 for r in self.rows if not r.ok)
+
+
+#: CSV header → field of a new agent (case and ``_`` insensitive; lists split on ``;``).
+AGENT_CSV_COLUMNS: dict[str, str] = {
+    "displayname": "display_name",
+    "email": "email",
+    "phonenumber": "phone_number",
+    "firstname": "first_name",
+    "lastname": "last_name",
+    "avatarurl": "avatar_url",
+    "middlenames": "middle_names",
+    "additionalemails": "additional_emails",
+    "additionalphonenumbers": "additional_phone_numbers",
+}
+_LIST_FIELDS = frozenset({"middle_names", "additional_emails", "additional_phone_numbers"})
+
+
+def parse_agents_csv(text: str) -> list[CsvRow]:
+    """Read an agents CSV (header ``displayName,email,phoneNumber,…``) into rows.
+
+    A line that cannot become an agent (no display name, a bad email address, the same email
+    as an earlier line) is kept with its ``refusal``; a header without ``displayName`` and
+    ``email``, or with a column nobody knows, refuses the whole file.
+    """
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise Refused("The file is empty: the first line must be the header "
+                      "displayName,email,phoneNumber,…") from None
+    except csv.Error as error:
+        raise Refused(f"The file is not a CSV: {error}") from None
+    names: list[str] = []
+    for raw in header:
+        key = raw.strip().lstrip("\ufeff").replace("_", "").replace(" ", "").lower()
+        if key not in AGENT_CSV_COLUMNS:
+            known = "displayName, email, phoneNumber, firstName, lastName, avatarUrl, " \
+                    "middleNames, additionalEmails, additionalPhoneNumbers"
+            raise Refused(f"Unknown column '{raw.strip()}' in the header (known: {known})")
+        names.append(AGENT_CSV_COLUMNS[key])
+    if "display_name" not in names or "email" not in names:
+        raise Refused("The header must name at least displayName and email")
+    rows: list[CsvRow] = []
+    seen: dict[str, int] = {}
+    try:
+        for values in reader:
+            line = reader.line_num
+            if not any(v.strip() for v in values):
+                continue
+            rows.append(_csv_row(line, names, values, seen))
+    except csv.Error as error:
+        raise Refused(f"Line {reader.line_num} is not valid CSV: {error}") from None
+    if not rows:
+        raise Refused("The file has a header but no agents")
+    return rows
+
+
+def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int]) -> CsvRow:
+    fields: dict[str, Any] = {}
+    for name, value in zip(names, values, strict=False):
+        value = value.strip()
+        if not value:
+            continue
+        if name in _LIST_FIELDS:
+            fields[name] = [part.strip() for part in value.split(";") if part.strip()]
+        else:
+            fields[name] = value
+    display_name = str(fields.get("display_name", ""))
+    email = str(fields.get("email", ""))
+    if len(values) > len(names):
+        return CsvRow(line, display_name, email,
+                      refusal=f"{len(values)} values for {len(names)} columns")
+    if not display_name:
+        return CsvRow(line, display_name, email, refusal="no display name")
+    if not email:
+        return CsvRow(line, display_name, email, refusal="no email address")
+    if not _EMAIL.match(email):
+        return CsvRow(line, display_name, email, refusal="the email address is not valid")
+    earlier = seen.get(email.casefold())
+    if earlier is not None:
+        return CsvRow(line, display_name, email,
+                      refusal=f"the same email address as line {earlier}")
+    try:
+        agent = CreateAgentInput.model_validate(fields)
+    except ValidationError as exc:
+        return CsvRow(line, display_name, email, refusal=_invalid(exc))
+    seen[email.casefold()] = line
+    return CsvRow(line, display_name, email, agent=agent)
+
+
+def _bulk_detail(outcome: BulkActionOutcome) -> tuple[bool, str, str | None]:
+    if outcome.ok:
+        data = outcome.data if isinstance(outcome.data, dict) else {}
+        agent_id = data.get("id") if isinstance(data.get("id"), str) else None
+        return True, "created", agent_id
+    error = outcome.error
+    return False, error.message if error is not None else "refused by the service", None
+
+
+class PeopleStore:
+    """End users and agents, for the People mode (and the panels that edit attributes)."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._definitions: list[CustomAttributeDefinition] | None = None
+
+    @property
+    def client(self) -> ApiClient:
+        """The session's API client."""
+        return self._session.client
+
+    # ------------------------------------------------------------------ end users
+
+    async def list_endusers(self, page_key: str | None = None, *, page_size: int = 100
+                            ) -> Page[EndUser]:
+        """One page of every end user, oldest first."""
+        with refusals("Could not list end users"):
+            page: Page[EndUser] = await self.client.endusers.list_page(
+                page_size=page_size, page_key=page_key)
+        self._remember_names(page.items)
+        return page
+
+    @staticmethod
+    def guess_kind(value: str) -> FindKind:
+        """What a typed value most likely is: an id, an email, a phone number or else an
+        external id."""
+        value = value.strip()
+        if is_uuid(value):
+            return "id"
+        if "@" in value:
+            return "email"
+        if _PHONE.match(value) and sum(c.isdigit() for c in value) >= 5:
+            return "phone"
+        return "external_id"
+
+    async def find_endusers(self, kind: FindKind, value: str) -> list[EndUser]:
+        """End users whose id, email, phone number or external id is ``value`` (one filter;
+        ``auto`` guesses which). An empty list when none is."""
+        value = _text(value)
+        if not value:
+            raise Refused("Type what to look for")
+        if kind == "auto":
+            kind = self.guess_kind(value)
+        users: list[EndUser]
+        if kind == "id":
+            if not is_uuid(value):
+                raise Refused("An end user id is a UUID, like 4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2")
+            try:
+                users = [await self.client.endusers.get(value)]
+            except NotFound:
+                users = []
+            except ApiError as error:
+                raise Refused(f"Could not find the end user: {error.message}",
+                              error=error) from error
+        else:
+            if kind == "email":
+                check_email(value)
+            with refusals("Could not find end users"):
+                page = await self.client.endusers.list_page(
+                    page_size=100,
+                    email=value if kind == "email" else None,
+                    phone=value if kind == "phone" else None,
+                    external_id=value if kind == "external_id" else None)
+            users = page.items
+        self._remember_names(users)
+        return users
+
+    async def get_enduser(self, user_id: str) -> EndUser:
+        """One end user, with custom attributes."""
+        with refusals("Could not read the end user"):
+            user: EndUser = await self.client.endusers.get(user_id)
+        self._remember_names([user])
+        return user
+
+    async def create_enduser(self, fields: Mapping[str, object]) -> EndUser:
+        """A new end user from a form (display name, email, phone, external id, first and
+        last name); empty fields are left out, at least one must be given."""
+        given = {k: _text(v) for k, v in fields.items() if _text(v)}
+        if not given:
+            raise Refused("Give at least a name, an email, a phone number or an external id")
+        check_email(given.get("email", ""))
+        check_phone(given.get("phone_number", ""))
+        with refusals("Could not create the end user"):
+            user: EndUser = await self.client.endusers.create(given)
+        self._remember_names([user])
+        return user
+
+    async def profile(self, user_id: str) -> Profile:
+        """An end user, the end-user attribute definitions and their newest conversations."""
+        user = await self.get_enduser(user_id)
+        definitions = [d for d in await self.definitions() if d.entity_type == "Contact"]
+        page = await self.conversations_page(user_id)
+        return Profile(user, definitions, page.items, page.next_key)
+
+    async def conversations_page(self, user_id: str, page_key: str | None = None
+                                 ) -> Page[Conversation]:
+        """One page of the end user's conversations, newest first."""
+        with refusals("Could not list the end user's conversations"):
+            page: Page[Conversation] = await self.client.endusers.conversations_page(
+                user_id, page_size=50, page_key=page_key)
+        return page
+
+    # ------------------------------------------------------------------ custom attributes
+
+    async def definitions(self, *, refresh: bool = False) -> list[CustomAttributeDefinition]:
+        """Every custom attribute definition (kept for the session once read)."""
+        if self._definitions is None or refresh:
+            with refusals("Could not read the custom attribute definitions"):
+                self._definitions = list(await self.client.custom_attributes.list())
+        return list(self._definitions)
+
+    async def attribute_values(self, entity: Entity, entity_id: str
+                               ) -> list[CustomAttributeValue]:
+        """The custom attributes currently set on an end user or a conversation."""
+        if entity == "Contact":
+            return list((await self.get_enduser(entity_id)).custom_attributes or [])
+        with refusals("Could not read the conversation"):
+            conversation: Conversation = await self.client.conversations.get(int(entity_id))
+        return list(conversation.custom_attributes or [])
+
+    async def patch_attributes(self, entity: Entity, entity_id: str,
+                               values: Mapping[str, str | list[str] | None]
+                               ) -> list[CustomAttributeValue]:
+        """Set (or clear, with None) some custom attributes; the entity's values afterwards."""
+        if not values:
+            raise Refused("Nothing changed")
+        with refusals("Could not save the custom attributes"):
+            if entity == "Contact":
+                result: list[CustomAttributeValue] = \
+                    await self.client.custom_attributes.patch_enduser(entity_id, dict(values))
+            else:
+                result = await self.client.custom_attributes.patch_conversation(
+                    int(entity_id), dict(values))
+        return result
+
+    # ------------------------------------------------------------------ anonymisation
+
+    async def anonymize_enduser(self, user_id: str, *, force: bool = False
+                                ) -> AnonymizationRequestStatus:
+        """Ask the service to anonymise an end user; ``force`` closes their open
+        conversations first. Raises :class:`NeedsForce` when some are open and ``force`` is
+        not given. The request is kept (Admin → Anonymisation) and followed live."""
+        try:
+            status: AnonymizationRequestStatus = \
+                await self.client.anonymization.anonymize_enduser(user_id, force=force)
+        except Conflict as error:
+            if force:
+                raise Refused(f"Could not anonymize the end user: {error.message}",
+                              error=error) from error
+            raise NeedsForce(error.message, error=error) from error
+        except ApiError as error:
+            raise Refused(f"Could not anonymize the end user: {error.message}",
+                          error=error) from error
+        self._session.remember_anonymization(status)
+        self.follow(status)
+        return status
+
+    async def anonymization_status(self, request_id: str) -> AnonymizationRequestStatus:
+        """The current status of a request (kept when it was made here)."""
+        with refusals("Could not read the anonymization request"):
+            status: AnonymizationRequestStatus = \
+                await self.client.anonymization.get_request(request_id)
+        kept = self._session.local.snapshot("anonymizations")
+        if isinstance(kept, list) and any(isinstance(i, dict) and i.get("id") == status.id
+                                          for i in kept):
+            self._session.remember_anonymization(status)
+        return status
+
+    def follow(self, status: AnonymizationRequestStatus) -> str:
+        """Follow a request live until the service has processed it: the topic (see
+        :func:`anonymization_topic`) polls the request and stops once ``processedAt`` is set.
+        Returns the topic's name."""
+        name = anonymization_topic(status.id)
+        live = self._session.live
+        if status.processed:
+            return name
+        request_id = status.id
+
+        async def fetch() -> AnonymizationRequestStatus:
+            current = await self.client.anonymization.get_request(request_id,
+                                                                  priority=Priority.VISIBLE)
+            self._session.remember_anonymization(current)
+            if current.processed:
+                asyncio.get_running_loop().call_soon(live.remove, name)
+            return current
+
+        live.add(name, fetch, FOLLOW_INTERVAL, always=True, initial=status)
+        return name
+
+    # ------------------------------------------------------------------ agents
+
+    async def list_agents(self, *, email: str = "", phone: str = "") -> list[Agent]:
+        """Every agent and admin, or the one with ``email`` or with ``phone`` (not both:
+        refused before sending, as the service would)."""
+        email, phone = _text(email), _text(phone)
+        if email and phone:
+            raise Refused("Filter agents by email or by phone number, not both")
+        check_email(email)
+        check_phone(phone)
+        with refusals("Could not list agents"):
+            agents: list[Agent] = [a async for a in self.client.agents.list(
+                email=email or None, phone=phone or None, page_size=200)]
+        directory = self._session.directory
+        for agent in agents:
+            directory.agents[agent.id] = agent
+            directory.names[agent.id] = agent.display_name
+        return agents
+
+    async def presence_of_all(self) -> dict[str, UserPresence]:
+        """Every agent's presence by agent id (empty when it cannot be read)."""
+        try:
+            presences: list[UserPresence] = await self.client.agents.list_presence(
+                priority=Priority.VISIBLE)
+        except ApiError:
+            return {}
+        return {p.user_id: p for p in presences}
+
+    async def create_agent(self, fields: Mapping[str, object]) -> Agent:
+        """A new agent from a form: display name and email required; phone, first and last
+        name optional."""
+        given = {k: _text(v) for k, v in fields.items() if _text(v)}
+        if not given.get("display_name"):
+            raise Refused("An agent needs a display name")
+        if not given.get("email"):
+            raise Refused("An agent needs an email address")
+        check_email(given["email"])
+        check_phone(given.get("phone_number", ""))
+        with refusals("Could not create the agent"):
+            agent: Agent = await self.client.agents.create(given)
+        self._keep(agent)
+        return agent
+
+    async def bulk_create_csv(self, path: str) -> BulkReport:
+        """Create the agents of a CSV file: one report row per line, in file order — created,
+        refused by the service (its reason), or refused here before sending (why)."""
+        target = Path(_text(path)).expanduser()
+        if not _text(path):
+            raise Refused("Type the path of a CSV file")
+        try:
+            text = target.read_text(encoding="utf-8-sig")
+        except FileNotFoundError:
+            raise Refused(f"There is no file {target}") from None
+        except (OSError, UnicodeDecodeError) as error:
+            raise Refused(f"Could not read {target}: {error}") from None
+        return await self.bulk_create(parse_agents_csv(text))
+
+    async def bulk_create(self, rows: Sequence[CsvRow]) -> BulkReport:
+        """Send the rows that can be agents (in calls of at most 500) and report every row."""
+        report: dict[int, BulkRow] = {}
+        sendable = [r for r in rows if r.agent is not None]
+        for row in rows:
+            if row.agent is None:
+                report[row.line] = BulkRow(row.line, row.display_name, row.email, False,
+                                           "not sent: " + row.refusal)
+        for start in range(0, len(sendable), BULK_LIMIT):
+            chunk = sendable[start:start + BULK_LIMIT]
+            with refusals("Could not create the agents"):
+                outcomes: list[BulkActionOutcome] = await self.client.agents.bulk_create(
+                    [r.agent for r in chunk])
+            for index, row in enumerate(chunk):
+                if index < len(outcomes):
+                    ok, detail, agent_id = _bulk_detail(outcomes[index])
+                else:
+                    ok, detail, agent_id = False, "the service gave no outcome", None
+                report[row.line] = BulkRow(row.line, row.display_name, row.email, ok, detail,
+                                           agent_id)
+                if ok and agent_id:
+                    self._session.directory.names[agent_id] = row.display_name
+        return BulkReport([report[r.line] for r in rows])
+
+    async def update_agent(self, agent_id: str, fields: Mapping[str, object]) -> Agent:
+        """Replace an agent's details (PUT): the display name is required, and an empty field
+        clears it. The email address cannot change."""
+        given = {k: _text(v) for k, v in fields.items() if k != "email"}
+        if not given.get("display_name"):
+            raise Refused("An agent needs a display name")
+        check_phone(given.get("phone_number", ""))
+        body = {k: v for k, v in given.items() if v}
+        with refusals("Could not update the agent"):
+            agent: Agent = await self.client.agents.update(agent_id, body)
+        self._keep(agent)
+        return agent
+
+    async def patch_agent(self, agent: Agent, fields: Mapping[str, object]) -> Agent:
+        """Change only the fields that differ from ``agent`` (PATCH). Emptying a field is a
+        full update's job (``e``): a patch cannot clear."""
+        changes: dict[str, str] = {}
+        for name, value in fields.items():
+            if name == "email":
+                continue
+            new = _text(value)
+            old = getattr(agent, name, None) or ""
+            if new == old:
+                continue
+            if not new:
+                raise Refused(f"A patch cannot empty {name.replace('_', ' ')}: use the full "
+                              "update (e) to clear a field")
+            changes[name] = new
+        if not changes:
+            raise Refused("Nothing changed")
+        check_phone(changes.get("phone_number", ""))
+        with refusals("Could not change the agent"):
+            updated: Agent = await self.client.agents.patch(agent.id, changes)
+        self._keep(updated)
+        return updated
+
+    async def agent_detail(self, agent_id: str) -> AgentDetail:
+        """An agent, the teams they belong to (with names) and their presence."""
+        with refusals("Could not read the agent"):
+            agent: Agent = await self.client.agents.get(agent_id)
+            refs = await self.client.agents.teams(agent_id)
+        names: dict[str, str] = {}
+        with contextlib.suppress(ApiError):
+            names = {t.id: t.name for t in await self.client.teams.list()}
+        teams = [Team(id=r.id, name=names.get(r.id, "…" + r.id[-6:])) for r in refs]
+        presence: UserPresence | None = None
+        note = ""
+        try:
+            presence = await self.client.agents.presence(agent_id)
+        except ApiError as error:
+            note = f"Presence not available: {error.message}"
+        self._keep(agent)
+        return AgentDetail(agent, teams, presence, note)
+
+    async def downgrade_agent(self, agent_id: str) -> None:
+        """Downgrade an agent or admin to an end user (same id; roles, presence, team and
+        queue memberships go)."""
+        with refusals("Could not downgrade the agent"):
+            await self.client.agents.downgrade(agent_id)
+        self._session.directory.agents.pop(agent_id, None)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _keep(self, agent: Agent) -> None:
+        self._session.directory.agents[agent.id] = agent
+        self._session.directory.names[agent.id] = agent.display_name
+
+    def _remember_names(self, users: Sequence[EndUser]) -> None:
+        names = self._session.directory.names
+        for user in users:
+            label = user.display_name or user.email or user.phone_number
+            if label:
+                names[user.id] = label
+
+
+_STORES: weakref.WeakKeyDictionary[Session, PeopleStore] = weakref.WeakKeyDictionary()
+
+
+def people_of(session: Session) -> PeopleStore:
+    """The session's people store (one per session, made on first use)."""
+    store = _STORES.get(session)
+    if store is None:
+        store = _STORES[session] = PeopleStore(session)
+    return store

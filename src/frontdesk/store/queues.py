@@ -1,0 +1,365 @@
+"""Queues mode's live state: every queue with its chat channels' availability and its member
+count, a typed conversation's position in its queue, and changes of queue members.
+
+Topics on the session's :class:`~frontdesk.store.live.LiveStore`:
+
+* ``queues`` — every ``settings.poll.queues`` seconds while Queues mode is shown. A tick
+  costs the queue list plus a few per-queue requests (availability, member count), spent on
+  the queues the screen shows, oldest first (round-robin), within :data:`REQUESTS_PER_SECOND`
+  so that the console as a whole stays near one request a second. Queues nobody has seen yet
+  are filled first (up to :data:`FILL_LIMIT` requests). The value is a tuple of immutable
+  :class:`QueueRow`, so a tick where nothing moved is no change.
+* ``position`` — the conversation typed by the user, every 3 seconds until the service
+  answers 404 (it left the queue: claimed, closed or moved); then no more requests. Without
+  a conversation to follow the topic costs nothing.
+
+Member changes return ``None`` or the text to show, and update the member count at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..api.errors import (
+    ApiError,
+    Conflict,
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+    TransportError,
+)
+from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
+from ..api.pacing import Priority
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store.queues")
+
+QUEUES_TOPIC = "queues"
+POSITION_TOPIC = "position"
+#: Seconds between two checks of a followed conversation's position.
+POSITION_INTERVAL = 3.0
+#: The share of the console's request budget (about 1/s) the queues topic spends.
+REQUESTS_PER_SECOND = 0.5
+#: Most requests one tick spends on queues nobody has seen yet.
+FILL_LIMIT = 12
+#: Ticks between two counts of one queue's members (about a minute at 10 s).
+MEMBERS_EVERY = 6
+#: Queues assumed shown before the screen says which ones it shows.
+DEFAULT_VISIBLE = 20
+
+#: Errors that mean the service could not be reached: the tick fails and backs off.
+_UNREACHABLE = (TransportError, ServiceUnavailable, RateLimited)
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelState:
+    """One chat channel of a queue: available, or not with how many wait."""
+
+    channel: str
+    available: bool | None
+    waiting: int | None = None
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRow:
+    """One queue as Queues mode shows it (``channels`` empty: availability not known yet)."""
+
+    queue_id: str
+    name: str
+    priority: int | None
+    is_default: bool
+    members: int | None
+    channels: tuple[ChannelState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PositionState:
+    """Where a followed conversation stands.
+
+    ``waiting`` False once the service says it is not waiting (``was_waiting`` tells "no
+    longer waiting" from "not waiting at all"); ``problem`` when it could not be asked.
+    """
+
+    conversation_id: int
+    position: int | None = None
+    queued_at: datetime | None = None
+    queue_name: str | None = None
+    waiting: bool = True
+    was_waiting: bool = False
+    checked: bool = False
+    problem: str | None = None
+
+
+class QueueWatch:
+    """Registers the ``queues`` and ``position`` topics and fetches them."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        interval = session.settings.poll.queues
+        self._interval = interval
+        self._queues: list[Queue] = []
+        self._availability: dict[str, tuple[ChannelState, ...]] = {}
+        self._availability_at: dict[str, int] = {}
+        self._members: dict[str, int] = {}
+        self._members_at: dict[str, int] = {}
+        self._tick = 0
+        self._followed: int | None = None
+        self._urgent = False
+        #: the screen's answer to "which queues are shown?" (ids in row order)
+        self.visible: Callable[[], Sequence[str] | None] | None = None
+        session.live.add(QUEUES_TOPIC, self._fetch_queues, interval)
+        session.live.add(POSITION_TOPIC, self._fetch_position, POSITION_INTERVAL)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def rows(self) -> tuple[QueueRow, ...]:
+        """The latest queue rows (empty before the first fetch)."""
+        value = self._session.live.get(QUEUES_TOPIC)
+        return value if isinstance(value, tuple) else ()
+
+    @property
+    def position(self) -> PositionState | None:
+        """The followed conversation's latest state."""
+        value = self._session.live.get(POSITION_TOPIC)
+        return value if isinstance(value, PositionState) else None
+
+    # ------------------------------------------------------------------ the queues topic
+
+    def _per_tick(self) -> int:
+        """Requests one steady tick may spend (the list included)."""
+        budget = self._interval * REQUESTS_PER_SECOND
+        if self._followed is not None and self.position is not None and self.position.waiting:
+            budget -= self._interval / POSITION_INTERVAL  # the position polls share the budget
+        return max(2, round(budget))
+
+    def _shown(self) -> list[str]:
+        known = [q.id for q in self._queues]
+        wanted = self.visible() if self.visible is not None else None
+        if not wanted:
+            return known[:DEFAULT_VISIBLE]
+        ids = set(known)
+        return [queue_id for queue_id in wanted if queue_id in ids]
+
+    def _plan(self) -> list[tuple[str, str]]:
+        """This tick's per-queue requests: ``("availability" | "members", queue_id)``."""
+        shown = self._shown()
+        missing = [("availability", q) for q in shown if q not in self._availability]
+        missing += [("members", q) for q in shown if q not in self._members]
+        steady = self._per_tick() - 1
+        if missing:
+            return missing[:max(steady, FILL_LIMIT)]
+        plan: list[tuple[str, str]] = []
+        due = [q for q in shown if self._tick - self._members_at.get(q, 0) >= MEMBERS_EVERY]
+        if due and steady > 1:
+            due.sort(key=lambda q: self._members_at.get(q, 0))
+            plan.append(("members", due[0]))
+        order = sorted(shown, key=lambda q: self._availability_at.get(q, 0))
+        plan += [("availability", q) for q in order[:steady - len(plan)]]
+        return plan
+
+    async def _fetch_queues(self) -> tuple[QueueRow, ...]:
+        self._tick += 1
+        client = self._session.client
+        self._queues = await client.queues.list(priority=Priority.VISIBLE)
+        plan = self._plan()
+        results = await asyncio.gather(*(self._fetch_one(kind, queue_id)
+                                         for kind, queue_id in plan), return_exceptions=True)
+        for result in results:
+            if isinstance(result, _UNREACHABLE):
+                raise result
+            if isinstance(result, BaseException) and not isinstance(result, ApiError):
+                raise result
+        known = {q.id for q in self._queues}
+        for table in (self._availability, self._availability_at, self._members,
+                      self._members_at):
+            for gone in [k for k in table if k not in known]:
+                del table[gone]
+        return self._snapshot()
+
+    async def _fetch_one(self, kind: str, queue_id: str) -> None:
+        client = self._session.client
+        if kind == "members":
+            try:
+                members = await client.queues.members(queue_id, priority=Priority.BACKGROUND)
+            except ApiError as error:
+                if isinstance(error, _UNREACHABLE):
+                    raise
+                log.info("could not count the members of queue %s: %s", queue_id, error)
+                self._members_at[queue_id] = self._tick
+                return
+            self._members[queue_id] = len(members)
+            self._members_at[queue_id] = self._tick
+            return
+        try:
+            outcomes = await client.queues.availability(queue_id, priority=Priority.VISIBLE)
+        except Conflict as error:
+            states = tuple(ChannelState(c, None, problem=error.message)
+                           for c in AVAILABILITY_CHANNELS)
+        except ApiError as error:
+            if isinstance(error, _UNREACHABLE):
+                raise
+            states = tuple(ChannelState(c, None, problem=error.message)
+                           for c in AVAILABILITY_CHANNELS)
+        else:
+            states = channel_states(outcomes)
+        self._availability[queue_id] = states
+        self._availability_at[queue_id] = self._tick
+
+    def _snapshot(self) -> tuple[QueueRow, ...]:
+        return tuple(QueueRow(
+            queue_id=queue.id,
+            name=queue.name,
+            priority=queue.priority,
+            is_default=queue.is_default,
+            members=self._members.get(queue.id),
+            channels=self._availability.get(queue.id, ()),
+        ) for queue in self._queues)
+
+    # ------------------------------------------------------------------ members
+
+    async def members(self, queue_id: str) -> list[str]:
+        """The ids of the queue's members, now (raises the service's error)."""
+        members = await self._session.client.queues.members(queue_id,
+                                                            priority=Priority.INTERACTIVE)
+        self._count(queue_id, len(members))
+        return [m.agent_id for m in members]
+
+    async def add_members(self, queue_id: str, agent_ids: Sequence[str]) -> str | None:
+        """Assign agents to the queue; None when every one was added, else what went wrong."""
+        if not agent_ids:
+            return None
+        try:
+            outcomes = await self._session.client.queues.add_members(
+                queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"Could not add members: {error.message}"
+        failures = [o for o in outcomes if not o.ok]
+        await self._recount(queue_id)
+        if not failures:
+            return None
+        names = self._session.directory
+        reasons = "; ".join(
+            f"{names.name(o.error.id) if o.error and o.error.id else 'one agent'}: "
+            f"{o.error.message if o.error else 'refused'}" for o in failures[:3])
+        more = f" and {len(failures) - 3} more" if len(failures) > 3 else ""
+        return f"{len(failures)} of {len(outcomes)} not added ({reasons}{more})"
+
+    async def remove_members(self, queue_id: str, agent_ids: Sequence[str]) -> str | None:
+        """Remove agents from the queue; None when done, else why not."""
+        if not agent_ids:
+            return None
+        try:
+            await self._session.client.queues.remove_members(
+                queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"Could not remove members: {error.message}"
+        await self._recount(queue_id)
+        return None
+
+    async def _recount(self, queue_id: str) -> None:
+        try:
+            await self.members(queue_id)
+        except ApiError:
+            self._members.pop(queue_id, None)  # counted again at the next tick
+            self._publish()
+
+    def _count(self, queue_id: str, count: int) -> None:
+        self._members[queue_id] = count
+        self._members_at[queue_id] = self._tick
+        self._publish()
+
+    def _publish(self) -> None:
+        if self._queues:
+            self._session.live.put(QUEUES_TOPIC, self._snapshot())
+
+    # ------------------------------------------------------------------ the position topic
+
+    async def follow(self, conversation_id: int) -> PositionState:
+        """Follow a conversation's position: ask now (ahead of polling), then every 3 s."""
+        self._followed = conversation_id
+        live = self._session.live
+        state = PositionState(conversation_id)
+        client = self._session.client
+        try:
+            conversation = await client.conversations.get(conversation_id,
+                                                          priority=Priority.INTERACTIVE)
+        except NotFound:
+            state = replace(state, waiting=False, checked=True,
+                            problem=f"There is no conversation #{conversation_id}")
+            live.put(POSITION_TOPIC, state)
+            return state
+        except ApiError as error:
+            state = replace(state, problem=error.message)
+        else:
+            if conversation.queue is not None:
+                state = replace(state, queue_name=self._session.directory.queue_name(
+                    conversation.queue.id))
+        live.put(POSITION_TOPIC, state)
+        self._urgent = True
+        try:
+            await live.refresh(POSITION_TOPIC)
+        except ApiError:
+            live.poke(POSITION_TOPIC)
+        return self.position or state
+
+    def unfollow(self) -> None:
+        """Stop following (the topic goes quiet)."""
+        self._followed = None
+        self._session.live.put(POSITION_TOPIC, None)
+
+    async def _fetch_position(self) -> PositionState | None:
+        followed = self._followed
+        current = self.position
+        if followed is None:
+            return None
+        if current is None or current.conversation_id != followed:
+            current = PositionState(followed)
+        if current.checked and not current.waiting:
+            return current  # it left the queue: nothing more to ask
+        priority = Priority.INTERACTIVE if self._urgent else Priority.VISIBLE
+        self._urgent = False
+        try:
+            answer = await self._session.client.queues.conversation_position(
+                followed, priority=priority)
+        except NotFound:
+            state = replace(current, waiting=False, checked=True, problem=None)
+        else:
+            state = replace(current, position=answer.position, queued_at=answer.queued_at,
+                            waiting=True, was_waiting=True, checked=True, problem=None)
+        if self._followed != followed:
+            return self.position
+        return state
+
+
+def channel_states(outcomes: Sequence[AvailabilityOutcome]) -> tuple[ChannelState, ...]:
+    """The three chat channels' states, in their usual order, from the service's outcomes."""
+    by_channel: dict[str, ChannelState] = {}
+    for outcome in outcomes:
+        found = outcome.channel_availability
+        if found is not None:
+            by_channel[found.generic_channel_name] = ChannelState(
+                found.generic_channel_name, found.availability == "Available", found.queue_size)
+        elif outcome.error is not None:
+            by_channel[outcome.error.channel] = ChannelState(outcome.error.channel, None,
+                                                             problem=outcome.error.message)
+    ordered = [by_channel.pop(c, ChannelState(c, None)) for c in AVAILABILITY_CHANNELS]
+    ordered += [by_channel[c] for c in sorted(by_channel)]
+    return tuple(ordered)
+
+
+def queue_watch(session: Session) -> QueueWatch:
+    """The session's :class:`QueueWatch`, created (and its topics registered) on first use."""
+    watch = getattr(session, "queues", None)
+    if not isinstance(watch, QueueWatch):
+        watch = QueueWatch(session)
+        setattr(session, "queues", watch)  # noqa: B010 - attached lazily, not declared on Session
+    return watch

@@ -1,0 +1,235 @@
+"""Team mode's live state: the presence of everyone (or of one team) and the list of teams.
+
+Two topics on the session's :class:`~frontdesk.store.live.LiveStore`:
+
+* ``team:presence`` — ``GET /v1/agents/presence`` (everyone, one request) or the chosen team's
+  presence (paged, 200 a page), every ``settings.poll.presence`` seconds while Team mode is
+  shown. The value is a :class:`TeamSnapshot` of immutable :class:`MemberRow` tuples without
+  the service's ``requestTime``, so a poll where nobody changed compares equal to the last
+  one and tells nobody anything.
+* ``team:list`` — the teams (id and name), every 60 seconds.
+
+Names and emails come from the session's directory (loaded at sign-in) and, for a team, from
+its member list; ids nobody knows yet are looked up at most once a minute.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..api.errors import ApiError
+from ..api.models import UserPresence
+from ..api.pacing import Priority
+from .presence import CHANNELS
+
+if TYPE_CHECKING:
+    from .session import Session
+
+log = logging.getLogger("frontdesk.store.team")
+
+PRESENCE_TOPIC = "team:presence"
+LIST_TOPIC = "team:list"
+#: How often the list of teams is fetched (seconds).
+LIST_INTERVAL = 60.0
+#: Presence ticks between two look-ups of names nobody knows (about a minute at 5 s).
+NAME_LOOKUP_TICKS = 12
+PAGE_SIZE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRow:
+    """One agent as Team mode shows it (raw text: the screen sanitises)."""
+
+    agent_id: str
+    name: str
+    email: str
+    connection: str
+    presence: str
+    channels: tuple[str, ...]
+    last_seen: datetime | None
+
+    @property
+    def online(self) -> bool:
+        """Whether the agent is connected."""
+        return self.connection == "Online"
+
+    @property
+    def working(self) -> bool:
+        """Whether the agent is online and working."""
+        return self.online and self.presence == "Working"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamSnapshot:
+    """The presence of the chosen team's members (``team_id`` None: everyone)."""
+
+    team_id: str | None
+    rows: tuple[MemberRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRef:
+    """A team in the picker."""
+
+    team_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCounts:
+    """The figures at the top of Team mode."""
+
+    members: int
+    online: int
+    working: int
+    per_channel: tuple[tuple[str, int], ...]
+
+
+def count(rows: Iterable[MemberRow]) -> TeamCounts:
+    """Members, online, working, and working per channel (Email, InteractiveChat, …)."""
+    members = online = working = 0
+    per_channel = dict.fromkeys(CHANNELS, 0)
+    for row in rows:
+        members += 1
+        if row.online:
+            online += 1
+        if row.working:
+            working += 1
+            for channel in row.channels:
+                per_channel[channel] = per_channel.get(channel, 0) + 1
+    return TeamCounts(members, online, working, tuple(per_channel.items()))
+
+
+class TeamWatch:
+    """Registers the Team topics and fetches them; ``choose`` picks the team shown."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self.team_id: str | None = None
+        self._names: dict[str, tuple[str, str]] = {}
+        self._team_members: dict[str, tuple[str, ...]] = {}
+        self._ticks = 0
+        self._looked_up_at: int | None = None
+        self._urgent = False
+        live = session.live
+        live.add(PRESENCE_TOPIC, self._fetch_presence, session.settings.poll.presence)
+        live.add(LIST_TOPIC, self._fetch_teams, LIST_INTERVAL)
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def snapshot(self) -> TeamSnapshot | None:
+        """The latest presence snapshot (None before the first fetch)."""
+        value = self._session.live.get(PRESENCE_TOPIC)
+        return value if isinstance(value, TeamSnapshot) else None
+
+    @property
+    def teams(self) -> tuple[TeamRef, ...]:
+        """The teams known so far."""
+        value = self._session.live.get(LIST_TOPIC)
+        return value if isinstance(value, tuple) else ()
+
+    # ------------------------------------------------------------------ choosing
+
+    async def choose(self, team_id: str | None) -> None:
+        """Show ``team_id`` (None: everyone) and fetch it now, ahead of background polling."""
+        if team_id == self.team_id and self.snapshot is not None \
+                and self.snapshot.team_id == team_id:
+            return
+        self.team_id = team_id
+        self._urgent = True
+        try:
+            await self._session.live.refresh(PRESENCE_TOPIC)
+        except ApiError:
+            self._session.live.poke(PRESENCE_TOPIC)
+
+    # ------------------------------------------------------------------ fetching
+
+    async def _fetch_teams(self) -> tuple[TeamRef, ...]:
+        teams = await self._session.client.teams.list(priority=Priority.BACKGROUND)
+        refs = [TeamRef(t.id, t.name) for t in teams]
+        refs.sort(key=lambda ref: (ref.name.casefold(), ref.team_id))
+        return tuple(refs)
+
+    async def _fetch_presence(self) -> TeamSnapshot:
+        """One tick; refetches if the team was changed while the request was out."""
+        self._ticks += 1
+        while True:
+            team_id = self.team_id
+            priority = Priority.INTERACTIVE if self._urgent else Priority.VISIBLE
+            self._urgent = False
+            if team_id is None:
+                presences = await self._session.client.agents.list_presence(priority=priority)
+            else:
+                presences = [p async for p in self._session.client.teams.presence(
+                    team_id, page_size=PAGE_SIZE, priority=priority)]
+            await self._learn_names(team_id, presences, priority)
+            if team_id == self.team_id:
+                return TeamSnapshot(team_id, self._rows(presences))
+
+    async def _learn_names(self, team_id: str | None, presences: list[UserPresence],
+                           priority: Priority) -> None:
+        """Know the name and email of everyone in ``presences`` (as far as cheaply possible)."""
+        directory = self._session.directory
+        names = self._names
+        for agent in directory.agents.values():
+            if agent.id not in names:
+                names[agent.id] = (agent.display_name, agent.email)
+        unknown = [p.user_id for p in presences if p.user_id not in names]
+        if team_id is not None and (team_id not in self._team_members or unknown):
+            await self._load_team_members(team_id, priority)
+            unknown = [p.user_id for p in presences if p.user_id not in names]
+        if not unknown or not directory.agents:
+            return  # nothing missing, or sign-in is still loading the directory
+        if self._looked_up_at is not None and \
+                self._ticks - self._looked_up_at < NAME_LOOKUP_TICKS:
+            return
+        self._looked_up_at = self._ticks
+        try:
+            async for agent in self._session.client.agents.list(page_size=PAGE_SIZE,
+                                                                priority=Priority.BACKGROUND):
+                names[agent.id] = (agent.display_name, agent.email)
+                directory.names.setdefault(agent.id, agent.display_name)
+        except ApiError as error:
+            log.info("could not look up agents' names: %s", error)
+
+    async def _load_team_members(self, team_id: str, priority: Priority) -> None:
+        try:
+            members = await self._session.client.teams.members(team_id, priority=priority)
+        except ApiError as error:
+            log.info("could not read the members of team %s: %s", team_id, error)
+            return
+        self._team_members[team_id] = tuple(m.id for m in members)
+        for member in members:
+            known = self._names.get(member.id)
+            self._names[member.id] = (member.name or (known[0] if known else ""),
+                                      member.email or (known[1] if known else ""))
+
+    def _rows(self, presences: list[UserPresence]) -> tuple[MemberRow, ...]:
+        rows: list[MemberRow] = []
+        for presence in presences:
+            name, email = self._names.get(presence.user_id, ("", ""))
+            rows.append(MemberRow(
+                agent_id=presence.user_id,
+                name=name or "…" + presence.user_id[-6:],
+                email=email,
+                connection=presence.connection_status,
+                presence=presence.presence_status or "Away",
+                channels=tuple(presence.active_channels),
+                last_seen=presence.last_seen,
+            ))
+        rows.sort(key=lambda row: (row.name.casefold(), row.agent_id))
+        return tuple(rows)
+
+
+def team_watch(session: Session) -> TeamWatch:
+    """The session's :class:`TeamWatch`, created (and its topics registered) on first use."""
+    watch = getattr(session, "team", None)
+    if not isinstance(watch, TeamWatch):
+        watch = TeamWatch(session)
+        setattr(session, "team", watch)  # noqa: B010 - attached lazily, not declared on Session
+    return watch
