@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +25,10 @@ from frontdesk.sandbox.seed import ensure_seeded
 from frontdesk.sandbox.server import SandboxServer
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+# Local times on screen (snapshots) must not depend on the machine's zone.
+os.environ["TZ"] = "UTC"
+time.tzset()
 SEED = 7
 
 

@@ -110,7 +110,7 @@ def service() -> Iterator[TinyService]:
             "id": USER, "authorId": USER, "createdAt": "2021-12-01T12:46:36.581Z[GMT]",
             "attributes": {"_type": "HologramAttributes", "direction": "Sideways"}}]})),
         "/v1/conversations/7/tags/bulk": (202, b""),
-        "/v1/tags/bad": (200, dumps({"data": []})),
+        "/v1/conversations/8": (200, dumps({"data": []})),
     }) as tiny:
         yield tiny
 
@@ -163,8 +163,9 @@ async def test_an_item_that_does_not_fit_is_left_out_of_its_list(
 async def test_a_bare_list_where_one_record_is_expected(service: TinyService) -> None:
     async with ApiClient(service.url, "k", pacer=Pacer(enabled=False), retry=ONCE) as api:
         with pytest.raises(UnexpectedResponse) as caught:
-            await api.tags.get("bad")  # not even a UUID: refused before sending
-    assert caught.value.status is None
+            await api.conversations.get(8)
+    assert "GET /v1/conversations/{conversationId} does not have the expected shape" in \
+        caught.value.message
 
 
 # ------------------------------------------------------------------ the sandbox's garbage

@@ -86,7 +86,7 @@ async def test_429_is_waited_out_then_succeeds(client: ApiClient, sandbox: Sandb
     with caplog.at_level(logging.DEBUG, logger="frontdesk.api"):
         assert isinstance(await client.tags.list(), list)
     assert statuses(caplog, "/v1/tags") == [429, 429, 200]
-    waits = [r.api_retry_in for r in caplog.records if hasattr(r, "api_retry_in")]  # type: ignore[attr-defined]
+    waits = [r.api_retry_in for r in caplog.records if hasattr(r, "api_retry_in")]
     assert waits and all(w >= 1 for w in waits)  # Retry-After honoured
 
 

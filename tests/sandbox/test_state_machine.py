@@ -17,7 +17,7 @@ from factories_conversations import (
     outbound,
     queue,
 )
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     Bundle,
@@ -30,9 +30,11 @@ from hypothesis.stateful import (
 )
 
 from frontdesk.sandbox.db import iso
+
+PHASES = [Phase.explicit, Phase.reuse, Phase.generate]
 from frontdesk.sandbox.server import SandboxServer
 
-SETTINGS = settings(max_examples=15, stateful_step_count=20, deadline=None,
+SETTINGS = settings(max_examples=15, stateful_step_count=20, deadline=None, phases=PHASES,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -62,6 +64,7 @@ def make_machine(sandbox: SandboxServer, http: httpx.Client) -> type[RuleBasedSt
             super().__init__()
             self.model: dict[int, Model] = {}
             self.tag_state: dict[str, str] = {}
+            self.made = 0
 
         # ------------------------------------------------------------ helpers
 
@@ -164,8 +167,8 @@ def make_machine(sandbox: SandboxServer, http: httpx.Client) -> type[RuleBasedSt
 
         @rule(target=tags)
         def new_tag(self) -> str:
-            response = http.post("/v1/tags", json={"name": f"t-{len(self.tag_state)}-"
-                                                           f"{id(self) % 100_000}"})
+            self.made += 1  # never reuse a name: creating an existing name returns that tag
+            response = http.post("/v1/tags", json={"name": f"t-{self.made}-{id(self) % 100_000}"})
             assert response.status_code == 200, response.text
             tag_id: str = response.json()["data"]["id"]
             self.tag_state[tag_id] = response.json()["data"]["state"]

@@ -195,6 +195,8 @@ def test_text_is_plain() -> None:
         "**_~~`[" * 700,
         "**_" * 800 + "x" + "_**" * 800,
         ("**a " * 200 + "\n") * 100,
+        ">" * 50_000 + " deep",
+        (" " * 20_000 + "- item\n") * 5,
         "word " * 20000,
     ],
 )
@@ -206,6 +208,16 @@ def test_hostile_markdown_stays_fast(source: str) -> None:
 
 
 # ---------------------------------------------------------------------- HTML --
+
+
+def test_deeply_nested_html_stays_fast_and_bounded() -> None:
+    source = "<blockquote>" * 5_000 + "<ul><li>" * 5_000 + "x" + "<b>" * 5_000 + "y"
+    start = time.perf_counter()
+    rendered = render_body("Html", source)
+    assert time.perf_counter() - start < 2.0
+    assert isinstance(rendered, Text)
+    assert "x" in rendered.plain
+    assert len(rendered.plain) < 1_000
 
 
 def test_html_paragraphs_breaks_and_entities() -> None:
@@ -225,6 +237,12 @@ def test_html_drops_script_style_and_head() -> None:
 
 def test_html_unclosed_head_ends_at_body() -> None:
     assert html_to_markdown_text("<head><meta charset=utf-8><body><p>Hi</p>") == "Hi"
+
+
+def test_html_inline_styles_across_lines_and_unclosed() -> None:
+    out = html_to_markdown_text("<p><b>one<br>two</b> <i>open")
+    assert out == "**one**\n**two** _open_"
+    assert html_to_markdown_text("a</b> b</i>") == "a b"
 
 
 def test_html_inline_styles() -> None:

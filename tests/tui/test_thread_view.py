@@ -672,6 +672,7 @@ async def test_unknown_variants_and_missing_fields_render() -> None:
         first, second = thread.message_views
         assert first.has_class("-other")
         assert "CarrierPigeonAttributes[bold]" in plain(first)
+        assert plain(first).startswith("• someone-with-a-…")
         assert "email too large" in plain(second)
         assert "📎 1. mail.eml  https://files.example/mail.eml" in plain(second)
         second.focus()
@@ -679,3 +680,41 @@ async def test_unknown_variants_and_missing_fields_render() -> None:
         await settle(pilot)
         assert isinstance(app.posted[-1], MessageView.OpenAttachment)
         assert app.posted[-1].url == "https://files.example/mail.eml"
+
+
+class SmallWindow(ThreadView):
+    WINDOW = 10
+    BATCH = 10
+    MAX_MOUNTED = 30
+
+
+class SmallApp(ThreadApp):
+    def compose(self) -> ComposeResult:
+        yield SmallWindow(names=self.names, clock=lambda: NOW)
+
+
+async def test_walking_with_j_and_k_across_batches() -> None:
+    app = SmallApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        thread = app.query_one(ThreadView)
+        thread.set_messages(thread_of(300))
+        await settle(pilot)
+        thread.focus()
+        await pilot.press("g")
+        await settle(pilot)
+        for _ in range(25):
+            await pilot.press("j")
+            await pilot.pause()
+        focused = thread.focused_message
+        assert focused is not None and focused.id == "m00025"
+        assert len(app.query(MessageView)) <= 30
+        assert isinstance(app.focused, MessageView)
+        assert visible(app, app.focused)
+        await pilot.press("G")
+        await settle(pilot)
+        for _ in range(15):
+            await pilot.press("k")
+            await pilot.pause()
+        focused = thread.focused_message
+        assert focused is not None and focused.id == "m00284"
+        assert len(app.query(MessageView)) <= 30

@@ -19,6 +19,7 @@ from types import TracebackType
 
 import httpx
 
+from .. import __version__
 from .pacing import Pacer
 from .resources.agents import AgentsResource
 from .resources.anonymization import AnonymizationResource
@@ -38,9 +39,15 @@ from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
 from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
 
-__all__ = ["DEFAULT_BURST", "DEFAULT_RATE", "DEFAULT_USER_AGENT", "ApiClient", "default_pacer"]
+__all__ = [
+    "DEFAULT_BURST",
+    "DEFAULT_RATE",
+    "DEFAULT_USER_AGENT",
+    "ApiClient",
+    "default_pacer",
+]
 
-DEFAULT_USER_AGENT = "frontdesk/0.1 (+https://github.com/frontdesk)"
+DEFAULT_USER_AGENT = f"frontdesk/{__version__} (python-httpx/{httpx.__version__})"
 
 
 #: The service's budget is 10 requests/s with a burst of 4, counted when requests *arrive*.
@@ -63,8 +70,9 @@ class ApiClient:
     ``integrations_url`` the deprecated endpoint listing's (needed only for
     ``client.integrations``). ``api_key`` is sent as ``Authorization`` to these two origins
     and nowhere else. ``pacer`` defaults to :func:`default_pacer` (the service's budget, with
-    a token in reserve); share one pacer between clients that use the same key. ``transport`` is for a real httpx
-    transport with other settings (local address, connection retries), never a mock.
+    a token in reserve); share one pacer between clients that use the same key.
+    ``transport`` is for a real httpx transport with other settings (local address,
+    connection retries), never a mock.
 
     Use it as an async context manager, or call :meth:`aclose` when done.
     """
@@ -117,6 +125,7 @@ class ApiClient:
             policy=self._policy,
             body_timeout=timeouts.read if timeouts.read is not None else 15.0,
             max_body=max_response_bytes,
+            key=self._key,
         )
         http.auth = KeyAuth(self._key, self._transport.origins)
         self._http = http

@@ -23,6 +23,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Generator, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -42,7 +43,7 @@ from .errors import (
 from .operations import Operation
 from .pacing import Pacer, Priority
 from .retry import RetryPolicy, next_delay
-from .secrets import ApiKey
+from .secrets import ApiKey, redact
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -131,7 +132,8 @@ class Transport:
 
     ``http`` is the client's ``httpx.AsyncClient`` (redirects off, ``auth`` a
     :class:`KeyAuth`); ``base_url`` and ``integrations_url`` are the two interfaces' bases;
-    ``sleep`` waits between attempts (injectable so a test can watch the waits).
+    ``key``, when given, is scrubbed from error messages (a service may echo what it was
+    sent); ``sleep`` waits between attempts (injectable so a test can watch the waits).
     """
 
     def __init__(
@@ -144,9 +146,11 @@ class Transport:
         policy: RetryPolicy,
         body_timeout: float,
         max_body: int = MAX_RESPONSE_BYTES,
+        key: ApiKey | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._http = http
+        self._key = key
         self._bases: dict[str, httpx.URL | None] = {
             "main": _base(base_url),
             "integrations": None if integrations_url is None else _base(integrations_url),
@@ -236,9 +240,11 @@ class Transport:
             try:
                 reply = await self._attempt(op, target, query, content, headers)
             except _Final as final:
+                self._scrub(final.error)
                 _log_attempt(op, final.error.status, started, attempt, final.error)
                 raise final.error from None
             except ApiError as error:
+                self._scrub(error)
                 _log_attempt(op, error.status, started, attempt, error)
                 delay = next_delay(self.policy, error, attempt, idempotent=safe)
                 if isinstance(error, RateLimited):
@@ -255,6 +261,12 @@ class Transport:
             _log_attempt(op, reply.status, started, attempt, None)
             return reply
 
+    def _scrub(self, error: ApiError) -> None:
+        """Take the key out of an error's text, should the service have echoed it."""
+        if self._key is not None:
+            error.message = redact(error.message, self._key)
+            error.args = (error.message,)
+
     async def _attempt(
         self,
         op: Operation,
@@ -269,8 +281,8 @@ class Transport:
                 status = response.status_code
                 if 300 <= status < 400:
                     raise _Final(UnexpectedResponse(
-                        f"The service answered {status} (a redirect to another address); "
-                        "redirects are not followed, so the API key stays with the service",
+                        f"The service answered {status}, a redirect; redirects are not "
+                        "followed, so the API key never travels to another address",
                         status=status, operation=op.label,
                     ))
                 raw = await self._read(response, op)
@@ -291,7 +303,7 @@ class Transport:
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
-    ) -> Any:
+    ) -> AbstractAsyncContextManager[httpx.Response]:
         """The streamed request (a context manager giving the response)."""
         return self._http.stream(method, url, params=query, content=content, headers=headers)
 

@@ -118,6 +118,8 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
             for status, response in responses.items():
                 if status.startswith(("4", "5")) and "content" not in response:
                     response.update(ref)
+                if status in ("202", "204"):
+                    response.pop("content", None)  # these answers have no body
             operation["security"] = (
                 [{"ApiKeyAuth": []}, {"BearerAuth": []}] if legacy else [{"ApiKeyAuth": []}]
             )

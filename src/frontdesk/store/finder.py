@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..api.errors import ApiError, NotFound
+from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.models import Conversation, EndUser, Message
 from ..api.models.contact_endpoints import ContactEndpoint
 from ..api.models.conversations import ImportConversationInput
@@ -111,6 +111,20 @@ class Finder:
         self._session.changed()
         return conversation
 
+    async def refresh_tags(self, conversation_id: int) -> str | None:
+        """Read a conversation's tags now (before the tag picker shows them)."""
+        session = self._session
+        try:
+            tags = await session.client.tags.list_for_conversation(
+                conversation_id, priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            return f"Could not read the tags of #{conversation_id}: {error.message}"
+        for tag in tags:
+            session.directory.tags.setdefault(tag.id, tag)
+        session.inbox.set_tags(conversation_id, (t.id for t in tags))
+        session.changed()
+        return None
+
     async def end_user_by_email(self, email: str) -> EndUser | str:
         """The end user with this email address, or why there is none."""
         email = email.strip()
@@ -164,6 +178,13 @@ class Finder:
                 conversation_id, priority=Priority.VISIBLE)
         except ApiError as error:
             return f"Could not read the messages: {error.message}"
+        if messages:
+            body = messages[-1].attributes.body
+            inbox = self._session.inbox
+            if body is not None and body.value and inbox.previews.get(conversation_id) \
+                    != body.value[:200]:
+                inbox.set_preview(conversation_id, body.value[:200])
+                self._session.changed()
         return messages[-count:] if count > 0 else []
 
     # ------------------------------------------------------------------ starting
@@ -175,7 +196,7 @@ class Finder:
             created = await self._session.client.conversations.create(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return f"The service refused the conversation: {error.message}"
+            return _refusal("The service refused the conversation", error)
         await self._keep(created.id)
         return created.id
 
@@ -188,7 +209,7 @@ class Finder:
             imported = await self._session.client.conversations.import_conversation(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return f"The service refused the import: {error.message}"
+            return _refusal("The service refused the import", error)
         await self._keep(imported.id)
         return imported.id, [p.message for p in imported.partial_errors or []]
 
@@ -204,6 +225,13 @@ class Finder:
             return
         inbox.upsert([conversation], "created")
         self._session.changed()
+
+
+def _refusal(what: str, error: ApiError) -> str:
+    """The service's refusal, or the client's when nothing was sent."""
+    if isinstance(error, InvalidRequest) and error.status is None:
+        return f"Not sent: {error.message}"
+    return f"{what}: {error.message}"
 
 
 def import_problem(body: Mapping[str, Any]) -> str | None:

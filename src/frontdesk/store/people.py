@@ -60,7 +60,10 @@ __all__ = [
     "Profile",
     "Refused",
     "anonymization_topic",
+    "keep_status",
+    "parse_agents_csv",
     "people_of",
+    "read_agents_csv",
     "refusals",
 ]
 
@@ -110,6 +113,24 @@ def anonymization_topic(request_id: str) -> str:
     return f"anonymization:{request_id}"
 
 
+def keep_status(session: Session, status: AnonymizationRequestStatus) -> bool:
+    """Update a request kept in the snapshot "anonymizations" in place (its order stays);
+    False when it was not made here (then nothing is kept)."""
+    kept = session.local.snapshot("anonymizations")
+    items = kept if isinstance(kept, list) else []
+    found = False
+    replaced: list[Any] = []
+    for item in items:
+        if isinstance(item, dict) and item.get("id") == status.id:
+            replaced.append(status.wire())
+            found = True
+        else:
+            replaced.append(item)
+    if found:
+        session.local.save_snapshot("anonymizations", replaced)
+    return found
+
+
 def _text(value: object) -> str:
     return value.strip() if isinstance(value, str) else ""
 
@@ -127,9 +148,12 @@ def check_phone(value: str) -> None:
 
 
 def _invalid(exc: ValidationError) -> str:
-    first = exc.errors()[0] if exc.errors() else {}
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    return f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", ""))
+    errors = exc.errors()
+    if not errors:
+        return "invalid"
+    where = ".".join(str(p) for p in errors[0]["loc"])
+    message = errors[0]["msg"]
+    return f"{where.replace('_', ' ')}: {message}" if where else message
 
 
 @dataclass(frozen=True)
@@ -247,6 +271,22 @@ def parse_agents_csv(text: str) -> list[CsvRow]:
     if not rows:
         raise Refused("The file has a header but no agents")
     return rows
+
+
+def read_agents_csv(path: str) -> list[CsvRow]:
+    """The rows of the agents CSV at ``path`` (``~`` expanded; UTF-8, a BOM allowed)."""
+    if not _text(path):
+        raise Refused("Type the path of a CSV file")
+    target = Path(_text(path)).expanduser()
+    try:
+        text = target.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise Refused(f"There is no file {target}") from None
+    except IsADirectoryError:
+        raise Refused(f"{target} is a folder, not a CSV file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise Refused(f"Could not read {target}: {error}") from None
+    return parse_agents_csv(text)
 
 
 def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int]) -> CsvRow:
@@ -454,10 +494,7 @@ class PeopleStore:
         with refusals("Could not read the anonymization request"):
             status: AnonymizationRequestStatus = \
                 await self.client.anonymization.get_request(request_id)
-        kept = self._session.local.snapshot("anonymizations")
-        if isinstance(kept, list) and any(isinstance(i, dict) and i.get("id") == status.id
-                                          for i in kept):
-            self._session.remember_anonymization(status)
+        keep_status(self._session, status)
         return status
 
     def follow(self, status: AnonymizationRequestStatus) -> str:
@@ -473,7 +510,7 @@ class PeopleStore:
         async def fetch() -> AnonymizationRequestStatus:
             current = await self.client.anonymization.get_request(request_id,
                                                                   priority=Priority.VISIBLE)
-            self._session.remember_anonymization(current)
+            keep_status(self._session, current)
             if current.processed:
                 asyncio.get_running_loop().call_soon(live.remove, name)
             return current
@@ -527,16 +564,8 @@ class PeopleStore:
     async def bulk_create_csv(self, path: str) -> BulkReport:
         """Create the agents of a CSV file: one report row per line, in file order — created,
         refused by the service (its reason), or refused here before sending (why)."""
-        target = Path(_text(path)).expanduser()
-        if not _text(path):
-            raise Refused("Type the path of a CSV file")
-        try:
-            text = target.read_text(encoding="utf-8-sig")
-        except FileNotFoundError:
-            raise Refused(f"There is no file {target}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise Refused(f"Could not read {target}: {error}") from None
-        return await self.bulk_create(parse_agents_csv(text))
+        rows = await asyncio.to_thread(read_agents_csv, path)
+        return await self.bulk_create(rows)
 
     async def bulk_create(self, rows: Sequence[CsvRow]) -> BulkReport:
         """Send the rows that can be agents (in calls of at most 500) and report every row."""
@@ -550,7 +579,7 @@ class PeopleStore:
             chunk = sendable[start:start + BULK_LIMIT]
             with refusals("Could not create the agents"):
                 outcomes: list[BulkActionOutcome] = await self.client.agents.bulk_create(
-                    [r.agent for r in chunk])
+                    [r.agent for r in chunk if r.agent is not None])
             for index, row in enumerate(chunk):
                 if index < len(outcomes):
                     ok, detail, agent_id = _bulk_detail(outcomes[index])

@@ -45,12 +45,16 @@ QUEUES_TOPIC = "queues"
 POSITION_TOPIC = "position"
 #: Seconds between two checks of a followed conversation's position.
 POSITION_INTERVAL = 3.0
-#: The share of the console's request budget (about 1/s) the queues topic spends.
+#: What one console should ask of the service, in all, when it is idle (requests a second).
+CONSOLE_REQUESTS_PER_SECOND = 1.0
+#: The most the queues topic spends of that (requests a second).
 REQUESTS_PER_SECOND = 0.5
+#: Ticks between two fetches of the queue list itself (queues are rarely created).
+LIST_EVERY = 3
 #: Most requests one tick spends on queues nobody has seen yet.
 FILL_LIMIT = 12
-#: Ticks between two counts of one queue's members (about a minute at 10 s).
-MEMBERS_EVERY = 6
+#: Ticks between two counts of one queue's members (about three minutes at 10 s).
+MEMBERS_EVERY = 18
 #: Queues assumed shown before the screen says which ones it shows.
 DEFAULT_VISIBLE = 20
 
@@ -111,6 +115,7 @@ class QueueWatch:
         self._members: dict[str, int] = {}
         self._members_at: dict[str, int] = {}
         self._tick = 0
+        self._listed_at = 0
         self._followed: int | None = None
         self._urgent = False
         #: the screen's answer to "which queues are shown?" (ids in row order)
@@ -135,11 +140,28 @@ class QueueWatch:
     # ------------------------------------------------------------------ the queues topic
 
     def _per_tick(self) -> int:
-        """Requests one steady tick may spend (the list included)."""
-        budget = self._interval * REQUESTS_PER_SECOND
-        if self._followed is not None and self.position is not None and self.position.waiting:
-            budget -= self._interval / POSITION_INTERVAL  # the position polls share the budget
-        return max(2, round(budget))
+        """Requests one steady tick may spend (the list included).
+
+        The console aims at about :data:`CONSOLE_REQUESTS_PER_SECOND` in all: what the other
+        active topics poll (counted as one request a poll) is taken off first, and the queues
+        topic spends at most :data:`REQUESTS_PER_SECOND` of what is left, and never less than
+        two requests a tick.
+        """
+        live = self._session.live
+        others = 0.0
+        for name in live.stats():
+            topic = live.topic(name)
+            if topic is None or name == QUEUES_TOPIC or not topic.active or topic.interval <= 0:
+                continue
+            if name == POSITION_TOPIC and not self._following():
+                continue  # nothing followed: the topic asks nothing
+            others += 1.0 / topic.interval
+        rate = min(REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
+        return max(2, int(rate * self._interval))
+
+    def _following(self) -> bool:
+        state = self.position
+        return self._followed is not None and (state is None or state.waiting)
 
     def _shown(self) -> list[str]:
         known = [q.id for q in self._queues]
@@ -149,12 +171,12 @@ class QueueWatch:
         ids = set(known)
         return [queue_id for queue_id in wanted if queue_id in ids]
 
-    def _plan(self) -> list[tuple[str, str]]:
+    def _plan(self, listed: bool) -> list[tuple[str, str]]:
         """This tick's per-queue requests: ``("availability" | "members", queue_id)``."""
         shown = self._shown()
         missing = [("availability", q) for q in shown if q not in self._availability]
         missing += [("members", q) for q in shown if q not in self._members]
-        steady = self._per_tick() - 1
+        steady = self._per_tick() - (1 if listed else 0)
         if missing:
             return missing[:max(steady, FILL_LIMIT)]
         plan: list[tuple[str, str]] = []
@@ -169,8 +191,11 @@ class QueueWatch:
     async def _fetch_queues(self) -> tuple[QueueRow, ...]:
         self._tick += 1
         client = self._session.client
-        self._queues = await client.queues.list(priority=Priority.VISIBLE)
-        plan = self._plan()
+        listed = not self._queues or self._tick - self._listed_at >= LIST_EVERY
+        if listed:
+            self._queues = await client.queues.list(priority=Priority.VISIBLE)
+            self._listed_at = self._tick
+        plan = self._plan(listed)
         results = await asyncio.gather(*(self._fetch_one(kind, queue_id)
                                          for kind, queue_id in plan), return_exceptions=True)
         for result in results:

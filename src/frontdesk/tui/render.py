@@ -10,14 +10,14 @@ Pure functions, no widgets.  Everything here works on text a customer wrote, so:
   ``text (target)`` with the real target, its host in ASCII (see
   :func:`frontdesk.text.link_label`).
 
-Markdown is converted by a small hand-written renderer rather than ``rich.markdown`` (which
-renders through a console, costs about a millisecond per message and knows nothing of
-widths Textual will use): block structure line by line (quotes, lists, headings, rules,
-fenced code), inline constructs by regular expressions (bold, italic, bold italic,
-strikethrough, inline code, links, autolinks, bare URLs, backslash escapes).  Each inline
-search is bounded by the last place its closing delimiter can be, so hostile input such as
-thousands of unclosed ``**`` stays linear rather than quadratic; very long lines are shown
-without inline formatting.
+Markdown is converted by a small hand-written renderer rather than ``rich.markdown``: Rich's
+renders through a console at a fixed width (about 3 ms for a ten-line message, against about
+0.1 ms here) and Textual would then have to wrap the result again.  Block structure is read
+line by line (quotes, lists, headings, rules, fenced code), inline constructs by regular
+expressions (bold, italic, bold italic, strikethrough, inline code, links, autolinks, bare
+URLs, backslash escapes).  Each inline search is bounded by the last place its closing
+delimiter can be, so hostile input such as thousands of unclosed ``**`` stays linear rather
+than quadratic; very long lines are shown without inline formatting, deep nesting is capped.
 
 Lines are kept as the author wrote them (a single newline is a line break, as in chat), not
 joined into paragraphs as strict Markdown would.
@@ -72,6 +72,8 @@ RULE: Final = Style(dim=True)
 MAX_INLINE_LINE: Final = 5_000
 #: Nesting depth of inline styles beyond which inner text is shown as is.
 MAX_INLINE_DEPTH: Final = 4
+#: Quote and list nesting shown at most (deeper levels are shown at this depth).
+MAX_BLOCK_DEPTH: Final = 8
 
 _BULLETS: Final = ("•", "◦", "▪")
 _QUOTE_GLYPH: Final = "▌ "
@@ -291,7 +293,7 @@ def markdown_to_text(value: str) -> Text:
             out.add("\n")
         emitted = True
         depth = 0
-        while True:
+        while depth < MAX_BLOCK_DEPTH:
             quote = _QUOTE.match(line)
             if quote is None:
                 break
@@ -322,14 +324,14 @@ def _block_line(out: _Builder, line: str) -> None:
         return
     bullet = _BULLET.match(line)
     if bullet is not None:
-        level = len(bullet.group(1)) // 2
+        level = min(len(bullet.group(1)) // 2, MAX_BLOCK_DEPTH)
         out.add("  " * level)
         out.add(_BULLETS[min(level, len(_BULLETS) - 1)] + " ", MARKER)
         _inline(out, bullet.group(2))
         return
     ordered = _ORDERED.match(line)
     if ordered is not None:
-        level = len(ordered.group(1)) // 2
+        level = min(len(ordered.group(1)) // 2, MAX_BLOCK_DEPTH)
         out.add("  " * level)
         out.add(f"{ordered.group(2)}{ordered.group(3)} ", MARKER)
         _inline(out, ordered.group(4))
@@ -428,18 +430,23 @@ class _HtmlToMarkdown(HTMLParser):
         self.marker: str | None = None
         self.blank = False
         self.links: list[tuple[str, int]] = []  # (target, index of the label's first part)
+        self.marks: list[tuple[str, bool]] = []  # open inline markers, (marker, shown)
 
     # -- output ------------------------------------------------------------ #
 
     def _quote_prefix(self) -> str:
-        return "> " * self.quote
+        return "> " * min(self.quote, MAX_BLOCK_DEPTH)
 
     def _empty_line(self) -> None:
         self.lines.append(self._quote_prefix().rstrip())
 
     def _line(self) -> None:
-        """Finish the current line."""
+        """Finish the current line (inline markers still open are closed, and reopened
+        when the next line starts)."""
         if self.parts:
+            for marker, active in reversed(self.marks):
+                if active:
+                    self.parts.append(_CLOSE + marker + _CLOSE)
             line = _finish_inline("".join(self.parts))
             line = line.rstrip() if self.pre else _DOUBLE_SPACES.sub(" ", line.strip())
             if line:
@@ -462,7 +469,7 @@ class _HtmlToMarkdown(HTMLParser):
             if self.blank and self.lines:
                 self._empty_line()
             self.blank = False
-            indent = "   " * max(0, len(self.lists) - 1)
+            indent = "   " * min(max(0, len(self.lists) - 1), MAX_BLOCK_DEPTH)
             if self.marker is not None:
                 self.prefix = self._quote_prefix() + indent + self.marker
                 self.marker = None
@@ -470,6 +477,8 @@ class _HtmlToMarkdown(HTMLParser):
                 self.prefix = self._quote_prefix() + indent + "   "
             else:
                 self.prefix = self._quote_prefix()
+            reopen = "".join(_OPEN + marker + _OPEN for marker, active in self.marks if active)
+            text = reopen + text
         self.parts.append(text)
 
     def _mark(self, marker: str, opening: bool) -> None:
@@ -477,9 +486,20 @@ class _HtmlToMarkdown(HTMLParser):
         if self.pre:
             return
         if opening:
-            self._write(_OPEN + marker + _OPEN)
-        elif self.parts:
-            self.parts.append(_CLOSE + marker + _CLOSE)
+            # A marker already open, or nesting beyond what the renderer shows, is ignored
+            # (but kept on the stack, so closing tags still match).
+            shown = [open_marker for open_marker, on in self.marks if on]
+            active = marker not in shown and len(shown) < MAX_INLINE_DEPTH
+            if active:
+                self._write(_OPEN + marker + _OPEN)
+            self.marks.append((marker, active))
+            return
+        for index in range(len(self.marks) - 1, -1, -1):
+            if self.marks[index][0] == marker:
+                _marker, active = self.marks.pop(index)
+                if active and self.parts:
+                    self.parts.append(_CLOSE + marker + _CLOSE)
+                return
 
     # -- parser callbacks ---------------------------------------------------- #
 

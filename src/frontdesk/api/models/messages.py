@@ -69,8 +69,10 @@ class MessageAttributes(Record):
     is_automated: bool | None = None
     # email and contact form
     email_content: EmailContent | None = None
-    from_: EmailContact | None = Field(default=None, alias="from")
-    to: list[EmailContact] | None = None
+    from_: EmailContact | str | None = Field(default=None, alias="from",
+                                            description="an email contact, or a phone number")
+    to: list[EmailContact] | str | None = Field(default=None,
+                                               description="email contacts, or a phone number")
     cc: list[EmailContact] | None = None
     bcc: list[EmailContact] | None = None
     is_auto_reply: bool | None = None

@@ -1,18 +1,440 @@
-"""Mode 1: the inbox (placeholder until the inbox screen lands)."""
+"""Mode 1: the inbox, the agent's day.
+
+Views (Mine, Queue, Pending, Closed, All, and a temporary "Search: …" after ``s``) over the
+inbox store, in a virtual list; ``tab``/``shift+tab`` or a click on the view bar switch views.
+``/`` filters as you type, ``esc`` clears; ``s`` searches the service, ``o`` opens an id,
+``n`` starts a conversation; ``enter`` opens the highlighted one in the thread. The keys of
+:class:`~frontdesk.tui.conversation_actions.ConversationActions` act on the highlighted row.
+
+The list is rebuilt only when the inbox's version changed (a poll that changes nothing costs
+no repaint), keeping the cursor on the same conversation. When the terminal is wide, a preview
+of the highlighted conversation sits beside the list.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.widgets import Static
+import importlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, ClassVar
 
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Tab, Tabs
+
+from ...api.models import Conversation, Message
+from ...store.finder import Finder, finder_of
+from ...store.inbox import VIEW_TITLES, VIEWS
+from ...store.session import Session
+from ...text import one_line
+from ..clock import ago
+from ..conversation_actions import ConversationActions
+from ..registry import owns_bindings
+from ..widgets.conversation_list import ConversationList, RowLookups
+from ..widgets.preview_pane import PreviewPane
 from .base import ModeScreen
 
+__all__ = ["InboxScreen", "latest_time", "session_lookups"]
 
-class InboxScreen(ModeScreen):
+#: the terminal width from which the preview pane is shown
+PREVIEW_MIN_WIDTH = 140
+SEARCH = "search"
+EMPTY_TEXTS = {
+    "mine": "No open conversations are assigned to you.",
+    "queue": "Nothing is waiting in your queues.",
+    "pending": "No conversations are pending.",
+    "closed": "No closed conversations known yet.",
+    "all": "No conversations known yet: s searches the service, o opens one by id.",
+    SEARCH: "The search found nothing.",
+}
+
+
+def latest_time(conversation: Conversation) -> datetime:
+    """The latest moment the record tells of (created, state change, assignment, queued)."""
+    latest = conversation.created_at
+    for moment in (conversation.state_updated_at,
+                   conversation.assignment.assigned_at if conversation.assignment else None,
+                   conversation.queue.queued_at if conversation.queue else None):
+        if moment is not None and moment > latest:
+            latest = moment
+    return latest
+
+
+def session_lookups(session: Session | None) -> RowLookups:
+    """How the list and the preview name things, from the session's directory and inbox."""
+    if session is None:
+        return RowLookups(name=lambda _u: "—", queue_name=lambda _q: "—",
+                          tag_ids=lambda _c: (), tag_names=lambda _c: (),
+                          preview=lambda _c: "", when=latest_time, ago=ago,
+                          generation=lambda: 0)
+    directory = session.directory
+    inbox = session.inbox
+
+    def tag_names(conversation_id: int) -> Sequence[str]:
+        tags = directory.tags
+        return [tags[t].name if t in tags else "…" + t[-6:]
+                for t in inbox.tags.get(conversation_id, ())]
+
+    def when(conversation: Conversation) -> datetime:
+        return inbox.activity.get(conversation.id) or latest_time(conversation)
+
+    return RowLookups(
+        name=directory.name,
+        queue_name=directory.queue_name,
+        tag_ids=lambda cid: inbox.tags.get(cid, ()),
+        tag_names=tag_names,
+        preview=lambda cid: inbox.previews.get(cid, ""),
+        when=when,
+        ago=ago,
+        generation=lambda: (len(directory.names), len(directory.queues), len(directory.tags)),
+    )
+
+
+class ViewTabs(Tabs, can_focus=False):
+    """The views, with their counts; clickable, never focused (the list keeps the keys)."""
+
+
+@owns_bindings
+class InboxScreen(ConversationActions, ModeScreen):
     """The agent's inbox."""
 
     MODE_NAME = "Inbox"
+    HELP_NAME = "Inbox"
     TOPICS = ("inbox",)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "next_view", "Next view", id="inbox.next_view"),
+        Binding("shift+tab", "previous_view", "Previous view", id="inbox.previous_view",
+                show=False),
+        Binding("slash", "filter", "Filter", id="inbox.filter"),
+        Binding("escape", "clear", "Clear filter", id="inbox.clear", show=False),
+        Binding("s", "search", "Search", id="inbox.search"),
+        Binding("o", "open_by_id", "Open #", id="inbox.open_by_id"),
+        Binding("n", "new_conversation", "New", id="inbox.new"),
+        Binding("r", "refresh", "Refresh", id="inbox.refresh", show=False),
+        Binding("down", "list_cursor(1)", "Next", id="inbox.filter_down", show=False),
+        Binding("up", "list_cursor(-1)", "Previous", id="inbox.filter_up", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view = "mine"
+        self._shown_version: int | None = None
+        self._search_ids: list[int] = []
+        self._search_query = ""
+        self._finder: Finder | None = None
+
+    # ------------------------------------------------------------------ building
+
+    @property
+    def session(self) -> Session | None:
+        """The signed-in session (None when the console runs without one)."""
+        return self.fd.session
+
+    @property
+    def finder(self) -> Finder | None:
+        """Search, open and create (the session's, made on first use)."""
+        session = self.session
+        if session is None:
+            return None
+        if self._finder is None:
+            self._finder = finder_of(session)
+        return self._finder
+
+    @property
+    def conversation_list(self) -> ConversationList:
+        """The list widget."""
+        return self.query_one("#inbox-list", ConversationList)
+
+    @property
+    def preview(self) -> PreviewPane:
+        """The preview pane."""
+        return self.query_one("#inbox-preview", PreviewPane)
 
     def compose_body(self) -> ComposeResult:
-        yield Static("Inbox", id="placeholder")
+        lookups = session_lookups(self.fd.session)
+        with Horizontal(id="inbox-body"):
+            with Vertical(id="inbox-main"):
+                yield ViewTabs(*(Tab(VIEW_TITLES[name], id=f"view-{name}") for name in VIEWS),
+                               id="inbox-views")
+                yield Input(placeholder="filter: id, name, subject, tags, queue, assignee",
+                            id="inbox-filter")
+                yield ConversationList(lookups, id="inbox-list")
+            yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+
+    async def _load_preview(self, conversation_id: int) -> list[Message] | str:
+        finder = self.finder
+        if finder is None:
+            return "Not connected."
+        return await finder.last_messages(conversation_id)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.conversation_list.focus()
+        self._place_preview()
+        self.rebuild()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        session = self.session
+        if session is not None and session.inbox.version != self._shown_version:
+            self.rebuild()
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """A new inbox version: rebuild the list (an unchanged version repaints nothing)."""
+        session = self.session
+        if topic == "inbox" and session is not None \
+                and session.inbox.version != self._shown_version:
+            self.rebuild()
+
+    def rows(self) -> list[Conversation]:
+        """The conversations of the current view, newest activity first."""
+        session = self.session
+        if session is None:
+            return []
+        inbox = session.inbox
+        if self.view == SEARCH:
+            return [inbox.records[cid] for cid in self._search_ids if cid in inbox.records]
+        return inbox.view(self.view)
+
+    def rebuild(self) -> None:
+        """Show the current view afresh (keeping the cursor on the same conversation)."""
+        session = self.session
+        listing = self.conversation_list
+        listing.empty_text = EMPTY_TEXTS.get(self.view, "")
+        listing.set_rows(self.rows())
+        self._shown_version = session.inbox.version if session is not None else None
+        renders = self.fd.renders
+        renders["inbox.list"] = renders.get("inbox.list", 0) + 1
+        self._paint_counts()
+
+    def _paint_counts(self) -> None:
+        session = self.session
+        counts = session.inbox.counts() if session is not None else {}
+        tabs = self.query_one(ViewTabs)
+        for name in VIEWS:
+            tab = tabs.get_tab(f"view-{name}")
+            if tab is not None:
+                tab.label = Text(f"{VIEW_TITLES[name]} {counts.get(name, 0)}")
+        search_tab = tabs.get_tab(f"view-{SEARCH}")
+        if search_tab is not None:
+            search_tab.label = Text(f"Search: {one_line(self._search_query, 24)} "
+                                    f"{len(self._search_ids)}")
+
+    # ------------------------------------------------------------------ views
+
+    def _views(self) -> list[str]:
+        return [*VIEWS, SEARCH] if self._search_ids or self._search_query else list(VIEWS)
+
+    def show_view(self, name: str) -> None:
+        """Switch to a view (the filter stays)."""
+        if name not in self._views():
+            return
+        tabs = self.query_one(ViewTabs)
+        if tabs.active != f"view-{name}":
+            tabs.active = f"view-{name}"
+        if name != self.view:
+            self.view = name
+            self.rebuild()
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        tab_id = event.tab.id or ""
+        if tab_id.startswith("view-"):
+            self.show_view(tab_id[5:])
+
+    def action_next_view(self) -> None:
+        """Next view (Mine → Queue → Pending → Closed → All)."""
+        views = self._views()
+        self.show_view(views[(views.index(self.view) + 1) % len(views)])
+
+    def action_previous_view(self) -> None:
+        """Previous view."""
+        views = self._views()
+        self.show_view(views[(views.index(self.view) - 1) % len(views)])
+
+    # ------------------------------------------------------------------ filter
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter line."""
+        return self.query_one("#inbox-filter", Input)
+
+    def action_filter(self) -> None:
+        """Show the filter line and type in it."""
+        box = self.filter_input
+        box.add_class("-shown")
+        box.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "inbox-filter":
+            event.stop()
+            self.conversation_list.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "inbox-filter":
+            event.stop()
+            if not event.value.strip():
+                self.filter_input.remove_class("-shown")
+            self.conversation_list.focus()
+
+    def action_clear(self) -> None:
+        """Clear the filter; with no filter, leave the search results."""
+        box = self.filter_input
+        if box.value or box.has_class("-shown"):
+            box.value = ""
+            box.remove_class("-shown")
+            self.conversation_list.set_filter("")
+            self.conversation_list.focus()
+        elif self.view == SEARCH:
+            self._drop_search()
+
+    def action_list_cursor(self, step: int) -> None:
+        """Move the list's cursor while typing in the filter line."""
+        listing = self.conversation_list
+        if step > 0:
+            listing.action_cursor_down()
+        else:
+            listing.action_cursor_up()
+
+    # ------------------------------------------------------------------ search
+
+    def action_search(self) -> None:
+        """Search the service by text; the results show as a "Search: …" view."""
+        from .pickers import PromptScreen
+
+        def answered(query: str | None) -> None:
+            if query:
+                self._search(query)
+
+        self.app.push_screen(PromptScreen("Search the service for…",
+                                          placeholder="words in subjects and messages",
+                                          value=self._search_query), answered)
+
+    @work(exclusive=True, exit_on_error=False, group="inbox-search")
+    async def _search(self, query: str) -> None:
+        finder = self.finder
+        if finder is None:
+            return
+        self.notify(f"Searching for “{one_line(query, 40)}”…", markup=False, timeout=2)
+        found = await finder.search_text(query)
+        if isinstance(found, str):
+            self.notify(found, severity="error", markup=False)
+            return
+        self._search_query = query
+        self._search_ids = [c.id for c in found]
+        tabs = self.query_one(ViewTabs)
+        if tabs.get_tab(f"view-{SEARCH}") is None:
+            await tabs.add_tab(Tab("Search", id=f"view-{SEARCH}"))
+        self.view = SEARCH
+        tabs.active = f"view-{SEARCH}"
+        self.rebuild()
+        self.conversation_list.focus()
+
+    def _drop_search(self) -> None:
+        self._search_ids = []
+        self._search_query = ""
+        self.show_view("mine")
+        self.query_one(ViewTabs).remove_tab(f"view-{SEARCH}")
+
+    # ------------------------------------------------------------------ open, new, refresh
+
+    def current_conversation_id(self) -> int | None:
+        """The highlighted conversation (the action keys act on it)."""
+        return self.conversation_list.highlighted_id
+
+    def conversation_action_done(self, kind: str, conversation_id: int,
+                                 error: str | None) -> None:
+        """Repaint at once when the store changed while a picker was in front."""
+        session = self.session
+        if session is not None and session.inbox.version != self._shown_version:
+            self.rebuild()
+
+    def on_conversation_list_selected(self, event: ConversationList.Selected) -> None:
+        event.stop()
+        self.open_thread(event.conversation_id)
+
+    def on_conversation_list_highlighted(self, event: ConversationList.Highlighted) -> None:
+        event.stop()
+        self._preview_highlighted()
+
+    def _preview_highlighted(self) -> None:
+        pane = self.preview
+        if pane.display:
+            pane.show(self.conversation_list.highlighted)
+
+    def open_thread(self, conversation_id: int) -> None:
+        """Open a conversation in the thread screen."""
+        try:
+            module = importlib.import_module("frontdesk.tui.screens.thread")
+            screen_class: Callable[..., Any] = module.ThreadScreen
+        except (ImportError, AttributeError):
+            self.notify(f"The thread view is not available yet (#{conversation_id}).",
+                        severity="warning")
+            return
+        siblings = self.conversation_list.shown_ids()
+        if conversation_id not in siblings:
+            siblings = [conversation_id]
+        try:
+            screen = screen_class(conversation_id, siblings=siblings)
+        except TypeError:  # a thread screen that does not walk siblings
+            screen = screen_class(conversation_id)
+        self.app.push_screen(screen)
+
+    def _reveal(self, conversation_id: int) -> None:
+        """Show a conversation just found or made: open it, and keep it highlighted."""
+        if not self.conversation_list.move_to(conversation_id):
+            self.show_view("all")
+            self.conversation_list.move_to(conversation_id)
+        self.open_thread(conversation_id)
+
+    def action_open_by_id(self) -> None:
+        """Open a conversation by its id."""
+        finder = self.finder
+        if finder is None:
+            self.notify("Not connected to a service.", severity="warning")
+            return
+        from .open_conversation import OpenConversationScreen
+
+        def opened(conversation_id: int | None) -> None:
+            if conversation_id is not None:
+                self._reveal(conversation_id)
+
+        self.app.push_screen(OpenConversationScreen(finder), opened)
+
+    def action_new_conversation(self) -> None:
+        """Start a conversation (email, chat, SMS) or import one with its history."""
+        finder = self.finder
+        session = self.session
+        if finder is None or session is None:
+            self.notify("Not connected to a service.", severity="warning")
+            return
+        from .new_conversation import NewConversationScreen
+
+        def made(conversation_id: int | None) -> None:
+            if conversation_id is not None:
+                self._reveal(conversation_id)
+
+        self.app.push_screen(NewConversationScreen(finder, me_id=session.me_id), made)
+
+    def action_refresh(self) -> None:
+        """Ask the service for changes now."""
+        session = self.session
+        if session is not None:
+            session.live.poke("inbox")
+            self.notify("Refreshing…", timeout=1.5)
+
+    # ------------------------------------------------------------------ layout
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._place_preview()
+
+    def _place_preview(self) -> None:
+        pane = self.preview
+        wide = self.app.size.width >= PREVIEW_MIN_WIDTH
+        if pane.display != wide:
+            pane.display = wide
+            if wide:
+                self._preview_highlighted()

@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.events import Resize
+from textual.events import Resize, ScreenResume
 from textual.widgets import DataTable, Input, Select, Static
 
 from ...store.team import (
@@ -103,6 +103,7 @@ class TeamScreen(ModeScreen):
         self._teams: tuple[TeamRef, ...] | None = None
         self._widths: tuple[int, ...] = ()
         self._shown: dict[str, Text] = {}
+        self._resumed = False
 
     # ------------------------------------------------------------------ building
 
@@ -111,7 +112,9 @@ class TeamScreen(ModeScreen):
             yield Select[str]([(Text("Everyone"), EVERYONE)], value=EVERYONE,
                               allow_blank=False, compact=True, id="team-pick")
             yield Static("", id="team-counts")
-        yield Static("", id="team-info")
+        with Horizontal(id="team-bar"):
+            yield Static("", id="team-channels")
+            yield Static("", id="team-info")
         yield Input(placeholder="filter: name, email or channel (esc clears)",
                     id="team-filter", classes="-hidden")
         table: DataTable[Text] = DataTable(id="team-table", cursor_type="row")
@@ -133,9 +136,17 @@ class TeamScreen(ModeScreen):
         self._layout(self.size.width)
         self.set_interval(30, self._refresh_ages, name="team ages")
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume | None = None) -> None:
+        if self._resumed and event is not None:
+            # Textual posts ScreenResume twice when a mode starts: watch the topics once.
+            event.prevent_default()
+            return
+        self._resumed = True
         self._attach_store()
         self._paint_all()
+
+    def on_screen_suspend(self) -> None:
+        self._resumed = False
 
     def on_resize(self, event: Resize) -> None:
         """Share the room between the columns again when the width changes."""
@@ -187,29 +198,30 @@ class TeamScreen(ModeScreen):
         return snapshot is not None and watch is not None and snapshot.team_id == watch.team_id
 
     def _paint_counts(self, snapshot: TeamSnapshot | None) -> None:
+        counts_line = Text(no_wrap=True, overflow="ellipsis")
+        channels_line = Text(no_wrap=True, overflow="ellipsis")
         if not self._current(snapshot):
-            text = Text("loading presence…", style="dim")
+            counts_line.append("loading presence…", style="dim")
         else:
             assert snapshot is not None
             counts = count(snapshot.rows)
-            text = Text(no_wrap=True, overflow="ellipsis")
-            text.append(f"{counts.online}", style="bold")
-            text.append(f"/{counts.members} online · ")
-            text.append(f"{counts.working}", style="bold green")
-            text.append(" working")
-            for channel, number in counts.per_channel:
-                text.append(f" · {channel_label(channel)} ")
-                text.append(str(number), style="bold")
-        self._update("team-counts", text)
+            counts_line.append(str(counts.online), style="bold")
+            counts_line.append(f" of {counts.members} online · ")
+            counts_line.append(str(counts.working), style="bold green")
+            counts_line.append(" working")
+            channels_line.append("Working on ", style="dim")
+            for index, (channel, number) in enumerate(counts.per_channel):
+                channels_line.append((" · " if index else "") + channel_label(channel) + " ")
+                channels_line.append(str(number), style="bold")
+        self._update("team-counts", counts_line)
+        self._update("team-channels", channels_line)
 
     def _paint_info(self, snapshot: TeamSnapshot | None, shown: int) -> None:
-        info = Text(no_wrap=True, overflow="ellipsis", style="dim")
-        info.append(f"sorted by {self._sort} (s)")
+        info = Text(no_wrap=True, overflow="ellipsis", style="dim", justify="right")
         if self._filter:
             total = len(snapshot.rows) if snapshot is not None else 0
-            info.append(f" · filter “{one_line(self._filter, 30)}”: {shown} of {total} (esc)")
-        else:
-            info.append(" · / filters · t picks a team")
+            info.append(f"“{one_line(self._filter, 20)}”: {shown} of {total} · ")
+        info.append(f"sorted by {self._sort}")
         self._update("team-info", info)
 
     def _rows(self, snapshot: TeamSnapshot | None) -> list[MemberRow]:
@@ -233,7 +245,7 @@ class TeamScreen(ModeScreen):
     def _layout(self, width: int) -> bool:
         """Column widths for ``width`` cells; True when they changed (columns rebuilt)."""
         room = max(60, width - 2 - 2 * 6)  # the table's border/scrollbar, cell padding
-        status, seen = 17, 9
+        status, seen = 18, 9
         rest = room - status - seen
         name = max(14, rest * 30 // 100)
         email = max(14, rest * 36 // 100)
@@ -245,7 +257,7 @@ class TeamScreen(ModeScreen):
         table = self.query_one("#team-table", DataTable)
         table.clear(columns=True)
         for (key, label), column_width in zip(
-                (("name", "Name"), ("email", "Email"), ("status", "Connection · presence"),
+                (("name", "Name"), ("email", "Email"), ("status", "Status"),
                  ("channels", "Active channels"), ("seen", "Last seen")), widths, strict=True):
             table.add_column(label, key=key, width=column_width)
         self._order = []

@@ -11,8 +11,11 @@ Keys: ``i``/``tab`` write a reply, ``esc`` leaves the composer (and, from the th
 back), ``J``/``K`` move to the next/previous conversation of the list the thread was opened
 from without leaving the screen, ``y`` copies the focused message (OSC 52: works over SSH),
 ``A`` anonymizes it (the message's short id typed back), ``o`` shows an attachment's URL and
-opens it only when confirmed, ``r`` refreshes; on a failed reply ``e`` puts it back in the
-composer, ``d`` discards it and ``ctrl+r`` retries it.
+opens it only when confirmed, ``a`` edits the conversation's custom attributes, ``r``
+refreshes; on a failed reply ``e`` puts it back in the composer, ``d`` discards it and
+``ctrl+r`` retries it. The conversation keys of the inbox (``c``/``C`` claim, ``x``/``X``
+close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reopen) come from
+:class:`~frontdesk.tui.conversation_actions.ConversationActions`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ...store.outbox import OutboxBusy, OutboxItem
 from ...store.threads import ThreadState
 from ...text import clean, one_line
 from .. import clock
+from ..conversation_actions import ConversationActions
 from ..registry import owns_bindings
 from ..render import html_to_markdown_text
 from ..widgets.composer import Composer
@@ -111,7 +115,7 @@ def copy_text(message: Message) -> str:
 
 
 @owns_bindings
-class ThreadScreen(ModeScreen):
+class ThreadScreen(ConversationActions, ModeScreen):
     """One conversation: head, messages, composer.
 
     ``siblings`` are the conversation ids ``J``/``K`` walk through, in the order of the list
@@ -128,6 +132,7 @@ class ThreadScreen(ModeScreen):
         Binding("J", "sibling(1)", "Next conv.", id="thread.next_conversation"),
         Binding("K", "sibling(-1)", "Prev conv.", id="thread.previous_conversation"),
         Binding("r", "refresh", "Refresh", id="thread.refresh"),
+        Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
                 id="thread.outbox_discard"),
@@ -225,7 +230,7 @@ class ThreadScreen(ModeScreen):
             self._apply_messages(view, state.messages)
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
-            self.composer.set_conversation(state.conversation)
+            self.composer.set_conversation(self._conversation())
         if previous is None or state.pending != previous.pending or self._settling:
             self._sync_pending(view, state)
 
@@ -257,8 +262,12 @@ class ThreadScreen(ModeScreen):
             self._add_echo(view, item)
 
     def _facts(self, state: ThreadState) -> HeadFacts:
-        directory = self.session.directory
-        conversation = state.conversation
+        session = self.session
+        directory = session.directory
+        # The inbox's record and tags are never older than the thread's: the thread's full
+        # polls write into them, and actions taken here (claim, tags…) change them at once.
+        conversation = session.inbox.records.get(self.conversation_id) or state.conversation
+        tag_ids = session.inbox.tags.get(self.conversation_id, state.tag_ids)
         requester = assignee = queue = ""
         if conversation is not None:
             requester = one_line(directory.name(conversation.requester_id), 48)
@@ -268,7 +277,7 @@ class ThreadScreen(ModeScreen):
                 queue = one_line(directory.queue_name(conversation.queue.id), 40)
         tags = tuple(
             directory.tags[tag_id].name if tag_id in directory.tags else "…" + tag_id[-6:]
-            for tag_id in state.tag_ids
+            for tag_id in tag_ids
         )
         return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
                          state.ratings, state.position, state.missing)
@@ -287,10 +296,10 @@ class ThreadScreen(ModeScreen):
         return str(conversation.channel) if conversation is not None else ""
 
     def _conversation(self) -> Conversation | None:
-        state = self._state
-        if state is not None and state.conversation is not None:
-            return state.conversation
-        return self.session.inbox.records.get(self.conversation_id)
+        known = self.session.inbox.records.get(self.conversation_id)
+        if known is not None:
+            return known
+        return self._state.conversation if self._state is not None else None
 
     def _add_echo(self, view: ThreadView, item: OutboxItem) -> None:
         status, failed = pending_status(item)
@@ -341,7 +350,7 @@ class ThreadScreen(ModeScreen):
         view.set_messages(())
         self.composer.open(conversation_id, state.conversation)
         self._apply(state)
-        view.focus()
+        self.set_focus(view)
 
     def _sibling_ids(self) -> list[int]:
         if self.sibling_ids is None:
@@ -369,14 +378,9 @@ class ThreadScreen(ModeScreen):
         """Put the cursor in the composer (``tab`` there goes back to the messages)."""
         composer = self.composer
         if composer.editor.has_focus:
-            self.thread_view.focus()
+            self.set_focus(self.thread_view)
             return
         composer.focus_editor()
-
-    @on(Composer.Left)
-    def _left_composer(self, event: Composer.Left) -> None:
-        event.stop()
-        self.thread_view.focus()
 
     @on(Composer.Sent)
     def _sent(self, event: Composer.Sent) -> None:
@@ -384,6 +388,20 @@ class ThreadScreen(ModeScreen):
         if event.item.external_id not in self._echoes:
             self._add_echo(self.thread_view, event.item)
         self.thread_view.action_end()
+
+    def conversation_action_done(self, kind: str, conversation_id: int,
+                                 error: str | None) -> None:
+        """A claim, close, tag change… was applied (or rolled back): show it at once."""
+        if conversation_id != self.conversation_id or self._state is None:
+            return
+        self._show_head(self._state)
+        self.composer.set_conversation(self._conversation())
+
+    def action_attributes(self) -> None:
+        """Edit the conversation's custom attributes."""
+        from .attributes_panel import AttributesPanel
+
+        self.app.push_screen(AttributesPanel("Conversation", self.conversation_id))
 
     def action_refresh(self) -> None:
         """Fetch the thread now."""

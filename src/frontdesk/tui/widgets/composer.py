@@ -255,7 +255,7 @@ class AttachScreen(ModalScreen[list[dict[str, str]]]):
         with Vertical(id="attach-box"):
             yield Label("Attach a link or a local file", id="attach-title")
             yield Input(placeholder="https://…  or  ~/path/to/file.pdf", id="attach-input")
-            yield Label(self._hint(), id="attach-hint", markup=False)
+            yield Static(self._hint(), id="attach-hint", markup=False)
             yield OptionList(*[Text(_describe(e)) for e in self.entries], id="attach-list")
 
     def _hint(self) -> str:
@@ -326,9 +326,6 @@ class Composer(Vertical):
         def __init__(self, item: OutboxItem) -> None:
             super().__init__()
             self.item = item
-
-    class Left(TextualMessage):
-        """The user left the composer with ``esc`` (the screen moves the focus back)."""
 
     def __init__(self, session: Session, conversation_id: int,
                  conversation: Conversation | None = None, *, id: str | None = None) -> None:
@@ -421,7 +418,9 @@ class Composer(Vertical):
         if reason is not None:
             self.notify(reason, severity="warning", markup=False)
             return False
-        self._editor.focus()
+        # At once, not at the next idle moment: keys typed right after ``i`` (a paste, a
+        # fast typist, tmux send-keys) must land in the editor, not on the screen's bindings.
+        self.screen.set_focus(self._editor)
         return True
 
     def _load_draft(self) -> None:
@@ -546,14 +545,18 @@ class Composer(Vertical):
             self._attachments = [dict(e) for e in entries]
             self._save_draft()
             self._update_info()
-            self._editor.focus()
+            self.focus_editor()
 
         self.app.push_screen(AttachScreen(self._attachments, limit_hint=hint), done)
 
     def action_leave(self) -> None:
-        """Leave the editor (the draft is already saved)."""
+        """Leave the editor for the first focusable widget outside the composer (on the thread
+        screen: the messages). The focus moves at once, so the next key is the screen's."""
         self.flush_draft()
-        self.post_message(self.Left())
+        screen = self.screen
+        target = next((w for w in screen.focus_chain if self not in w.ancestors_with_self),
+                      None)
+        screen.set_focus(target)
 
     def action_send(self) -> None:
         """Check the reply against the channel's rules and hand it to the outbox."""

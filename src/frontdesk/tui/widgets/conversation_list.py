@@ -1,0 +1,582 @@
+"""The inbox's conversation list: a virtual list on Textual's Line API.
+
+Tens of thousands of rows must build, filter and scroll without a widget per row, so the list
+keeps plain data (the conversations of the view, in order) and paints only the lines on
+screen (``render_line``), each built straight from segments and cached until the rows, the
+width or the styles change. A cursor step repaints two lines.
+
+Every string from the service (names, subjects, previews, tags, queue names) passes through
+:func:`frontdesk.text.one_line` and is painted as a plain segment, never parsed as markup.
+
+Filtering (``/``) is a case-insensitive substring match, word by word, over a search string
+per row (id, requester, subject, preview, tags, queue, assignee) built once per set of rows
+and only when a filter is first typed; a keystroke that extends the filter narrows the
+previous matches instead of scanning every row again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ClassVar, Final
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, work
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...api.models import Conversation
+from ...text import one_line
+from ..clock import now
+from ..registry import owns_bindings
+
+__all__ = ["ConversationList", "Layout", "RowLookups", "channel_label", "layout_for",
+           "state_glyph"]
+
+STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
+CHANNEL_LABELS: Final = {
+    "Email": "✉ Email", "WidgetChat": "💬 Chat", "WhatsApp": "WhatsApp", "Sms": "SMS",
+    "PstnPhone": "☎ Phone", "Voicemail": "☎ Voice", "Callback": "☎ Callback",
+    "ContactForm": "Form", "FacebookMessenger": "Facebook", "Twitter": "Twitter",
+    "Messenger": "Messenger",
+}
+TITLES: Final = {"state": "", "channel": "Channel", "id": "#", "requester": "Requester",
+                 "subject": "Subject / last message", "queue": "Queue",
+                 "assignee": "Assignee", "tags": "Tags", "age": "Age"}
+_STATE_CLASSES: Final = {"Open": "open", "Pending": "pending", "AwaitingPending": "pending",
+                         "Closed": "closed"}
+
+
+def state_glyph(state: str | None) -> str:
+    """``●`` Open, ``◐`` Pending, ``◑`` AwaitingPending, ``○`` Closed, ``·`` unknown."""
+    return STATE_GLYPHS.get(state or "", "·")
+
+
+def channel_label(channel: str) -> str:
+    """A short label of a channel (unknown ones cleaned and cut)."""
+    return CHANNEL_LABELS.get(channel) or one_line(channel, 9)
+
+
+@dataclass(frozen=True)
+class RowLookups:
+    """How a row's conversation becomes text: names, tags, previews, times.
+
+    The inbox screen builds this from the session's directory and inbox; the benchmark from
+    synthetic data. Every function is called only for rows on screen (and, for the search
+    strings, once per set of rows when a filter is typed).
+    """
+
+    name: Callable[[str | None], str]
+    queue_name: Callable[[str | None], str]
+    #: a conversation's tag ids, as the store keeps them (the same object until they change)
+    tag_ids: Callable[[int], tuple[str, ...]]
+    tag_names: Callable[[int], Sequence[str]]
+    #: the last message's text, as the store keeps it (the same object until it changes)
+    preview: Callable[[int], str]
+    when: Callable[[Conversation], datetime]
+    ago: Callable[[datetime], str]
+    #: changes when names, queues or tags may read differently (search strings are rebuilt)
+    generation: Callable[[], object]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which columns a width has room for, and how wide each is."""
+
+    width: int
+    columns: tuple[tuple[str, int], ...]
+
+
+#: optional columns, in the order they are given room
+_OPTIONAL: Final = (("queue", 12, 18), ("assignee", 12, 18), ("tags", 14, 30))
+_SUBJECT_MIN: Final = 20
+_SUBJECT_COMFORT: Final = 48
+#: rows whose search strings are built between two frames
+SEARCH_SLICE: Final = 2_000
+
+
+def layout_for(width: int, id_width: int) -> Layout:
+    """Columns for a list ``width`` cells wide: the essentials always, then queue, assignee
+    and tags while the subject keeps room, then the spare cells shared out."""
+    fixed = [("state", 1), ("channel", 9), ("id", id_width), ("requester", 16)]
+    widths = dict(fixed)
+    age = 6
+
+    def used(cols: dict[str, int]) -> int:
+        # one leading blank, one blank between columns, then subject and age
+        return 1 + sum(cols.values()) + len(cols) + 1 + age
+
+    optional: list[tuple[str, int, int]] = []
+    for key, least, most in _OPTIONAL:
+        trial = {**widths, key: least}
+        if width - used(trial) >= _SUBJECT_MIN:
+            widths = trial
+            optional.append((key, least, most))
+    subject = max(5, width - used(widths))
+    spare = subject - _SUBJECT_COMFORT
+    if spare > 0:
+        for key, least, most in [("requester", 16, 24), *optional]:
+            grow = min(spare, most - least)
+            widths[key] += grow
+            spare -= grow
+        subject = max(5, width - used(widths))
+    order = ["state", "channel", "id", "requester", "subject", "queue", "assignee", "tags",
+             "age"]
+    columns = {**widths, "subject": subject, "age": age}
+    return Layout(width, tuple((key, columns[key]) for key in order if key in columns))
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` on one line, cut to ``width`` cells and padded to exactly ``width``."""
+    shown = one_line(text, width)
+    cells = len(shown) if shown.isascii() else cell_len(shown)
+    return shown + " " * (width - cells) if cells < width else shown
+
+
+@owns_bindings
+class ConversationList(ScrollView, can_focus=True):
+    """Conversations, one line each, under a header line of column titles."""
+
+    HELP_NAME = "Conversation list"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Open", id="inbox.open"),
+        Binding("j,down", "cursor_down", "Next", id="inbox.cursor_down", show=False),
+        Binding("k,up", "cursor_up", "Previous", id="inbox.cursor_up", show=False),
+        Binding("g,home", "cursor_first", "First", id="inbox.cursor_first", show=False),
+        Binding("G,end", "cursor_last", "Last", id="inbox.cursor_last", show=False),
+        Binding("pagedown", "cursor_page_down", "Page down", id="inbox.page_down",
+                show=False),
+        Binding("pageup", "cursor_page_up", "Page up", id="inbox.page_up", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "conversation-list--header", "conversation-list--cursor",
+        "conversation-list--dim", "conversation-list--preview", "conversation-list--tags",
+        "conversation-list--open", "conversation-list--pending",
+        "conversation-list--closed", "conversation-list--empty",
+    }
+    DEFAULT_CSS = """
+    ConversationList { overflow-x: hidden; overflow-y: auto; }
+    """
+
+    class Highlighted(Message):
+        """The cursor moved to another conversation (None: the list is empty)."""
+
+        def __init__(self, conversation_id: int | None) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+
+    class Selected(Message):
+        """``enter`` (or a click on the highlighted row): open this conversation."""
+
+        def __init__(self, conversation_id: int) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+
+    def __init__(self, lookups: RowLookups, *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.lookups = lookups
+        self.empty_text = "No conversations here."
+        self._rows: Sequence[Conversation] = ()
+        self._visible: list[int] = []
+        self._search: list[str] | None = None
+        self._search_cache: dict[int, tuple[Conversation, tuple[str, ...], str, str]] = {}
+        self._generation: object = None
+        self._needle = ""
+        self._cursor = -1
+        self._id_width = 6
+        self._layout: Layout | None = None
+        self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
+        self._styles: dict[str, Style] | None = None
+        self._minute = ""
+        self.builds = 0
+
+    # ------------------------------------------------------------------ data
+
+    @property
+    def row_count(self) -> int:
+        """Rows shown (after the filter)."""
+        return len(self._visible)
+
+    @property
+    def total_count(self) -> int:
+        """Rows of the view (before the filter)."""
+        return len(self._rows)
+
+    @property
+    def filter_text(self) -> str:
+        """The filter in effect (folded)."""
+        return self._needle
+
+    @property
+    def cursor(self) -> int:
+        """Position of the cursor among the shown rows (-1: none)."""
+        return self._cursor
+
+    @property
+    def highlighted(self) -> Conversation | None:
+        """The conversation under the cursor."""
+        if 0 <= self._cursor < len(self._visible):
+            return self._rows[self._visible[self._cursor]]
+        return None
+
+    @property
+    def highlighted_id(self) -> int | None:
+        """The id of the conversation under the cursor."""
+        row = self.highlighted
+        return row.id if row is not None else None
+
+    def shown_ids(self) -> list[int]:
+        """Ids of the rows shown, in order (tests and the palette)."""
+        return [self._rows[i].id for i in self._visible]
+
+    def set_rows(self, rows: Sequence[Conversation], *, keep: int | None = None) -> None:
+        """Show these conversations (in this order), keeping the filter; the cursor stays on
+        ``keep`` (default: the highlighted conversation) when it is still shown, else on the
+        same position."""
+        keep_id = self.highlighted_id if keep is None else keep
+        position = self._cursor
+        self._rows = rows
+        self._search = None
+        self._strips.clear()
+        self.builds += 1
+        generation = self.lookups.generation()
+        if generation != self._generation:
+            self._generation = generation
+            self._search_cache.clear()
+        needle, self._needle = self._needle, ""
+        self._visible = list(range(len(rows)))
+        if needle:
+            self._apply_filter(needle)
+        cursor = -1
+        if keep_id is not None:
+            cursor = self._position_of(keep_id, near=position)
+        if cursor < 0 and self._visible:
+            cursor = min(max(position, 0), len(self._visible) - 1)
+        self._after_change(cursor)
+        if self._search is None and self.is_mounted:
+            self._prepare_search()
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose text contains every word of ``text`` (case-insensitive)."""
+        needle = " ".join(text.lower().split())
+        if needle == self._needle:
+            return
+        kept = self._visible[self._cursor] if 0 <= self._cursor < len(self._visible) else -1
+        self._apply_filter(needle)
+        # shown rows stay in view order, so the kept row is found by bisection
+        cursor = bisect_left(self._visible, kept) if kept >= 0 else 0
+        if not (cursor < len(self._visible) and self._visible[cursor] == kept):
+            cursor = 0
+        self._after_change(cursor if self._visible else -1)
+
+    def _apply_filter(self, needle: str) -> None:
+        previous = self._needle
+        self._needle = needle
+        if not needle:
+            self._visible = list(range(len(self._rows)))
+            return
+        search = self._search_strings()
+        candidates: Sequence[int] = (self._visible if previous and needle.startswith(previous)
+                                     else range(len(self._rows)))
+        words = needle.split()
+        if len(words) == 1:
+            self._visible = [i for i in candidates if needle in search[i]]
+        else:
+            self._visible = [i for i in candidates if all(w in search[i] for w in words)]
+
+    # ------------------------------------------------------------------ search strings
+
+    @work(exclusive=True, exit_on_error=False, group="search-strings")
+    async def _prepare_search(self) -> None:
+        """Build the search strings in slices between frames, so the first filter keystroke
+        only scans (the work is lost if the rows change meanwhile)."""
+        rows = self._rows
+        strings: list[str] = []
+        for start in range(0, len(rows), SEARCH_SLICE):
+            if self._rows is not rows or self._search is not None:
+                return
+            strings.extend(self._search_text(c) for c in rows[start:start + SEARCH_SLICE])
+            await asyncio.sleep(0)
+        if self._rows is rows and self._search is None:
+            self._search = strings
+
+    def _search_strings(self) -> list[str]:
+        """One lowercase string per row, built at once if the slices are not done."""
+        if self._search is None:
+            self._search = [self._search_text(c) for c in self._rows]
+        return self._search
+
+    def _search_text(self, conversation: Conversation) -> str:
+        """A row's searchable text; kept per conversation while its record, tags and
+        preview are the same objects (an unchanged row costs a lookup, not a rebuild)."""
+        look = self.lookups
+        cid = conversation.id
+        tags = look.tag_ids(cid)
+        preview = look.preview(cid)
+        known = self._search_cache.get(cid)
+        if known is not None and known[0] is conversation and known[1] is tags \
+                and known[2] is preview:
+            return known[3]
+        name = look.name
+        assignment, queue = conversation.assignment, conversation.queue
+        text = (f"#{cid} {conversation.state} {channel_label(conversation.channel)} "
+                f"{name(conversation.requester_id)} {conversation.subject or ''} "
+                f"{preview} {' '.join(look.tag_names(cid))} "
+                f"{look.queue_name(queue.id) if queue is not None else ''} "
+                f"{name(assignment.agent_id) if assignment is not None else ''}").lower()
+        self._search_cache[cid] = (conversation, tags, preview, text)
+        return text
+
+    def _position_of(self, conversation_id: int, near: int = -1) -> int:
+        """Where a conversation is shown (-1: not shown); looks near ``near`` first, where it
+        usually still is after an update."""
+        rows, visible = self._rows, self._visible
+        if 0 <= near < len(visible):
+            for position in range(max(0, near - 8), min(len(visible), near + 9)):
+                if rows[visible[position]].id == conversation_id:
+                    return position
+        if len(visible) == len(rows):
+            for position, row in enumerate(rows):
+                if row.id == conversation_id:
+                    return position
+            return -1
+        for position, index in enumerate(visible):
+            if rows[index].id == conversation_id:
+                return position
+        return -1
+
+    def _after_change(self, cursor: int) -> None:
+        self._cursor = cursor
+        self._strips.clear()
+        self.virtual_size = Size(0, len(self._visible) + 1)
+        self._scroll_to_cursor()
+        self.refresh()
+        self.post_message(self.Highlighted(self.highlighted_id))
+
+    # ------------------------------------------------------------------ cursor
+
+    def move_to(self, conversation_id: int) -> bool:
+        """Put the cursor on a conversation if it is shown."""
+        position = self._position_of(conversation_id)
+        if position >= 0:
+            self._move(position)
+        return position >= 0
+
+    def _move(self, position: int) -> None:
+        if not self._visible:
+            return
+        position = min(max(position, 0), len(self._visible) - 1)
+        if position == self._cursor:
+            return
+        old = self._cursor
+        self._cursor = position
+        if old >= 0:
+            self.refresh_line(old + 1)
+        self.refresh_line(position + 1)
+        self._scroll_to_cursor()
+        self.post_message(self.Highlighted(self.highlighted_id))
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 2)
+
+    def _scroll_to_cursor(self) -> None:
+        if self._cursor < 0:
+            return
+        rows_shown = max(1, self.scrollable_content_region.height - 1)
+        top = round(self.scroll_y)
+        if self._cursor < top:
+            top = self._cursor
+        elif self._cursor > top + rows_shown - 1:
+            top = self._cursor - rows_shown + 1
+        if top != round(self.scroll_y):
+            self.scroll_to(y=top, animate=False)
+
+    def action_cursor_down(self) -> None:
+        """Next conversation."""
+        self._move(self._cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        """Previous conversation."""
+        self._move(self._cursor - 1)
+
+    def action_cursor_first(self) -> None:
+        """First conversation."""
+        self._move(0)
+
+    def action_cursor_last(self) -> None:
+        """Last conversation."""
+        self._move(len(self._visible) - 1)
+
+    def action_cursor_page_down(self) -> None:
+        """A page further down."""
+        self._move(self._cursor + self._page())
+
+    def action_cursor_page_up(self) -> None:
+        """A page further up."""
+        self._move(self._cursor - self._page())
+
+    def action_select(self) -> None:
+        """Open the highlighted conversation."""
+        conversation_id = self.highlighted_id
+        if conversation_id is not None:
+            self.post_message(self.Selected(conversation_id))
+
+    def on_click(self, event: events.Click) -> None:
+        """A click highlights a row; a click on the highlighted row opens it."""
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y < 1:
+            return
+        position = round(self.scroll_y) + offset.y - 1
+        if not 0 <= position < len(self._visible):
+            return
+        if position == self._cursor or event.chain > 1:
+            self._move(position)
+            self.action_select()
+        else:
+            self._move(position)
+
+    # ------------------------------------------------------------------ painting
+
+    def on_mount(self) -> None:
+        self._minute = now().strftime("%Y%m%d%H%M")
+        self.set_interval(30, self._tick_ages)
+        if self._rows and self._search is None:
+            self._prepare_search()
+
+    def _tick_ages(self) -> None:
+        """Ages are shown in minutes: repaint the rows when the minute changed."""
+        marker = now().strftime("%Y%m%d%H%M")
+        if marker != self._minute:
+            self._minute = marker
+            self._strips.clear()
+            self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self._strips.clear()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._layout = None
+        self._strips.clear()
+        self._scroll_to_cursor()
+
+    def _widen_ids(self, width: int) -> None:
+        """A longer id came on screen: widen the id column (it never narrows again)."""
+        if width > self._id_width:
+            self._id_width = width
+            self._layout = None
+            self._strips.clear()
+            self.refresh()
+
+    def _current_layout(self) -> Layout:
+        width = self.scrollable_content_region.width
+        layout = self._layout
+        if layout is None or layout.width != width:
+            layout = self._layout = layout_for(width, self._id_width)
+        return layout
+
+    def _palette(self) -> dict[str, Style]:
+        styles = self._styles
+        if styles is None:
+            full = self.get_component_rich_style
+            styles = {"base": self.rich_style, "cursor": full("conversation-list--cursor")}
+            for name in ("header", "dim", "preview", "tags", "open", "pending", "closed",
+                         "empty"):
+                # the foreground only (blended on the list's background), so a column keeps
+                # the cursor's background
+                style = full(f"conversation-list--{name}")
+                styles[name] = Style(color=style.color, bold=style.bold, italic=style.italic,
+                                     underline=style.underline, dim=style.dim)
+            self._styles = styles
+        return styles
+
+    def render_line(self, y: int) -> Strip:
+        """Line 0 is the column titles; the others are rows from the scroll position."""
+        layout = self._current_layout()
+        styles = self._palette()
+        if y == 0:
+            return self._header(layout, styles)
+        position = round(self.scroll_y) + y - 1
+        if not 0 <= position < len(self._visible):
+            if y == 1 and not self._visible:
+                return self._message_line(layout, styles)
+            return Strip.blank(layout.width, styles["base"])
+        row = self._rows[self._visible[position]]
+        key = (row.id, position == self._cursor)
+        strip = self._strips.get(key)
+        if strip is None:
+            strip = self._row_strip(row, layout, styles, key[1])
+            self._strips[key] = strip
+        return strip
+
+    def _header(self, layout: Layout, styles: dict[str, Style]) -> Strip:
+        style = styles["base"] + styles["header"]
+        parts = [" "]
+        for key, width in layout.columns:
+            title = TITLES[key]
+            parts.append(title.rjust(width)[:width] if key == "age" else _fit(title, width))
+            parts.append(" ")
+        return Strip([Segment("".join(parts), style)]).crop_extend(0, layout.width, style)
+
+    def _message_line(self, layout: Layout, styles: dict[str, Style]) -> Strip:
+        text = self.empty_text
+        if self._needle and self._rows:
+            text = f"Nothing matches “{self._needle}” — esc clears the filter."
+        style = styles["base"] + styles["empty"]
+        line = "  " + one_line(text, max(0, layout.width - 2))
+        return Strip([Segment(line, style)]).crop_extend(0, layout.width, style)
+
+    def _row_strip(self, row: Conversation, layout: Layout, styles: dict[str, Style],
+                   is_cursor: bool) -> Strip:
+        look = self.lookups
+        base = styles["cursor"] if is_cursor else styles["base"]
+        dim = base + styles["dim"]
+        segments = [Segment(" ", base)]
+        append = segments.append
+        for key, width in layout.columns:
+            if key == "state":
+                state = row.state or ""
+                glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])
+                append(Segment(state_glyph(state), base + glyph_style))
+            elif key == "channel":
+                append(Segment(_fit(channel_label(row.channel), width), dim))
+            elif key == "id":
+                label = f"#{row.id}"
+                if len(label) > width:
+                    self._widen_ids(len(label))
+                append(Segment(_fit(label, width), base))
+            elif key == "requester":
+                append(Segment(_fit(look.name(row.requester_id), width), base))
+            elif key == "subject":
+                subject = row.subject
+                if subject and subject.strip():
+                    append(Segment(_fit(subject, width), base))
+                else:
+                    append(Segment(_fit(look.preview(row.id), width),
+                                   base + styles["preview"]))
+            elif key == "queue":
+                queue = row.queue.id if row.queue is not None else None
+                append(Segment(_fit(look.queue_name(queue) if queue else "", width), dim))
+            elif key == "assignee":
+                agent = row.assignment.agent_id if row.assignment is not None else None
+                append(Segment(_fit(look.name(agent) if agent else "", width), dim))
+            elif key == "tags":
+                append(Segment(_fit(", ".join(look.tag_names(row.id)), width),
+                               base + styles["tags"]))
+            elif key == "age":
+                age = one_line(look.ago(look.when(row)), width)
+                append(Segment(age.rjust(width), dim))
+            append(Segment(" ", base))
+        strip = Strip(segments)
+        return strip.crop_extend(0, layout.width, base)

@@ -18,6 +18,7 @@ The widget acts on nothing itself: ``y``, ``A`` and ``o`` post :class:`CopyReque
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import ClassVar, Final
@@ -65,6 +66,10 @@ _CHANNELS: Final[dict[str, str]] = {
     "PhoneAttributes": "Phone",
 }
 
+_UUID: Final = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+)
+
 _NAME: Final = Style(bold=True)
 _META: Final = Style(dim=True)
 _LABEL: Final = Style(dim=True)
@@ -91,8 +96,11 @@ def channel_name(attributes_type: str) -> str:
 
 
 def author_fallback(author_id: str) -> str:
-    """What to show for an author whose name is not known: a short form of the id."""
-    return one_line(author_id, width=12) or "unknown"
+    """What to show for an author whose name is not known: a short form of the id
+    (the first block of a UUID, else the id cut to 16 cells)."""
+    if _UUID.match(author_id):
+        return author_id[:8]
+    return one_line(author_id, width=16) or "unknown"
 
 
 def _now() -> datetime:
@@ -310,14 +318,19 @@ class MessageView(Static, can_focus=True):
     def _email_headers(self, out: Text) -> None:
         attributes = self._message.attributes
         rows: list[tuple[str, str]] = []
-        if attributes.from_ is not None:
-            rows.append(("From", _contact(attributes.from_.name, attributes.from_.email)))
+        sender = attributes.from_
+        if isinstance(sender, str):
+            rows.append(("From", one_line(sender, width=HEADER_WIDTH)))
+        elif sender is not None:
+            rows.append(("From", _contact(sender.name, sender.email)))
         for label, contacts in (
             ("To", attributes.to),
             ("Cc", attributes.cc),
             ("Bcc", attributes.bcc),
         ):
-            if contacts:
+            if isinstance(contacts, str):
+                rows.append((label, one_line(contacts, width=HEADER_WIDTH)))
+            elif contacts:
                 shown = ", ".join(
                     _contact(contact.name, contact.email) for contact in contacts[:20]
                 )

@@ -32,8 +32,10 @@ from datetime import datetime
 from typing import ClassVar, Literal
 
 from textual import events
+from textual.app import ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.dom import NoScreen
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message as TextualMessage
@@ -222,8 +224,8 @@ class ThreadView(VerticalScroll):
                 self._hi += 1
                 if replaced and replaced[-1] is focused and echo_index is not None:
                     refocus = view
-            if not at_end or self._pin != "bottom":
-                self._unseen += 1
+            if echo_index is None and (not at_end or self._pin != "bottom"):
+                self._unseen += 1  # (one's own message arriving is not news)
         self._update_indicator()
         if not new_views:
             self._unmount(replaced)
@@ -342,7 +344,7 @@ class ThreadView(VerticalScroll):
                         index[message.id] = len(unique)
                         unique.append(message)
                 self._messages = unique
-                self._index = index
+                self._index = index  # before the reset, which may look it up
                 total = len(unique)
                 self._reset_window(max(0, total - self.WINDOW), total, "bottom")
             self._index = index
@@ -359,7 +361,7 @@ class ThreadView(VerticalScroll):
     def _focused_widget(self) -> Widget | None:
         try:
             return self.screen.focused
-        except Exception:  # not on a screen yet
+        except (NoScreen, ScreenStackError):  # not on a screen yet
             return None
 
     def _focused_index(self) -> int | None:
@@ -601,9 +603,13 @@ class ThreadView(VerticalScroll):
         elif current + 1 < len(views):
             self._focus_view(views[current + 1])
         else:
+            last = views[current]
             await_mount = self._extend_bottom()
             if await_mount is not None:
-                self._focus_after(await_mount, self.message_views[current + 1])
+                views = self.message_views  # trimming may have shifted the indices
+                position = views.index(last) + 1
+                if position < len(views):
+                    self._focus_after(await_mount, views[position])
 
     def action_previous_message(self) -> None:
         """Focus the previous (older) message, mounting an older batch when needed."""

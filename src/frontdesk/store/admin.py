@@ -1,0 +1,631 @@
+"""Admin: tags, teams, queues, custom attribute definitions, contact endpoints (and the
+deprecated endpoint listing), business hours, anonymisation requests and ratings.
+
+The convention is :mod:`.people`'s: every method returns typed records, and a refusal — the
+service's, or the console's before sending — raises :class:`~.people.Refused` with the
+sentence a person reads. No Textual here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import weakref
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..api.errors import ApiError
+from ..api.models import (
+    AnonymizationRequestStatus,
+    BulkActionOutcome,
+    BusinessHourEntry,
+    BusinessHoursStatus,
+    ContactEndpoint,
+    ConversationRating,
+    CustomAttributeDefinition,
+    Endpoint,
+    Queue,
+    QueueMember,
+    RatingOffer,
+    RatingResult,
+    ScheduleDefinition,
+    ScheduleRef,
+    Tag,
+    Team,
+    TeamMember,
+    UpcomingSchedule,
+    UserPresence,
+)
+from ..api.models.common import is_uuid
+from ..api.models.queues import QueueRequest
+from .people import Refused, keep_status, refusals
+
+if TYPE_CHECKING:
+    from ..api.client import ApiClient
+    from .session import Session
+
+__all__ = [
+    "ALGORITHMS",
+    "RATING_RANGES",
+    "AdminStore",
+    "Calendar",
+    "CalendarDay",
+    "MembersChange",
+    "QueueSettings",
+    "Refused",
+    "admin_of",
+    "parse_moment",
+]
+
+#: The offering algorithms a queue can use, as the service names them.
+ALGORITHMS: tuple[str, ...] = (
+    "AgentPriorityOneAtATimeRandom",
+    "AllAtOnce",
+    "AgentPriorityLongestIdle",
+    "AgentPriorityAllAtOnce",
+    "LongestIdle",
+    "OneAtATimeRandom",
+)
+#: The values each kind of rating takes (inclusive), and what they mean.
+RATING_RANGES: dict[str, tuple[int, int, str]] = {
+    "Csat": (1, 5, "1 (very unhappy) to 5 (very happy)"),
+    "Nps": (0, 10, "0 (would not recommend) to 10 (would)"),
+    "ThumbsUpOrDown": (0, 1, "0 (thumbs down) or 1 (thumbs up)"),
+}
+#: The deprecated listing is followed page by page, up to this many endpoints.
+MAX_DEPRECATED_ENDPOINTS = 2000
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+@dataclass(frozen=True)
+class QueueSettings:
+    """What the queue form asks: the settings the service takes when creating a queue."""
+
+    name: str
+    is_default: bool = False
+    is_do_not_offer_enabled: bool = False
+    call_functionality: bool = False
+    priority: int | None = None
+    offer_timeout: int | None = None
+    wrapup_timeout: int | None = None
+    offer_algorithm: str | None = None
+    offer_abandoned_conversations: bool | None = None
+    is_restricted: bool | None = None
+
+    @classmethod
+    def from_form(cls, values: Mapping[str, object]) -> QueueSettings:
+        """Settings from the form's values (numbers typed as text); refuses what cannot be."""
+        name = str(values.get("name") or "").strip()
+        if not name:
+            raise Refused("A queue needs a name")
+
+        def number(key: str, label: str, top: int) -> int | None:
+            text = str(values.get(key) or "").strip()
+            if not text:
+                return None
+            if not text.isdigit() or not 0 <= int(text) <= top:
+                raise Refused(f"{label} must be a whole number from 0 to {top}")
+            return int(text)
+
+        algorithm = str(values.get("offer_algorithm") or "").strip() or None
+        if algorithm is not None and algorithm not in ALGORITHMS:
+            raise Refused(f"Unknown offering algorithm {algorithm}")
+        return cls(
+            name=name,
+            is_default=bool(values.get("is_default")),
+            is_do_not_offer_enabled=bool(values.get("is_do_not_offer_enabled")),
+            call_functionality=bool(values.get("call_functionality")),
+            priority=number("priority", "The priority", 1000),
+            offer_timeout=number("offer_timeout", "The offer timeout", 86_400),
+            wrapup_timeout=number("wrapup_timeout", "The wrap-up timeout", 86_400),
+            offer_algorithm=algorithm,
+            offer_abandoned_conversations=bool(values.get("offer_abandoned_conversations")),
+            is_restricted=bool(values.get("is_restricted")),
+        )
+
+    def request(self) -> dict[str, Any]:
+        """The ``request`` of the create call."""
+        body: dict[str, Any] = {
+            "name": self.name, "call_functionality": self.call_functionality,
+            "is_default": self.is_default, "is_do_not_offer_enabled": self.is_do_not_offer_enabled,
+        }
+        for key in ("priority", "offer_timeout", "wrapup_timeout", "offer_algorithm",
+                    "offer_abandoned_conversations", "is_restricted"):
+            value = getattr(self, key)
+            if value is not None:
+                body[key] = value
+        return body
+
+
+@dataclass(frozen=True)
+class MembersChange:
+    """What a members change did: who was added and removed, and what failed (why)."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CalendarDay:
+    """One day of the coming days: open (with its hours) or closed, and the rule deciding
+    it (a weekday, an exception or a holiday)."""
+
+    day: date
+    is_open: bool
+    intervals: list[tuple[str, str]]
+    name: str = ""
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """The coming ``len(days)`` days of a schedule, from today in its time zone."""
+
+    schedule_id: str
+    name: str
+    timezone: str
+    days: list[CalendarDay]
+    status: BusinessHoursStatus
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def parse_moment(text: str, zone: ZoneInfo | None, now: datetime) -> datetime:
+    """A typed time, read in the schedule's time zone (UTC when it has none).
+
+    ``14:30`` (today), ``tomorrow 09:00``, ``mon 10:00`` (the next Monday, today included),
+    ``2026-01-15 12:30``, ``2026-01-15`` (midnight), or an ISO time with its own offset
+    (``2026-01-15T12:30:00Z``).
+    """
+    raw = text.strip()
+    if not raw:
+        raise Refused("Type a time, like 14:30, tomorrow 09:00, mon 10:00 or 2026-01-15 12:30")
+    tz = zone or UTC
+    local_now = now.astimezone(tz)
+    words = raw.lower().split()
+    day = local_now.date()
+    clock = words[-1] if words else ""
+    if len(words) == 2 and words[0] in ("today", "tomorrow"):
+        day = day + timedelta(days=1 if words[0] == "tomorrow" else 0)
+    elif len(words) == 2 and words[0][:3] in _DAYS:
+        wanted = _DAYS.index(words[0][:3])
+        day = day + timedelta(days=(wanted - day.weekday()) % 7)
+    elif len(words) == 1 and re.fullmatch(r"\d{1,2}:\d{2}", words[0]):
+        pass
+    else:
+        try:
+            parsed = datetime.fromisoformat(raw.upper().replace("Z", "+00:00"))
+        except ValueError:
+            raise Refused(f"'{raw}' is not a time I can read: try 14:30, tomorrow 09:00, "
+                          "mon 10:00 or 2026-01-15 12:30") from None
+        return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=tz)
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", clock)
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise Refused(f"'{clock}' is not a time of day (HH:MM)")
+    moment = datetime.combine(day, time(int(match[1]), int(match[2])), tzinfo=tz)
+    return moment
+
+
+def _matches(entry: BusinessHourEntry, day: date) -> bool:
+    """Whether an exception or holiday of a definition falls on ``day``."""
+    recurring = entry.recurring
+    if recurring is not None and recurring.day_of_month and recurring.month_of_year:
+        return (day.day, day.month) == (recurring.day_of_month, recurring.month_of_year)
+    return day.isoformat() in (entry.start_date, entry.next_date)
+
+
+def build_calendar(upcoming: UpcomingSchedule, definition: ScheduleDefinition | None,
+                   status: BusinessHoursStatus, days: int) -> Calendar:
+    """Every day of the range, open ones from the service's resolved entries, closed ones
+    named by the definition's exception, holiday or weekday where one applies."""
+    zone = _zone(upcoming.timezone)
+    first = status.timestamp.astimezone(zone or UTC).date()
+    open_days: dict[str, BusinessHourEntry] = {e.next_date: e for e in upcoming.business_hours
+                                               if e.next_date}
+    out: list[CalendarDay] = []
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        entry = open_days.get(day.isoformat())
+        if entry is not None and entry.status == "Open":
+            out.append(CalendarDay(day, True,
+                                   [(i.start_time, i.end_time) for i in entry.intervals],
+                                   entry.name, entry.business_hour_type))
+            continue
+        name, kind = "", ""
+        if definition is not None:
+            special = next((e for e in definition.exceptions if _matches(e, day)), None)
+            if special is not None:
+                name, kind = special.name, special.business_hour_type
+        out.append(CalendarDay(day, False, [], name, kind))
+    return Calendar(upcoming.id, upcoming.name, upcoming.timezone, out, status)
+
+
+class AdminStore:
+    """What admins manage, for the Admin mode (and the ratings panel of a thread)."""
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    @property
+    def client(self) -> ApiClient:
+        """The session's API client."""
+        return self._session.client
+
+    # ------------------------------------------------------------------ tags
+
+    async def list_tags(self, *, include_deactivated: bool = False) -> list[Tag]:
+        """Tags by name: active ones, and deactivated ones too when asked."""
+        with refusals("Could not list tags"):
+            tags = await self.client.tags.list(include_deactivated=include_deactivated)
+        if include_deactivated:
+            self._session.directory.tags = {t.id: t for t in tags}
+        return sorted(tags, key=lambda t: t.name.casefold())
+
+    async def get_tag(self, tag_id: str) -> Tag:
+        """One tag."""
+        with refusals("Could not read the tag"):
+            return await self.client.tags.get(tag_id)
+
+    async def create_tag(self, name: str, color: str = "") -> Tag:
+        """A new tag (``color`` as ``#rrggbb``, optional); an existing name answers that tag."""
+        name, color = name.strip(), color.strip()
+        if not name:
+            raise Refused("A tag needs a name")
+        if len(name) > 100:
+            raise Refused("A tag name has at most 100 characters")
+        if color and not _COLOR.match(color):
+            raise Refused("A color is written #rrggbb, like #3366ff")
+        with refusals("Could not create the tag"):
+            tag = await self.client.tags.create(name, color=color or None)
+        self._session.directory.tags[tag.id] = tag
+        return tag
+
+    async def set_tag_active(self, tag: Tag, active: bool) -> Tag:
+        """Activate or deactivate a tag; the tag as the service has it afterwards."""
+        what = "activate" if active else "deactivate"
+        with refusals(f"Could not {what} the tag"):
+            if active:
+                await self.client.tags.activate(tag.id)
+            else:
+                await self.client.tags.deactivate(tag.id)
+        try:
+            updated = await self.client.tags.get(tag.id)
+        except ApiError:
+            updated = tag.model_copy(update={"state": "Active" if active else "Inactive"})
+        self._session.directory.tags[updated.id] = updated
+        return updated
+
+    async def delete_tag(self, tag_id: str) -> None:
+        """Delete a tag and every association with it. Irreversible."""
+        with refusals("Could not delete the tag"):
+            await self.client.tags.delete(tag_id)
+        self._session.directory.tags.pop(tag_id, None)
+
+    # ------------------------------------------------------------------ teams
+
+    async def list_teams(self) -> list[Team]:
+        """Every team, by name."""
+        with refusals("Could not list teams"):
+            teams = await self.client.teams.list()
+        return sorted(teams, key=lambda t: t.name.casefold())
+
+    async def get_team(self, team_id: str) -> Team:
+        """One team."""
+        with refusals("Could not read the team"):
+            return await self.client.teams.get(team_id)
+
+    async def create_team(self, name: str) -> Team:
+        """A new team."""
+        name = name.strip()
+        if not name:
+            raise Refused("A team needs a name")
+        if len(name) > 255:
+            raise Refused("A team name has at most 255 characters")
+        with refusals("Could not create the team"):
+            return await self.client.teams.create(name)
+
+    async def delete_team(self, team_id: str) -> None:
+        """Delete a team (its agents stay)."""
+        with refusals("Could not delete the team"):
+            await self.client.teams.delete(team_id)
+
+    async def team_members(self, team_id: str) -> list[TeamMember]:
+        """The team's members."""
+        with refusals("Could not list the team's members"):
+            return await self.client.teams.members(team_id)
+
+    async def team_presence(self, team_id: str) -> list[UserPresence]:
+        """The presence of every member of the team."""
+        with refusals("Could not read the team's presence"):
+            return [p async for p in self.client.teams.presence(team_id, page_size=200)]
+
+    async def change_team_members(self, team_id: str, add: Iterable[str],
+                                  remove: Iterable[str]) -> MembersChange:
+        """Add several agents and remove several, in two calls."""
+        add_ids, remove_ids = sorted(set(add)), sorted(set(remove))
+        if not add_ids and not remove_ids:
+            raise Refused("Nothing changed")
+        failures: list[str] = []
+        added: list[str] = []
+        removed: list[str] = []
+        if add_ids:
+            try:
+                await self.client.teams.add_members(team_id, add_ids)
+                added = add_ids
+            except ApiError as error:
+                failures.append(f"Could not add members: {error.message}")
+        if remove_ids:
+            try:
+                await self.client.teams.remove_members(team_id, remove_ids)
+                removed = remove_ids
+            except ApiError as error:
+                failures.append(f"Could not remove members: {error.message}")
+        if failures and not added and not removed:
+            raise Refused("; ".join(failures))
+        return MembersChange(added, removed, failures)
+
+    # ------------------------------------------------------------------ queues
+
+    async def list_queues(self) -> list[Queue]:
+        """Every queue (the default first, then by priority and name)."""
+        with refusals("Could not list queues"):
+            queues = await self.client.queues.list()
+        self._session.directory.queues.update({q.id: q for q in queues})
+        return sorted(queues, key=lambda q: (not q.is_default, q.priority or 0,
+                                             q.name.casefold()))
+
+    async def get_queue(self, queue_id: str) -> Queue:
+        """One queue with its settings."""
+        with refusals("Could not read the queue"):
+            return await self.client.queues.get(queue_id)
+
+    async def create_queue(self, settings: QueueSettings) -> Queue:
+        """A new queue with the form's settings."""
+        try:
+            request = QueueRequest.model_validate(settings.request())
+        except ValueError as error:
+            raise Refused(f"The queue settings are not valid: {error}") from None
+        with refusals("Could not create the queue"):
+            queue = await self.client.queues.create(request=request)
+        self._session.directory.queues[queue.id] = queue
+        return queue
+
+    async def queue_members(self, queue_id: str) -> list[QueueMember]:
+        """The agents who take conversations from the queue."""
+        with refusals("Could not list the queue's members"):
+            return await self.client.queues.members(queue_id)
+
+    async def change_queue_members(self, queue_id: str, add: Iterable[str],
+                                   remove: Iterable[str]) -> MembersChange:
+        """Assign several agents and remove several; an agent the service refuses is named
+        in ``failures`` with its reason, the others still change."""
+        add_ids, remove_ids = sorted(set(add)), sorted(set(remove))
+        if not add_ids and not remove_ids:
+            raise Refused("Nothing changed")
+        failures: list[str] = []
+        added: list[str] = []
+        removed: list[str] = []
+        if add_ids:
+            try:
+                outcomes: list[BulkActionOutcome] = await self.client.queues.add_members(
+                    queue_id, add_ids)
+            except ApiError as error:
+                failures.append(f"Could not assign members: {error.message}")
+            else:
+                for index, agent_id in enumerate(add_ids):
+                    outcome = outcomes[index] if index < len(outcomes) else None
+                    if outcome is None or outcome.ok:
+                        added.append(agent_id)
+                    else:
+                        reason = outcome.error.message if outcome.error else "refused"
+                        name = self._session.directory.name(agent_id)
+                        failures.append(f"{name}: {reason}")
+        if remove_ids:
+            try:
+                await self.client.queues.remove_members(queue_id, remove_ids)
+                removed = remove_ids
+            except ApiError as error:
+                failures.append(f"Could not remove members: {error.message}")
+        if failures and not added and not removed:
+            raise Refused("; ".join(failures))
+        return MembersChange(added, removed, failures)
+
+    # ------------------------------------------------------------------ custom attributes
+
+    async def list_definitions(self) -> list[CustomAttributeDefinition]:
+        """Every custom attribute definition, end users' first."""
+        with refusals("Could not list custom attributes"):
+            definitions = await self.client.custom_attributes.list()
+        return sorted(definitions, key=lambda d: (d.entity_type != "Contact", d.label.casefold()))
+
+    async def get_definition(self, attribute_id: str) -> CustomAttributeDefinition:
+        """One definition, as the service has it now."""
+        with refusals("Could not read the custom attribute"):
+            return await self.client.custom_attributes.get(attribute_id)
+
+    # ------------------------------------------------------------------ contact endpoints
+
+    async def list_contact_endpoints(self) -> list[ContactEndpoint]:
+        """Every contact endpoint (email addresses, then phone numbers)."""
+        with refusals("Could not list contact endpoints"):
+            endpoints = await self.client.contact_endpoints.list()
+        return sorted(endpoints, key=lambda e: (e.type != "EmailEndpoint", e.key))
+
+    async def get_contact_endpoint(self, key: str) -> ContactEndpoint:
+        """One contact endpoint, by its address or number."""
+        with refusals("Could not read the contact endpoint"):
+            return await self.client.contact_endpoints.get(key)
+
+    @property
+    def integrations_configured(self) -> bool:
+        """Whether the deprecated endpoint listing can be reached (an integrations URL)."""
+        return self.client.integrations_url is not None
+
+    async def list_deprecated_endpoints(self) -> list[Endpoint]:
+        """Deprecated: the endpoint listing of the integrations URL, every page followed."""
+        if not self.integrations_configured:
+            raise Refused("No integrations URL is configured for this profile")
+        out: list[Endpoint] = []
+        with refusals("Could not read the deprecated endpoint listing"):
+            async for endpoint in self.client.integrations.list_endpoints(page_size=100):
+                out.append(endpoint)
+                if len(out) >= MAX_DEPRECATED_ENDPOINTS:
+                    break
+        return out
+
+    async def get_deprecated_endpoint(self, endpoint_id: str) -> Endpoint:
+        """Deprecated: one endpoint of the deprecated listing, by its id."""
+        if not self.integrations_configured:
+            raise Refused("No integrations URL is configured for this profile")
+        with refusals("Could not read the endpoint (deprecated listing)"):
+            return await self.client.integrations.get_endpoint(endpoint_id)
+
+    # ------------------------------------------------------------------ business hours
+
+    async def list_schedules(self) -> list[ScheduleRef]:
+        """Every schedule, every page."""
+        with refusals("Could not list business-hours schedules"):
+            return [s async for s in self.client.business_hours.list_schedules(page_size=100)]
+
+    async def definition(self, schedule_id: str) -> ScheduleDefinition:
+        """A schedule's weekly hours, exceptions and holidays."""
+        with refusals("Could not read the schedule"):
+            return await self.client.business_hours.definition(schedule_id)
+
+    async def status(self, schedule_id: str, at: datetime | None = None) -> BusinessHoursStatus:
+        """Open or closed now, or at ``at``."""
+        with refusals("Could not read whether the business is open"):
+            return await self.client.business_hours.status(schedule_id, at=at)
+
+    async def calendar(self, schedule_id: str, days: int,
+                       definition: ScheduleDefinition | None = None) -> Calendar:
+        """The coming ``days`` days (1 to 90) as a calendar, from today in the schedule's
+        time zone."""
+        if not 1 <= days <= 90:
+            raise Refused("The calendar shows 1 to 90 days")
+        with refusals("Could not read the coming days"):
+            upcoming = await self.client.business_hours.upcoming(schedule_id, days=days)
+            status = await self.client.business_hours.status(schedule_id)
+        return build_calendar(upcoming, definition, status, days)
+
+    async def status_at_text(self, schedule_id: str, text: str, timezone: str
+                             ) -> BusinessHoursStatus:
+        """Open or closed at a typed time (read in the schedule's time zone)."""
+        moment = parse_moment(text, _zone(timezone), self._session.server_now())
+        return await self.status(schedule_id, moment)
+
+    # ------------------------------------------------------------------ anonymisation
+
+    def requests_made_here(self) -> list[AnonymizationRequestStatus]:
+        """The anonymisation requests made from this console (newest first)."""
+        kept = self._session.local.snapshot("anonymizations")
+        out: list[AnonymizationRequestStatus] = []
+        for item in kept if isinstance(kept, list) else []:
+            with contextlib.suppress(Exception):
+                out.append(AnonymizationRequestStatus.model_validate(item))
+        return out
+
+    async def lookup_request(self, request_id: str) -> AnonymizationRequestStatus:
+        """Any anonymisation request, by its id (kept up to date when made here)."""
+        request_id = request_id.strip()
+        if not is_uuid(request_id):
+            raise Refused("A request id is a UUID, like 4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2")
+        with refusals("Could not read the anonymization request"):
+            status = await self.client.anonymization.get_request(request_id)
+        keep_status(self._session, status)
+        return status
+
+    async def refresh_requests(self) -> list[AnonymizationRequestStatus]:
+        """Ask again about every request made here that is not processed yet."""
+        kept = self.requests_made_here()
+        for request in kept:
+            if request.processed:
+                continue
+            with contextlib.suppress(ApiError):
+                status = await self.client.anonymization.get_request(request.id)
+                keep_status(self._session, status)
+        return self.requests_made_here()
+
+    @staticmethod
+    def check_target(kind: str, entity_id: str) -> str:
+        """The id of what to anonymise, checked for its kind's shape (refused otherwise)."""
+        entity_id = entity_id.strip()
+        if not entity_id:
+            raise Refused("Type the id of what to anonymize")
+        if kind == "User" and not is_uuid(entity_id):
+            raise Refused("A user id is a UUID")
+        if kind == "Conversation" and not entity_id.isdigit():
+            raise Refused("A conversation id is a number")
+        if kind == "Message" and not re.fullmatch(r"\d+_[0-9a-fA-F-]{36}", entity_id):
+            raise Refused("A message is named <conversation id>_<message id>")
+        return entity_id
+
+    async def anonymize_deprecated(self, kind: Literal["Conversation", "Message", "User"],
+                                   entity_id: str, force: bool) -> AnonymizationRequestStatus:
+        """Deprecated interface (``POST /v1/anonymization``): anonymise a conversation
+        (its id), a message (``<conversation id>_<message id>``) or a user (their id)."""
+        entity_id = self.check_target(kind, entity_id)
+        with refusals("Could not anonymize (deprecated interface)"):
+            status = await self.client.anonymization.anonymize_deprecated(
+                entity_id, kind, force_anonymization=force or None)
+        self._session.remember_anonymization(status)
+        return status
+
+    # ------------------------------------------------------------------ ratings
+
+    async def rating_statuses(self, conversation_id: int) -> list[ConversationRating]:
+        """Each rating question of a conversation, Offered or Rated."""
+        with refusals("Could not read the ratings"):
+            return await self.client.ratings.list(conversation_id)
+
+    async def rating_statuses_deprecated(self, conversation_id: int
+                                         ) -> list[ConversationRating]:
+        """Deprecated path (``GET …/rating``): the same statuses."""
+        with refusals("Could not read the ratings (deprecated path)"):
+            return await self.client.ratings.list_deprecated(conversation_id)
+
+    async def offer_rating(self, conversation_id: int, rating_type: str) -> RatingOffer:
+        """Offer a rating of ``rating_type`` (Csat, Nps or ThumbsUpOrDown)."""
+        if rating_type not in RATING_RANGES:
+            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
+        with refusals("Could not offer the rating"):
+            return await self.client.ratings.offer(conversation_id, rating_type)
+
+    async def submit_rating(self, conversation_id: int, rating_id: str, rating_type: str,
+                            value: str, comment: str = "") -> RatingResult:
+        """Submit a result for the offer ``rating_id`` (for imports and testing): the value
+        is checked against the kind before sending."""
+        rating_id = rating_id.strip()
+        if not is_uuid(rating_id):
+            raise Refused("A rating id is a UUID (the id of an offer)")
+        if rating_type not in RATING_RANGES:
+            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
+        low, high, meaning = RATING_RANGES[rating_type]
+        text = value.strip()
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise Refused(f"A {rating_type} value is {meaning}")
+        with refusals("Could not submit the rating"):
+            return await self.client.ratings.submit(
+                conversation_id, rating_id, int(text), rating_type=rating_type,
+                comment=comment.strip() or None)
+
+
+_STORES: weakref.WeakKeyDictionary[Session, AdminStore] = weakref.WeakKeyDictionary()
+
+
+def admin_of(session: Session) -> AdminStore:
+    """The session's admin store (one per session, made on first use)."""
+    store = _STORES.get(session)
+    if store is None:
+        store = _STORES[session] = AdminStore(session)
+    return store

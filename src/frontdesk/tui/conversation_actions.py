@@ -1,0 +1,230 @@
+"""What an agent does to a conversation, with the same keys in the inbox and in the thread.
+
+``c`` claim, ``C`` claim from someone else, ``x`` close (asks), ``X`` close without asking,
+``T`` transfer to a queue (picker), ``f`` follow up (picker), ``t`` tags (picker), ``R``
+reopen. A screen mixes :class:`ConversationActions` in before its screen class and says which
+conversation is meant::
+
+    class ThreadScreen(ConversationActions, ModeScreen):
+        def current_conversation_id(self) -> int | None:
+            return self.conversation_id
+
+Each action runs ``session.actions.*`` in a worker: the store applies the change on screen at
+once, sends it, and rolls it back with the service's own words when refused (it notifies the
+user of the refusal itself); a success is confirmed here. Action workers are not exclusive:
+closing one conversation must not cancel the claim of another still under way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+
+from ..api.models import Conversation
+from ..text import one_line
+from .registry import owns_bindings
+
+if TYPE_CHECKING:
+    from ..store.session import Session
+    from .screens.pickers import TagChoice
+
+__all__ = ["CONVERSATION_BINDINGS", "ConversationActions"]
+
+CONVERSATION_BINDINGS: list[BindingType] = [
+    Binding("c", "conversation_claim", "Claim", id="conversation.claim"),
+    Binding("C", "conversation_claim_force", "Claim from anyone",
+            id="conversation.claim_force", show=False),
+    Binding("x", "conversation_close", "Close", id="conversation.close"),
+    Binding("X", "conversation_close_now", "Close without asking",
+            id="conversation.close_now", show=False),
+    Binding("T", "conversation_transfer", "Transfer", id="conversation.transfer"),
+    Binding("f", "conversation_followup", "Follow up", id="conversation.followup"),
+    Binding("t", "conversation_tags", "Tags", id="conversation.tags"),
+    Binding("R", "conversation_reopen", "Reopen", id="conversation.reopen", show=False),
+]
+
+Call = Callable[["Session"], Awaitable["str | None"]]
+
+
+@owns_bindings
+class ConversationActions(DOMNode):
+    """Mixin for screens that act on one conversation at a time (inbox, thread)."""
+
+    HELP_NAME = "Conversation"
+    BINDINGS: ClassVar[list[BindingType]] = CONVERSATION_BINDINGS
+
+    def current_conversation_id(self) -> int | None:
+        """The conversation the keys act on (screens override)."""
+        return None
+
+    def conversation_action_done(self, kind: str, conversation_id: int,
+                                 error: str | None) -> None:
+        """Called after each action (screens override to follow up, e.g. repaint)."""
+
+    # ------------------------------------------------------------------ helpers
+
+    def _session(self) -> Session | None:
+        from ..store.session import Session
+
+        session = getattr(self.app, "session", None)
+        return session if isinstance(session, Session) else None
+
+    def _target(self) -> tuple[Session, int] | None:
+        """The session and the conversation to act on, or None (and say why)."""
+        session = self._session()
+        conversation_id = self.current_conversation_id()
+        if session is None:
+            self.app.notify("Not connected to a service.", severity="warning")
+            return None
+        if conversation_id is None:
+            self.app.notify("No conversation is highlighted.", severity="warning")
+            return None
+        return session, conversation_id
+
+    def _record(self, session: Session, conversation_id: int) -> Conversation | None:
+        return session.inbox.records.get(conversation_id)
+
+    def _perform(self, kind: str, conversation_id: int, call: Call, success: str) -> None:
+        """Run one action in a worker and tell the outcome."""
+        session = self._session()
+        if session is None:
+            return
+
+        async def run() -> None:
+            error = await call(session)
+            if error is None:
+                self.app.notify(success, markup=False)
+            self.conversation_action_done(kind, conversation_id, error)
+
+        self.run_worker(run(), group="conversation-actions", exit_on_error=False,
+                        name=f"{kind} #{conversation_id}")
+
+    # ------------------------------------------------------------------ the actions
+
+    def action_conversation_claim(self) -> None:
+        """Assign the conversation to me (refused if someone else has it)."""
+        self._claim(force=False)
+
+    def action_conversation_claim_force(self) -> None:
+        """Assign the conversation to me, even from another agent."""
+        self._claim(force=True)
+
+    def _claim(self, *, force: bool) -> None:
+        target = self._target()
+        if target is None:
+            return
+        _session, cid = target
+        self._perform("claim_force" if force else "claim", cid,
+                      lambda s: s.actions.claim(cid, force=force), f"#{cid} is yours now.")
+
+    def action_conversation_close(self) -> None:
+        """Close the conversation, after asking."""
+        target = self._target()
+        if target is None:
+            return
+        session, cid = target
+        record = self._record(session, cid)
+        detail = ""
+        if record is not None:
+            requester = session.directory.name(record.requester_id)
+            detail = one_line(f"{requester} · {record.subject or ''}".strip(" ·"), 60)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._close(cid)
+
+        from .screens.confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(f"Close #{cid}?", detail), answered)
+
+    def action_conversation_close_now(self) -> None:
+        """Close the conversation without asking."""
+        target = self._target()
+        if target is not None:
+            self._close(target[1])
+
+    def _close(self, cid: int) -> None:
+        self._perform("close", cid, lambda s: s.actions.close(cid), f"Closed #{cid}.")
+
+    def action_conversation_reopen(self) -> None:
+        """Open a closed conversation again (it is queued again)."""
+        target = self._target()
+        if target is None:
+            return
+        _session, cid = target
+        self._perform("reopen", cid, lambda s: s.actions.reopen(cid), f"Reopened #{cid}.")
+
+    def action_conversation_transfer(self) -> None:
+        """Move the conversation to a queue chosen in a picker."""
+        target = self._target()
+        if target is None:
+            return
+        session, cid = target
+        queues = session.directory.queues
+        if not queues:
+            self.app.notify("No queues are known yet.", severity="warning")
+            return
+        record = self._record(session, cid)
+        current = record.queue.id if record is not None and record.queue is not None else None
+
+        def picked(queue_id: str | None) -> None:
+            if queue_id is None:
+                return
+            name = one_line(session.directory.queue_name(queue_id), 40)
+            self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
+                          f"Moved #{cid} to {name}.")
+
+        from .screens.pickers import QueuePicker
+
+        self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid), picked)
+
+    def action_conversation_followup(self) -> None:
+        """Put the conversation in Pending until a time chosen in a picker."""
+        target = self._target()
+        if target is None:
+            return
+        _session, cid = target
+
+        def picked(until: datetime | None) -> None:
+            if until is None:
+                return
+            shown = until.astimezone().strftime("%a %d %b %H:%M")
+            self._perform("followup", cid, lambda s: s.actions.followup(cid, until),
+                          f"#{cid} is pending until {shown}.")
+
+        from .screens.pickers import FollowupPicker
+
+        self.app.push_screen(FollowupPicker(conversation_id=cid), picked)
+
+    def action_conversation_tags(self) -> None:
+        """Change the conversation's tags in the tag picker (fresh tags are read first)."""
+        target = self._target()
+        if target is None:
+            return
+        session, cid = target
+
+        async def open_picker() -> None:
+            from ..store.finder import finder_of
+            from .screens.pickers import TagPicker
+
+            await finder_of(session).refresh_tags(cid)
+
+            def picked(choice: TagChoice | None) -> None:
+                if choice is None:
+                    return
+                self._perform("tags", cid,
+                              lambda s: s.actions.set_tags(cid, choice.add, choice.remove,
+                                                           choice.create),
+                              f"Tags of #{cid} changed.")
+
+            applied = session.inbox.tags.get(cid, ())
+            self.app.push_screen(TagPicker(applied, session.directory.tags,
+                                           conversation_id=cid), picked)
+
+        self.run_worker(open_picker(), group="conversation-tags", exclusive=True,
+                        exit_on_error=False)
+

@@ -1,0 +1,278 @@
+"""People → Agents: every agent and admin with their presence; filter by email or by phone
+(never both: the form says so before anything is sent), create one or many from a CSV (with a
+per-row report), edit (full or only what changed), detail (teams, presence), downgrade.
+
+The screen (:mod:`.people`) owns the keys; this pane does the work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Label
+
+from ...api.models import Agent, UserPresence
+from ...store.people import BulkReport, Refused
+from ...text import one_line, safe
+from .confirm import ConfirmScreen
+from .people_common import cell, highlighted_key, move_to, people_store
+from .people_form import FormField, FormScreen, Values
+
+BOTH_FILTERS = "Filter by email or by phone number, not both: empty one of them"
+
+
+def presence_text(presence: UserPresence | None) -> str:
+    """``● Working · Email`` / ``● Away`` / ``○ Offline`` / ``—``."""
+    if presence is None:
+        return "—"
+    if presence.connection_status != "Online":
+        return "○ Offline"
+    channels = ", ".join(presence.active_channels)
+    return f"● {presence.presence_status or 'Away'}" + (f" · {channels}" if channels else "")
+
+
+class AgentsPane(Vertical):
+    """The agents tab."""
+
+    def __init__(self) -> None:
+        super().__init__(id="agents-pane")
+        self.agents: dict[str, Agent] = {}
+        self.presence: dict[str, UserPresence] = {}
+        self.filter: tuple[str, str] = ("", "")
+        self.caption = "Loading agents…"
+
+    def compose(self) -> ComposeResult:
+        yield Label(self.caption, id="agents-caption", classes="pane-caption")
+        table: DataTable[Any] = DataTable(id="agents-table", cursor_type="row",
+                                          zebra_stripes=True)
+        table.add_column("Name", key="name")
+        table.add_column("Email", key="email")
+        table.add_column("Phone", key="phone")
+        table.add_column("Roles", key="roles")
+        table.add_column("Presence", key="presence")
+        yield table
+
+    @property
+    def table(self) -> DataTable[Any]:
+        """The list."""
+        return self.query_one("#agents-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    # ------------------------------------------------------------------ the list
+
+    @work(exclusive=True, group="agents-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        """Agents (filtered, when a filter is set) and everyone's presence."""
+        store = people_store(self)
+        email, phone = self.filter
+        try:
+            agents = await store.list_agents(email=email, phone=phone)
+        except Refused as refusal:
+            self.set_caption(refusal.message)
+            return
+        self.presence = await store.presence_of_all()
+        if email or phone:
+            caption = f"{len(agents)} with {'email ' + email if email else 'phone ' + phone}" \
+                      " (r shows everyone)"
+        else:
+            caption = f"{len(agents)} agents and admins"
+        self.show(agents, caption, select=select)
+
+    def show(self, agents: list[Agent], caption: str, *, select: str | None = None) -> None:
+        """Fill the list."""
+        before = select or highlighted_key(self.table)
+        self.agents = {a.id: a for a in agents}
+        table = self.table
+        table.clear()
+        for agent in agents:
+            table.add_row(
+                cell(agent.display_name, 32),
+                cell(agent.email, 40),
+                cell(agent.phone_number, 18),
+                cell(", ".join(agent.roles or []), 20),
+                cell(presence_text(self.presence.get(agent.id)), 36),
+                key=agent.id,
+            )
+        move_to(table, before)
+        self.set_caption(caption)
+
+    def set_caption(self, text: str) -> None:
+        """The line above the list."""
+        self.caption = text
+        self.query_one("#agents-caption", Label).update(safe(text))
+
+    @property
+    def current(self) -> Agent | None:
+        """The highlighted agent."""
+        key = highlighted_key(self.table)
+        return self.agents.get(key) if key else None
+
+    def reset(self) -> None:
+        """Everyone again (the filter dropped)."""
+        self.filter = ("", "")
+        self.load()
+
+    # ------------------------------------------------------------------ filter and create
+
+    def filter_form(self) -> None:
+        """Filter by email or by phone: the form refuses both at once, before sending."""
+        store = people_store(self)
+
+        def check(values: Values) -> str | None:
+            if str(values.get("email", "")).strip() and str(values.get("phone", "")).strip():
+                return BOTH_FILTERS
+            return None
+
+        async def submit(values: Values) -> str | None:
+            email = str(values.get("email", "")).strip()
+            phone = str(values.get("phone", "")).strip()
+            try:
+                agents = await store.list_agents(email=email, phone=phone)
+            except Refused as refusal:
+                return refusal.message
+            if (email or phone) and not agents:
+                return f"No agent has {'the email ' + email if email else 'the phone ' + phone}"
+            self.filter = (email, phone)
+            self.presence = await store.presence_of_all()
+            caption = f"{len(agents)} with {'email ' + email if email else 'phone ' + phone}" \
+                      " (r shows everyone)" if email or phone else \
+                      f"{len(agents)} agents and admins"
+            self.show(agents, caption)
+            return None
+
+        email, phone = self.filter
+        self.app.push_screen(FormScreen(
+            "Filter agents",
+            [FormField("email", "Email", value=email, placeholder="name@example.com"),
+             FormField("phone", "Phone", value=phone, placeholder="+4512345678",
+                       hint="One of the two: the service filters by email or by phone.")],
+            submit, check=check, send_label="filter", form_id="filter-agents"))
+
+    def new(self) -> None:
+        """A form for one new agent."""
+        store = people_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                agent = await store.create_agent(values)
+            except Refused as refusal:
+                return refusal.message
+            self.notify(f"Created {one_line(agent.display_name, 40)}", markup=False)
+            self.filter = ("", "")
+            self.load(select=agent.id)
+            return None
+
+        self.app.push_screen(FormScreen(
+            "New agent",
+            [FormField("display_name", "Display name"),
+             FormField("email", "Email", placeholder="name@example.com"),
+             FormField("phone_number", "Phone", placeholder="+4512345678"),
+             FormField("first_name", "First name"),
+             FormField("last_name", "Last name")],
+            submit, send_label="create", form_id="new-agent"))
+
+    def bulk(self) -> None:
+        """Create agents from a CSV file: type its path, then read the per-row report."""
+        store = people_store(self)
+        reports: list[BulkReport] = []
+
+        async def submit(values: Values) -> str | None:
+            try:
+                reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
+            except Refused as refusal:
+                return refusal.message
+            return None
+
+        def done(ok: bool | None) -> None:
+            if ok and reports:
+                from .people_bulk import BulkReportScreen
+
+                self.filter = ("", "")
+                self.load()
+                self.app.push_screen(BulkReportScreen(reports[-1]))
+
+        self.app.push_screen(FormScreen(
+            "Create agents from a CSV file",
+            [FormField("path", "CSV file", placeholder="~/agents.csv")],
+            submit, send_label="create", form_id="bulk-agents",
+            intro="The first line names the columns: displayName,email,phoneNumber "
+                  "(and optionally firstName, lastName, avatarUrl). Every line gets a report."),
+            done)
+
+    # ------------------------------------------------------------------ one agent
+
+    def edit(self, *, full: bool) -> None:
+        """Edit the highlighted agent: a full update (empty fields are cleared) or a patch
+        (only what changed is sent)."""
+        agent = self.current
+        if agent is None:
+            return
+        store = people_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                if full:
+                    updated = await store.update_agent(agent.id, values)
+                else:
+                    updated = await store.patch_agent(agent, values)
+            except Refused as refusal:
+                return refusal.message
+            self.agents[updated.id] = updated
+            self.show(list(self.agents.values()), "Saved " + one_line(updated.display_name, 40),
+                      select=updated.id)
+            return None
+
+        title = "Edit agent (full update)" if full else "Change agent (only changed fields)"
+        intro = (f"{agent.email} · the email address cannot change. "
+                 + ("Empty fields are cleared." if full else "Only fields you change are sent."))
+        self.app.push_screen(FormScreen(
+            title,
+            [FormField("display_name", "Display name", value=agent.display_name),
+             FormField("phone_number", "Phone", value=agent.phone_number or ""),
+             FormField("first_name", "First name", value=agent.first_name or ""),
+             FormField("last_name", "Last name", value=agent.last_name or ""),
+             FormField("avatar_url", "Avatar URL", value=agent.avatar_url or "")],
+            submit, intro=intro, send_label="save",
+            form_id="edit-agent" if full else "patch-agent"))
+
+    def open(self) -> None:
+        """The highlighted agent's teams and presence."""
+        agent = self.current
+        if agent is not None:
+            from .people_agent import AgentDetailScreen
+
+            self.app.push_screen(AgentDetailScreen(agent.id))
+
+    def downgrade(self, *, ask: bool) -> None:
+        """Downgrade the highlighted agent to an end user (asked unless ``ask`` is False)."""
+        agent = self.current
+        if agent is None:
+            return
+        if not ask:
+            self._downgrade(agent)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._downgrade(agent)
+
+        self.app.push_screen(ConfirmScreen(
+            f"Downgrade {agent.display_name} to an end user?",
+            "They lose their roles, presence, and team and queue memberships; conversations "
+            "assigned to them stay assigned."), answered)
+
+    @work(exclusive=True, group="agents-act", exit_on_error=False)
+    async def _downgrade(self, agent: Agent) -> None:
+        try:
+            await people_store(self).downgrade_agent(agent.id)
+        except Refused as refusal:
+            self.notify(refusal.message, severity="error", markup=False)
+            return
+        self.agents.pop(agent.id, None)
+        self.show(list(self.agents.values()),
+                  f"{one_line(agent.display_name, 40)} is now an end user")

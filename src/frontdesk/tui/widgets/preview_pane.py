@@ -1,0 +1,173 @@
+"""A light, read-only preview of the highlighted conversation, beside the inbox list.
+
+The head (id, channel, state, requester, subject, queue, assignee, tags) paints at once from
+the inbox's record; the last few messages follow from the store once the cursor has rested
+on the conversation for :attr:`PreviewPane.DEBOUNCE` seconds, so running down the list with
+``j`` costs no requests. Messages are kept per conversation while its record is unchanged.
+The inbox shows the pane only when the terminal is wide.
+
+One Rich ``Text`` is shown (no markup parsed): every name, subject and body goes through
+:mod:`frontdesk.text` or the thread's body renderer.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import ClassVar, Final
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import Worker
+
+from ...api.models import Conversation, Message
+from ...text import one_line
+from ..render import render_body_cached
+from .conversation_list import RowLookups, channel_label, state_glyph
+
+__all__ = ["PreviewPane"]
+
+Loader = Callable[[int], Awaitable["list[Message] | str"]]
+
+_LABEL: Final = Style(dim=True)
+_TITLE: Final = Style(bold=True)
+_AUTHOR: Final = Style(bold=True)
+_GLYPHS: Final = {"Inbound": "◀", "Outbound": "▶", "Internal": "◆"}
+#: lines of a message body shown at most
+BODY_LINES: Final = 8
+
+
+class PreviewPane(Static):
+    """The highlighted conversation's head and its last messages."""
+
+    DEBOUNCE: ClassVar[float] = 0.3
+    CACHE_SIZE: ClassVar[int] = 32
+
+    def __init__(self, lookups: RowLookups, load: Loader, *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self.lookups = lookups
+        self._load = load
+        self._conversation: Conversation | None = None
+        self._messages: OrderedDict[int, tuple[Conversation, list[Message] | str]] = \
+            OrderedDict()
+        self._timer: Timer | None = None
+        self.fetches = 0
+
+    @property
+    def conversation_id(self) -> int | None:
+        """The conversation shown."""
+        return self._conversation.id if self._conversation is not None else None
+
+    def show(self, conversation: Conversation | None) -> None:
+        """Show this conversation: the head now, its messages after the debounce."""
+        same = conversation is not None and conversation == self._conversation
+        self._conversation = conversation
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._paint()
+        if conversation is None or not self.display or (same and self._cached() is not None):
+            return
+        if self._cached() is None:
+            self._timer = self.set_timer(self.DEBOUNCE, self._fetch)
+
+    def flush(self) -> Worker[None] | None:
+        """Fetch now instead of after the debounce (tests and snapshots)."""
+        if self._timer is None:
+            return None
+        self._timer.stop()
+        self._timer = None
+        return self._fetch()
+
+    def _cached(self) -> list[Message] | str | None:
+        conversation = self._conversation
+        if conversation is None:
+            return None
+        known = self._messages.get(conversation.id)
+        if known is None or known[0] != conversation:
+            return None
+        return known[1]
+
+    @work(exclusive=True, exit_on_error=False, group="preview")
+    async def _fetch(self) -> None:
+        conversation = self._conversation
+        self._timer = None
+        if conversation is None:
+            return
+        self.fetches += 1
+        result = await self._load(conversation.id)
+        self._messages[conversation.id] = (conversation, result)
+        self._messages.move_to_end(conversation.id)
+        while len(self._messages) > self.CACHE_SIZE:
+            self._messages.popitem(last=False)
+        if self._conversation is not None and self._conversation.id == conversation.id:
+            self._paint()
+
+    # ------------------------------------------------------------------ painting
+
+    def _paint(self) -> None:
+        conversation = self._conversation
+        if conversation is None:
+            self.update(Text("Nothing highlighted.", style=_LABEL))
+            return
+        out = self._head(conversation)
+        messages = self._cached()
+        out.append("\n")
+        if messages is None:
+            out.append("\nLoading the last messages…", _LABEL)
+        elif isinstance(messages, str):
+            out.append("\n" + one_line(messages, 200), _LABEL)
+        elif not messages:
+            out.append("\nNo messages yet.", _LABEL)
+        else:
+            for message in messages:
+                out.append("\n")
+                out.append_text(self._message(message))
+        self.update(out)
+
+    def _head(self, conversation: Conversation) -> Text:
+        look = self.lookups
+        out = Text(end="")
+        out.append(f"#{conversation.id}", _TITLE)
+        out.append(f"  {channel_label(conversation.channel)}  "
+                   f"{state_glyph(conversation.state)} {one_line(conversation.state or '', 20)}")
+        out.append("\n")
+        out.append(one_line(look.name(conversation.requester_id), 60), _TITLE)
+        if conversation.subject:
+            out.append("\n")
+            out.append(one_line(conversation.subject, 200))
+        queue = conversation.queue.id if conversation.queue is not None else None
+        agent = conversation.assignment.agent_id if conversation.assignment else None
+        out.append("\nQueue ", _LABEL)
+        out.append(one_line(look.queue_name(queue), 40) if queue else "—")
+        out.append("   Assignee ", _LABEL)
+        out.append(one_line(look.name(agent), 40) if agent else "—")
+        tags = look.tag_names(conversation.id)
+        if tags:
+            out.append("\nTags ", _LABEL)
+            out.append(one_line(", ".join(tags), 200))
+        return out
+
+    def _message(self, message: Message) -> Text:
+        look = self.lookups
+        attributes = message.attributes
+        out = Text(end="")
+        out.append(_GLYPHS.get(attributes.direction or "", "•") + " ")
+        out.append(one_line(look.name(message.author_id), 40), _AUTHOR)
+        out.append("  " + look.ago(message.created_at), _LABEL)
+        body = attributes.body
+        if body is not None and body.value:
+            text = render_body_cached(message.id, body.type, body.value).copy()
+            lines = text.split("\n", allow_blank=True)
+            shown = Text("\n", end="").join(lines[:BODY_LINES])
+            out.append("\n")
+            out.append_text(shown)
+            if len(lines) > BODY_LINES:
+                out.append("\n…", _LABEL)
+        elif attributes.attachments:
+            out.append(f"\n({len(attributes.attachments)} attachment(s))", _LABEL)
+        return out

@@ -1,0 +1,243 @@
+"""The composer: channel rules, attachments, preview, content type, drafts, and what a keystroke
+costs with a long thread open."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import statistics
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import events
+from textual.pilot import Pilot
+
+from frontdesk.api.models import Conversation
+from frontdesk.sandbox import records
+from frontdesk.sandbox.db import iso
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.widgets.composer import (
+    MAX_FILE_BYTES,
+    AttachmentError,
+    attachment_from,
+    blocked_reason,
+    materialize,
+    reply_problem,
+)
+from frontdesk.tui.widgets.message_view import MessageView
+from frontdesk.tui.widgets.thread_view import ThreadView
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+SIZE = (100, 30)
+
+
+def record(channel: str, **extra: Any) -> Conversation:
+    """A conversation record of ``channel``."""
+    kind = {"WhatsApp": "WhatsAppConversation", "Sms": "SmsConversation",
+            "PstnPhone": "PstnPhoneConversation"}.get(channel, "ChatConversation")
+    return Conversation.model_validate({
+        "id": 7, "_type": kind, "requesterId": "00000000-0000-4000-8000-00000000000a",
+        "channel": channel, "createdAt": "2026-01-05T09:00:00Z", "state": "Open", **extra})
+
+
+def first_id(console: Console, where: str) -> int:
+    rows = console.sandbox.query(f"SELECT id FROM conversations WHERE {where} ORDER BY id LIMIT 1")
+    assert rows
+    return int(rows[0]["id"])
+
+
+async def open_thread(pilot: Pilot[Any], cid: int) -> ThreadScreen:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp) and app.session is not None
+    screen = ThreadScreen(cid)
+    await app.push_screen(screen)
+    await pilot.pause()
+    await app.session.live.refresh("thread")
+    await pilot.pause()
+    return screen
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def test_whatsapp_takes_markdown_and_one_allowed_attachment() -> None:
+    whatsapp = record("WhatsApp")
+    photo = {"url": "https://x.example/p.jpg", "prettyName": "p.jpg"}
+    assert reply_problem(whatsapp, "hi", "Markdown", [photo]) is None
+    assert "Markdown" in (reply_problem(whatsapp, "hi", "Text", []) or "")
+    assert "at most one" in (reply_problem(whatsapp, "hi", "Markdown", [photo, photo]) or "")
+    notes = {"url": "https://x.example/notes.txt", "prettyName": "notes.txt"}
+    assert ".pdf" in (reply_problem(whatsapp, "hi", "Markdown", [notes]) or "")
+
+
+def test_empty_and_silent_and_oversized_replies_are_refused() -> None:
+    chat = record("WidgetChat")
+    assert "Nothing to send" in (reply_problem(chat, "  \n", "Text", []) or "")
+    assert reply_problem(chat, "", "Text", [{"url": "https://x.example/a.png"}]) is None
+    phone = record("PstnPhone")
+    assert "cannot take messages" in (blocked_reason(phone) or "")
+    assert reply_problem(phone, "hello", "Text", []) == blocked_reason(phone)
+    assert "too long" in (reply_problem(chat, "x" * 100_001, "Text", []) or "")
+    assert blocked_reason(record("WidgetChat", anonymizedAt="2026-01-01T00:00:00Z"))
+    assert reply_problem(record("Sms"), "hello", "Text", []) is None
+
+
+def test_attachment_from_urls_and_files(tmp_path: Path) -> None:
+    assert attachment_from("https://files.example.com/a%20b.pdf?x=1") == {
+        "url": "https://files.example.com/a%20b.pdf?x=1", "prettyName": "a b.pdf"}
+    assert isinstance(attachment_from("javascript:alert(1)"), str)
+    assert isinstance(attachment_from("data:text/plain,hi"), str)
+    assert "no file" in str(attachment_from(str(tmp_path / "missing.pdf")))
+    assert "not a file" in str(attachment_from(str(tmp_path)))
+    small = tmp_path / "scan.png"
+    small.write_bytes(b"\x89PNG\r\n\x1a\nrest")
+    entry = attachment_from(str(small))
+    assert entry == {"path": str(small.resolve()), "prettyName": "scan.png"}
+    assert isinstance(entry, dict)
+    sent = materialize(entry)
+    assert sent["prettyName"] == "scan.png"
+    assert sent["url"] == "data:image/png;base64," + base64.b64encode(
+        small.read_bytes()).decode()
+    big = tmp_path / "big.pdf"
+    big.write_bytes(b"0" * (MAX_FILE_BYTES + 1))
+    message = attachment_from(str(big))
+    assert isinstance(message, str) and "MB" in message and "link" in message
+    small.unlink()
+    try:
+        materialize(entry)
+    except AttachmentError as error:
+        assert "scan.png" in str(error)
+    else:
+        raise AssertionError("a vanished file must not be sent")
+
+
+# --------------------------------------------------------------------------- in the app
+
+
+async def test_preview_renders_markdown_and_ctrl_k_switches(console: Console) -> None:
+    cid = first_id(console, "channel = 'WidgetChat' AND state = 'Open'")
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        composer = screen.composer
+        await pilot.press("i")
+        composer.editor.insert("**bold** and `code`")
+        await pilot.pause()
+        assert composer.content_type == "Text"
+        await pilot.press("ctrl+k")
+        assert composer.content_type == "Markdown"
+        await pilot.press("ctrl+t")
+        preview = composer.query_one("#composer-preview")
+        assert preview.display
+        shown = preview.render()
+        plain = shown.plain if isinstance(shown, Text) else str(shown)
+        assert "bold and code" in plain and "**" not in plain
+        await pilot.press("ctrl+t")
+        assert not preview.display
+        await pilot.press("ctrl+k")
+        assert composer.content_type == "Text"
+
+
+async def test_whatsapp_is_always_markdown(console: Console) -> None:
+    cid = first_id(console, "channel = 'WhatsApp' AND state = 'Open'")
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        await pilot.press("i", "ctrl+k")
+        assert screen.composer.content_type == "Markdown"
+
+
+async def test_local_file_is_sent_as_a_data_url(console: Console, tmp_path: Path) -> None:
+    cid = first_id(console, "channel = 'WidgetChat' AND state = 'Open'")
+    scan = tmp_path / "scan.png"
+    scan.write_bytes(b"\x89PNG\r\n\x1a\n" + b"x" * 100)
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        await pilot.press("i", "ctrl+a")
+        await pilot.pause()
+        app.screen.query_one("#attach-input").value = str(scan)  # type: ignore[attr-defined]
+        await pilot.press("enter", "enter")
+        draft = app.session.local.draft(cid)  # type: ignore[union-attr]
+        assert draft is not None and draft.attachments[0]["path"] == str(scan.resolve())
+        await pilot.press("ctrl+s")
+        await app.session.outbox.flush()  # type: ignore[union-attr]
+        rows = console.sandbox.query(
+            "SELECT content_type, data, name FROM attachments WHERE name = 'scan.png'")
+        assert len(rows) == 1
+        assert rows[0]["content_type"] == "image/png" and rows[0]["data"] == scan.read_bytes()
+        assert screen.composer.attachments == []
+
+
+async def test_keystrokes_cost_little_with_5000_messages(console: Console) -> None:
+    """Typing touches the composer only: no message widget is mounted or repainted, and a
+    draft is saved per keystroke. Prints the keystroke→frame times (median, p90)."""
+    cid = first_id(console, "channel = 'WidgetChat' AND state = 'Open'")
+    row = console.sandbox.query("SELECT requester_id, created_at FROM conversations "
+                                "WHERE id = ?", (cid,))[0]
+
+    def fill(ctx: Any) -> None:
+        start = ctx.clock.now() - timedelta(days=30)
+        with ctx.db.tx():
+            for n in range(5_000):
+                records.insert_message(
+                    ctx.db, conversation_id=cid, author_id=row["requester_id"],
+                    created_at=iso(start + timedelta(seconds=n * 30)), direction="Inbound",
+                    attributes={"_type": "ChatAttributes", "direction": "Inbound",
+                                "content": {"_type": "Text", "value": f"message {n}"}})
+
+    console.sandbox.call(fill)
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        assert len(screen.thread_view.messages) >= 5_000
+        await pilot.press("i")
+        await pilot.pause()
+        composer = screen.composer
+        frames = asyncio.Event()
+        original = app._display
+
+        def display(target: Any, renderable: Any) -> None:
+            original(target, renderable)
+            if renderable is not None:
+                frames.set()
+
+        app._display = display  # type: ignore[method-assign,assignment]
+        painted: list[Any] = []
+        compositor = screen._compositor
+        update_widgets = compositor.update_widgets
+
+        def spy(widgets: Any) -> Any:
+            painted.extend(widgets)
+            return update_widgets(widgets)
+
+        compositor.update_widgets = spy  # type: ignore[method-assign]
+        mounted_before = list(screen.thread_view.message_views)
+        saves_before = composer.saves
+        timings: list[float] = []
+        for n, char in enumerate("the quick brown fox jumps over the lazy dog " * 2):
+            await asyncio.sleep((n % 7) / 400)  # keystrokes at varied phases of the frame timer
+            frames.clear()
+            started = time.perf_counter()
+            key = "space" if char == " " else char
+            app.post_message(events.Key(key, char))
+            await asyncio.wait_for(frames.wait(), 5)
+            timings.append((time.perf_counter() - started) * 1000)
+        await pilot.pause()
+        assert composer.text.startswith("the quick brown fox")
+        assert composer.saves - saves_before == len(timings)
+        assert screen.thread_view.message_views == mounted_before
+        assert not [w for w in painted if isinstance(w, MessageView | ThreadView)]
+        timings.sort()
+        median = statistics.median(timings)
+        p90 = timings[int(len(timings) * 0.9)]
+        print(f"\nkeystroke→frame with 5,000 messages: median {median:.1f} ms, "
+              f"p90 {p90:.1f} ms, max {timings[-1]:.1f} ms ({len(timings)} keys)")

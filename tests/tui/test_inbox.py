@@ -1,0 +1,361 @@
+"""The inbox: views, the filter, search, open by id, new conversations, the preview pane, and
+hostile text — against the seeded sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from frontdesk.sandbox import records
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.store.session import Session
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.new_conversation import NewConversationScreen
+from frontdesk.tui.screens.open_conversation import OpenConversationScreen, parse_conversation_id
+from frontdesk.tui.screens.pickers import PromptScreen
+from frontdesk.tui.widgets.conversation_list import ConversationList
+from frontdesk.tui.widgets.preview_pane import PreviewPane
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+NOW = ManualClock().now()  # the sandbox fixtures' frozen time
+
+
+def parts(pilot: Pilot[Any]) -> tuple[FrontdeskApp, Session, InboxScreen, ConversationList]:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp)
+    session = app.session
+    assert session is not None
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    return app, session, screen, screen.conversation_list
+
+
+async def settle(console: Console, pilot: Pilot[Any]) -> None:
+    """Signed in, and the inbox polled until nothing more changes (names resolved too)."""
+    await console.ready(pilot)
+    app, session, _screen, _listing = parts(pilot)
+    for _ in range(20):
+        version = session.inbox.version
+        await app.workers.wait_for_complete()
+        await session.live.refresh("inbox")
+        await pilot.pause()
+        if session.inbox.version == version:
+            break
+
+
+def demo_agent_id(console: Console) -> str:
+    rows = console.sandbox.query("SELECT id FROM users WHERE email = ?", (DEMO_AGENT_EMAIL,))
+    return str(rows[0]["id"])
+
+
+async def test_mine_rows_after_ready(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        me = demo_agent_id(console)
+        open_mine = {r["id"] for r in console.sandbox.query(
+            "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Open'",
+            (me,))}
+        shown = listing.shown_ids()
+        assert screen.view == "mine"
+        assert len(shown) >= 20
+        assert set(shown) == open_mine
+        assert shown == [c.id for c in session.inbox.view("mine")]
+        assert listing.has_focus
+        assert listing.highlighted_id == shown[0]
+
+
+async def test_views_switch_with_tab_and_a_click(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        await pilot.press("tab")
+        assert screen.view == "queue"
+        assert listing.shown_ids() == [c.id for c in session.inbox.view("queue")]
+        await pilot.press("tab", "tab")
+        assert screen.view == "closed"
+        await pilot.press("shift+tab")
+        assert screen.view == "pending"
+        assert listing.shown_ids() == [c.id for c in session.inbox.view("pending")]
+        assert all(session.inbox.records[c].state in ("Pending", "AwaitingPending")
+                   for c in listing.shown_ids())
+        await pilot.click("#view-all")
+        await pilot.pause()
+        assert screen.view == "all"
+        assert listing.total_count == len(session.inbox.records)
+        assert listing.has_focus
+
+
+async def test_filter_narrows_as_typed_and_esc_restores(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, listing = parts(pilot)
+        everything = listing.shown_ids()
+        target = session.inbox.records[everything[3]]
+        name = session.directory.name(target.requester_id)
+        await pilot.press("slash")
+        box = app.screen.query_one("#inbox-filter", Input)
+        assert box.has_focus
+        await pilot.press(*name.split()[0].lower()[:5])
+        narrowed = listing.shown_ids()
+        assert target.id in narrowed
+        assert 0 < len(narrowed) < len(everything)
+        # an id narrows to that conversation
+        box.value = f"#{target.id}"
+        await pilot.pause()
+        assert listing.shown_ids() == [target.id]
+        assert listing.highlighted_id == target.id
+        await pilot.press("escape")
+        assert listing.shown_ids() == everything
+        assert listing.has_focus
+        assert not box.has_class("-shown")
+        # nothing matches: the list says so
+        await pilot.press("slash", "z", "q", "x", "z", "q")
+        assert listing.row_count == 0
+        assert "Nothing matches" in listing.render_line(1).text
+        await pilot.press("escape")
+        assert listing.row_count == len(everything)
+
+
+async def test_cursor_keys_and_selection_kept_across_updates(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        shown = listing.shown_ids()
+        await pilot.press("j", "j", "down")
+        assert listing.highlighted_id == shown[3]
+        await pilot.press("k")
+        assert listing.highlighted_id == shown[2]
+        await pilot.press("G")
+        assert listing.highlighted_id == shown[-1]
+        await pilot.press("g")
+        assert listing.highlighted_id == shown[0]
+        await pilot.press("j", "j")
+        kept = listing.highlighted_id
+        # another conversation changes in the service; a poll brings it; the cursor stays
+        other = shown[5]
+        console.sandbox.query("UPDATE conversations SET subject = 'Changed meanwhile' "
+                              "WHERE id = ?", (other,))
+        session.inbox.want([other])
+        await session.live.refresh("inbox")
+        await pilot.pause()
+        assert session.inbox.records[other].subject == "Changed meanwhile"
+        assert listing.highlighted_id == kept
+        assert screen.current_conversation_id() == kept
+
+
+async def test_a_poll_that_changes_nothing_repaints_nothing(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        app_, session, _screen, listing = parts(pilot)
+        renders = app_.renders["inbox.list"]
+        builds = listing.builds
+        for _ in range(3):
+            await session.live.refresh("inbox")
+            await pilot.pause()
+        assert app_.renders["inbox.list"] == renders
+        assert listing.builds == builds
+
+
+async def test_enter_opens_the_thread(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        await pilot.press("enter")
+        await pilot.pause()
+        try:
+            from frontdesk.tui.screens.thread import ThreadScreen  # type: ignore[import-not-found]
+        except ImportError:
+            assert isinstance(app.screen, InboxScreen)
+            assert any(f"#{cid}" in str(n.message) for n in app._notifications)
+        else:
+            assert isinstance(app.screen, ThreadScreen)
+            assert app.screen.conversation_id == cid
+
+
+async def test_open_by_id(console: Console) -> None:
+    assert parse_conversation_id("#12") == 12
+    assert isinstance(parse_conversation_id("12a"), str)
+    assert isinstance(parse_conversation_id(""), str)
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, _listing = parts(pilot)
+        me = demo_agent_id(console)
+        other = console.sandbox.query(
+            "SELECT id FROM conversations WHERE assigned_agent_id IS NOT NULL "
+            "AND assigned_agent_id != ? ORDER BY id LIMIT 1", (me,))[0]["id"]
+        assert other not in session.inbox.records
+        await pilot.press("o")
+        assert isinstance(app.screen, OpenConversationScreen)
+        # an unknown id is said, and what was typed stays
+        await pilot.press("9", "9", "9", "9", "9", "9", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, OpenConversationScreen)
+        assert app.screen.query_one(Input).value == "999999"
+        assert "no conversation #999999" in str(app.screen.query_one("#open-hint").render())
+        app.screen.query_one(Input).value = f"#{other}"
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert other in session.inbox.records
+        assert not isinstance(app.screen, OpenConversationScreen)
+
+
+async def test_search_shows_a_temporary_view(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        subject = console.sandbox.query(
+            "SELECT subject FROM conversations WHERE subject LIKE '%router%' LIMIT 1")
+        assert subject
+        await pilot.press("s")
+        assert isinstance(app.screen, PromptScreen)
+        await pilot.press(*"router", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.view == "search"
+        found = listing.shown_ids()
+        assert found
+        assert all(cid in session.inbox.records for cid in found)
+        assert any("router" in (session.inbox.records[c].subject or "").lower()
+                   for c in found)
+        await pilot.press("tab")
+        assert screen.view == "mine"
+        await pilot.press("shift+tab")
+        assert screen.view == "search"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.view == "mine"
+        assert not screen.query("#view-search")
+
+
+async def test_new_email_conversation_checks_then_creates(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, _listing = parts(pilot)
+        requester = console.sandbox.query(
+            "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
+        )[0]["email"]
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, NewConversationScreen)
+        await app.workers.wait_for_complete()
+        form.query_one("#email-requester", Input).value = requester
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, NewConversationScreen)
+        assert "subject" in str(form.query_one("#new-error").render())
+        assert form.query_one("#email-requester", Input).value == requester
+        form.query_one("#email-subject", Input).value = "Your [bold]order[/] \x1b[2J"
+        form.query_one("#email-body").text = "Hello, it has shipped."  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not isinstance(app.screen, NewConversationScreen), \
+            str(form.query_one("#new-error").render())
+        made = console.sandbox.query(
+            "SELECT id, subject, assigned_agent_id FROM conversations "
+            "WHERE subject LIKE 'Your [bold]order%'")
+        assert len(made) == 1
+        assert made[0]["assigned_agent_id"] == demo_agent_id(console)
+        assert made[0]["id"] in session.inbox.records
+
+
+async def test_new_conversation_keeps_the_form_when_refused(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(console, pilot)
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, NewConversationScreen)
+        await app.workers.wait_for_complete()
+        form.query_one("#email-requester", Input).value = "nobody@nowhere.example"
+        form.query_one("#email-subject", Input).value = "Hello"
+        form.query_one("#email-body").text = "Hi"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is form
+        assert "nobody@nowhere.example" in str(form.query_one("#new-error").render())
+        assert form.query_one("#email-subject", Input).value == "Hello"
+
+
+async def test_preview_pane_when_wide(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        pane = app.screen.query_one(PreviewPane)
+        assert pane.display
+        await pilot.press("j")
+        assert pane.conversation_id == listing.highlighted_id
+        worker = pane.flush()
+        assert worker is not None
+        await worker.wait()
+        await pilot.pause()
+        last = console.sandbox.query(
+            "SELECT body_text FROM messages WHERE conversation_id = ? "
+            "ORDER BY created_at DESC LIMIT 1", (listing.highlighted_id,))[0]["body_text"]
+        assert last.split()[0] in str(pane.render())
+        # running down the list asks for nothing until the cursor rests
+        fetches = pane.fetches
+        await pilot.press("j", "j", "j")
+        assert pane.fetches == fetches
+    narrow = console.app()
+    async with narrow.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        assert not narrow.screen.query_one(PreviewPane).display
+
+
+async def test_hostile_names_subjects_and_tags_show_literally(console: Console) -> None:
+    me = demo_agent_id(console)
+    evil_name = "\x1b]52;c;ZXZpbA==\x07[bold red]Evil[/]"
+    evil_subject = "[@click=app.quit]x\x1b[2J"
+    evil_tag = "[link=http://evil.example]tag[/link]\u202e"
+    at = NOW.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+    def insert(ctx: Any) -> int:
+        with ctx.db.tx():
+            user = records.insert_user(ctx.db, kind="enduser", created_at=at,
+                                       display_name=evil_name, email="evil@example.com")
+            cid = records.insert_conversation(
+                ctx.db, type="EmailConversation", channel="Email", requester_id=user,
+                created_at=at, subject=evil_subject, assigned_agent_id=me, assigned_at=at,
+                last_activity_at=at)
+            tag = records.insert_tag(ctx.db, name=evil_tag, created_at=at)
+            records.tag_conversation(ctx.db, cid, tag, at)
+            return cid
+
+    cid = console.sandbox.call(insert)
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        assert listing.move_to(cid)
+        await pilot.pause()
+        line = listing.render_line(listing.cursor + 1 - round(listing.scroll_y)).text
+        assert "␛]52;c;ZXZpbA==" in line
+        assert "[@click=app.quit]x␛[2J" in line
+        assert "\x1b" not in line
+        pane = app.screen.query_one(PreviewPane)
+        assert "[@click=app.quit]x␛[2J" in str(pane.render())
+        assert "␛]52;c;ZXZpbA==␇[bold red]Evil[/]" in str(pane.render())
+        assert "[link=http://evil.example]tag[/link]⟨U+202E⟩" in str(pane.render())
+        await pilot.press("slash", *"evil")
+        assert listing.shown_ids() == [cid]
+        assert app.is_running
+        assert isinstance(app.screen, InboxScreen)

@@ -1,0 +1,222 @@
+"""The conversation keys in the inbox (c, C, x, X, T, f, R), checked against what the sandbox
+holds afterwards; a refused claim rolls back and shows the service's message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.store.finder import finder_of
+from frontdesk.store.session import Session
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.confirm import ConfirmScreen
+from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.pickers import FollowupPicker, QueuePicker
+from frontdesk.tui.widgets.conversation_list import ConversationList
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+NOW = ManualClock().now()
+
+
+def parts(pilot: Pilot[Any]) -> tuple[FrontdeskApp, Session, InboxScreen, ConversationList]:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp)
+    session = app.session
+    assert session is not None
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    return app, session, screen, screen.conversation_list
+
+
+async def settle(console: Console, pilot: Pilot[Any]) -> None:
+    await console.ready(pilot)
+    app, session, _screen, _listing = parts(pilot)
+    for _ in range(20):
+        version = session.inbox.version
+        await app.workers.wait_for_complete()
+        await session.live.refresh("inbox")
+        await pilot.pause()
+        if session.inbox.version == version:
+            break
+
+
+async def done(pilot: Pilot[Any]) -> None:
+    """Every action worker finished and the screen caught up."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def me(console: Console) -> str:
+    return str(console.sandbox.query("SELECT id FROM users WHERE email = ?",
+                                     (DEMO_AGENT_EMAIL,))[0]["id"])
+
+
+def row(console: Console, cid: int) -> dict[str, Any]:
+    return console.sandbox.query("SELECT * FROM conversations WHERE id = ?", (cid,))[0]
+
+
+def messages(app: FrontdeskApp) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_claim_from_the_queue_view(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        # the conversations waiting in my queues, in the working set (the store's first poll
+        # may run before my queues are known)
+        waiting = [r["id"] for r in console.sandbox.query(
+            "SELECT id FROM conversations WHERE state = 'Open' AND assigned_agent_id IS NULL "
+            "AND queue_id IN (SELECT queue_id FROM queue_members WHERE agent_id = ?) "
+            "ORDER BY id LIMIT 10", (me(console),))]
+        session.inbox.want(waiting)
+        await settle(console, pilot)
+        await pilot.press("tab")
+        assert screen.view == "queue"
+        cid = listing.highlighted_id
+        assert cid is not None
+        assert row(console, cid)["assigned_agent_id"] is None
+        await pilot.press("c")
+        await done(pilot)
+        assert row(console, cid)["assigned_agent_id"] == me(console)
+        assert cid not in listing.shown_ids()
+        assert f"#{cid} is yours now." in messages(app)
+        await pilot.press("shift+tab")
+        assert cid in listing.shown_ids()
+
+
+async def test_refused_claim_rolls_back_then_force_claim_takes_it(console: Console) -> None:
+    agent = me(console)
+    other = console.sandbox.query(
+        "SELECT id, assigned_agent_id FROM conversations WHERE state = 'Open' "
+        "AND assigned_agent_id IS NOT NULL AND assigned_agent_id != ? ORDER BY id LIMIT 1",
+        (agent,))[0]
+    cid, owner = other["id"], other["assigned_agent_id"]
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        assert not isinstance(await finder_of(session).open_by_id(cid), str)
+        screen.show_view("all")
+        await pilot.pause()
+        assert listing.move_to(cid)
+        await pilot.press("c")
+        await done(pilot)
+        assert row(console, cid)["assigned_agent_id"] == owner
+        record = session.inbox.records[cid]
+        assert record.assignment is not None and record.assignment.agent_id == owner
+        refusal = [m for m in messages(app) if m.startswith(f"Could not claim #{cid}")]
+        assert refusal and "assigned" in refusal[0].lower()
+        await pilot.press("C")
+        await done(pilot)
+        assert row(console, cid)["assigned_agent_id"] == agent
+
+
+async def test_x_asks_then_closes(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        assert cid is not None
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Open"
+        await pilot.press("x")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Closed"
+        assert cid not in listing.shown_ids()
+
+
+async def test_shift_x_closes_without_asking(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        assert cid is not None
+        following = listing.shown_ids()[1]
+        await pilot.press("X")
+        assert isinstance(app.screen, InboxScreen)
+        await done(pilot)
+        assert row(console, cid)["state"] == "Closed"
+        # the cursor moves on to the next conversation at the same place
+        assert listing.highlighted_id == following
+
+
+async def test_transfer_picks_a_queue(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        assert cid is not None
+        before = row(console, cid)
+        target = next(q for q in session.directory.queues.values()
+                      if q.id != before["queue_id"] and not q.is_default)
+        await pilot.press("T")
+        picker = app.screen
+        assert isinstance(picker, QueuePicker)
+        await pilot.press(*target.name.lower()[:6])
+        assert picker.highlighted_id() == target.id
+        await pilot.press("enter")
+        await done(pilot)
+        after = row(console, cid)
+        assert after["queue_id"] == target.id
+        assert after["assigned_agent_id"] is None
+
+
+async def test_followup_in_an_hour(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        assert cid is not None
+        await pilot.press("f")
+        assert isinstance(app.screen, FollowupPicker)
+        await pilot.press("enter")
+        await done(pilot)
+        after = row(console, cid)
+        assert after["state"] == "Pending"
+        assert after["followup_until"].startswith("2026-01-05T10:00")
+        assert session.inbox.records[cid].state == "Pending"
+
+
+async def test_reopen_a_closed_conversation(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        cid = listing.highlighted_id
+        assert cid is not None
+        await pilot.press("X")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Closed"
+        screen.show_view("closed")
+        await pilot.pause()
+        assert listing.move_to(cid)
+        await pilot.press("R")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Open"
+        assert f"Reopened #{cid}." in messages(app)
+
+
+async def test_keys_without_a_conversation_say_so(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        await pilot.press("slash", *"zzqqxxzz", "enter")
+        assert listing.highlighted_id is None
+        await pilot.press("c", "T")
+        assert isinstance(app.screen, InboxScreen)
+        assert "No conversation is highlighted." in messages(app)
