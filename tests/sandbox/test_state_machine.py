@@ -30,10 +30,10 @@ from hypothesis.stateful import (
 )
 
 from frontdesk.sandbox.db import iso
-
-PHASES = [Phase.explicit, Phase.reuse, Phase.generate]
 from frontdesk.sandbox.server import SandboxServer
 
+# No shrinking: a failure already prints its whole run, and shrinking HTTP steps takes minutes.
+PHASES = [Phase.explicit, Phase.reuse, Phase.generate]
 SETTINGS = settings(max_examples=15, stateful_step_count=20, deadline=None, phases=PHASES,
                     suppress_health_check=[HealthCheck.too_slow])
 

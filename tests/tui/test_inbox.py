@@ -107,6 +107,12 @@ async def test_filter_narrows_as_typed_and_esc_restores(console: Console) -> Non
         narrowed = listing.shown_ids()
         assert target.id in narrowed
         assert 0 < len(narrowed) < len(everything)
+        # the arrows move the list while the filter line has the focus
+        await pilot.press("down")
+        assert box.has_focus
+        assert listing.cursor == min(1, len(narrowed) - 1)
+        await pilot.press("up")
+        assert listing.cursor == 0
         # an id narrows to that conversation
         box.value = f"#{target.id}"
         await pilot.pause()
@@ -175,7 +181,7 @@ async def test_enter_opens_the_thread(console: Console) -> None:
         await pilot.press("enter")
         await pilot.pause()
         try:
-            from frontdesk.tui.screens.thread import ThreadScreen  # type: ignore[import-not-found]
+            from frontdesk.tui.screens.thread import ThreadScreen
         except ImportError:
             assert isinstance(app.screen, InboxScreen)
             assert any(f"#{cid}" in str(n.message) for n in app._notifications)

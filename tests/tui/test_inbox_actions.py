@@ -55,7 +55,9 @@ def me(console: Console) -> str:
 
 
 def row(console: Console, cid: int) -> dict[str, Any]:
-    return console.sandbox.query("SELECT * FROM conversations WHERE id = ?", (cid,))[0]
+    found: dict[str, Any] = console.sandbox.query(
+        "SELECT * FROM conversations WHERE id = ?", (cid,))[0]
+    return found
 
 
 def messages(app: FrontdeskApp) -> list[str]:
@@ -195,7 +197,7 @@ async def test_reopen_a_closed_conversation(console: Console) -> None:
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
+        _app, _session, screen, listing = parts(pilot)
         cid = listing.highlighted_id
         assert cid is not None
         await pilot.press("X")

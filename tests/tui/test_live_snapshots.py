@@ -1,5 +1,5 @@
 """SVG snapshots of Team mode, Queues mode, a followed queue position and my presence toggles
-(``p``) at 100×30 and 160×45, on the seeded demo data with the console's clock frozen.
+(``p``) at 100x30 and 160x45, on the seeded demo data with the console's clock frozen.
 
 Update after an intended change of the look: ``pytest tests/tui/test_live_snapshots.py
 --snapshot-update`` (then look at the pictures before committing them).

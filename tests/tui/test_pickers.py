@@ -140,6 +140,10 @@ async def test_queue_picker_filters_and_esc_cancels(console: Console) -> None:
         picker = app.screen
         assert isinstance(picker, QueuePicker)
         assert picker.options.option_count == len(session.directory.queues)
+        await pilot.press("down", "down")
+        assert picker.options.highlighted == 2
+        await pilot.press("up")
+        assert picker.options.highlighted == 1
         await pilot.press("z", "z", "z")
         assert picker.options.option_count == 0
         await pilot.press("enter")
@@ -167,13 +171,16 @@ async def test_tag_picker_toggles_removes_and_creates(console: Console) -> None:
         added = next(t.name for t in sorted(session.directory.tags.values(),
                                             key=lambda t: t.name)
                      if t.active and t.name not in before and t.name.isascii())
+        removed_tag = session.directory.tag_by_name(removed)
+        added_tag = session.directory.tag_by_name(added)
+        assert removed_tag is not None and added_tag is not None
         await pilot.press("t")
         await done(pilot)
         picker = app.screen
         assert isinstance(picker, TagPicker)
         # untick one that is applied
         await pilot.press(*removed)
-        assert picker.highlighted_id() == f"tag:{session.directory.tag_by_name(removed).id}"
+        assert picker.highlighted_id() == f"tag:{removed_tag.id}"
         await pilot.press("space")
         picker.query_one(Input).value = ""
         # tick one that is not
@@ -187,8 +194,7 @@ async def test_tag_picker_toggles_removes_and_creates(console: Console) -> None:
         await pilot.press("space")
         assert picker.creates == ["brand-new-tag"]
         choice = picker.choice()
-        assert choice == TagChoice(add=(session.directory.tag_by_name(added).id,),
-                                   remove=(session.directory.tag_by_name(removed).id,),
+        assert choice == TagChoice(add=(added_tag.id,), remove=(removed_tag.id,),
                                    create=("brand-new-tag",))
         await pilot.press("enter")
         await done(pilot)

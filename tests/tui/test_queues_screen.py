@@ -119,10 +119,16 @@ async def test_position_moves_when_one_ahead_is_claimed_and_ends_when_it_leaves(
         assert "no longer waiting" in position_line(app)
         polls = app.session.live.stats()["position"]["polls"]
         changes = app.session.live.stats()["position"]["changes"]
+        sent: list[str] = []
+
+        async def count(request: httpx.Request) -> None:
+            sent.append(request.url.path)
+
+        app.session.client._http.event_hooks["request"].append(count)
         await app.session.live.refresh("position")  # it left: no more requests, no change
         assert app.session.live.stats()["position"]["polls"] == polls + 1
-        assert app.session.live.stats()["position"]["changes"] == \
-            app.session.live.stats()["position"]["changes"]
+        assert app.session.live.stats()["position"]["changes"] == changes
+        assert not [path for path in sent if "conversation-position" in path]
 
 
 async def test_a_conversation_that_is_not_waiting_says_so(console: Any) -> None:

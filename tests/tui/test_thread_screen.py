@@ -487,3 +487,44 @@ async def test_a_opens_the_custom_attributes(console: Console) -> None:
         assert type(app.screen).__name__ == "AttributesPanel"
         await pilot.press("escape")
         assert isinstance(app.screen, ThreadScreen)
+
+
+async def test_failed_reply_can_be_discarded_or_retried(console: Console) -> None:
+    cid = chat(console)
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        session = session_of(app)
+        console.sandbox.faults.fail(400, count=2, methods=("POST",),
+                                    path_prefix="/v1/conversations/")
+        for text in ("First try", "Second try"):
+            await pilot.press("i")
+            await type_text(pilot, text)
+            await pilot.press("ctrl+s")
+            await session.outbox.flush()
+            await pilot.press("escape")
+        await pilot.pause()
+        assert [i.state for i in session.outbox.items(cid)] == ["failed", "failed"]
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert [i.payload["content"] for i in session.outbox.items(cid)] == ["First try"]
+        assert [v.status is not None for v in screen.thread_view.message_views].count(True) == 1
+        await pilot.press("ctrl+r")
+        await session.outbox.flush()
+        assert session.outbox.items() == []
+        assert len(stored(console, cid, "First try")) == 1
+        assert stored(console, cid, "Second try") == []
+
+
+async def test_missing_conversation_says_so_and_takes_no_reply(console: Console) -> None:
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, 987654)
+        assert "does not exist" in screen.head.text.plain
+        assert screen.composer.blocked is not None
+        await pilot.press("i")
+        assert not screen.composer.editor.has_focus

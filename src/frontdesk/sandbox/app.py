@@ -16,7 +16,7 @@ from .clock import Clock
 from .context import SandboxContext
 from .db import Database
 from .faults import Faults
-from .guard import Guard
+from .guard import Guard, MethodTable
 from .routes import ROUTERS, integrations
 
 ERROR_SCHEMA = {
@@ -85,9 +85,31 @@ def create_app(
         return {"status": "ok"}
 
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
-    guard = Guard(app, ctx)
+    guard = Guard(app, ctx, MethodTable(_methods(app)))
     guard.state = app.state  # type: ignore[attr-defined]
     return guard
+
+
+def _methods(app: FastAPI) -> dict[str, set[str]]:
+    """Path template → the methods served there (routers included with a prefix too)."""
+    table: dict[str, set[str]] = {}
+
+    def walk(routes: Iterable[Any], prefix: str) -> None:
+        for route in routes:
+            inner = getattr(route, "original_router", None)
+            if inner is not None:
+                context = getattr(route, "include_context", None)
+                walk(inner.routes, prefix + (getattr(context, "prefix", "") or ""))
+                continue
+            path = getattr(route, "path", None)
+            methods = getattr(route, "methods", None)
+            if path and methods:
+                full = prefix + path
+                if full.startswith(("/v1/", "/integrations/", "/files/")):
+                    table.setdefault(full, set()).update(methods)
+
+    walk(app.routes, "")
+    return table
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

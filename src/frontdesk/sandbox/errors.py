@@ -82,7 +82,7 @@ def install(app: FastAPI) -> None:
         message = MESSAGES.get(status, str(exc.detail))
         if status == 404:
             message = "No such route: " + MESSAGES[404]
-        return error_response(status, message)
+        return error_response(status, message, dict(exc.headers or {}))
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> Response:

@@ -61,13 +61,40 @@ def _error(status: int, message: str, headers: list[tuple[bytes, bytes]] | None 
     return start, {"type": "http.response.body", "body": body}
 
 
+class MethodTable:
+    """Which methods each path supports, with literal segments winning over parameters.
+
+    ``/v1/agents/bulk`` is its own resource (POST only), not an agent id for
+    ``/v1/agents/{agentId}``; the router alone would try the parameter route and answer 400
+    for a bad id, where the right answer is 405 with the methods the resource has.
+    """
+
+    def __init__(self, templates: dict[str, set[str]]) -> None:
+        self._by_length: dict[int, list[tuple[tuple[str | None, ...], frozenset[str]]]] = {}
+        for template, methods in templates.items():
+            parts = tuple(None if p.startswith("{") else p for p in template.split("/"))
+            self._by_length.setdefault(len(parts), []).append((parts, frozenset(methods)))
+        for entries in self._by_length.values():
+            entries.sort(key=lambda e: sum(p is None for p in e[0]))
+
+    def allowed(self, path: str) -> frozenset[str] | None:
+        """The methods of the most specific template matching ``path`` (None: no resource)."""
+        parts = path.split("/")
+        for template, methods in self._by_length.get(len(parts), ()):
+            if all(t is None or t == p for t, p in zip(template, parts, strict=True)):
+                return methods
+        return None
+
+
 class Guard:
     """Authentication, rate budget and faults in front of the FastAPI app."""
 
-    def __init__(self, app: ASGIApp, ctx: SandboxContext) -> None:
+    def __init__(self, app: ASGIApp, ctx: SandboxContext,
+                 methods: MethodTable | None = None) -> None:
         self.app = app
         self.ctx = ctx
         self.buckets: dict[str, TokenBucket] = {}
+        self.methods = methods
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -90,6 +117,13 @@ class Guard:
                 retry = str(max(1, math.ceil(wait))).encode()
                 await self._send(send, *_error(429, MESSAGES[429] + ": 10 requests per second",
                                                [(b"retry-after", retry)]))
+                return
+        if self.methods is not None:
+            allowed = self.methods.allowed(path)
+            if allowed is not None and scope["method"] not in allowed:
+                allow = ", ".join(sorted(allowed)).encode()
+                await self._send(send, *_error(405, "Method not allowed",
+                                               [(b"allow", allow)]))
                 return
         if self.ctx.faults.active:
             fired = self.ctx.faults.take(scope["method"], path)

@@ -518,10 +518,11 @@ class AdminStore:
             status = await self.client.business_hours.status(schedule_id)
         return build_calendar(upcoming, definition, status, days)
 
-    async def status_at_text(self, schedule_id: str, text: str, timezone: str
-                             ) -> BusinessHoursStatus:
-        """Open or closed at a typed time (read in the schedule's time zone)."""
-        moment = parse_moment(text, _zone(timezone), self._session.server_now())
+    async def status_at_text(self, schedule_id: str, text: str, timezone: str,
+                             now: datetime | None = None) -> BusinessHoursStatus:
+        """Open or closed at a typed time (read in the schedule's time zone; "today" is the
+        service's, ``now`` when known)."""
+        moment = parse_moment(text, _zone(timezone), now or self._session.server_now())
         return await self.status(schedule_id, moment)
 
     # ------------------------------------------------------------------ anonymisation
@@ -555,6 +556,17 @@ class AdminStore:
                 status = await self.client.anonymization.get_request(request.id)
                 keep_status(self._session, status)
         return self.requests_made_here()
+
+    async def anonymize_conversation(self, conversation_id: str, force: bool
+                                     ) -> AnonymizationRequestStatus:
+        """Anonymise a conversation (``PATCH …/anonymize``); ``force`` closes it first when
+        it is open (without, an open one is refused)."""
+        checked = self.check_target("Conversation", conversation_id)
+        with refusals("Could not anonymize the conversation"):
+            status = await self.client.anonymization.anonymize_conversation(int(checked),
+                                                                            force=force)
+        self._session.remember_anonymization(status)
+        return status
 
     @staticmethod
     def check_target(kind: str, entity_id: str) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..api.errors import ApiError
+from ..api.errors import ApiError, NotFound
 from ..api.models import UserPresence
 from ..api.pacing import Priority
 from .presence import CHANNELS
@@ -165,8 +165,15 @@ class TeamWatch:
             if team_id is None:
                 presences = await self._session.client.agents.list_presence(priority=priority)
             else:
-                presences = [p async for p in self._session.client.teams.presence(
-                    team_id, page_size=PAGE_SIZE, priority=priority)]
+                try:
+                    presences = [p async for p in self._session.client.teams.presence(
+                        team_id, page_size=PAGE_SIZE, priority=priority)]
+                except NotFound:
+                    if team_id == self.team_id:  # deleted meanwhile: show everyone instead
+                        self._session.notice("warning", "That team no longer exists: "
+                                             "showing everyone.")
+                        self.team_id = None
+                    continue
             await self._learn_names(team_id, presences, priority)
             if team_id == self.team_id:
                 return TeamSnapshot(team_id, self._rows(presences))

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("frontdesk.store")
 
 TOPIC = "thread"
+#: every how many ticks the head's tags and ratings are read again
+FULL_EVERY = 10
+#: every how many ticks a waiting conversation's queue position is read again
+POSITION_EVERY = 4
 
 
 @dataclass(frozen=True)
@@ -65,28 +69,39 @@ class ThreadStore:
         return value if isinstance(value, ThreadState) else None
 
     async def poll(self) -> ThreadState:
-        """Fetch the open thread: messages every tick, the head every few ticks."""
+        """Fetch the open thread: one request a tick (its messages).
+
+        The head's extras (tags, ratings) are read when the thread opens and every
+        ``FULL_EVERY`` ticks; the record itself is kept current by the inbox's poll, which is
+        asked for it whenever the messages changed. A waiting conversation's queue position
+        is read every ``POSITION_EVERY`` ticks. That keeps a console inside one request a
+        second with the inbox, presence and business hours polling too.
+        """
         conversation_id = self.current
         if conversation_id is None:
             raise RuntimeError("no thread is open")
         session = self._session
         client = session.client
         previous = self.state
-        full = self._polls % 4 == 0 or previous is None or previous.conversation is None
+        full = self._polls % FULL_EVERY == 0 or previous is None or previous.conversation is None
         self._polls += 1
         try:
             messages = tuple(await client.messages.list(conversation_id,
                                                         priority=Priority.VISIBLE))
         except NotFound:
             return ThreadState(conversation_id, missing=True)
-        conversation = previous.conversation if previous else None
+        conversation = session.inbox.records.get(conversation_id) or (
+            previous.conversation if previous else None)
+        if previous is not None and messages != previous.messages and not full:
+            session.inbox.want([conversation_id])
         tag_ids = previous.tag_ids if previous else ()
         ratings = previous.ratings if previous else ()
         position = previous.position if previous else None
         if full:
-            conversation = await client.conversations.get(conversation_id,
-                                                          priority=Priority.VISIBLE)
-            session.inbox.upsert([conversation], "opened")
+            if previous is None or previous.conversation is None or self._polls == 1:
+                conversation = await client.conversations.get(conversation_id,
+                                                              priority=Priority.VISIBLE)
+                session.inbox.upsert([conversation], "opened")
             try:
                 tags = await client.tags.list_for_conversation(conversation_id,
                                                                priority=Priority.BACKGROUND)
@@ -101,14 +116,15 @@ class ThreadStore:
                                                           priority=Priority.BACKGROUND))
             except ApiError:
                 ratings = ()
-        if conversation is not None and conversation.queue is not None \
-                and conversation.assignment is None and conversation.state == "Open":
+        waiting = conversation is not None and conversation.queue is not None \
+            and conversation.assignment is None and conversation.state == "Open"
+        if waiting and (full or self._polls % POSITION_EVERY == 0):
             try:
                 position = await client.queues.conversation_position(
                     conversation_id, priority=Priority.BACKGROUND)
             except ApiError:
                 position = None
-        else:
+        elif not waiting:
             position = None
         for message in messages[-50:]:
             session.directory.name(message.author_id)

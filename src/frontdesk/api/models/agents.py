@@ -101,7 +101,7 @@ class UserPresence(Record):
 class WorkingChannelInput(Input):
     """Turn one working channel of an agent on or off."""
 
-    channel: WorkingChannel
+    channel: WorkingChannel = Field(strict=False)
     working: bool
 
 

@@ -160,9 +160,14 @@ class Record(BaseModel):
 
 
 class Input(BaseModel):
-    """Something a caller sends: exact, so a bad request is refused with a clear message."""
+    """Something a caller sends: exact, so a bad request is refused with a clear message.
+
+    Strict: ``0`` is not a boolean and ``"1"`` is not a number. Timestamps still come as text
+    (their validator parses them first); enum fields opt out with ``Field(strict=False)``.
+    """
 
     model_config = ConfigDict(
+        strict=True,
         extra="forbid",
         alias_generator=to_camel,
         validate_by_name=True,

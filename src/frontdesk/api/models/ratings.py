@@ -21,7 +21,7 @@ class RatingType(StrEnum):
 class RatingOfferInput(Input):
     """Offer a rating; user and agent default to the requester and the assignee."""
 
-    rating_type: RatingType
+    rating_type: RatingType = Field(strict=False)
     user_id: Uuid | None = None
     agent_id: Uuid | None = None
     offered_at: UtcDateTime | None = None

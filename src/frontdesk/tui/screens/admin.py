@@ -104,6 +104,9 @@ class AdminScreen(ModeScreen):
                      "palette('anonymization_reload')"),
         PaletteEntry("Anonymisation: look up a request by id", "key: g",
                      "palette('anonymization_lookup')"),
+        PaletteEntry("Anonymisation: anonymize a conversation",
+                     "asks with the id typed back; can close it first",
+                     "palette('anonymization_conversation')"),
         PaletteEntry("Anonymize via the deprecated interface (deprecated)",
                      "POST /v1/anonymization; asks with the id typed back",
                      "palette('anonymization_deprecated')"),
@@ -279,6 +282,10 @@ class AdminScreen(ModeScreen):
     def action_anonymization_lookup(self) -> None:
         """Look up any anonymisation request by id."""
         self.query_one(AnonymizationPane).lookup()
+
+    def action_anonymization_conversation(self) -> None:
+        """Anonymise a conversation by its id."""
+        self.query_one(AnonymizationPane).request_conversation()
 
     def action_anonymization_deprecated(self) -> None:
         """Request an anonymisation through the deprecated interface."""

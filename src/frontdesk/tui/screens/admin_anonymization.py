@@ -134,7 +134,51 @@ class AnonymizationPane(AdminPane):
              FormField("entity", "Id", placeholder="12 · 12_<message id> · <user id>"),
              FormField("force", "Close it first if it is open", "bool")],
             submit, send_label="continue", form_id="anonymize-deprecated",
-            intro="Deprecated: prefer the anonymize keys of the thread (A) and of People (a)."))
+            intro="Deprecated: prefer the anonymize keys of the thread (A) and of People (a)."),
+            filled)
+
+    def request_conversation(self) -> None:
+        """Anonymise a conversation by its id (``force`` closes it first), asked with the id
+        typed back."""
+        store = admin_store(self)
+        chosen: dict[str, Any] = {}
+
+        async def submit(values: Values) -> str | None:
+            try:
+                store.check_target("Conversation", str(values.get("entity", "")))
+            except Refused as refusal:
+                return refusal.message
+            chosen.update(values)
+            return None
+
+        def typed(yes: bool | None) -> None:
+            if yes:
+                self._conversation(str(chosen["entity"]).strip(), bool(chosen.get("force")))
+
+        def filled(ok: bool | None) -> None:
+            if ok and chosen:
+                entity = str(chosen["entity"]).strip()
+                self.app.push_screen(TypeBackScreen(
+                    f"Anonymize conversation #{entity}? Its messages and attachments are "
+                    "scrubbed for good.", entity), typed)
+
+        self.app.push_screen(FormScreen(
+            "Anonymize a conversation",
+            [FormField("entity", "Conversation", placeholder="its number, e.g. 1234"),
+             FormField("force", "Close it first if it is open", "bool")],
+            submit, send_label="continue", form_id="anonymize-conversation"), filled)
+
+    @work(exclusive=True, group="anonymization-act", exit_on_error=False)
+    async def _conversation(self, entity: str, force: bool) -> None:
+        try:
+            status = await admin_store(self).anonymize_conversation(entity, force)
+        except Refused as refusal:
+            self.notify(refusal.message, severity="error", markup=False)
+            return
+        self.notify(f"Anonymisation of #{entity} requested.", markup=False)
+        self.query_one("#anonymization-detail", Static).update(
+            describe_status(status, self.target_name(status)))
+        self.show(admin_store(self).requests_made_here())
 
     @work(exclusive=True, group="anonymization-act", exit_on_error=False)
     async def _deprecated(self, kind: Kind, entity: str, force: bool) -> None:

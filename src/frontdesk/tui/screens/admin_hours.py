@@ -191,7 +191,7 @@ class HoursPane(AdminPane):
         table.clear()
         for schedule in schedules:
             table.add_row(cell(schedule.name, 30), key=schedule.id)
-        self.set_caption(f"{len(schedules)} schedules · + / - days · a open at a time")
+        self.set_caption(f"{len(schedules)} schedules")
         self.show_schedule()
 
     @on(DataTable.RowHighlighted, "#hours-table")
@@ -269,7 +269,9 @@ class HoursPane(AdminPane):
         async def submit(values: Values) -> str | None:
             text = str(values.get("when", ""))
             try:
-                status = await store.status_at_text(schedule.id, text, timezone)
+                status = await store.status_at_text(
+                    schedule.id, text, timezone,
+                    self.calendar.status.timestamp if self.calendar is not None else None)
             except Refused as refusal:
                 return refusal.message
             zone = _zone(timezone)

@@ -84,7 +84,7 @@ class QueuesPane(AdminPane):
                           _seconds(queue.offer_timeout), cell(queue.offering_algorithm, 30),
                           key=queue.id)
         move_to(table, before)
-        self.set_caption(f"{len(queues)} queues · n new · m members")
+        self.set_caption(f"{len(queues)} queues")
         self.show_detail()
 
     @on(DataTable.RowHighlighted, "#queues-table")

@@ -95,10 +95,9 @@ class TagsPane(AdminPane):
         move_to(table, before)
         inactive = sum(1 for t in tags if not t.active)
         if self.show_inactive:
-            caption = f"{len(tags)} tags, {inactive} deactivated · i hides deactivated"
+            self.set_caption(f"{len(tags)} tags, {inactive} deactivated (i hides them)")
         else:
-            caption = f"{len(tags)} active tags · i shows deactivated ones too"
-        self.set_caption(caption + " · space (de)activates · n new · d delete")
+            self.set_caption(f"{len(tags)} active tags (i shows deactivated ones too)")
 
     # ------------------------------------------------------------------ actions
 

@@ -75,7 +75,7 @@ class TeamsPane(AdminPane):
         for team in teams:
             table.add_row(cell(team.name, 40), key=team.id)
         move_to(table, before)
-        self.set_caption(f"{len(teams)} teams · n new · m members · d delete")
+        self.set_caption(f"{len(teams)} teams")
         self.show_members()
 
     @on(DataTable.RowHighlighted, "#teams-table")

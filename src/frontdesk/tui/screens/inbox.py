@@ -51,6 +51,9 @@ EMPTY_TEXTS = {
     SEARCH: "The search found nothing.",
 }
 
+#: columns a view does not need: Mine is assigned to me and queued nowhere, Queue unassigned
+HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
+
 
 def latest_time(conversation: Conversation) -> datetime:
     """The latest moment the record tells of (created, state change, assignment, queued)."""
@@ -114,8 +117,11 @@ class InboxScreen(ConversationActions, ModeScreen):
         Binding("o", "open_by_id", "Open #", id="inbox.open_by_id"),
         Binding("n", "new_conversation", "New", id="inbox.new"),
         Binding("r", "refresh", "Refresh", id="inbox.refresh", show=False),
-        Binding("down", "list_cursor(1)", "Next", id="inbox.filter_down", show=False),
-        Binding("up", "list_cursor(-1)", "Previous", id="inbox.filter_up", show=False),
+        # priority: arrows move the list even while typing in the filter line
+        Binding("down", "list_cursor(1)", "Next", id="inbox.filter_down", show=False,
+                priority=True),
+        Binding("up", "list_cursor(-1)", "Previous", id="inbox.filter_up", show=False,
+                priority=True),
     ]
 
     def __init__(self) -> None:
@@ -204,6 +210,7 @@ class InboxScreen(ConversationActions, ModeScreen):
         session = self.session
         listing = self.conversation_list
         listing.empty_text = EMPTY_TEXTS.get(self.view, "")
+        listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
         renders = self.fd.renders

@@ -7,20 +7,23 @@ The screen (:mod:`.people`) owns the keys; this pane does the work.
 
 from __future__ import annotations
 
-from typing import Any
-
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Label
+from textual.widgets import Label
 
 from ...api.models import Agent, UserPresence
 from ...store.people import BulkReport, Refused
 from ...text import one_line, safe
 from .confirm import ConfirmScreen
-from .people_common import cell, highlighted_key, move_to, people_store
+from .people_common import Column, FittedTable, highlighted_key, people_store
 from .people_form import FormField, FormScreen, Values
 
+COLUMNS = (Column("Name", 14, 2), Column("Email", 20, 3), Column("Phone", 12),
+           Column("Roles", 6, 1), Column("Presence", 16, 3))
+#: Working channels as the presence column shows them.
+SHORT_CHANNELS = {"InteractiveChat": "Chat", "Messaging": "Msg"}
 BOTH_FILTERS = "Filter by email or by phone number, not both: empty one of them"
 
 
@@ -32,6 +35,21 @@ def presence_text(presence: UserPresence | None) -> str:
         return "○ Offline"
     channels = ", ".join(presence.active_channels)
     return f"● {presence.presence_status or 'Away'}" + (f" · {channels}" if channels else "")
+
+
+def presence_cell(presence: UserPresence | None) -> Text:
+    """The presence column: short channel names, coloured by state."""
+    if presence is None:
+        return Text("—", style="dim")
+    if presence.connection_status != "Online":
+        return Text("○ Offline", style="dim")
+    working = presence.presence_status == "Working"
+    out = Text("● " + (presence.presence_status or "Away"),
+               style="green" if working else "yellow")
+    channels = " ".join(one_line(SHORT_CHANNELS.get(c, c), 16) for c in presence.active_channels)
+    if channels:
+        out.append(" · " + channels)
+    return out
 
 
 class AgentsPane(Vertical):
@@ -46,19 +64,12 @@ class AgentsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(self.caption, id="agents-caption", classes="pane-caption")
-        table: DataTable[Any] = DataTable(id="agents-table", cursor_type="row",
-                                          zebra_stripes=True)
-        table.add_column("Name", key="name")
-        table.add_column("Email", key="email")
-        table.add_column("Phone", key="phone")
-        table.add_column("Roles", key="roles")
-        table.add_column("Presence", key="presence")
-        yield table
+        yield FittedTable(COLUMNS, id="agents-table")
 
     @property
-    def table(self) -> DataTable[Any]:
+    def table(self) -> FittedTable:
         """The list."""
-        return self.query_one("#agents-table", DataTable)
+        return self.query_one("#agents-table", FittedTable)
 
     def on_mount(self) -> None:
         self.load()
@@ -85,20 +96,11 @@ class AgentsPane(Vertical):
 
     def show(self, agents: list[Agent], caption: str, *, select: str | None = None) -> None:
         """Fill the list."""
-        before = select or highlighted_key(self.table)
         self.agents = {a.id: a for a in agents}
-        table = self.table
-        table.clear()
-        for agent in agents:
-            table.add_row(
-                cell(agent.display_name, 32),
-                cell(agent.email, 40),
-                cell(agent.phone_number, 18),
-                cell(", ".join(agent.roles or []), 20),
-                cell(presence_text(self.presence.get(agent.id)), 36),
-                key=agent.id,
-            )
-        move_to(table, before)
+        self.table.fill(((agent.id, [agent.display_name, agent.email,
+                                     agent.phone_number or "", ", ".join(agent.roles or []),
+                                     presence_cell(self.presence.get(agent.id))])
+                         for agent in agents), select)
         self.set_caption(caption)
 
     def set_caption(self, text: str) -> None:

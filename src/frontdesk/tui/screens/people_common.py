@@ -92,3 +92,69 @@ def move_to(table: DataTable[Any], key: str | None) -> None:
     except Exception:
         return
     table.move_cursor(row=index)
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a :class:`FittedTable`: at least ``minimum`` cells wide, plus ``share``
+    parts of the room left over."""
+
+    label: str
+    minimum: int
+    share: int = 0
+
+
+Cell = str | Text
+
+
+class FittedTable(DataTable[Any]):
+    """A row table whose columns share the width it has (so a large terminal shows more of
+    each cell and a small one still shows every column); cells are cut with … to fit, and the
+    rows are laid out again when the width changes, the highlighted row kept."""
+
+    def __init__(self, columns: Iterable[Column], *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=True)
+        self.specs = list(columns)
+        self._fitted_rows: list[tuple[str, list[Cell]]] = []
+        self._laid_out_for = -1
+
+    def widths(self, total: int) -> list[int]:
+        """Each column's width for a table ``total`` cells wide."""
+        padding = 2 * len(self.specs) + 2  # cell padding, and the scrollbar
+        room = max(0, total - padding - sum(c.minimum for c in self.specs))
+        shares = sum(c.share for c in self.specs) or 1
+        out = [c.minimum + room * c.share // shares for c in self.specs]
+        return out
+
+    def fill(self, rows: Iterable[tuple[str, list[Cell]]], select: str | None = None) -> None:
+        """Show ``rows`` (key, cells), highlighting ``select`` (or the row that was)."""
+        keep = select or highlighted_key(self)
+        self._fitted_rows = list(rows)
+        self._lay_out(keep)
+
+    def _lay_out(self, keep: str | None) -> None:
+        width = self.size.width or 100
+        self._laid_out_for = width
+        widths = self.widths(width)
+        self.clear(columns=True)
+        for spec, size in zip(self.specs, widths, strict=True):
+            self.add_column(spec.label, width=size)
+        for key, cells in self._fitted_rows:
+            self.add_row(*(_fit(value, size) for value, size in zip(cells, widths,
+                                                                   strict=False)), key=key)
+        move_to(self, keep)
+
+    def on_resize(self) -> None:
+        """Lay the rows out again for the new width."""
+        if self.size.width and self.size.width != self._laid_out_for and self.specs:
+            self._lay_out(highlighted_key(self))
+
+
+def _fit(value: Cell, width: int) -> Text:
+    if isinstance(value, Text):
+        text = value.copy()
+        text.no_wrap = True
+        text.truncate(width, overflow="ellipsis")
+        return text
+    return Text(one_line(value, width), no_wrap=True)

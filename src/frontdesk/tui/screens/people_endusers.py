@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Label
+from textual.widgets import Label
 
 from ...api.models import AnonymizationRequestStatus, EndUser
 from ...store.people import FindKind, Refused, anonymization_topic
 from ...text import one_line, safe
 from .people_anonymize import ask_and_anonymize, describe_request
-from .people_common import cell, highlighted_key, move_to, people_store, session_of
+from .people_common import Column, FittedTable, highlighted_key, people_store, session_of
 from .people_form import FormField, FormScreen, Values
 
 if TYPE_CHECKING:
@@ -31,6 +31,8 @@ FIND_KINDS: tuple[tuple[str, str], ...] = (
     ("external id", "external_id"),
 )
 
+COLUMNS = (Column("Name", 16, 3), Column("Email", 22, 4), Column("Phone", 13, 1),
+           Column("External id", 11, 1), Column("Since", 10))
 _KIND_NAMES = {"auto": "anything", "id": "an id", "email": "an email address",
                "phone": "a phone number", "external_id": "an external id"}
 
@@ -46,20 +48,13 @@ class EndUsersPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(self.caption, id="users-caption", classes="pane-caption")
-        table: DataTable[Any] = DataTable(id="users-table", cursor_type="row",
-                                          zebra_stripes=True)
-        table.add_column("Name", key="name")
-        table.add_column("Email", key="email")
-        table.add_column("Phone", key="phone")
-        table.add_column("External id", key="external")
-        table.add_column("Since", key="created")
-        yield table
+        yield FittedTable(COLUMNS, id="users-table")
         yield Label("", id="users-follow", classes="pane-status")
 
     @property
-    def table(self) -> DataTable[Any]:
+    def table(self) -> FittedTable:
         """The list."""
-        return self.query_one("#users-table", DataTable)
+        return self.query_one("#users-table", FittedTable)
 
     def on_mount(self) -> None:
         self.load()
@@ -80,18 +75,10 @@ class EndUsersPane(Vertical):
     def show(self, users: list[EndUser], caption: str, *, select: str | None = None) -> None:
         """Fill the list with ``users``."""
         self.users = {u.id: u for u in users}
-        table = self.table
-        table.clear()
-        for user in users:
-            table.add_row(
-                cell(user.display_name or "—", 32),
-                cell(user.email, 40),
-                cell(user.phone_number, 18),
-                cell(user.external_id, 20),
-                cell(user.created_at.strftime("%Y-%m-%d")),
-                key=user.id,
-            )
-        move_to(table, select)
+        self.table.fill(((user.id, [user.display_name or "—", user.email or "",
+                                    user.phone_number or "", user.external_id or "",
+                                    user.created_at.strftime("%Y-%m-%d")])
+                         for user in users), select)
         self.set_caption(caption)
 
     def set_caption(self, text: str) -> None:

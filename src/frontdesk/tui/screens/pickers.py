@@ -43,6 +43,14 @@ class PickerOptions(OptionList, can_focus=False):
     """The list of a picker: never focused (typing goes to the filter line), clickable."""
 
 
+class PickerInput(Input):
+    """The filter line of a picker whose ``space`` toggles rather than types."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """Let ``space`` reach the picker's binding (tag names have no spaces to type)."""
+        return key != "space" and super().check_consume_key(key, character)
+
+
 @owns_bindings
 class FilterPicker(ModalScreen[T], Generic[T]):
     """A modal with a filter line and a list of options."""
@@ -50,19 +58,24 @@ class FilterPicker(ModalScreen[T], Generic[T]):
     HELP_NAME = "Picker"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="picker.cancel"),
-        Binding("down", "move(1)", "Next", id="picker.down", show=False),
-        Binding("up", "move(-1)", "Previous", id="picker.up", show=False),
-        Binding("pagedown", "move(8)", "Page down", id="picker.page_down", show=False),
-        Binding("pageup", "move(-8)", "Page up", id="picker.page_up", show=False),
+        # priority: the filter line (focused) would take the arrows otherwise
+        Binding("down", "move(1)", "Next", id="picker.down", show=False, priority=True),
+        Binding("up", "move(-1)", "Previous", id="picker.up", show=False, priority=True),
+        Binding("pagedown", "move(8)", "Page down", id="picker.page_down", show=False,
+                priority=True),
+        Binding("pageup", "move(-8)", "Page up", id="picker.page_up", show=False,
+                priority=True),
     ]
     TITLE_TEXT: ClassVar[str] = ""
     HINT: ClassVar[str] = "type to filter · ↑/↓ move · enter choose · esc cancel"
     PLACEHOLDER: ClassVar[str] = "filter"
+    SPACE_TOGGLES: ClassVar[bool] = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="picker-box"):
             yield Label(safe(self.title_text()), classes="picker-title")
-            yield Input(placeholder=self.PLACEHOLDER, id="picker-filter")
+            yield (PickerInput if self.SPACE_TOGGLES else Input)(
+                placeholder=self.PLACEHOLDER, id="picker-filter")
             yield PickerOptions(id="picker-options")
             yield Label(safe(self.HINT), id="picker-hint", classes="picker-hint")
 
@@ -169,6 +182,7 @@ class TagPicker(FilterPicker[TagChoice | None]):
     ]
     HINT = "type to filter · space toggles · enter applies · esc cancels"
     PLACEHOLDER = "filter, or a new tag's name"
+    SPACE_TOGGLES = True
 
     def __init__(self, applied: Iterable[str], tags: Mapping[str, Tag], *,
                  conversation_id: int | None = None) -> None:
@@ -202,8 +216,9 @@ class TagPicker(FilterPicker[TagChoice | None]):
     def refill(self, typed: str, highlight: int | str | None = 0) -> None:
         wanted = typed.strip().casefold()
         ids = set(self.tags) | self.applied
+        # the tags applied when the picker opened first, then the others, by name
         shown = sorted((i for i in ids if wanted in self._tag_name(i).casefold()),
-                       key=lambda i: (self._tag_name(i).casefold(), i))
+                       key=lambda i: (i not in self.applied, self._tag_name(i).casefold(), i))
         options = [Option(Text("[x] ", style=_BOLD) + Text(one_line(name, NAME_WIDTH))
                           + Text("  new", style=_DIM), id=f"new:{index}")
                    for index, name in enumerate(self.creates) if wanted in name.casefold()]

@@ -38,6 +38,7 @@ from ...text import one_line
 from .. import clock
 from ..registry import owns_bindings
 from .base import ModeScreen
+from .team import Cell, TableRows
 
 if TYPE_CHECKING:
     from ...store.session import Session
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
 WIDE = 130
 SHORT_CHANNEL = {"adachat": "ada", "kindlychat": "kindly", "digitalgeniuschat": "dgenius"}
 
-Cell = tuple[str, str]  # (text, style): compared before a cell is touched
 
 
 def channel_cell(state: ChannelState | None) -> Cell:
@@ -136,8 +136,7 @@ class QueuesScreen(ModeScreen):
         self._watch: QueueWatch | None = None
         self._wide: bool | None = None
         self._widths: tuple[int, ...] = ()
-        self._order: list[str] = []
-        self._cells: dict[str, tuple[Cell, ...]] = {}
+        self._table_rows = TableRows()
         self._painted: tuple[QueueRow, ...] | None = None
         self._shown: dict[str, Text] = {}
         self._resumed = False
@@ -208,10 +207,10 @@ class QueuesScreen(ModeScreen):
         except Exception:
             return None
         height = table.size.height - 1  # the header row
-        if height <= 0 or not self._order:
+        if height <= 0 or not self._table_rows.order:
             return None
         first = int(table.scroll_y)
-        return self._order[first:first + height]
+        return self._table_rows.order[first:first + height]
 
     def _paint_position(self) -> None:
         watch = self._watch
@@ -257,8 +256,7 @@ class QueuesScreen(ModeScreen):
             labels.append(("chat", "Chat availability"))
         for (key, label), column_width in zip(labels, widths, strict=True):
             table.add_column(label, key=key, width=column_width)
-        self._order = []
-        self._cells = {}
+        self._table_rows.forget()
         return True
 
     def _row_cells(self, row: QueueRow) -> tuple[Cell, ...]:
@@ -284,36 +282,15 @@ class QueuesScreen(ModeScreen):
             return
         self._painted = rows
         table = self.query_one("#queues-table", DataTable)
-        cells = {row.queue_id: self._row_cells(row) for row in rows}
-        order = [row.queue_id for row in rows]
-        if order == self._order and not force:
-            keys = [str(column.key.value) for column in table.ordered_columns]
-            for queue_id, new in cells.items():
-                old = self._cells.get(queue_id)
-                if old == new:
-                    continue
-                for index, (column_key, cell) in enumerate(zip(keys, new, strict=True)):
-                    if old is None or old[index] != cell:
-                        table.update_cell(queue_id, column_key, Text(cell[0], style=cell[1]))
-                self._cells[queue_id] = new
-            return
-        cursor_key = self._order[table.cursor_row] \
-            if 0 <= table.cursor_row < len(self._order) else None
-        table.clear()
-        for queue_id in order:
-            table.add_row(*(Text(text, style=style) for text, style in cells[queue_id]),
-                          key=queue_id)
-        self._order = order
-        self._cells = cells
-        if cursor_key in cells:
-            table.move_cursor(row=order.index(cursor_key), animate=False)
+        self._table_rows.sync(table, [row.queue_id for row in rows],
+                        {row.queue_id: self._row_cells(row) for row in rows}, force=force)
 
     def highlighted(self) -> QueueRow | None:
         """The queue under the cursor."""
         table = self.query_one("#queues-table", DataTable)
-        if not 0 <= table.cursor_row < len(self._order):
+        queue_id = self._table_rows.key_at(table.cursor_row)
+        if queue_id is None:
             return None
-        queue_id = self._order[table.cursor_row]
         watch = self._watch
         rows = watch.rows if watch is not None else ()
         return next((row for row in rows if row.queue_id == queue_id), None)

@@ -74,6 +74,61 @@ def _sort_key(sort: str) -> Callable[[MemberRow], Any]:
     return lambda r: (r.name.casefold(), r.agent_id)
 
 
+class TableRows:
+    """Keeps a DataTable in step with keyed rows of (text, style) cells, touching little.
+
+    Same keys in the same order: only the cells whose text or style changed are updated.
+    Otherwise the rows are laid again, the cursor stays on its row (by key) and that row
+    stays at the same height on screen, so a live change does not throw the reader off.
+    """
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.cells: dict[str, tuple[Cell, ...]] = {}
+
+    def forget(self) -> None:
+        """The columns were rebuilt: the next sync lays every row."""
+        self.order = []
+        self.cells = {}
+
+    def key_at(self, index: int) -> str | None:
+        """The key of the row at ``index``."""
+        return self.order[index] if 0 <= index < len(self.order) else None
+
+    def sync(self, table: DataTable[Any], order: list[str],
+             cells: dict[str, tuple[Cell, ...]], *, force: bool = False) -> None:
+        """Show ``cells`` in ``order``."""
+        if order == self.order and not force:
+            self.update(table, cells)
+            return
+        cursor_key = self.key_at(table.cursor_row)
+        offset = table.cursor_row - int(table.scroll_y)
+        scroll = int(table.scroll_y)
+        table.clear()
+        for key in order:
+            table.add_row(*(Text(text, style=style) for text, style in cells[key]), key=key)
+        self.order = list(order)
+        self.cells = dict(cells)
+        if cursor_key in cells:
+            index = order.index(cursor_key)
+            table.move_cursor(row=index, animate=False)
+            scroll = max(0, index - offset)
+        if scroll:
+            table.call_after_refresh(table.scroll_to, y=scroll, animate=False)
+
+    def update(self, table: DataTable[Any], cells: dict[str, tuple[Cell, ...]]) -> None:
+        """Update the cells that differ from what is shown (rows known to the table only)."""
+        keys = [str(column.key.value) for column in table.ordered_columns]
+        for key, new in cells.items():
+            old = self.cells.get(key)
+            if old is None or old == new:
+                continue
+            for index, (column_key, cell) in enumerate(zip(keys, new, strict=True)):
+                if old[index] != cell:
+                    table.update_cell(key, column_key, Text(cell[0], style=cell[1]))
+            self.cells[key] = new
+
+
 @owns_bindings
 class TeamScreen(ModeScreen):
     """Team mode: presence of everyone or of one team."""
@@ -97,8 +152,7 @@ class TeamScreen(ModeScreen):
         self._watch: TeamWatch | None = None
         self._sort = SORTS[0]
         self._filter = ""
-        self._order: list[str] = []
-        self._cells: dict[str, tuple[Cell, ...]] = {}
+        self._table_rows = TableRows()
         self._painted: tuple[Any, ...] | None = None
         self._teams: tuple[TeamRef, ...] | None = None
         self._widths: tuple[int, ...] = ()
@@ -260,8 +314,7 @@ class TeamScreen(ModeScreen):
                 (("name", "Name"), ("email", "Email"), ("status", "Status"),
                  ("channels", "Active channels"), ("seen", "Last seen")), widths, strict=True):
             table.add_column(label, key=key, width=column_width)
-        self._order = []
-        self._cells = {}
+        self._table_rows.forget()
         return True
 
     def _row_cells(self, row: MemberRow) -> tuple[Cell, ...]:
@@ -277,36 +330,12 @@ class TeamScreen(ModeScreen):
 
     def _paint_table(self, rows: list[MemberRow], *, force: bool = False) -> None:
         table = self.query_one("#team-table", DataTable)
-        cells = {row.agent_id: self._row_cells(row) for row in rows}
-        order = [row.agent_id for row in rows]
-        if order == self._order and not force:
-            self._update_cells(table, cells)
-            return
-        cursor_key = self._order[table.cursor_row] \
-            if 0 <= table.cursor_row < len(self._order) else None
-        table.clear()
-        for agent_id in order:
-            table.add_row(*(Text(text, style=style) for text, style in cells[agent_id]),
-                          key=agent_id)
-        self._order = order
-        self._cells = cells
-        if cursor_key in cells:
-            table.move_cursor(row=order.index(cursor_key), animate=False)
-
-    def _update_cells(self, table: DataTable[Any], cells: dict[str, tuple[Cell, ...]]) -> None:
-        keys = [str(column.key.value) for column in table.ordered_columns]
-        for agent_id, new in cells.items():
-            old = self._cells.get(agent_id)
-            if old == new:
-                continue
-            for index, (column_key, cell) in enumerate(zip(keys, new, strict=True)):
-                if old is None or old[index] != cell:
-                    table.update_cell(agent_id, column_key, Text(cell[0], style=cell[1]))
-            self._cells[agent_id] = new
+        self._table_rows.sync(table, [row.agent_id for row in rows],
+                        {row.agent_id: self._row_cells(row) for row in rows}, force=force)
 
     def _refresh_ages(self) -> None:
         """Relative times move on with the clock: touch only the cells whose text changed."""
-        if not self._order or self.app.screen is not self:
+        if not self._table_rows.order or self.app.screen is not self:
             return
         watch = self._watch
         snapshot = watch.snapshot if watch is not None else None
@@ -314,8 +343,8 @@ class TeamScreen(ModeScreen):
             return
         table = self.query_one("#team-table", DataTable)
         by_id = {row.agent_id: row for row in snapshot.rows}
-        self._update_cells(table, {agent_id: self._row_cells(by_id[agent_id])
-                                   for agent_id in self._order if agent_id in by_id})
+        self._table_rows.update(table, {agent_id: self._row_cells(by_id[agent_id])
+                                  for agent_id in self._table_rows.order if agent_id in by_id})
 
     # ------------------------------------------------------------------ actions
 

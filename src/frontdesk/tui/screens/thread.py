@@ -55,7 +55,7 @@ ECHO_PREFIX: Final = "outbox-"
 #: this long without it (it was discarded elsewhere), the echo goes.
 SETTLE_SECONDS: Final = 15.0
 #: The head is looked at again this often ("waiting 12 min" moves on, names get resolved).
-HEAD_TICK: Final = 15.0
+HEAD_TICK: Final = 5.0
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -207,8 +207,15 @@ class ThreadScreen(ConversationActions, ModeScreen):
             session.threads.close()
 
     def on_screen_resume(self) -> None:
-        # Store changes are not passed to a screen hidden behind a question: catch up.
-        state = self.session.threads.state
+        session = self.session
+        if self._watching and session.threads.current != self.conversation_id:
+            # Another thread screen, opened over this one, took the topic and closed it.
+            session.threads.open(self.conversation_id)
+            topic = session.live.topic("thread")
+            if topic is not None and topic.watchers == 0:
+                session.live.watch("thread")
+        # Store changes are not passed to a screen hidden behind another one: catch up.
+        state = session.threads.state
         if state is not None:
             self._apply(state)
 
@@ -216,6 +223,8 @@ class ThreadScreen(ConversationActions, ModeScreen):
         """The store changed: apply the open thread's new state."""
         if topic == "thread" and isinstance(value, ThreadState):
             self._apply(value)
+        elif self._state is not None:
+            self._show_head(self._state)  # names, queues, connection: repainted only if changed
 
     # ------------------------------------------------------------------ applying state
 
@@ -231,6 +240,9 @@ class ThreadScreen(ConversationActions, ModeScreen):
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
             self.composer.set_conversation(self._conversation())
+        self.composer.set_unavailable(
+            "This conversation does not exist (or is no longer visible to you)."
+            if state.missing else None)
         if previous is None or state.pending != previous.pending or self._settling:
             self._sync_pending(view, state)
 
@@ -279,8 +291,14 @@ class ThreadScreen(ConversationActions, ModeScreen):
             directory.tags[tag_id].name if tag_id in directory.tags else "…" + tag_id[-6:]
             for tag_id in tag_ids
         )
+        topic = session.live.topic("thread")
+        loading = topic is None or topic.fetched_at is None
+        problem = ""
+        if topic is not None and topic.error is not None:
+            problem = "could not refresh: " + one_line(topic.error.message or str(topic.error),
+                                                       80)
         return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
-                         state.ratings, state.position, state.missing)
+                         state.ratings, state.position, state.missing, loading, problem)
 
     def _show_head(self, state: ThreadState) -> None:
         self.head.show(self._facts(state))

@@ -333,6 +333,7 @@ class Composer(Vertical):
         self._session = session
         self.conversation_id = conversation_id
         self._conversation = conversation
+        self._unavailable: str | None = None
         self._chosen_type = "Text"
         self._attachments: list[dict[str, str]] = []
         self._saved: tuple[int, str, tuple[tuple[tuple[str, str], ...], ...]] | None = None
@@ -385,13 +386,20 @@ class Composer(Vertical):
     @property
     def blocked(self) -> str | None:
         """Why this conversation takes no reply, or None."""
-        return blocked_reason(self._conversation)
+        return self._unavailable or blocked_reason(self._conversation)
+
+    def set_unavailable(self, reason: str | None) -> None:
+        """Refuse replies for a reason the record cannot tell (the conversation is gone)."""
+        if reason != self._unavailable:
+            self._unavailable = reason
+            self._apply_rules()
 
     def open(self, conversation_id: int, conversation: Conversation | None) -> None:
         """Move to another conversation: keep this one's draft, load the other's."""
         self.flush_draft()
         self.conversation_id = conversation_id
         self._conversation = conversation
+        self._unavailable = None
         self._chosen_type = "Text"
         self._load_draft()
         self._apply_rules()

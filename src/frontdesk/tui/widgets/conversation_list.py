@@ -104,9 +104,10 @@ _SUBJECT_COMFORT: Final = 48
 SEARCH_SLICE: Final = 2_000
 
 
-def layout_for(width: int, id_width: int) -> Layout:
+def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) -> Layout:
     """Columns for a list ``width`` cells wide: the essentials always, then queue, assignee
-    and tags while the subject keeps room, then the spare cells shared out."""
+    and tags (unless ``hidden``) while the subject keeps room, then the spare cells shared
+    out."""
     fixed = [("state", 1), ("channel", 9), ("id", id_width), ("requester", 16)]
     widths = dict(fixed)
     age = 6
@@ -117,6 +118,8 @@ def layout_for(width: int, id_width: int) -> Layout:
 
     optional: list[tuple[str, int, int]] = []
     for key, least, most in _OPTIONAL:
+        if key in hidden:
+            continue
         trial = {**widths, key: least}
         if width - used(trial) >= _SUBJECT_MIN:
             widths = trial
@@ -194,6 +197,7 @@ class ConversationList(ScrollView, can_focus=True):
         self._needle = ""
         self._cursor = -1
         self._id_width = 6
+        self._hidden: frozenset[str] = frozenset()
         self._layout: Layout | None = None
         self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
         self._styles: dict[str, Style] | None = None
@@ -471,6 +475,20 @@ class ConversationList(ScrollView, can_focus=True):
         self._strips.clear()
         self._scroll_to_cursor()
 
+    @property
+    def hidden_columns(self) -> frozenset[str]:
+        """Optional columns not shown (``queue``, ``assignee``, ``tags``): a view whose
+        rows all have the same value there gives the room to the subject."""
+        return self._hidden
+
+    @hidden_columns.setter
+    def hidden_columns(self, hidden: frozenset[str]) -> None:
+        if hidden != self._hidden:
+            self._hidden = hidden
+            self._layout = None
+            self._strips.clear()
+            self.refresh()
+
     def _widen_ids(self, width: int) -> None:
         """A longer id came on screen: widen the id column (it never narrows again)."""
         if width > self._id_width:
@@ -483,7 +501,7 @@ class ConversationList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         layout = self._layout
         if layout is None or layout.width != width:
-            layout = self._layout = layout_for(width, self._id_width)
+            layout = self._layout = layout_for(width, self._id_width, self._hidden)
         return layout
 
     def _palette(self) -> dict[str, Style]:

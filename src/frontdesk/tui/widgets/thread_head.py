@@ -67,6 +67,10 @@ class HeadFacts:
     ratings: tuple[ConversationRating, ...] = ()
     position: ConversationPosition | None = None
     missing: bool = False
+    #: the thread has not been fetched yet
+    loading: bool = False
+    #: why the last fetch of the thread failed ("" when it did not)
+    problem: str = ""
 
 
 def ordinal(number: int) -> str:
@@ -132,7 +136,7 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
                    _WARN)
         return out
     if conversation is None:
-        out.append("  loading…", _DIM)
+        out.append("  " + (facts.problem or "loading…"), _WARN if facts.problem else _DIM)
         return out
     state = str(conversation.state or "")
     line1: list[tuple[str, Style | None]] = [
@@ -144,6 +148,10 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
     ]
     if conversation.anonymized_at is not None:
         line1.append(("anonymized", _WARN))
+    if facts.problem:
+        line1.append((facts.problem, _WARN))
+    elif facts.loading:
+        line1.append(("loading messages…", _DIM))
     out.append(" · ", _DIM)
     _joined(out, line1)
     out.append("\n")

@@ -1,0 +1,93 @@
+"""Admin → Business hours against the sandbox (its clock: Monday 5 January 2026, 09:00 UTC):
+the definition, the coming days as a calendar (``+`` to 14 days), and "open at" a typed
+time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from frontdesk.tui.screens.admin import AdminScreen
+from frontdesk.tui.screens.admin_hours import DAY_STEPS, HoursPane
+from frontdesk.tui.screens.people_form import FormScreen
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every worker finish and the screen catch up."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_hours(console: Any, pilot: Pilot[Any]) -> tuple[AdminScreen, HoursPane]:
+    await console.ready(pilot)
+    await pilot.press("5")
+    await settle(pilot)
+    await pilot.press("down", "down", "down", "down", "down", "enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, AdminScreen) and screen.section == "hours"
+    return screen, screen.query_one(HoursPane)
+
+
+async def test_calendar_of_fourteen_days(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        screen, pane = await open_hours(console, pilot)
+        assert pane.current is not None and pane.current.name == "Copenhagen support"
+        assert pane.calendar is not None and len(pane.calendar.days) == 7
+        status = str(pane.query_one("#hours-status", Static).render())
+        assert "Europe/Copenhagen" in status and "Open" in status and "closes 17:00" in status
+        definition = str(pane.query_one("#hours-definition", Static).render())
+        assert "Fri 08:00\u201315:30" in definition and "Sat\u2013Sun closed" in definition
+        assert "Christmas Day (every 25 Dec) closed" in definition
+        await pilot.press("plus")
+        await settle(pilot)
+        calendar = pane.calendar
+        assert calendar is not None and len(calendar.days) == 14
+        days = {d.day.isoformat(): d for d in calendar.days}
+        assert calendar.days[0].day.isoformat() == "2026-01-05"
+        assert days["2026-01-05"].intervals == [("08:00", "17:00")]
+        assert not days["2026-01-11"].is_open  # a Sunday
+        assert days["2026-01-15"].intervals == [("08:00", "12:00")]  # the training day
+        assert "coming 14 days (10 open)" in str(pane.query_one("#hours-calendar-title")
+                                                  .render())
+        shown = app.export_screenshot()
+        assert "15&#160;Jan" in shown and "18&#160;Jan" in shown and "19&#160;Jan" not in shown
+        await pilot.press("minus", "minus")
+        await settle(pilot)
+        assert pane.days == 1 == DAY_STEPS[0]
+        await pilot.press("minus")
+        await settle(pilot)
+        assert pane.days == 1
+
+
+async def test_open_at_a_typed_time(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen, pane = await open_hours(console, pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert "Europe/Copenhagen" in form.intro
+        await pilot.press(*"noon", "enter")
+        await settle(pilot)
+        assert app.screen is form
+        assert "not a time" in str(form.query_one("#form-problem").render())
+        form.set_values({"when": ""})
+        await pilot.press(*"2026-01-10 12:00", "enter")  # a Saturday
+        await settle(pilot)
+        assert app.screen is screen
+        status = str(pane.query_one("#hours-status", Static).render())
+        assert "At Sat 10 Jan 2026 12:00: closed" in status
+        assert "opens Mon 08:00" in status
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press(*"wed 12:00", "enter")
+        await settle(pilot)
+        status = str(pane.query_one("#hours-status", Static).render())
+        assert "At Wed 07 Jan 2026 12:00: open" in status and "closes 17:00" in status

@@ -1,0 +1,237 @@
+"""People → Agents against the sandbox: the filter that refuses email and phone together
+(before any request), create one, create many from a CSV with a per-row report, edit and
+patch, detail, downgrade (asked; D without asking)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.store.session import Session
+from frontdesk.tui.screens.confirm import ConfirmScreen
+from frontdesk.tui.screens.people import PeopleScreen
+from frontdesk.tui.screens.people_agent import AgentDetailScreen
+from frontdesk.tui.screens.people_agents import BOTH_FILTERS
+from frontdesk.tui.screens.people_bulk import BulkReportScreen
+from frontdesk.tui.screens.people_form import FormScreen
+
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let every worker finish and the screen catch up."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def rows(table: DataTable[Any]) -> list[str]:
+    return [str(key.value) for key in table.rows]
+
+
+async def fill(pilot: Pilot[Any], values: dict[str, Any]) -> FormScreen:
+    form = pilot.app.screen
+    assert isinstance(form, FormScreen)
+    form.set_values(values)
+    await pilot.pause()
+    return form
+
+
+class Requests:
+    """Counts what leaves the client (a wrapper around the real transport's send)."""
+
+    def __init__(self, session: Session) -> None:
+        transport = session.client._transport
+        self.sent: list[str] = []
+        original = transport.send
+
+        async def send(op: Any, **kwargs: Any) -> Any:
+            self.sent.append(op.label)
+            return await original(op, **kwargs)
+
+        transport.send = send  # type: ignore[method-assign]
+
+
+async def open_agents(console: Any, pilot: Pilot[Any]) -> PeopleScreen:
+    await console.ready(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    await pilot.press("t")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, PeopleScreen) and screen.tab == "agents"
+    return screen
+
+
+def select_agent(screen: PeopleScreen, agent_id: str) -> None:
+    table = screen.agents.table
+    table.move_cursor(row=table.get_row_index(agent_id))
+
+
+def problem(form: FormScreen) -> str:
+    return str(form.query_one("#form-problem", Static).render())
+
+
+async def test_filter_by_email_and_phone_is_refused_before_any_request(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_agents(console, pilot)
+        assert len(rows(screen.agents.table)) == 25
+        requests = Requests(app.session)
+        await pilot.press("slash")
+        form = await fill(pilot, {"email": DEMO_AGENT_EMAIL})
+        assert problem(form) == ""
+        await pilot.press("tab", *"+4560988598")
+        await pilot.pause()
+        assert BOTH_FILTERS in problem(form)  # said as typed, before sending
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and BOTH_FILTERS in problem(form)
+        assert form.query_one("#form-problem").has_class("-error")
+        assert not [r for r in requests.sent if r.startswith("GET /v1/agents")]
+        form.set_values({"phone": ""})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        assert requests.sent[0] == "GET /v1/agents"
+        demo = console.sandbox.query("SELECT id FROM users WHERE email = ?",
+                                     (DEMO_AGENT_EMAIL,))[0]["id"]
+        assert rows(screen.agents.table) == [demo]
+        await pilot.press("r")
+        await settle(pilot)
+        assert len(rows(screen.agents.table)) == 25
+
+
+async def test_create_an_agent(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_agents(console, pilot)
+        await pilot.press("n")
+        form = await fill(pilot, {"display_name": "Ada Agent", "email": DEMO_AGENT_EMAIL})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form  # the service refuses a taken email; its words shown
+        assert "already exists" in problem(form)
+        form.set_values({"email": "ada.agent@example.org", "phone_number": "+4511223344"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        created = console.sandbox.query("SELECT id, kind, phone_number FROM users "
+                                        "WHERE email = 'ada.agent@example.org'")
+        assert created == [{"id": created[0]["id"], "kind": "agent",
+                            "phone_number": "+4511223344"}]
+        assert created[0]["id"] in rows(screen.agents.table)
+        assert screen.agents.current is not None
+        assert screen.agents.current.id == created[0]["id"]
+
+
+async def test_bulk_create_from_csv_reports_every_row(console: Any, tmp_path: Path) -> None:
+    csv_file = tmp_path / "agents.csv"
+    csv_file.write_text("displayName,email,phoneNumber\n"
+                        "Bo Bulk,bo.bulk@example.org,+4522334455\n"
+                        f"Dup Licate,{DEMO_AGENT_EMAIL},\n"
+                        ",no.name@example.org,\n"
+                        "Cy Bulk,cy.bulk@example.org,\n", encoding="utf-8")
+    app = console.app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_agents(console, pilot)
+        await pilot.press("b")
+        form = await fill(pilot, {"path": str(tmp_path / "missing.csv")})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "no file" in problem(form)
+        form.set_values({"path": str(csv_file)})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        report = app.screen
+        assert isinstance(report, BulkReportScreen)
+        assert [(r.line, r.ok) for r in report.report.rows] == [
+            (2, True), (3, False), (4, False), (5, True)]
+        table = report.query_one("#bulk-table", DataTable)
+        assert table.row_count == 4
+        assert "already exists" in str(table.get_row("3")[4])
+        assert "no display name" in str(table.get_row("4")[4])
+        assert "2 created, 2 not" in str(report.query_one("#bulk-summary").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        emails = {r["email"] for r in console.sandbox.query(
+            "SELECT email FROM users WHERE kind = 'agent'")}
+        assert {"bo.bulk@example.org", "cy.bulk@example.org"} <= emails
+        assert "no.name@example.org" not in emails
+        assert len(rows(screen.agents.table)) == 27
+
+
+async def test_edit_patch_and_detail(console: Any) -> None:
+    agent = console.sandbox.query("SELECT id, display_name, phone_number FROM users "
+                                  "WHERE kind = 'agent' AND phone_number IS NOT NULL "
+                                  "ORDER BY created_at LIMIT 1")[0]
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_agents(console, pilot)
+        select_agent(screen, agent["id"])
+        requests = Requests(app.session)
+        await pilot.press("E")
+        form = await fill(pilot, {})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is form and "Nothing changed" in problem(form)
+        form.set_values({"first_name": "Patched"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        assert requests.sent == ["PATCH /v1/agents/{agentId}"]
+        row = console.sandbox.query("SELECT first_name, phone_number FROM users WHERE id = ?",
+                                    (agent["id"],))[0]
+        assert row == {"first_name": "Patched", "phone_number": agent["phone_number"]}
+        await pilot.press("e")
+        form = await fill(pilot, {"phone_number": ""})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is screen
+        row = console.sandbox.query("SELECT phone_number FROM users WHERE id = ?",
+                                    (agent["id"],))[0]
+        assert row["phone_number"] is None  # a full update clears what is left empty
+        await pilot.press("enter")
+        await settle(pilot)
+        detail = app.screen
+        assert isinstance(detail, AgentDetailScreen)
+        assert detail.detail is not None and detail.detail.agent.id == agent["id"]
+        assert "team" in str(detail.query_one("#agent-teams").render()).lower() or \
+            detail.detail.teams
+        await pilot.press("escape")
+
+
+async def test_downgrade_asks_and_D_does_not(console: Any) -> None:
+    agents = [r["id"] for r in console.sandbox.query(
+        "SELECT id FROM users WHERE kind = 'agent' AND email != ? ORDER BY created_at DESC "
+        "LIMIT 2", (DEMO_AGENT_EMAIL,))]
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_agents(console, pilot)
+        select_agent(screen, agents[0])
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                     (agents[0],))[0]["kind"] == "agent"
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                     (agents[0],))[0]["kind"] == "enduser"
+        assert agents[0] not in rows(screen.agents.table)
+        select_agent(screen, agents[1])
+        await pilot.press("D")
+        await settle(pilot)
+        assert app.screen is screen
+        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                     (agents[1],))[0]["kind"] == "enduser"
