@@ -365,3 +365,69 @@ async def test_hostile_names_subjects_and_tags_show_literally(console: Console) 
         assert listing.shown_ids() == [cid]
         assert app.is_running
         assert isinstance(app.screen, InboxScreen)
+
+
+async def test_import_checks_the_json_then_imports_from_the_form(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(console, pilot)
+        _app, session, _screen, _listing = parts(pilot)
+        requester = console.sandbox.query(
+            "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
+        )[0]["email"]
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, NewConversationScreen)
+        await app.workers.wait_for_complete()
+        form.show_kind("import")
+        await pilot.pause()
+        json_box = form.query_one("#import-json")
+        json_box.text = '{"_type": "GenericConversationImport",'  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        assert app.screen is form
+        assert "JSON is not valid" in str(form.query_one("#new-error").render())
+        json_box.text = '{"_type": "GenericConversationImport"}'  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        assert "not valid" in str(form.query_one("#new-error").render())
+        json_box.text = ""  # type: ignore[attr-defined]
+        form.query_one("#import-requester", Input).value = requester
+        form.query_one("#import-subject", Input).value = "Moved from the old system"
+        form.query_one("#import-message").text = "My order never came."  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is not form, str(form.query_one("#new-error").render())
+        made = console.sandbox.query(
+            "SELECT c.id, c.channel, count(m.id) AS n FROM conversations c "
+            "JOIN messages m ON m.conversation_id = c.id "
+            "WHERE c.subject = 'Moved from the old system' GROUP BY c.id")
+        assert len(made) == 1 and made[0]["n"] == 1 and made[0]["channel"] == "Email"
+        assert made[0]["id"] in session.inbox.records
+
+
+async def test_new_chat_needs_a_widget_id(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(console, pilot)
+        requester = console.sandbox.query(
+            "SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")[0]["id"]
+        await pilot.press("n")
+        form = app.screen
+        assert isinstance(form, NewConversationScreen)
+        await app.workers.wait_for_complete()
+        form.show_kind("chat")
+        await pilot.pause()
+        form.query_one("#chat-requester", Input).value = requester
+        form.query_one("#chat-widget", Input).value = "not-a-uuid"
+        form.query_one("#chat-body").text = "Hi! How can I help?"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        assert "UUID" in str(form.query_one("#new-error").render())
+        form.query_one("#chat-widget", Input).value = "0b4f8e0a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is not form, str(form.query_one("#new-error").render())
+        made = console.sandbox.query(
+            "SELECT id FROM conversations WHERE requester_id = ? AND channel = 'WidgetChat' "
+            "ORDER BY id DESC LIMIT 1", (requester,))
+        assert made

@@ -93,6 +93,8 @@ class Reply:
     status: int
     body: Any
     operation: Operation
+    #: the answer's validator, for a conditional request next time
+    etag: str | None = None
 
 
 class KeyAuth(httpx.Auth):
@@ -218,8 +220,12 @@ class Transport:
         priority: Priority = Priority.INTERACTIVE,
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
+        if_none_match: str | None = None,
     ) -> Reply:
         """Send ``op`` and return its successful answer, retrying what may be retried.
+
+        ``if_none_match`` makes the request conditional: an unchanged resource is answered
+        ``304`` (a ``Reply`` with no body).
 
         ``idempotent`` overrides the operation's own flag (a message carrying an
         ``externalId`` may be repeated safely). ``url`` replaces the built URL (following a
@@ -231,6 +237,8 @@ class Transport:
         query = _query(params)
         content = None if body is NO_BODY else json.dumps(body, ensure_ascii=False).encode()
         headers = {"Content-Type": "application/json"} if content is not None else None
+        if if_none_match is not None:
+            headers = {**(headers or {}), "If-None-Match": if_none_match}
         safe = op.idempotent if idempotent is None else idempotent
         attempt = 0
         while True:
@@ -279,6 +287,8 @@ class Transport:
         try:
             async with self._stream(op.method, url, query, content, headers) as response:
                 status = response.status_code
+                if status == 304:
+                    return Reply(304, None, op, response.headers.get("etag"))
                 if 300 <= status < 400:
                     raise _Final(UnexpectedResponse(
                         f"The service answered {status}, a redirect; redirects are not "
@@ -290,7 +300,8 @@ class Transport:
                 if not 200 <= status < 300:
                     raise error_from_response(status, raw, content_type, op.label,
                                               response.headers.get("retry-after"))
-                return Reply(status, _decode(raw, content_type, status, op), op)
+                return Reply(status, _decode(raw, content_type, status, op), op,
+                             response.headers.get("etag"))
         except (ApiError, _Final):
             raise
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:

@@ -104,25 +104,34 @@ class Directory:
         })
         self._session.local.remember_names(self.names)
 
-    async def resolve_pending(self) -> bool:
-        """Look up names asked for but unknown (end users); True when any was found."""
-        wanted = [u for u in self._pending if u not in self.names]
-        self._pending.clear()
+    async def resolve_pending(self, only: set[str] | None = None,
+                              priority: Priority = Priority.BACKGROUND) -> bool:
+        """Look up names asked for but unknown (end users); True when any was found.
+
+        ``only`` limits the look-up to these ids (the open thread's authors), so a thread
+        never waits behind the inbox's list of names.
+        """
+        if only is not None:
+            wanted = [u for u in only if u not in self.names]
+            self._pending.difference_update(wanted)
+        else:
+            wanted = [u for u in self._pending if u not in self.names]
+            self._pending.clear()
         found: dict[str, str] = {}
         for user_id in wanted[:20]:
             try:
-                user = await self._session.client.endusers.get(user_id,
-                                                               priority=Priority.BACKGROUND)
+                user = await self._session.client.endusers.get(user_id, priority=priority)
             except ApiError:
                 try:
-                    agent = await self._session.client.agents.get(user_id,
-                                                                  priority=Priority.BACKGROUND)
+                    agent = await self._session.client.agents.get(user_id, priority=priority)
                 except ApiError:
                     continue
                 found[user_id] = agent.display_name
                 continue
             found[user_id] = user.display_name or user.email or user.phone_number or "customer"
         self._pending.update(wanted[20:])
+        if only is not None:
+            self._pending.update(u for u in wanted if u not in found)
         if found:
             self.names.update(found)
             self._session.local.remember_names(found)

@@ -145,6 +145,10 @@ class LiveStore:
         topic.changes += 1
         self._notify(name, value)
 
+    def announce(self, name: str, value: Any) -> None:
+        """Tell subscribers about a change that is not a polled topic (the outbox count)."""
+        self._notify(name, value)
+
     def watch(self, name: str) -> None:
         """A screen shows this topic: poll it (now, if it was paused)."""
         topic = self._topics.get(name)

@@ -4,11 +4,13 @@ count, a typed conversation's position in its queue, and changes of queue member
 Topics on the session's :class:`~frontdesk.store.live.LiveStore`:
 
 * ``queues`` — every ``settings.poll.queues`` seconds while Queues mode is shown. A tick
-  costs the queue list plus a few per-queue requests (availability, member count), spent on
-  the queues the screen shows, oldest first (round-robin), within :data:`REQUESTS_PER_SECOND`
-  so that the console as a whole stays near one request a second. Queues nobody has seen yet
-  are filled first (up to :data:`FILL_LIMIT` requests). The value is a tuple of immutable
-  :class:`QueueRow`, so a tick where nothing moved is no change.
+  costs the queue list (every :data:`LIST_EVERY` ticks: queues are rarely created) plus a
+  few per-queue requests (availability, member count), spent on the queues the screen shows
+  (``visible``), oldest first (round-robin). How many: what is left of about one request a
+  second once the other active topics have taken theirs, at most :data:`REQUESTS_PER_SECOND`,
+  at least two a tick. Shown queues nobody has seen yet are filled first, up to
+  :data:`FILL_LIMIT` requests a tick. The value is a tuple of immutable :class:`QueueRow`, so
+  a tick where nothing moved is no change.
 * ``position`` — the conversation typed by the user, every 3 seconds until the service
   answers 404 (it left the queue: claimed, closed or moved); then no more requests. Without
   a conversation to follow the topic costs nothing.

@@ -197,7 +197,7 @@ class Session:
 
     def _outbox_changed(self) -> None:
         self.threads.refresh_pending()
-        self.live.put("outbox", self.outbox.pending_count)
+        self.live.announce("outbox", len(self.outbox.items()))
 
     def remember_anonymization(self, status: AnonymizationRequestStatus) -> None:
         """Keep an anonymisation request made here, to show its status later."""

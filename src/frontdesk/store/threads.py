@@ -45,11 +45,13 @@ class ThreadStore:
         self._session = session
         self.current: int | None = None
         self._polls = 0
+        self._etag: str | None = None
 
     def open(self, conversation_id: int) -> ThreadState:
         """Show this conversation: its topic now polls it (returns what is known at once)."""
         self.current = conversation_id
         self._polls = 0
+        self._etag = None
         session = self._session
         known = session.inbox.records.get(conversation_id)
         state = ThreadState(conversation_id, known, tag_ids=session.inbox.tags.get(
@@ -86,10 +88,15 @@ class ThreadStore:
         full = self._polls % FULL_EVERY == 0 or previous is None or previous.conversation is None
         self._polls += 1
         try:
-            messages = tuple(await client.messages.list(conversation_id,
-                                                        priority=Priority.VISIBLE))
+            fresh, self._etag = await client.messages.list_if_changed(
+                conversation_id, self._etag if previous is not None else None,
+                priority=Priority.VISIBLE)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
+        if fresh is None and previous is not None:
+            messages = previous.messages
+        else:
+            messages = tuple(fresh or ())
         conversation = session.inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
         if previous is not None and messages != previous.messages and not full:
@@ -126,14 +133,13 @@ class ThreadStore:
                 position = None
         elif not waiting:
             position = None
-        for message in messages[-50:]:
-            session.directory.name(message.author_id)
+        authors = {message.author_id for message in messages[-200:]}
         if messages:
             last = messages[-1]
             body = last.attributes.body
             if body is not None:
                 session.inbox.set_preview(conversation_id, body.value[:200])
-        if await session.directory.resolve_pending():
+        if await session.directory.resolve_pending(only=authors, priority=Priority.VISIBLE):
             session.inbox.version += 1
         pending = tuple(session.outbox.items(conversation_id))
         return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,

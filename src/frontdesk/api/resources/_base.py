@@ -76,9 +76,11 @@ class Resource:
         priority: Priority = Priority.INTERACTIVE,
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
+        if_none_match: str | None = None,
     ) -> Reply:
         return await self._transport.send(op, path=path, params=params, body=body,
-                                          priority=priority, idempotent=idempotent, url=url)
+                                          priority=priority, idempotent=idempotent, url=url,
+                                          if_none_match=if_none_match)
 
     # -------------------------------------------------------------- paging
 

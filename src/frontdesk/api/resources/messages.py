@@ -68,6 +68,19 @@ class MessagesResource(Resource):
         reply = await self._send(_LIST, path=path, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Message)
 
+    async def list_if_changed(
+        self, conversation_id: int, etag: str | None, *,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> tuple[builtins.list[Message] | None, str | None]:
+        """The messages if they changed since ``etag`` (``None`` when they did not), and the
+        validator to send next time. Against a service without validators this is
+        :meth:`list` with no ETag."""
+        path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
+        reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag)
+        if reply.status == 304:
+            return None, reply.etag or etag
+        return parse_items(_LIST, unwrap(_LIST, reply.body), Message), reply.etag
+
     async def add(
         self,
         conversation_id: int,

@@ -338,11 +338,34 @@ def thread_json(ctx: SandboxContext, conversation_id: int) -> str:
 
 @router.get("/v1/conversations/{conversationId}/messages",
             response_model=Envelope[list[Message]], summary="List the messages of a conversation",
-            responses={404: {"description": "No such conversation"}})
-async def list_messages(ctx: Ctx, conversation_id: ConversationIdPath) -> Response:
-    """Every message of the conversation, oldest first (not paged)."""
+            responses={304: {"description": "Not modified since the ETag given in "
+                             "If-None-Match"},
+                       404: {"description": "No such conversation"}})
+async def list_messages(ctx: Ctx, request: Request,
+                        conversation_id: ConversationIdPath) -> Response:
+    """Every message of the conversation, oldest first (not paged).
+
+    The answer carries an ``ETag``; a request whose ``If-None-Match`` names the current one is
+    answered ``304`` with no body, so a console polling an open thread costs almost nothing
+    while nothing changes.
+    """
     rules.get_conversation(ctx, conversation_id)
-    return Response(thread_json(ctx, conversation_id).encode(), media_type="application/json")
+    tag = thread_etag(ctx, conversation_id)
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers={"ETag": tag})
+    return Response(thread_json(ctx, conversation_id).encode(), media_type="application/json",
+                    headers={"ETag": tag})
+
+
+def thread_etag(ctx: SandboxContext, conversation_id: int) -> str:
+    """A validator of a thread: it changes when a message is added or rewritten."""
+    row = ctx.db.one(
+        "SELECT count(*) AS n, coalesce(max(seq), 0) AS last, "
+        "coalesce(total(length(attributes)), 0) AS size FROM messages WHERE conversation_id = ?",
+        (conversation_id,),
+    )
+    assert row is not None
+    return f'W/"{row["n"]}-{row["last"]}-{int(row["size"])}"'
 
 
 @router.post("/v1/conversations/{conversationId}/messages",

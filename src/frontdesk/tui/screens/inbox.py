@@ -131,6 +131,7 @@ class InboxScreen(ConversationActions, ModeScreen):
         self._search_ids: list[int] = []
         self._search_query = ""
         self._finder: Finder | None = None
+        self._counts_due = False
 
     # ------------------------------------------------------------------ building
 
@@ -215,9 +216,13 @@ class InboxScreen(ConversationActions, ModeScreen):
         self._shown_version = session.inbox.version if session is not None else None
         renders = self.fd.renders
         renders["inbox.list"] = renders.get("inbox.list", 0) + 1
-        self._paint_counts()
+        if not self._counts_due:
+            # after the list's frame: counting every view walks the whole inbox
+            self._counts_due = True
+            self.call_after_refresh(self._paint_counts)
 
     def _paint_counts(self) -> None:
+        self._counts_due = False
         session = self.session
         counts = session.inbox.counts() if session is not None else {}
         tabs = self.query_one(ViewTabs)

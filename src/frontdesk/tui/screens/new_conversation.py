@@ -139,6 +139,21 @@ class NewConversationScreen(ModalScreen[int | None]):
             label += f"  ({one_line(endpoint.name, 30)})"
         return Text(label)
 
+    def show_kind(self, kind: str) -> None:
+        """Bring a kind's tab to the front, with the focus in its first field."""
+        if kind in KINDS:
+            self.query_one("#new-kind", TabbedContent).active = kind
+            self._focus_first(kind)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        event.stop()
+        self._focus_first(self.kind)
+
+    def _focus_first(self, kind: str) -> None:
+        # the focus must follow: left in a hidden pane, it would bring that pane back
+        first = "#import-json" if kind == "import" else f"#{kind}-requester"
+        self.query_one(first).focus()
+
     # ------------------------------------------------------------------ reading the form
 
     def _value(self, selector: str) -> str:

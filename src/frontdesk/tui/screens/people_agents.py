@@ -20,8 +20,8 @@ from .confirm import ConfirmScreen
 from .people_common import Column, FittedTable, highlighted_key, people_store
 from .people_form import FormField, FormScreen, Values
 
-COLUMNS = (Column("Name", 14, 2), Column("Email", 20, 3), Column("Phone", 12),
-           Column("Roles", 6, 1), Column("Presence", 16, 3))
+COLUMNS = (Column("Name", 15, 1), Column("Email", 22, 4), Column("Phone", 12),
+           Column("Roles", 8, 1), Column("Presence", 16, 2))
 #: Working channels as the presence column shows them.
 SHORT_CHANNELS = {"InteractiveChat": "Chat", "Messaging": "Msg"}
 BOTH_FILTERS = "Filter by email or by phone number, not both: empty one of them"

@@ -122,10 +122,13 @@ class FittedTable(DataTable[Any]):
     def widths(self, total: int) -> list[int]:
         """Each column's width for a table ``total`` cells wide."""
         padding = 2 * len(self.specs) + 2  # cell padding, and the scrollbar
-        room = max(0, total - padding - sum(c.minimum for c in self.specs))
+        minimum = sum(c.minimum for c in self.specs)
+        room = total - padding - minimum
+        if room < 0:  # a narrow terminal: every column gives up its part
+            usable = max(total - padding, 4 * len(self.specs))
+            return [max(4, c.minimum * usable // minimum) for c in self.specs]
         shares = sum(c.share for c in self.specs) or 1
-        out = [c.minimum + room * c.share // shares for c in self.specs]
-        return out
+        return [c.minimum + room * c.share // shares for c in self.specs]
 
     def fill(self, rows: Iterable[tuple[str, list[Cell]]], select: str | None = None) -> None:
         """Show ``rows`` (key, cells), highlighting ``select`` (or the row that was)."""

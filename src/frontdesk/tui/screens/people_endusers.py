@@ -31,7 +31,7 @@ FIND_KINDS: tuple[tuple[str, str], ...] = (
     ("external id", "external_id"),
 )
 
-COLUMNS = (Column("Name", 16, 3), Column("Email", 22, 4), Column("Phone", 13, 1),
+COLUMNS = (Column("Name", 16, 2), Column("Email", 24, 4), Column("Phone", 13, 1),
            Column("External id", 11, 1), Column("Since", 10))
 _KIND_NAMES = {"auto": "anything", "id": "an id", "email": "an email address",
                "phone": "a phone number", "external_id": "an external id"}

@@ -23,14 +23,18 @@ from ..widgets.attribute_editor import describe_value
 from ..widgets.status_bar import StatusBar
 from .people_anonymize import ask_and_anonymize, describe_request
 from .people_common import (
+    Column,
+    FittedTable,
     PaletteCommands,
     PaletteEntry,
-    cell,
     highlighted_key,
     palette_of,
     people_store,
     session_of,
 )
+
+CONVERSATION_COLUMNS = (Column("#", 6), Column("Channel", 11), Column("State", 8),
+                        Column("Subject", 20, 1), Column("Started", 16))
 
 
 @owns_bindings
@@ -72,10 +76,7 @@ class EndUserProfileScreen(Screen[None]):
             yield Static("", id="profile-attributes")
             yield Label("Conversations  (enter opens)", classes="section-title",
                         id="profile-conversations-title")
-            table: DataTable[Any] = DataTable(id="profile-conversations", cursor_type="row",
-                                              zebra_stripes=True)
-            table.add_columns("#", "Channel", "State", "Subject", "Started")
-            yield table
+            yield FittedTable(CONVERSATION_COLUMNS, id="profile-conversations")
             yield Label("", id="profile-anonymization", classes="pane-status")
         yield Footer()
 
@@ -134,14 +135,10 @@ class EndUserProfileScreen(Screen[None]):
         self._paint_request()
 
     def _paint_conversations(self) -> None:
-        table = self.query_one("#profile-conversations", DataTable)
-        table.clear()
-        for conversation in self.conversations:
-            table.add_row(
-                str(conversation.id), cell(conversation.channel), cell(conversation.state),
-                cell(conversation.subject or "", 50),
-                cell(conversation.created_at.strftime("%Y-%m-%d %H:%M")),
-                key=str(conversation.id))
+        self.query_one("#profile-conversations", FittedTable).fill(
+            (str(c.id), [str(c.id), c.channel, c.state or "", c.subject or "",
+                         c.created_at.strftime("%Y-%m-%d %H:%M")])
+            for c in self.conversations)
         more = "; m loads more" if self.next_key else ""
         self.query_one("#profile-conversations-title", Label).update(
             f"Conversations ({len(self.conversations)}{more})  enter opens")

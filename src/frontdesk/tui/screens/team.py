@@ -301,8 +301,8 @@ class TeamScreen(ModeScreen):
         room = max(60, width - 2 - 2 * 6)  # the table's border/scrollbar, cell padding
         status, seen = 18, 9
         rest = room - status - seen
-        name = max(14, rest * 30 // 100)
-        email = max(14, rest * 36 // 100)
+        name = max(14, rest * 26 // 100)
+        email = max(14, rest * 40 // 100)
         channels = max(12, rest - name - email)
         widths = (name, email, status, channels, seen)
         if widths == self._widths:

@@ -21,9 +21,10 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import ClassVar, Final
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events, work
@@ -138,11 +139,18 @@ def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) 
     return Layout(width, tuple((key, columns[key]) for key in order if key in columns))
 
 
+@lru_cache(maxsize=8192)
 def _fit(text: str, width: int) -> str:
-    """``text`` on one line, cut to ``width`` cells and padded to exactly ``width``."""
+    """``text`` on one line, exactly ``width`` cells as the terminal renders it: cut (with an
+    ellipsis) or padded. Remembered, as names, queues and channels repeat from row to row."""
     shown = one_line(text, width)
-    cells = len(shown) if shown.isascii() else cell_len(shown)
-    return shown + " " * (width - cells) if cells < width else shown
+    if shown.isascii():
+        return shown.ljust(width)
+    cells = cell_len(shown)
+    if cells > width:  # a character measured differently: cut by Rich's measure
+        shown = set_cell_size(shown, width)
+        cells = cell_len(shown)
+    return shown + " " * (width - cells)
 
 
 @owns_bindings
@@ -594,7 +602,9 @@ class ConversationList(ScrollView, can_focus=True):
                                base + styles["tags"]))
             elif key == "age":
                 age = one_line(look.ago(look.when(row)), width)
-                append(Segment(age.rjust(width), dim))
+                append(Segment(age.rjust(width) if age.isascii() else _fit(age, width), dim))
             append(Segment(" ", base))
-        strip = Strip(segments)
-        return strip.crop_extend(0, layout.width, base)
+        total = 1 + sum(width + 1 for _key, width in layout.columns)
+        if total == layout.width:  # every cell is fitted exactly: no measuring needed
+            return Strip(segments, total)
+        return Strip(segments).crop_extend(0, layout.width, base)

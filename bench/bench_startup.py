@@ -1,0 +1,301 @@
+"""Cold start → first frame: ``frontdesk`` on cached data against a bare Textual app.
+
+Each sample is a fresh Python process (this file run as a script, so that nothing but the
+standard library is imported before the clock starts). The parent reads ``time.time()`` just
+before it spawns the process and passes it in argv; the probe wraps ``App._display`` and,
+at the first frame of the first real screen, turns the frame into the bytes a terminal would
+get (headless Textual skips that step), reads the clock, prints the elapsed milliseconds as
+JSON and leaves with ``os._exit``. Both apps run with ``App.run(headless=True)``.
+
+* bare: an ``App`` with a Header, a Label and a Footer (the floor);
+* frontdesk: ``launch.run_console`` on a FRONTDESK_HOME whose local store was filled by a
+  console session against the small sandbox (its inbox, names, snapshots) — the cached data
+  of an agent's console; its service is a port that accepts connections and never answers,
+  so a first frame that waited on the network would take the client's 15 s timeout;
+* frontdesk, 20,000 cached: the same with a working set of 20,000 conversations (the most
+  the inbox reads at start), information beside the budget.
+
+Runs alternate bare and frontdesk so that drift in the machine's load hits both alike.
+Budget: frontdesk ≤ 1.4 x bare (QUALITY.md). Also reports whether fastapi or uvicorn were
+imported before the first frame (they must not be).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .common import BenchContext, Result, ServerInfo
+
+SIZE = (120, 40)
+BUDGET = 1.4
+
+
+def probe(kind: str, started: float, base_url: str, identity: str) -> None:
+    """In the timed process: run the app headless, report the first real frame and exit."""
+    import textual.app as textual_app
+    from textual.screen import Screen
+
+    original_display = textual_app.App._display
+    original_run = textual_app.App.run
+
+    def display(self: Any, screen: Any, renderable: Any) -> None:
+        original_display(self, screen, renderable)
+        if renderable is None or screen is not self.screen:
+            return
+        if self.MODES and type(screen) is Screen:
+            return  # the default screen, before the app switched to its first mode
+        render = getattr(renderable, "render_segments", None)
+        if render is not None:
+            render(self.console)
+        elapsed = (time.time() - started) * 1000
+        listing = getattr(screen, "conversation_list", None)
+        report = {
+            "ms": elapsed,
+            "screen": type(screen).__name__,
+            "rows": getattr(listing, "total_count", None),
+            "modules": len(sys.modules),
+            "fastapi": "fastapi" in sys.modules,
+            "uvicorn": "uvicorn" in sys.modules,
+        }
+        os.write(1, (json.dumps(report) + "\n").encode())
+        os._exit(0)
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        kwargs["headless"] = True
+        kwargs["size"] = SIZE
+        return original_run(self, *args, **kwargs)
+
+    textual_app.App._display = display  # type: ignore[method-assign]
+    textual_app.App.run = run  # type: ignore[method-assign]
+
+    if kind == "bare":
+        from textual.app import App, ComposeResult
+        from textual.widgets import Footer, Header, Label
+
+        class Bare(App[None]):
+            """The floor: a Header, a Label and a Footer."""
+
+            BINDINGS = [("q", "quit", "Quit")]
+
+            def compose(self) -> ComposeResult:
+                yield Header()
+                yield Label("Hello")
+                yield Footer()
+
+        Bare().run()
+    else:
+        from frontdesk import config, launch
+
+        target = launch.Target("bench", base_url, None, "sbx_bench_startup_key", identity)
+        launch.run_console(target, config.Settings())
+    os.write(1, b'{"error": "the app ended before its first frame"}\n')
+    os._exit(3)
+
+
+# ---------------------------------------------------------------------- the benchmark
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
+
+
+@contextlib.contextmanager
+def silent_service() -> Iterator[str]:
+    """A loopback port that accepts connections and never answers; yields its URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        sock.close()
+
+
+async def _fill_home(server: ServerInfo, identity: str) -> None:
+    """A console session against the small sandbox, polled until its inbox is complete;
+    quitting saves what the next start paints from."""
+    from frontdesk.api.client import ApiClient
+    from frontdesk.api.pacing import Pacer
+    from frontdesk.config import Settings
+    from frontdesk.launch import local_store_path
+    from frontdesk.store.local import LocalStore
+    from frontdesk.store.session import Session
+    from frontdesk.tui.app import FrontdeskApp
+
+    client = ApiClient(server.base_url, server.key, server.integrations_url,
+                       pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(local_store_path("bench")),
+                      settings=Settings(), profile="bench", identity=identity)
+    app = FrontdeskApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        for _ in range(40):
+            version = session.inbox.version
+            await session.live.refresh("inbox")
+            await pilot.pause()
+            if session.inbox.version == version:
+                break
+        await session.live.refresh("presence:me")
+        await session.live.refresh("hours")
+        await pilot.pause()
+
+
+def prepare_home(folder: Path, server: ServerInfo, identity: str, extra: int = 0,
+                 big_db: Path | None = None) -> None:
+    """Fill ``folder`` (a FRONTDESK_HOME) as an agent's console leaves it; with ``extra``,
+    add that many conversations of ``big_db`` to the working set."""
+    from .common import conversation_wires
+
+    previous = os.environ.get("FRONTDESK_HOME")
+    os.environ["FRONTDESK_HOME"] = str(folder)
+    try:
+        asyncio.run(_fill_home(server, identity))
+        if extra and big_db is not None:
+            from frontdesk.api.models import Conversation
+            from frontdesk.launch import local_store_path
+            from frontdesk.store.local import LocalStore
+
+            records = [Conversation.model_validate(w) for w in conversation_wires(big_db, extra)]
+            local = LocalStore(local_store_path("bench"))
+            try:
+                local.remember(records, "inbox")
+            finally:
+                local.close()
+    finally:
+        if previous is None:
+            os.environ.pop("FRONTDESK_HOME", None)
+        else:
+            os.environ["FRONTDESK_HOME"] = previous
+
+
+def _command(kind: str, base_url: str, identity: str, *flags: str) -> list[str]:
+    return [sys.executable, *flags, str(Path(__file__).resolve()), "--probe", kind,
+            repr(time.time()), base_url, identity]
+
+
+def spawn(kind: str, home: Path | None, base_url: str, identity: str,
+          timeout: float = 60.0) -> dict[str, Any]:
+    """One cold start in a fresh process; its report."""
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    if home is not None:
+        env["FRONTDESK_HOME"] = str(home)
+    done = subprocess.run(_command(kind, base_url, identity), capture_output=True,
+                          timeout=timeout, env=env, cwd=ROOT, check=False)
+    lines = done.stdout.decode(errors="replace").strip().splitlines()
+    if not lines:
+        raise RuntimeError(f"{kind} probe printed nothing (exit {done.returncode}): "
+                           + done.stderr.decode(errors="replace")[-400:])
+    report: dict[str, Any] = json.loads(lines[-1])
+    if "error" in report:
+        raise RuntimeError(f"{kind} probe: {report['error']}")
+    return report
+
+
+def slowest_imports(home: Path, base_url: str, identity: str, count: int = 12
+                    ) -> list[tuple[str, float]]:
+    """The slowest imports (cumulative ms, two levels deep) of one frontdesk cold start,
+    from ``python -X importtime``: where start-up time goes."""
+    env = {**os.environ, "PYTHONPATH": str(SRC), "FRONTDESK_HOME": str(home)}
+    done = subprocess.run(_command("frontdesk", base_url, identity, "-X", "importtime"),
+                          capture_output=True, timeout=60, env=env, cwd=ROOT, check=False)
+    rows: list[tuple[str, float]] = []
+    for line in done.stderr.decode(errors="replace").splitlines():
+        if not line.startswith("import time:"):
+            continue
+        parts = line[len("import time:"):].split("|")
+        if len(parts) != 3 or not parts[1].strip().isdigit():
+            continue
+        name = parts[2]
+        depth = (len(name) - len(name.lstrip())) // 2
+        if depth <= 1:
+            rows.append((name.strip(), int(parts[1]) / 1000))
+    rows.sort(key=lambda item: item[1], reverse=True)
+    return rows[:count]
+
+
+def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """Alternate bare and frontdesk cold starts; the table's rows and details."""
+    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+
+    from .common import failed, home_copy, measured, median
+
+    runs = max(ctx.runs, 1)
+    small = ctx.server("small")
+    details: dict[str, Any] = {}
+    results: list[Result] = []
+    with contextlib.ExitStack() as stack:
+        base_url = stack.enter_context(silent_service())
+        template = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-"))
+        stack.callback(shutil.rmtree, template, True)
+        prepare_home(template / "home", small, DEMO_AGENT_EMAIL)
+
+        def frontdesk_once(source: Path) -> dict[str, Any]:
+            with home_copy(source) as home:
+                return spawn("frontdesk", home, base_url, DEMO_AGENT_EMAIL)
+
+        # warm the OS's file cache and the bytecode of both once
+        spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
+        frontdesk_once(template / "home")
+        bare: list[float] = []
+        console: list[float] = []
+        ratios: list[float] = []
+        last: dict[str, Any] = {}
+        for _ in range(runs):
+            sample = spawn("bare", None, base_url, DEMO_AGENT_EMAIL)["ms"]
+            last = frontdesk_once(template / "home")
+            bare.append(sample)
+            console.append(last["ms"])
+            ratios.append(last["ms"] / sample)
+        ratio = median(console) / median(bare)
+        details["frontdesk_first_frame"] = last
+        details["per_run_ratios"] = ratios
+        heavy = bool(last.get("fastapi") or last.get("uvicorn"))
+        results.append(measured("startup.bare", "cold start → first frame, bare Textual",
+                                bare, budget="reference (≈ 450 ms)"))
+        results.append(measured(
+            "startup.frontdesk", "cold start → first frame, frontdesk", console,
+            budget=f"≤ {BUDGET} x bare", ratio=ratio, met=ratio <= BUDGET and not heavy,
+            note=f"{last.get('rows')} cached conversations on {last.get('screen')}; "
+                 + ("fastapi/uvicorn imported!" if heavy else "no fastapi/uvicorn")
+                 + f"; {last.get('modules')} modules loaded"))
+        if not ctx.quick and ctx.large_db is not None:
+            key, metric = "startup.frontdesk_20k", "cold start → first frame, 20,000 cached"
+            try:
+                big = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-20k-"))
+                stack.callback(shutil.rmtree, big, True)
+                shutil.copytree(template / "home", big / "home")
+                prepare_home(big / "home", small, DEMO_AGENT_EMAIL, extra=20_000,
+                             big_db=Path(ctx.large_db))
+                frontdesk_once(big / "home")
+                reports = [frontdesk_once(big / "home") for _ in range(max(3, runs // 2))]
+                samples = [r["ms"] for r in reports]
+                results.append(measured(
+                    key, metric, samples, budget="information",
+                    ratio=median(samples) / median(bare),
+                    note=f"{reports[-1].get('rows')} conversations in the first view"))
+            except Exception as error:  # information only, reported
+                results.append(failed(key, metric, repr(error)))
+        if ratio > BUDGET:
+            with home_copy(template / "home") as home:
+                details["slowest_imports_ms"] = slowest_imports(home, base_url,
+                                                                DEMO_AGENT_EMAIL)
+    return results, details
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "--probe":
+        probe(sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5])
+    print("run the start-up benchmark with: python -m bench --only startup", file=sys.stderr)
+    raise SystemExit(2)

@@ -1,0 +1,226 @@
+"""Signing in to a service: check a key and an identity, then keep the profile and the key.
+
+Shared by ``frontdesk login`` and the first-run screen so that both say the same things and
+store things the same way. Nothing here imports Textual, and the key stays inside an
+:class:`~frontdesk.api.secrets.ApiKey` wherever it is kept, so it cannot leak through a repr,
+a log line or a traceback that prints locals.
+
+* :func:`verify` asks the service who the identity is, with the key: an :class:`Agent` or the
+  text of what went wrong (the key was refused, the service cannot be reached, nobody has that
+  email).
+* :func:`keep_key` puts the key where the profile will look for it (the keyring or a 0600 key
+  file); :func:`save_profile` and :func:`remove_profile` update the settings file.
+* Key files that frontdesk itself wrote are remembered (:func:`made_key_file`), so that
+  ``frontdesk logout`` deletes only files it made, and only after asking.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from pathlib import Path
+from typing import Literal
+
+from .. import config
+from ..api.client import ApiClient
+from ..api.errors import ApiError, NotFound, TransportError, Unauthorized
+from ..api.models import Agent
+from ..api.pacing import Pacer
+from ..api.retry import RetryPolicy
+from ..api.secrets import ApiKey
+
+__all__ = [
+    "KeySource",
+    "default_key_file",
+    "forget_made_key_file",
+    "identity_fields",
+    "keep_key",
+    "made_key_file",
+    "remove_profile",
+    "save_profile",
+    "verify",
+]
+
+KeySource = Literal["keyring", "env", "file"]
+
+#: Signing in should answer quickly: one retry, short waits, a 10 s read timeout.
+_SIGNIN_RETRY = RetryPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, max_retry_after=3.0)
+_SIGNIN_TIMEOUT = 10.0
+#: The list of key files frontdesk wrote itself, one path per line, in the config directory.
+_MADE_KEY_FILES = "made-key-files"
+
+
+def identity_fields(identity: str) -> tuple[str | None, str | None]:
+    """``(agent_email, agent_id)`` for what a person typed as "who am I".
+
+    Anything with an ``@`` is an email; anything else must be an agent id (a UUID). Raises
+    :class:`ValueError` with a message for people otherwise.
+    """
+    text = identity.strip()
+    if not text:
+        raise ValueError("Give your agent email or your agent id.")
+    if "@" in text:
+        return text, None
+    try:
+        return None, str(uuid.UUID(text))
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is neither an email address nor an agent id (a UUID)."
+        ) from None
+
+
+async def verify(
+    base_url: str,
+    integrations_url: str | None,
+    key: str | ApiKey,
+    identity: str,
+    *,
+    timeout: float = _SIGNIN_TIMEOUT,
+) -> Agent | str:
+    """Ask the service at ``base_url`` who ``identity`` is, using ``key``.
+
+    Returns the agent, or one sentence for people saying what is wrong: the key was refused
+    (401/403), the service cannot be reached, nobody has that email or id, or the service
+    answered something else. Never raises for those, and never puts the key in the text.
+    """
+    try:
+        email, agent_id = identity_fields(identity)
+    except ValueError as error:
+        return str(error)
+    try:
+        secret = key if isinstance(key, ApiKey) else ApiKey(key.strip())
+    except ValueError:
+        return "The API key is empty or is not one line of text."
+    try:
+        client = ApiClient(base_url, secret, integrations_url, timeout=timeout,
+                           retry=_SIGNIN_RETRY, pacer=Pacer(enabled=False))
+    except (ValueError, TypeError) as error:
+        return f"Cannot use {base_url}: {error}"
+    try:
+        async with client:
+            if email is not None:
+                page = await client.agents.list_page(email=email, page_size=5)
+                wanted = email.casefold()
+                found = [a for a in page.items if a.email.casefold() == wanted] or page.items
+                if not found:
+                    return f"No agent or admin has the email {email} at {base_url}."
+                return found[0]
+            assert agent_id is not None
+            return await client.agents.get(agent_id)
+    except Unauthorized as error:
+        return (f"The key was refused by {base_url} (HTTP {error.status or 401}). "
+                "Check the API key and try again.")
+    except NotFound:
+        return f"No agent or admin has the id {agent_id} at {base_url}."
+    except TransportError as error:
+        if error.status is None:
+            return f"Cannot reach the service at {base_url}: {error.message}"
+        return f"The service at {base_url} answered something unexpected: {error.message}"
+    except ApiError as error:
+        return f"The service at {base_url} answered: {error}"
+
+
+# --------------------------------------------------------------------------- keeping the key
+
+
+def default_key_file(profile: str) -> Path:
+    """Where frontdesk offers to write a profile's key file: ``config/keys/<profile>.key``."""
+    return config.config_dir() / "keys" / f"{profile}.key"
+
+
+def keep_key(
+    profile: str,
+    key: ApiKey,
+    source: KeySource,
+    *,
+    key_file: str | os.PathLike[str] | None = None,
+    store: config.SecretStore | None = None,
+) -> None:
+    """Put ``key`` where a profile with ``key_source = source`` will find it.
+
+    ``keyring``: the system keyring (raises :class:`~frontdesk.config.KeyringUnavailable`,
+    with its plain explanation, when there is none or it does not answer). ``file``: a 0600
+    file at ``key_file`` (remembered as made by frontdesk unless it already held this key).
+    ``env``: nothing is stored; the person sets ``FRONTDESK_API_KEY`` themselves.
+    This call blocks up to the keyring's timeout: run it off the UI thread.
+    """
+    if source == "keyring":
+        (store or config.SecretStore()).set_key(profile, key.reveal())
+    elif source == "file":
+        if key_file is None:
+            raise config.KeyFileError("A key file path is needed to keep the key in a file.")
+        path = Path(key_file).expanduser()
+        with contextlib.suppress(config.KeyFileError):
+            if ApiKey(config.read_key_file(path)) == key:
+                return  # the person's own file already holds this key: leave it as it is
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True, mode=0o700)
+        config.write_key_file(path, key.reveal())
+        _remember_made(path)
+
+
+def _made_list() -> Path:
+    return config.config_dir() / _MADE_KEY_FILES
+
+
+def _read_made() -> list[str]:
+    try:
+        return [line for line in _made_list().read_text("utf-8").splitlines() if line.strip()]
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _write_made(paths: list[str]) -> None:
+    target = _made_list()
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(target, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write("".join(p + "\n" for p in paths))
+
+
+def _remember_made(path: Path) -> None:
+    name = str(path.resolve())
+    made = _read_made()
+    if name not in made:
+        _write_made([*made, name])
+
+
+def made_key_file(path: str | os.PathLike[str]) -> bool:
+    """Whether frontdesk wrote the key file at ``path`` itself (so logout may delete it)."""
+    return str(Path(path).expanduser().resolve()) in _read_made()
+
+
+def forget_made_key_file(path: str | os.PathLike[str]) -> None:
+    """Stop remembering ``path`` as a key file frontdesk made (after deleting it)."""
+    name = str(Path(path).expanduser().resolve())
+    made = _read_made()
+    if name in made:
+        _write_made([p for p in made if p != name])
+
+
+# --------------------------------------------------------------------------- the settings file
+
+
+def save_profile(profile: config.Profile, path: Path | None = None) -> config.Settings:
+    """Add or replace ``profile`` in the settings file; it becomes the default when there is
+    no default yet (the first profile). Returns the settings as saved."""
+    settings = config.load_settings(path)
+    profiles = {**settings.profiles, profile.name: profile}
+    default = settings.default_profile or profile.name
+    updated = settings.model_copy(update={"profiles": profiles, "default_profile": default})
+    config.save_settings(updated, path)
+    return updated
+
+
+def remove_profile(name: str, path: Path | None = None) -> config.Settings:
+    """Delete profile ``name`` from the settings file. When it was the default, the only
+    remaining profile (if exactly one is left) becomes the default. Returns the new settings."""
+    settings = config.load_settings(path)
+    profiles = {k: v for k, v in settings.profiles.items() if k != name}
+    default = settings.default_profile
+    if default == name or default not in profiles:
+        default = next(iter(profiles)) if len(profiles) == 1 else None
+    updated = settings.model_copy(update={"profiles": profiles, "default_profile": default})
+    config.save_settings(updated, path)
+    return updated

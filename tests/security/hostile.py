@@ -1,0 +1,154 @@
+"""Hostile strings shared by the security tests (QUALITY.md checks 1-3), and how to plant them
+in a running sandbox as a customer would: an end user's name, a conversation's subject,
+message bodies in every content type, email headers, a tag and attachments.
+
+Each escape is given with what :func:`frontdesk.text.clean` shows instead (the visible,
+inert placeholder a person sees), so a test can assert both that the dangerous form never
+reaches the terminal and that the person can still tell something odd was sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from frontdesk.sandbox import records
+from frontdesk.sandbox.context import SandboxContext
+from frontdesk.sandbox.server import SandboxServer
+
+# ----------------------------------------------------------------------------- escapes
+
+#: OSC 52: write "evil" to the clipboard.
+OSC52: Final = "\x1b]52;c;ZXZpbA==\x07"
+#: OSC 0 and OSC 2: set the window title (BEL and ST terminated).
+OSC0_TITLE: Final = "\x1b]0;pwned-title\x07"
+OSC2_TITLE: Final = "\x1b]2;pwned-title\x1b\\"
+#: OSC 8: a hyperlink whose text hides its target.
+OSC8_LINK: Final = "\x1b]8;;http://evil.example/\x1b\\click me\x1b]8;;\x1b\\"
+#: CSI 2 J: clear the screen.
+CLEAR_SCREEN: Final = "\x1b[2J"
+#: CSI 6 n: device status report (the terminal answers on the app's input).
+DEVICE_STATUS: Final = "\x1b[6n"
+#: The 8-bit CSI (U+009B) asking the same.
+CSI_8BIT: Final = "\x9b6n"
+#: NUL.
+NUL: Final = "\x00"
+#: RIGHT-TO-LEFT OVERRIDE: makes ``exe.doc`` look like ``cod.exe``.
+RLO: Final = "\u202e"
+
+ESCAPES: Final[dict[str, str]] = {
+    "osc52": OSC52,
+    "osc0": OSC0_TITLE,
+    "osc2": OSC2_TITLE,
+    "osc8": OSC8_LINK,
+    "clear": CLEAR_SCREEN,
+    "dsr": DEVICE_STATUS,
+    "csi8": CSI_8BIT,
+    "nul": NUL,
+    "rlo": RLO,
+}
+
+#: What ``clean`` shows for each escape (a part of it that survives one-line cutting).
+PLACEHOLDERS: Final[dict[str, str]] = {
+    "osc52": "␛]52;c;ZXZpbA==␇",
+    "osc0": "␛]0;pwned-title␇",
+    "osc2": "␛]2;pwned-title␛\\",
+    "osc8": "␛]8;;http://evil.example/␛\\click me",
+    "clear": "␛[2J",
+    "dsr": "␛[6n",
+    "csi8": "⟨U+009B⟩6n",
+    "nul": "␀",
+    "rlo": "⟨U+202E⟩",
+}
+
+# ----------------------------------------------------------------------------- markup
+
+BOLD: Final = "[bold red]"
+LINK: Final = "[link=http://evil.example/]"
+CLICK_QUIT: Final = "[@click=app.quit]"
+CLOSE: Final = "[/foo]"
+
+MARKUP: Final[dict[str, str]] = {
+    "bold": BOLD + "loud" + "[/]",
+    "link": LINK + "harmless" + "[/link]",
+    "click": CLICK_QUIT + "press me" + "[/]",
+    "close": CLOSE,
+}
+
+#: Everything at once, in one line.
+HOSTILE: Final = " ".join([*ESCAPES.values(), *MARKUP.values()])
+
+#: Characters that must never reach a terminal from customer text.
+FORBIDDEN_CHARS: Final = ("\x9b", "\x9d", "\x00", RLO)
+#: Sequences that must never reach a terminal from customer text.
+FORBIDDEN_SEQUENCES: Final = (CLEAR_SCREEN, DEVICE_STATUS, "\x1b]52", "\x1b]0;", "\x1b]2;",
+                              "\x1b]8;")
+
+#: A word that occurs in every planted name and subject, to filter the inbox by.
+WORD: Final = "mallory"
+
+
+def iso(moment: datetime) -> str:
+    """A sandbox time (``…Z`` with milliseconds)."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+@dataclass(frozen=True)
+class Planted:
+    """What :func:`plant` wrote."""
+
+    conversation_id: int
+    enduser_id: str
+    tag_id: str
+    link: str
+
+
+def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
+          text: str = HOSTILE) -> Planted:
+    """Write one conversation full of ``text``, assigned to the agent ``agent_email``.
+
+    The end user's name, the subject, the tag's name, the attachments' names and URLs and
+    message bodies (Text, Markdown, Html, an email with hostile headers) all carry ``text``;
+    the newest message holds a Markdown link whose label lies about its target.
+    """
+    link = "https://evil.example/steal?session=1"
+
+    def write(ctx: SandboxContext) -> Planted:
+        db = ctx.db
+        agent = db.all("SELECT id FROM users WHERE email = ?", (agent_email,))[0]["id"]
+        start = now - timedelta(minutes=30)
+        with db.tx():
+            user = records.insert_user(db, kind="enduser", created_at=iso(start),
+                                       display_name=f"Mallory {text}",
+                                       email="mallory@example.com")
+            cid = records.insert_conversation(
+                db, type="EmailConversation", channel="Email", requester_id=user,
+                created_at=iso(start), subject=f"Mallory {text}", assigned_agent_id=agent,
+                assigned_at=iso(start), last_activity_at=iso(now - timedelta(minutes=1)))
+            tag = records.insert_tag(db, name=f"mallory {text}", created_at=iso(start))
+            records.tag_conversation(db, cid, tag, iso(start))
+            bodies: list[dict[str, Any]] = [
+                {"_type": "EmailAttributes", "direction": "Inbound",
+                 "subject": f"Mallory {text}",
+                 "from": {"email": "mallory@example.com", "name": f"Mallory {text}"},
+                 "to": [{"email": "support@example.com", "name": text}],
+                 "content": {"_type": "Text", "value": f"text body {text}"},
+                 "attachments": [{"url": "https://files.example/" + text,
+                                  "prettyName": f"invoice {text}.pdf"}]},
+                {"_type": "EmailAttributes", "direction": "Inbound",
+                 "content": {"_type": "Markdown", "value": f"markdown body {text}"}},
+                {"_type": "EmailAttributes", "direction": "Inbound",
+                 "content": {"_type": "Html", "value": f"<p>html body {text}</p>"}},
+                {"_type": "EmailAttributes", "direction": "Inbound",
+                 "content": {"_type": "Markdown",
+                             "value": f"[your bank, safe]({link}) {CLICK_QUIT}x"}},
+            ]
+            for index, attributes in enumerate(bodies):
+                records.insert_message(
+                    db, conversation_id=cid, author_id=user,
+                    created_at=iso(start + timedelta(minutes=index + 1)),
+                    direction="Inbound", attributes=attributes)
+        return Planted(cid, user, tag, link)
+
+    return sandbox.call(write)

@@ -1,0 +1,254 @@
+"""QUALITY.md check 1 at the terminal: the whole console, run in a real pseudo-terminal, never
+writes a customer's escape sequences.
+
+The unit-level proof is ``tests/security/test_text_sanitiser.py``; this one is end to end.
+Textual's headless mode (``App.run_test``) renders nothing to any output, so the console is
+started as its own process (``frontdesk.launch.run_console``, as ``frontdesk`` does) on the slave
+side of a pty, against a sandbox of this test with hostile text planted in an end user's name,
+a subject, message bodies (Text, Markdown, Html), email headers, a tag and attachments. The
+test reads every byte the console writes from the master side, keeps a small model of the
+screen to know when to press the next key, walks inbox → filter → thread → tag picker → back
+→ quit by writing keys to the master, and then checks the raw bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Callable, Iterator
+from typing import Final
+
+import hostile
+import pytest
+from rich.cells import cell_len
+
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+
+COLUMNS: Final = 160  # wide enough for the inbox's preview pane: more places to show text
+ROWS: Final = 45
+#: Longest wait for one screen change (the console starts, signs in and polls in this time).
+STEP_TIMEOUT: Final = 30.0
+
+#: The console, exactly as ``frontdesk`` opens it on a profile: a session on the target.
+RUNNER: Final = """
+import os, sys
+from frontdesk.config import Settings
+from frontdesk.launch import Target, run_console
+target = Target("pty", os.environ["FD_TEST_URL"], None, os.environ["FD_TEST_KEY"],
+                os.environ["FD_TEST_IDENTITY"])
+sys.exit(run_console(target, Settings()))
+"""
+
+#: Escape sequences Textual itself writes that start like an OSC: only the pointer shape
+#: (kitty's OSC 22, a fixed word). Anything else starting with ESC ] came from text.
+TEXTUAL_OWN_OSC: Final = re.compile(r"\x1b\]22;[a-z-]+\x07")
+
+_TOKEN: Final = re.compile(
+    r"\x1b\[([0-9;?<>=$]*)([ -/]*)([@-~])"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC
+    r"|\x1b[^\[\]]"  # other two-character escapes
+    r"|([^\x1b\n\r]+)|(\n)|(\r)"
+)
+_INCOMPLETE: Final = re.compile(r"\x1b(?:\[[0-9;?<>=$ -/]*|\][^\x07\x1b]*\x1b?)?\Z")
+
+
+class Screen:
+    """A minimal model of the terminal's cells: enough of VT100 for Textual's output
+    (absolute cursor moves, text, newlines; colours and modes are ignored)."""
+
+    def __init__(self, columns: int, rows: int) -> None:
+        self.columns = columns
+        self.rows = rows
+        self.cells = [[" "] * columns for _ in range(rows)]
+        self.x = 0
+        self.y = 0
+        self._pending = ""
+
+    def feed(self, text: str) -> None:
+        """Apply output; an escape sequence cut at the end waits for the next chunk."""
+        text = self._pending + text
+        cut = _INCOMPLETE.search(text)
+        self._pending = text[cut.start():] if cut else ""
+        if cut:
+            text = text[:cut.start()]
+        for match in _TOKEN.finditer(text):
+            params, intermediate, final, chars, newline, carriage_return = match.groups()
+            if final == "H" and not intermediate and params is not None and "?" not in params:
+                numbers = [int(p) if p else 1 for p in params.split(";")] if params else []
+                numbers += [1, 1]
+                self.y, self.x = numbers[0] - 1, numbers[1] - 1
+            elif chars:
+                self._put(chars)
+            elif newline:
+                self.y += 1
+            elif carriage_return:
+                self.x = 0
+
+    def _put(self, chars: str) -> None:
+        for char in chars:
+            width = cell_len(char)
+            if 0 <= self.y < self.rows and 0 <= self.x < self.columns:
+                self.cells[self.y][self.x] = char
+                if width == 2 and self.x + 1 < self.columns:
+                    self.cells[self.y][self.x + 1] = ""
+            self.x += width
+
+    @property
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join("".join(row) for row in self.cells)
+
+
+class PtyConsole:
+    """The console as a process on a pseudo-terminal; every byte it writes is kept."""
+
+    def __init__(self, sandbox: SandboxServer, identity: str) -> None:
+        self.raw = bytearray()
+        self.screen = Screen(COLUMNS, ROWS)
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        env = dict(os.environ, FD_TEST_URL=sandbox.base_url, FD_TEST_KEY=sandbox.key,
+                   FD_TEST_IDENTITY=identity, TERM="xterm-256color", COLORTERM="truecolor",
+                   TEXTUAL_ANIMATIONS="none")
+        for name in ("TEXTUAL", "TEXTUAL_DEVTOOLS_PORT", "FRONTDESK_API_KEY"):
+            env.pop(name, None)
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", RUNNER], stdin=slave, stdout=slave, stderr=slave,
+                env=env, start_new_session=True, close_fds=True)
+        finally:
+            os.close(slave)
+
+    # ------------------------------------------------------------------ output
+
+    def _read(self, timeout: float) -> bool:
+        """Read what is there (waiting up to ``timeout``); False once the pty is closed."""
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:  # EIO: the console closed the terminal
+            return False
+        if not chunk:
+            return False
+        self.raw += chunk
+        self.screen.feed(self._decoder.decode(chunk))
+        return True
+
+    def expect(self, what: str, predicate: Callable[[str], bool]) -> None:
+        """Read until the screen satisfies ``predicate`` (fails with the screen shown)."""
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while not predicate(self.screen.text):
+            if time.monotonic() > deadline or not self._read(0.1):
+                pytest.fail(f"the console never showed {what}; the screen:\n{self.screen.text}")
+
+    def shows(self, *texts: str) -> None:
+        """Read until every one of ``texts`` is on the screen."""
+        self.expect(" and ".join(map(repr, texts)), lambda s: all(t in s for t in texts))
+
+    def press(self, keys: str) -> None:
+        """Type ``keys`` on the terminal (ESC for escape, CR for enter, \\x11 for ctrl+q)."""
+        os.write(self.master, keys.encode())
+
+    def finish(self) -> int:
+        """Read to the end of the process's output; its exit status."""
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while self._read(0.1) and time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                while self._read(0.05):
+                    ready, _, _ = select.select([self.master], [], [], 0)
+                    if not ready:
+                        break
+                break
+        return self.process.wait(STEP_TIMEOUT)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+
+    @property
+    def output(self) -> str:
+        """Everything written, decoded (invalid UTF-8 shows as U+FFFD)."""
+        return self.raw.decode("utf-8", "replace")
+
+
+def listed(screen: str) -> list[int]:
+    """The conversation ids in the inbox's list (left of the preview pane)."""
+    return [int(found) for line in screen.splitlines()
+            for found in re.findall(r"#(\d+)\s", line.split("▏", 1)[0])]
+
+
+@pytest.fixture
+def terminal(sandbox: SandboxServer) -> Iterator[tuple[PtyConsole, hostile.Planted]]:
+    """The console on a pty, on the seeded sandbox with hostile text planted."""
+    planted = hostile.plant(sandbox, agent_email=DEMO_AGENT_EMAIL, now=ManualClock().now())
+    console = PtyConsole(sandbox, DEMO_AGENT_EMAIL)
+    try:
+        yield console, planted
+    finally:
+        console.close()
+
+
+def test_customer_escapes_never_reach_the_terminal(
+        terminal: tuple[PtyConsole, hostile.Planted], sandbox: SandboxServer) -> None:
+    console, planted = terminal
+    cid = f"#{planted.conversation_id}"
+    # The inbox, with the planted conversation in its list and the preview pane.
+    console.shows("● live", cid, "Subject / last message")
+    console.expect("the preview of the hostile conversation",
+                   lambda s: "[bold red]loud[/]" in s)
+    # Filter down to it, then open the thread.
+    console.press("/")
+    console.shows("filter")
+    console.press(hostile.WORD)
+    console.expect("only the hostile conversation in the list",
+                   lambda s: listed(s) == [planted.conversation_id])
+    console.press("\r")  # leave the filter line
+    console.press("\r")  # open the highlighted conversation
+    console.shows("Subject:", "text body", "html body", "markdown body", "📎")
+    console.shows("(https://evil.example/steal?session=1)")  # a link shows its real target
+    # The tag picker, listing the hostile tag.
+    console.press("t")
+    console.shows(f"Tags of {cid}", "[x] mallory")
+    console.press("\x1b")
+    console.expect("the picker closed", lambda s: "Tags of" not in s)
+    console.press("\x1b")
+    console.expect("the inbox again", lambda s: "Subject / last message" in s)
+    console.press("\x11")  # ctrl+q
+    assert console.finish() == 0
+
+    written = console.output
+    assert "\ufffd" not in written, "the console wrote invalid UTF-8"
+    # The only OSC the console writes is Textual's own pointer shape: no clipboard (52), no
+    # title (0, 2), no hyperlink (8).
+    assert "\x1b]" not in TEXTUAL_OWN_OSC.sub("", written)
+    for sequence in hostile.FORBIDDEN_SEQUENCES:
+        assert sequence not in written, f"{sequence!r} reached the terminal"
+    for char in hostile.FORBIDDEN_CHARS:
+        assert char not in written, f"{char!r} reached the terminal"
+    assert "\x9c" not in written and "\x07" not in TEXTUAL_OWN_OSC.sub("", written)
+    # ... and the person can still see that something odd was sent.
+    for name, placeholder in hostile.PLACEHOLDERS.items():
+        assert placeholder in written, f"the placeholder for {name} was never shown"
+    for literal in hostile.MARKUP.values():
+        assert literal in written, f"{literal!r} did not show literally"
+    # QUALITY.md check 4, on the screen: the API key was never written.
+    assert sandbox.key not in written
