@@ -822,7 +822,7 @@ def _profiles(argv: Sequence[str]) -> int:
     rows = [("", "NAME", "BASE URL", "AS", "KEY")]
     for name in sorted(settings.profiles):
         profile = settings.profiles[name]
-        key = profile.key_source
+        key: str = profile.key_source
         if profile.key_source == "file" and profile.key_file:
             key = f"file {profile.key_file}"
         rows.append(("*" if name == settings.default_profile else "", name, profile.base_url,

@@ -221,7 +221,8 @@ def test_customer_escapes_never_reach_the_terminal(
     console.press(hostile.WORD)
     console.expect("only the hostile conversation in the list",
                    lambda s: listed(s) == [planted.conversation_id])
-    console.press("\r")  # leave the filter line
+    console.press("\r")  # leave the filter line: the list has the keys again
+    console.expect("the list's keys in the footer", lambda s: "⏎ Open" in s.splitlines()[-1])
     console.press("\r")  # open the highlighted conversation
     console.shows("Subject:", "text body", "html body", "markdown body", "📎")
     console.shows("(https://evil.example/steal?session=1)")  # a link shows its real target

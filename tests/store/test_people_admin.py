@@ -15,6 +15,7 @@ from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
 from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.admin import QueueSettings, admin_of, parse_moment
@@ -140,6 +141,7 @@ async def test_anonymize_needs_force_then_is_followed(session: Session,
     topic = anonymization_topic(status.id)
     assert session.live.topic(topic) is not None
     assert admin_of(session).requests_made_here()[0].id == status.id
+    assert isinstance(sandbox.clock, ManualClock)
     sandbox.clock.advance(5)
     sandbox.run_pending()
     current = await session.live.refresh(topic)
@@ -334,6 +336,7 @@ async def test_anonymisation_requests_and_ratings(session: Session,
                            "AND type != 'AnonymizedConversation' LIMIT 1")[0]["id"]
     status = await admin.anonymize_deprecated("Conversation", str(closed), False)
     assert admin.requests_made_here()[0].id == status.id
+    assert isinstance(sandbox.clock, ManualClock)
     sandbox.clock.advance(5)
     sandbox.run_pending()
     assert (await admin.refresh_requests())[0].processed
@@ -348,7 +351,7 @@ async def test_anonymisation_requests_and_ratings(session: Session,
     offer = await admin.offer_rating(conversation, "Nps")
     statuses = await admin.rating_statuses(conversation)
     assert any(s.id == offer.id and s.rating_status == "Offered" for s in statuses)
-    with pytest.raises(Refused, match="0 .* to 10"):
+    with pytest.raises(Refused, match=r"0 .* to 10"):
         await admin.submit_rating(conversation, offer.id, "Nps", "11")
     result = await admin.submit_rating(conversation, offer.id, "Nps", "9", "great")
     assert result.rating_result.value == 9

@@ -14,6 +14,7 @@ from frontdesk.tui.screens.admin import AdminScreen
 from frontdesk.tui.screens.admin_members import MembersScreen
 from frontdesk.tui.screens.confirm import ConfirmScreen, TypeBackScreen
 from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.screens.ratings import RatingsScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -22,6 +23,10 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+def front(app: Any) -> Any:
+    """The screen in front now (a call, so a type checker does not carry an earlier check)."""
+    return app.screen
 
 
 def rows(table: DataTable[Any]) -> list[str]:
@@ -50,7 +55,9 @@ async def open_admin(console: Any, pilot: Pilot[Any], section: str = "tags") -> 
 
 
 def tag_state(console: Any, name: str) -> list[dict[str, Any]]:
-    return console.sandbox.query("SELECT id, state, color FROM tags WHERE name = ?", (name,))
+    found: list[dict[str, Any]] = console.sandbox.query(
+        "SELECT id, state, color FROM tags WHERE name = ?", (name,))
+    return found
 
 
 async def test_tags_create_deactivate_activate_delete(console: Any) -> None:
@@ -63,12 +70,12 @@ async def test_tags_create_deactivate_activate_delete(console: Any) -> None:
         form = await fill(pilot, {"name": "vip-gold", "color": "gold"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is form
+        assert front(app) is form
         assert "#rrggbb" in str(form.query_one("#form-problem").render())
         form.set_values({"color": "#aa8800"})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         [tag] = tag_state(console, "vip-gold")
         assert tag["state"] == "Active" and tag["color"].lower() == "#aa8800"
         table.focus()
@@ -103,7 +110,7 @@ async def test_tags_create_deactivate_activate_delete(console: Any) -> None:
         table.move_cursor(row=table.get_row_index(doomed))
         await pilot.press("D")  # without asking
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         assert console.sandbox.query("SELECT 1 FROM tags WHERE id = ?", (doomed,)) == []
 
 
@@ -128,7 +135,7 @@ async def test_team_create_add_two_members_remove_one(console: Any) -> None:
         chosen = set(picker.added)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         members = {r["agent_id"] for r in console.sandbox.query(
             "SELECT agent_id FROM team_members WHERE team_id = ?", (team,))}
         assert members == chosen
@@ -165,13 +172,13 @@ async def test_queue_create_with_settings_and_assign_members(console: Any) -> No
         assert "priority" in str(form.query_one("#form-problem").render()).lower()
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is form  # refused before sending
+        assert front(app) is form  # refused before sending
         assert console.sandbox.query("SELECT 1 FROM queues WHERE name = 'Weekend'") == []
         form.set_values({"priority": "9", "offer_timeout": "25", "wrapup_timeout": "90",
                          "offer_algorithm": "LongestIdle", "is_do_not_offer_enabled": True})
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         [queue] = console.sandbox.query("SELECT id, is_default, settings FROM queues "
                                         "WHERE name = 'Weekend'")
         settings = json.loads(queue["settings"])
@@ -256,3 +263,65 @@ async def test_anonymisation_requests_lookup_and_deprecated_request(console: Any
         await pilot.press("r")
         await settle(pilot)
         assert "processed" in str(table.get_row(made[0]["id"])[3])
+
+
+async def test_ratings_panel_offers_submits_and_reads_the_deprecated_path(console: Any) -> None:
+    conversation = console.sandbox.query(
+        "SELECT c.id FROM conversations c WHERE c.state = 'Open' AND NOT EXISTS "
+        "(SELECT 1 FROM ratings r WHERE r.conversation_id = c.id) ORDER BY c.id LIMIT 1")[0]["id"]
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await console.ready(pilot)
+        panel = RatingsScreen(conversation)
+        app.push_screen(panel)
+        await settle(pilot)
+        assert "No rating offered yet" in str(panel.query_one("#ratings-problem").render())
+        await pilot.press("o")
+        await fill(pilot, {"type": "Nps"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert front(app) is panel
+        [offer] = console.sandbox.query("SELECT id, rating_type, status FROM ratings "
+                                        "WHERE conversation_id = ?", (conversation,))
+        assert offer["rating_type"] == "Nps" and offer["status"] == "Offered"
+        assert panel.query_one("#ratings-table", DataTable).row_count == 1
+        [submit] = [c for c in panel.palette_commands() if c[0] == "Submit a rating result"]
+        submit[2]()
+        await settle(pilot)
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        assert form.values["rating_id"] == offer["id"] and form.values["type"] == "Nps"
+        form.set_values({"value": "11"})
+        await pilot.pause()
+        assert "0 (would not recommend) to 10" in str(form.query_one("#form-problem").render())
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert front(app) is form
+        form.set_values({"value": "9", "comment": "Quick and kind"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert front(app) is panel
+        row = console.sandbox.query("SELECT status, score, comment FROM ratings WHERE id = ?",
+                                    (offer["id"],))[0]
+        assert row == {"status": "Rated", "score": 9, "comment": "Quick and kind"}
+        [old] = [c for c in panel.palette_commands() if "deprecated path" in c[0]]
+        old[2]()
+        await settle(pilot)
+        said = str(panel.query_one("#ratings-problem").render())
+        assert "1 question, 1 rated" in said and "deprecated path" in said
+
+
+async def test_palette_commands_bring_their_section_forward(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_admin(console, pilot)
+        [command] = [c for c in screen.palette_commands() if c[0] == "Teams: new team"]
+        command[2]()
+        await settle(pilot)
+        assert screen.section == "teams"
+        form = front(app)
+        assert isinstance(form, FormScreen) and form.id == "new-team"
+        await pilot.press("escape")
+        await settle(pilot)
+        keys = {b.binding.id for b in screen.active_bindings.values()}
+        assert "admin.teams.members" in keys and "admin.tags.toggle" not in keys

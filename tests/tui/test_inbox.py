@@ -90,6 +90,10 @@ async def test_views_switch_with_tab_and_a_click(console: Console) -> None:
         assert screen.view == "all"
         assert listing.total_count == len(session.inbox.records)
         assert listing.has_focus
+        commands = {title: run for title, _help, run in screen.palette_commands()}
+        commands["Inbox: show Closed"]()
+        await pilot.pause()
+        assert screen.view == "closed"
 
 
 async def test_filter_narrows_as_typed_and_esc_restores(console: Console) -> None:

@@ -1,5 +1,5 @@
-"""How People (end users, agents) and Admin (tags, business hours) look, at 100×30 and at
-160×45, on the seeded sandbox with the console's clock frozen.
+"""How People (end users, agents) and Admin (tags, business hours) look, at 100 by 30 and
+at 160 by 45, on the seeded sandbox with the console's clock frozen.
 
 Update the pictures after an intended change with ``--snapshot-update`` and look at them.
 """

@@ -82,8 +82,10 @@ def test_each_way_is_real(key: tuple[str, str]) -> None:
 @pytest.mark.parametrize("cls", [PeopleScreen, AdminScreen, RatingsScreen, AttributesPanel,
                                  EndUserProfileScreen])
 def test_palettes_and_bindings_of_these_screens_are_whole(cls: type) -> None:
-    prefix = {PeopleScreen: "people.", AdminScreen: "admin.", RatingsScreen: "ratings.",
-              AttributesPanel: "attributes.", EndUserProfileScreen: "profile."}[cls]
+    prefixes: dict[type, str] = {PeopleScreen: "people.", AdminScreen: "admin.",
+                                 RatingsScreen: "ratings.", AttributesPanel: "attributes.",
+                                 EndUserProfileScreen: "profile."}
+    prefix = prefixes[cls]
     own = [b for b in cls.__dict__["BINDINGS"] if isinstance(b, Binding)]
     assert own and all(b.id and b.id.startswith(prefix) and b.description for b in own)
     for binding in own:
@@ -100,7 +102,7 @@ def test_palettes_and_bindings_of_these_screens_are_whole(cls: type) -> None:
 
 def test_every_key_of_people_and_admin_is_also_a_palette_command() -> None:
     for cls in (PeopleScreen, AdminScreen):
-        palette_actions = set()
+        palette_actions: set[str] = set()
         for entry in cls.PALETTE:
             action, arguments = _action_name(entry.action)
             palette_actions.update(arguments or (action,))

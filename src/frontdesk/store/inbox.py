@@ -36,6 +36,8 @@ PENDING_STATES = ("Pending", "AwaitingPending")
 WORKING_SET_LIMIT = 20_000
 #: conversations fetched per poll at most (the rest follow at the next tick)
 BATCH = 24
+#: conversations whose tags are read per poll at most (after the records they belong to)
+TAG_BATCH = 12
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
 
@@ -63,8 +65,9 @@ class InboxStore:
         self.version = 0
         self.search_available: bool | None = None
         self._backlog: dict[int, Priority] = {}
+        self._tag_backlog: set[int] = set()
         self._since: datetime | None = None
-        self._primed = False
+        self._primed: set[str] = set()
         for conversation in session.local.working_set(limit=WORKING_SET_LIMIT):
             self.records[conversation.id] = conversation
         cached = session.local.snapshot("inbox")
@@ -175,25 +178,27 @@ class InboxStore:
         return self.version
 
     async def _discover(self) -> None:
+        """Find what to fetch: at first the members of Mine and Queue (each once its
+        identity is known), then whatever had activity since the last tick."""
         client = self._session.client
-        if not self._primed:
-            me = self._session.me_id
-            queues = sorted(self._session.directory.my_queue_ids)
-            filters: list[dict[str, Any]] = []
-            if me:
-                filters.append(_filters(
-                    _field("AgentId", "IsOneOf", [me]),
-                    _field("Status", "IsOneOf", ["open", "pending"])))
-            if queues:
-                filters.append(_filters(
-                    _field("QueueId", "IsOneOf", queues),
-                    _field("AgentId", "IsEmpty"),
-                    _field("Status", "IsOneOf", ["open"])))
-            for body in filters:
-                page = await client.search.conversations_page(
-                    filters=body, page_size=200, priority=Priority.VISIBLE)
-                self.want((hit.id for hit in page.items), Priority.VISIBLE)
-            self._primed = True
+        me = self._session.me_id
+        queues = sorted(self._session.directory.my_queue_ids)
+        priming: list[tuple[str, dict[str, Any]]] = []
+        if me and "mine" not in self._primed:
+            priming.append(("mine", _filters(
+                _field("AgentId", "IsOneOf", [me]),
+                _field("Status", "IsOneOf", ["open", "pending"]))))
+        if queues and "queue" not in self._primed:
+            priming.append(("queue", _filters(
+                _field("QueueId", "IsOneOf", queues),
+                _field("AgentId", "IsEmpty"),
+                _field("Status", "IsOneOf", ["open"]))))
+        for view, body in priming:
+            page = await client.search.conversations_page(
+                filters=body, page_size=200, priority=Priority.VISIBLE)
+            self.want((hit.id for hit in page.items), Priority.VISIBLE)
+            self._primed.add(view)
+        if priming:
             return
         since = self._since or self._session.server_now() - SLACK
         body = _filters(_field("LastActivity", "Since", timestamp=since))
@@ -214,7 +219,30 @@ class InboxStore:
             return_exceptions=True)
         fresh = [r for r in results if isinstance(r, Conversation)]
         self.upsert(fresh)
+        self._tag_backlog.update(c.id for c in fresh)
         if self._backlog:
+            self._session.live.poke("inbox")
+            return
+        await self._fetch_tags()
+
+    async def _fetch_tags(self) -> None:
+        """Tags of recently fetched conversations, a few a tick, after their records."""
+        wanted = sorted(self._tag_backlog, reverse=True)[:TAG_BATCH]
+        self._tag_backlog.difference_update(wanted)
+        client = self._session.client
+
+        async def one(conversation_id: int) -> None:
+            try:
+                tags = await client.tags.list_for_conversation(conversation_id,
+                                                               priority=Priority.BACKGROUND)
+            except ApiError:
+                return
+            self.set_tags(conversation_id, (t.id for t in tags))
+            for tag in tags:
+                self._session.directory.tags.setdefault(tag.id, tag)
+
+        await asyncio.gather(*(one(cid) for cid in wanted))
+        if self._tag_backlog:
             self._session.live.poke("inbox")
 
     async def _fetch_one(self, conversation_id: int, priority: Priority) -> Conversation | None:
@@ -229,14 +257,6 @@ class InboxStore:
         except ApiError:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
             raise
-        try:
-            tags = await client.tags.list_for_conversation(conversation_id,
-                                                           priority=Priority.BACKGROUND)
-            self.set_tags(conversation_id, (t.id for t in tags))
-            for tag in tags:
-                self._session.directory.tags.setdefault(tag.id, tag)
-        except ApiError:
-            pass
         self._session.directory.name(conversation.requester_id)
         return conversation
 

@@ -121,6 +121,7 @@ class Session:
         try:
             await self.directory.load()
             self.changed()
+            self.live.poke("inbox")  # now that my queues are known, find what waits in them
         except ApiError as error:
             self.notice("warning", f"Could not load agents, queues and tags: {error.message}")
 

@@ -76,13 +76,14 @@ async def verify(
     key: str | ApiKey,
     identity: str,
     *,
-    timeout: float = _SIGNIN_TIMEOUT,
+    http_timeout: float = _SIGNIN_TIMEOUT,
 ) -> Agent | str:
     """Ask the service at ``base_url`` who ``identity`` is, using ``key``.
 
-    Returns the agent, or one sentence for people saying what is wrong: the key was refused
-    (401/403), the service cannot be reached, nobody has that email or id, or the service
-    answered something else. Never raises for those, and never puts the key in the text.
+    ``http_timeout`` bounds each request. Returns the agent, or one sentence for people
+    saying what is wrong: the key was refused (401/403), the service cannot be reached,
+    nobody has that email or id, or the service answered something else. Never raises for
+    those, and never puts the key in the text.
     """
     try:
         email, agent_id = identity_fields(identity)
@@ -93,7 +94,7 @@ async def verify(
     except ValueError:
         return "The API key is empty or is not one line of text."
     try:
-        client = ApiClient(base_url, secret, integrations_url, timeout=timeout,
+        client = ApiClient(base_url, secret, integrations_url, timeout=http_timeout,
                            retry=_SIGNIN_RETRY, pacer=Pacer(enabled=False))
     except (ValueError, TypeError) as error:
         return f"Cannot use {base_url}: {error}"

@@ -14,8 +14,9 @@ of the highlighted conversation sits beside the list.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -234,6 +235,13 @@ class InboxScreen(ConversationActions, ModeScreen):
         if search_tab is not None:
             search_tab.label = Text(f"Search: {one_line(self._search_query, 24)} "
                                     f"{len(self._search_ids)}")
+
+    def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
+        """The views, for the command palette (besides the keys)."""
+        for name in self._views():
+            title = VIEW_TITLES.get(name, "Search results")
+            yield (f"Inbox: show {title}", "tab / shift+tab cycle the views",
+                   partial(self.show_view, name))
 
     # ------------------------------------------------------------------ views
 

@@ -81,7 +81,8 @@ class FormScreen(ModalScreen[bool]):
     def _field(self, spec: FormField) -> ComposeResult:
         widget_id = f"f-{spec.name}"
         if spec.kind == "bool":
-            yield Checkbox(spec.label, bool(spec.value), id=widget_id, classes="form-check")
+            yield Checkbox(spec.label, bool(spec.value), id=widget_id, classes="form-check",
+                           compact=True)
         else:
             with Horizontal(classes="form-row"):
                 yield Label(safe(spec.label), classes="form-label")
@@ -90,10 +91,11 @@ class FormScreen(ModalScreen[bool]):
                         {v for _, v in spec.choices} else Select.NULL
                     yield Select([(label, value) for label, value in spec.choices],
                                  value=initial, id=widget_id,
-                                 allow_blank=initial is Select.NULL, classes="form-input")
+                                 allow_blank=initial is Select.NULL, classes="form-input",
+                                 compact=True)
                 else:
                     yield Input(str(spec.value), placeholder=spec.placeholder, id=widget_id,
-                                classes="form-input")
+                                classes="form-input", compact=True)
         if spec.hint:
             yield Static(safe(spec.hint), classes="form-field-hint")
 

@@ -1,0 +1,344 @@
+"""``python -m bench [--quick] [--only NAME ...]``: every benchmark of the quality document's
+performance budgets, a table, and ``bench/results.json``.
+
+The parent builds (once, cached in ``bench/.cache/``) the seeded sandbox databases, starts
+the sandbox servers the chosen benchmarks need (each a separate process), and runs every
+benchmark in a child process of its own (``python -m bench --child NAME``), so that one
+benchmark's imports, caches and garbage never weigh on the next, and a benchmark that fails
+becomes a row saying why instead of ending the run. ``--quick`` uses tiny sizes, one run and
+no large database (for the smoke test: it checks the plumbing, not the budgets).
+
+The thread, inbox and idle-console figures come from the other engineers' scripts
+(``bench_thread.py``, ``bench_inbox.py``, ``bench_idle.py``), imported and called here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .common import (
+    CACHE,
+    RESULTS,
+    ROOT,
+    SRC,
+    BenchContext,
+    Result,
+    SandboxProcess,
+    ServerInfo,
+    failed,
+    format_table,
+    machine,
+    measured,
+    median,
+    percentile,
+    sandbox_db,
+)
+
+Outcome = tuple[list[Result], dict[str, Any]]
+
+# ---------------------------------------------------------------------- (b)(c)(e) thread
+
+
+def run_thread(ctx: BenchContext) -> Outcome:
+    """Thread open 50 / 10,000, a new message, keystroke → frame (``bench_thread.py``)."""
+    from . import bench_thread as thread
+
+    small_n, large_n, typing_n, keys = (20, 400, 200, 8) if ctx.quick else (50, 10_000, 5_000,
+                                                                             40)
+    runs = max(ctx.runs, 1)
+
+    async def measure() -> dict[str, list[float]]:
+        small = thread.make_messages(small_n)
+        large = thread.make_messages(large_n)
+        medium = thread.make_messages(typing_n)
+        await thread.open_thread(small_n, small)  # warm imports, CSS and caches once
+        got: dict[str, list[float]] = {"small": [], "large": [], "ratio": [], "append": [],
+                                       "keys": []}
+        for _ in range(runs):
+            a = await thread.open_thread(small_n, small)
+            b = await thread.open_thread(large_n, large)
+            got["small"].append(a)
+            got["large"].append(b)
+            got["ratio"].append(b / a)
+        got["append"] = [await thread.append_one(large) for _ in range(runs)]
+        for _ in range(max(1, runs // 2)):
+            got["keys"].extend(await thread.keystrokes(medium, keys=keys))
+        return got
+
+    got = asyncio.run(measure())
+    ratio = median(got["ratio"])
+    large_ms = median(got["large"])
+    keys_median, keys_p90 = median(got["keys"]), percentile(got["keys"], 90)
+    return [
+        measured("thread.open.small", f"open a thread of {small_n:,} messages", got["small"],
+                 budget="reference"),
+        measured("thread.open.large", f"open a thread of {large_n:,} messages", got["large"],
+                 budget="≤ 150 ms and ≤ 1.2 x the small one", ratio=ratio,
+                 met=large_ms <= 150 and ratio <= 1.2,
+                 note=f"ratio = median of per-run ratios (p10-p90 "
+                      f"{percentile(got['ratio'], 10):.2f}-{percentile(got['ratio'], 90):.2f})"),
+        measured("thread.append", "a new message arrives in an open thread", got["append"],
+                 budget="≤ 30 ms", met=median(got["append"]) <= 30),
+        measured("thread.keystroke", f"keystroke → frame, composer beside {typing_n:,} messages",
+                 got["keys"], budget="median ≤ 17 ms, p90 ≤ 25 ms",
+                 met=keys_median <= 17 and keys_p90 <= 25,
+                 note=f"{len(got['keys'])} keys; p90 {keys_p90:.1f} ms"),
+    ], {"samples": got}
+
+
+# ---------------------------------------------------------------------- (d) inbox
+
+
+def run_inbox(ctx: BenchContext) -> Outcome:
+    """Inbox of 100,000: build, filter keystroke, cursor step (``bench_inbox.py``)."""
+    from . import bench_inbox as inbox
+
+    count = 2_000 if ctx.quick else 100_000
+    fake = inbox.FakeInbox(count)
+    got: dict[str, list[float]] = asyncio.run(inbox.measure(fake, max(ctx.runs, 1)))
+    label = f"inbox {count:,}"
+    both = [v + b for v, b in zip(got["view"], got["build"], strict=True)]
+    rows = [
+        measured("inbox.build", f"{label}: build (list + paint)", got["build"],
+                 budget="≤ 300 ms", met=median(got["build"]) <= 300,
+                 note="bench_inbox's build: set_rows of the whole view and one painted screen"),
+        measured("inbox.view_build", f"{label}: store view + build", both,
+                 budget="information", note="with bench_inbox's stand-in for the store's "
+                                            "view (a sort of every record)"),
+        measured("inbox.first_key", f"{label}: first filter keystroke", got["first keystroke"],
+                 budget="≤ 50 ms", met=median(got["first keystroke"]) <= 50),
+        measured("inbox.keystroke", f"{label}: filter keystroke", got["keystroke"],
+                 budget="≤ 50 ms", met=median(got["keystroke"]) <= 50),
+        measured("inbox.cursor", f"{label}: cursor step", got["cursor step"],
+                 budget="≤ 10 ms", met=median(got["cursor step"]) <= 10),
+        measured("inbox.page", f"{label}: page down", got["page down"], budget="≤ 10 ms",
+                 met=median(got["page down"]) <= 10),
+    ]
+    if "rebuild, 1 changed" in got:
+        rows.append(measured("inbox.rebuild", f"{label}: rebuild, 1 record changed",
+                             got["rebuild, 1 changed"], budget="information"))
+    return rows, {"samples": got}
+
+
+# ---------------------------------------------------------------------- the registry
+
+
+def _startup(ctx: BenchContext) -> Outcome:
+    from . import bench_startup
+
+    return bench_startup.run(ctx)
+
+
+def _poll(ctx: BenchContext) -> Outcome:
+    from . import bench_poll
+
+    return bench_poll.run_unchanged(ctx)
+
+
+def _idle(ctx: BenchContext) -> Outcome:
+    from . import bench_poll
+
+    return bench_poll.run_idle(ctx)
+
+
+def _client(ctx: BenchContext) -> Outcome:
+    from . import bench_client
+
+    return bench_client.run(ctx)
+
+
+def _memory(ctx: BenchContext) -> Outcome:
+    from . import bench_memory
+
+    return bench_memory.run(ctx)
+
+
+def _sandbox(ctx: BenchContext) -> Outcome:
+    from . import bench_sandbox
+
+    return bench_sandbox.run(ctx)
+
+
+#: name → (what it measures, the function, the sandbox servers it needs)
+BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, ...]]] = {
+    "startup": ("(a) cold start → first frame", _startup, ("small",)),
+    "thread": ("(b)(c)(e) thread open, new message, keystroke", run_thread, ()),
+    "inbox": ("(d) inbox of 100,000", run_inbox, ()),
+    "poll": ("(f) a poll that changes nothing", _poll, ("small",)),
+    "idle": ("(g) idle console requests, 429s, action wait", _idle, ("limited",)),
+    "client": ("(h) client overhead per call", _client, ("small",)),
+    "memory": ("(i) console memory", _memory, ("big",)),
+    "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("small", "big")),
+}
+
+
+# ---------------------------------------------------------------------- child and parent
+
+
+def child(name: str, context_file: Path, out_file: Path) -> int:
+    """In a child process: run one benchmark, write its rows and details as JSON."""
+    ctx = BenchContext.from_json(context_file.read_text())
+    _, function, _ = BENCHMARKS[name]
+    started = time.perf_counter()
+    try:
+        rows, details = function(ctx)
+    except Exception as error:  # the table says what went wrong
+        import traceback
+
+        rows = [failed(f"{name}.error", BENCHMARKS[name][0], repr(error))]
+        details = {"traceback": traceback.format_exc()}
+    details["seconds"] = time.perf_counter() - started
+    out_file.write_text(json.dumps({"rows": [r.to_json() for r in rows], "details": details},
+                                   default=str))
+    return 0
+
+
+class Servers:
+    """The sandbox servers of one run, started when first needed."""
+
+    def __init__(self, small_db: Path, large_db: Path | None, scratch: Path) -> None:
+        self.small_db = small_db
+        self.large_db = large_db
+        self.scratch = scratch
+        self.running: dict[str, SandboxProcess] = {}
+
+    def get(self, name: str) -> ServerInfo:
+        """The server ``name`` (small, big, limited), starting it if needed."""
+        if name == "big" and self.large_db is None:
+            name = "small"  # --quick: no large database
+        process = self.running.get(name)
+        if process is None:
+            if name == "small":
+                process = SandboxProcess("small", self.small_db)
+            elif name == "big":
+                assert self.large_db is not None
+                process = SandboxProcess("big", self.large_db)
+            elif name == "limited":
+                copy = self.scratch / "limited.db"
+                if not copy.exists():
+                    shutil.copyfile(self.small_db, copy)
+                process = SandboxProcess("limited", copy, rate_limit=True)
+            else:
+                raise KeyError(name)
+            process.start()
+            self.running[name] = process
+        return process.info
+
+    def stop(self) -> None:
+        """Stop every server started."""
+        for process in self.running.values():
+            process.stop()
+        self.running.clear()
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    options = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split(
+        "\n\n")[0].replace("``", ""))
+    options.add_argument("--quick", action="store_true",
+                         help="tiny sizes, one run, no large database (a smoke test)")
+    options.add_argument("--only", action="append", default=[], metavar="NAME",
+                         help="run only these benchmarks (repeat or comma-separate): "
+                              + ", ".join(BENCHMARKS))
+    options.add_argument("--runs", type=int, default=None,
+                         help="runs per measurement (default 7; 1 with --quick)")
+    options.add_argument("--out", type=Path, default=RESULTS,
+                         help="where to write the JSON results (default bench/results.json)")
+    options.add_argument("--child", default=None, help=argparse.SUPPRESS)
+    options.add_argument("--context", type=Path, default=None, help=argparse.SUPPRESS)
+    return options.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen benchmarks, print the table, write the results."""
+    args = parse(argv)
+    if args.child:
+        return child(args.child, args.context, args.out)
+    names = [n.strip() for item in args.only for n in item.split(",") if n.strip()] \
+        or list(BENCHMARKS)
+    unknown = [n for n in names if n not in BENCHMARKS]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)}; choose from "
+              f"{', '.join(BENCHMARKS)}", file=sys.stderr)
+        return 2
+    runs = args.runs or (1 if args.quick else 7)
+    needs_large = not args.quick and any("big" in BENCHMARKS[n][2] or n == "startup"
+                                         for n in names)
+    small_db = sandbox_db("small")
+    large_db = sandbox_db("large") if needs_large else None
+    scratch = Path(tempfile.mkdtemp(prefix="frontdesk-bench-"))
+    servers = Servers(small_db, large_db, scratch)
+    results: list[Result] = []
+    details: dict[str, Any] = {}
+    began = time.perf_counter()
+    try:
+        for name in names:
+            what, _, needed = BENCHMARKS[name]
+            print(f"[bench] {name}: {what} …", file=sys.stderr, flush=True)
+            try:
+                infos = {n: servers.get(n) for n in needed}
+            except Exception as error:  # a server that does not start: say so, go on
+                results.append(failed(f"{name}.server", what, f"sandbox: {error!r}"))
+                continue
+            ctx = BenchContext(quick=args.quick, runs=runs, cache=str(CACHE),
+                               small_db=str(small_db),
+                               large_db=None if large_db is None else str(large_db),
+                               servers=infos)
+            context_file = scratch / f"{name}.context.json"
+            out_file = scratch / f"{name}.out.json"
+            context_file.write_text(ctx.to_json())
+            started = time.perf_counter()
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(SRC)]),
+                   "TZ": "UTC"}
+            try:
+                subprocess.run([sys.executable, "-m", "bench", "--child", name, "--context",
+                                str(context_file), "--out", str(out_file)],
+                               cwd=ROOT, env=env, timeout=1800, check=False)
+                produced = json.loads(out_file.read_text())
+                rows = [Result.from_json(r) for r in produced["rows"]]
+                details[name] = produced["details"]
+            except (subprocess.TimeoutExpired, OSError, ValueError) as error:
+                rows = [failed(f"{name}.error", what, repr(error))]
+            results.extend(rows)
+            print(f"[bench] {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr,
+                  flush=True)
+    finally:
+        servers.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    about = machine()
+    report = {
+        "machine": about,
+        "quick": args.quick,
+        "runs": runs,
+        "seconds": round(time.perf_counter() - began, 1),
+        "results": [r.to_json() for r in results],
+        "details": details,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    partial = args.out.with_name(args.out.name + ".tmp")
+    partial.write_text(json.dumps(report, indent=1, default=str) + "\n")
+    os.replace(partial, args.out)
+    print(f"\nfrontdesk benchmarks — {about['platform']}, {about['cpu_count']} CPUs "
+          f"({about['cpu_model'] or about['machine']}), Python {about['python']}, "
+          f"{about['date']}, load {about['load_average']}; {runs} run(s)"
+          + (" — QUICK: tiny sizes, not the budgets' sizes" if args.quick else ""))
+    print(format_table(results))
+    missed = [r.metric for r in results if r.met is False]
+    print(f"\n{len(missed)} budget(s) missed" + (": " + "; ".join(missed) if missed else "")
+          + f". Written to {args.out}.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

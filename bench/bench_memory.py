@@ -1,0 +1,201 @@
+"""Console memory with 100,000 conversations in the inbox store and a 10,000-message thread.
+
+Each sample is a fresh process (``python -m bench.bench_memory --probe``) that holds nothing
+but the console: the conversations come from a JSON-lines file of wire records written
+beforehand from the large sandbox database (one ``Conversation.model_validate_json`` per
+line, as the local store reads its working set), and the thread from the large sandbox over
+HTTP through the real path. Steps, with the resident set (VmRSS, after ``gc.collect()``) read
+after each:
+
+1. imports: the console's modules loaded;
+2. records: a Session whose inbox store holds the 100,000 conversations;
+3. inbox: the console (FrontdeskApp, headless 160x45) signed in against the large sandbox,
+   Inbox mode on the All view (every row in the list, its search strings built);
+4. thread: the big thread (``meta.big_thread_id``) open in the thread screen, every message
+   loaded (the screen mounts only those near the viewport).
+
+Budget: ≤ 200 MB RSS at step 4. The peak (VmHWM) is reported beside it. The probe also times
+``InboxScreen.rebuild()`` on the real InboxStore (the store's views, the view counts and the
+list's rows) — information to set beside bench_inbox's list-only build.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import (
+    CACHE,
+    ROOT,
+    SRC,
+    BenchContext,
+    Result,
+    ServerInfo,
+    big_thread_id,
+    conversation_wires,
+    failed,
+    home_copy,
+    measured,
+    median,
+    rss_mb,
+)
+
+BUDGET_MB = 200.0
+SIZE = (160, 45)
+
+
+def records_file(db_path: Path, count: int) -> Path:
+    """The JSON-lines file of ``count`` conversations of ``db_path`` (written once)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    stamp = int(db_path.stat().st_mtime)
+    path = CACHE / f"conversations-{db_path.stem}-{count}-{stamp}.jsonl"
+    if not path.exists():
+        partial = path.with_suffix(f".part{os.getpid()}")
+        with partial.open("w", encoding="utf-8") as out:
+            for wire in conversation_wires(db_path, count):
+                out.write(json.dumps(wire, separators=(",", ":")) + "\n")
+        os.replace(partial, path)
+    return path
+
+
+# ---------------------------------------------------------------------- the probe
+
+
+async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: str
+                 ) -> dict[str, Any]:
+    steps: dict[str, float] = {}
+
+    def step(name: str) -> None:
+        gc.collect()
+        steps[name] = rss_mb()[0]
+
+    from frontdesk.api.client import ApiClient
+    from frontdesk.api.models import Conversation
+    from frontdesk.api.pacing import Pacer
+    from frontdesk.config import Settings
+    from frontdesk.launch import local_store_path
+    from frontdesk.store.local import LocalStore
+    from frontdesk.store.session import Session
+    from frontdesk.tui.app import FrontdeskApp
+    from frontdesk.tui.screens.inbox import InboxScreen
+    from frontdesk.tui.screens.thread import ThreadScreen
+
+    step("imports")
+    settings = Settings()
+    client = ApiClient(server.base_url, server.key, server.integrations_url,
+                       pacer=Pacer(settings.rate.rate, settings.rate.burst))
+    session = Session(client=client, local=LocalStore(local_store_path("bench")),
+                      settings=settings, profile="bench", identity=identity)
+    store = session.inbox.records
+    with records.open(encoding="utf-8") as lines:
+        for line in lines:
+            conversation = Conversation.model_validate_json(line)
+            store[conversation.id] = conversation
+    session.inbox.version += 1
+    step("records")
+    app = FrontdeskApp(session)
+    out: dict[str, Any] = {"conversations": len(store)}
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        screen.show_view("all")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        started = time.perf_counter()
+        screen.rebuild()
+        out["rebuild_ms"] = (time.perf_counter() - started) * 1000
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        out["rows"] = screen.conversation_list.total_count
+        step("inbox")
+        thread = ThreadScreen(thread_id)
+        await app.push_screen(thread)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            await pilot.pause()
+            if len(thread.thread_view.messages) >= 1 and session.threads.state is not None \
+                    and len(session.threads.state.messages) == len(thread.thread_view.messages):
+                break
+            await asyncio.sleep(0.2)
+        out["messages"] = len(thread.thread_view.messages)
+        out["mounted"] = len(thread.thread_view.message_views)
+        await pilot.pause()
+        step("thread")
+        out["peak_mb"] = rss_mb()[1]
+    out["steps_mb"] = steps
+    return out
+
+
+def probe(server_json: str, records: str, thread_id: str, identity: str) -> None:
+    """In the measured process: load, show, read the RSS; print the report as JSON."""
+    server = ServerInfo(**json.loads(server_json))
+    report = asyncio.run(_probe(server, Path(records), int(thread_id), identity))
+    print(json.dumps(report), flush=True)
+
+
+# ---------------------------------------------------------------------- the benchmark
+
+
+def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """(i) RSS of fresh console processes holding the inbox and the thread."""
+    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+
+    server = ctx.server("big")
+    db_path = ctx.big_db
+    count = 1_000 if ctx.quick else 100_000
+    records = records_file(db_path, count)
+    thread_id = big_thread_id(db_path)
+    runs = 1 if ctx.quick else max(3, ctx.runs // 2)
+    reports: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for _ in range(runs):
+        with home_copy() as home:
+            env = {**os.environ, "PYTHONPATH": str(SRC), "FRONTDESK_HOME": str(home)}
+            done = subprocess.run(
+                [sys.executable, "-m", "bench.bench_memory", "--probe",
+                 json.dumps(server.__dict__), str(records), str(thread_id),
+                 DEMO_AGENT_EMAIL],
+                capture_output=True, timeout=600, env=env, cwd=ROOT, check=False)
+        lines = done.stdout.decode(errors="replace").strip().splitlines()
+        try:
+            reports.append(json.loads(lines[-1]))
+        except (IndexError, ValueError):
+            errors.append(f"exit {done.returncode}: "
+                          + done.stderr.decode(errors="replace")[-600:])
+    if not reports:
+        return [failed("memory.console", "console memory", "; ".join(errors),
+                       f"≤ {BUDGET_MB:.0f} MB")], {"errors": errors}
+    last = reports[-1]
+    rss = [r["steps_mb"]["thread"] for r in reports]
+    peaks = [r["peak_mb"] for r in reports]
+    steps = last["steps_mb"]
+    label = f"{last['conversations']:,} conversations + {last['messages']:,}-message thread"
+    rows = [
+        measured("memory.console", f"console RSS, {label}", rss, unit="MB",
+                 budget=f"≤ {BUDGET_MB:.0f} MB", met=median(rss) <= BUDGET_MB,
+                 note=f"peak {median(peaks):.0f} MB; steps: imports {steps['imports']:.0f}, "
+                      f"+records {steps['records']:.0f}, +inbox (All, {last['rows']:,} rows) "
+                      f"{steps['inbox']:.0f}, +thread ({last['mounted']} mounted) "
+                      f"{steps['thread']:.0f} MB"),
+        measured("memory.rebuild", f"InboxScreen.rebuild, real store, {last['rows']:,} rows",
+                 [r["rebuild_ms"] for r in reports], budget="information (build ≤ 300 ms)",
+                 note="the store's view + the 5 view counts + the list's set_rows"),
+    ]
+    return rows, {"reports": reports, "errors": errors}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 6 and sys.argv[1] == "--probe":
+        probe(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
+        raise SystemExit(0)
+    print("run the memory benchmark with: python -m bench --only memory", file=sys.stderr)
+    raise SystemExit(2)

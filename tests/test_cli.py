@@ -1,0 +1,493 @@
+"""The ``frontdesk`` command line: help, locate, profiles, login/logout against a real sandbox,
+the script flags, the console's start (with the Textual app replaced by a recorder), the demo,
+and the log file. Every test has its own FRONTDESK_HOME and an in-memory keyring."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import keyring
+import pytest
+
+from frontdesk import cli, config, launch
+from frontdesk.api.secrets import ApiKey
+from frontdesk.config import Profile, Settings, load_settings, save_settings
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store import signin
+from frontdesk.tui.screens.first_run import FirstRunResult
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``frontdesk ARGS`` in this process: exit code, stdout, stderr."""
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def stored_key(profile: str) -> str | None:
+    """The key the (in-memory) keyring holds for ``profile``."""
+    return keyring.get_keyring().get_password(config.KEYRING_SERVICE, profile)
+
+
+def every_file_text(root: Path) -> str:
+    """Everything written under ``root`` (to prove the key is in none of it)."""
+    return "\n".join(p.read_text(errors="replace") for p in root.rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def record_console(monkeypatch: pytest.MonkeyPatch) -> list[launch.Target]:
+    """Replace the Textual console with a recorder of where it would connect."""
+    seen: list[launch.Target] = []
+
+    def fake(target: launch.Target, settings: Settings) -> int:
+        seen.append(target)
+        return 0
+
+    monkeypatch.setattr(launch, "run_console", fake)
+    return seen
+
+
+def login(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+          capsys: pytest.CaptureFixture[str], *extra: str,
+          key: str | None = None) -> tuple[int, str, str]:
+    """``frontdesk login`` against ``sandbox`` with the key in FRONTDESK_API_KEY."""
+    monkeypatch.setenv(config.API_KEY_ENV, key or sandbox.key)
+    try:
+        return run(capsys, "login", "--base-url", sandbox.base_url,
+                   "--as", DEMO_AGENT_EMAIL, *extra)
+    finally:
+        monkeypatch.delenv(config.API_KEY_ENV)
+
+
+# --------------------------------------------------------------------------- help, locate
+
+
+@pytest.mark.parametrize("command", [[], ["demo"], ["login"], ["logout"], ["profiles"],
+                                     ["locate"]])
+def test_help_everywhere(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    code, out, err = run(capsys, *command, "--help")
+    assert code == 0
+    assert out.startswith("usage: frontdesk")
+    assert err == ""
+
+
+def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for word in ("demo", "login", "logout", "profiles", "locate", "sandbox",
+                 "FRONTDESK_API_KEY", "--base-url", "--as"):
+        assert word in out
+
+
+def test_usage_error_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--no-such-option")
+    assert code == 2
+    assert "usage:" in err
+    code, _, err = run(capsys, "--as", "someone@example.com")
+    assert code == 2
+    assert "--base-url" in err
+
+
+def test_sandbox_is_still_dispatched(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sandbox", "--help")
+    assert code == 0
+    assert "frontdesk sandbox" in out
+
+
+def test_locate_prints_every_place(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "locate")
+    assert code == 0
+    home = tmp_path / "home"
+    for name, folder in (("config", "config"), ("data", "data"), ("logs", "logs"),
+                         ("cache", "cache")):
+        assert f"{name}" in out
+        assert str(home / folder) in out
+    assert str(home / "config" / "config.toml") in out
+    assert not home.exists()  # locate creates nothing
+
+
+def test_module_entry_point_and_cheap_import() -> None:
+    result = subprocess.run([sys.executable, "-m", "frontdesk", "--help"],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "FRONTDESK_HOME": "/nonexistent-frontdesk"})
+    assert result.returncode == 0, result.stderr
+    assert "frontdesk login" not in result.stderr
+    code = ("import sys, frontdesk.cli\n"
+            "print(','.join(m for m in ('textual', 'httpx', 'fastapi', 'uvicorn', 'keyring')"
+            " if m in sys.modules))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True, timeout=60)
+    assert loaded.stdout.strip() == ""
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def test_profiles_empty(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "profiles")
+    assert code == 0
+    assert "No profiles yet" in out
+    assert "frontdesk login" in out
+
+
+def test_profiles_lists_without_the_key(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = Settings(default_profile="work", profiles={
+        "work": Profile(name="work", base_url="https://support.example.com",
+                        agent_email="me@example.com"),
+        "ci": Profile(name="ci", base_url="http://127.0.0.1:9000",
+                      agent_id="3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93", key_source="env"),
+    })
+    save_settings(settings)
+    config.SecretStore().set_key("work", "sekrit-work-key-123")
+    code, out, _ = run(capsys, "profiles")
+    assert code == 0
+    lines = out.splitlines()
+    work = next(line for line in lines if " work " in line)
+    ci = next(line for line in lines if " ci " in line)
+    assert work.startswith("*")
+    assert not ci.startswith("*")
+    assert "https://support.example.com" in work and "me@example.com" in work
+    assert "keyring" in work
+    assert "3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93" in ci and "env" in ci
+    assert "sekrit-work-key-123" not in out
+
+
+# --------------------------------------------------------------------------- login, logout
+
+
+def test_login_with_the_key_in_the_environment(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = login(sandbox, monkeypatch, capsys)
+    assert code == 0, err
+    assert "Signed in" in out and "default" in out
+    settings = load_settings()
+    assert settings.default_profile == "default"
+    profile = settings.profiles["default"]
+    assert profile.base_url == sandbox.base_url
+    assert profile.agent_email == DEMO_AGENT_EMAIL
+    assert profile.key_source == "keyring"
+    assert stored_key("default") == sandbox.key
+    text = config.settings_path().read_text()
+    assert sandbox.key not in text
+    assert sandbox.key not in out + err
+    assert stat.S_IMODE(config.settings_path().stat().st_mode) == 0o600
+
+
+def test_login_with_the_key_piped(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(sandbox.key + "\n"))
+    code, out, err = run(capsys, "login", "--profile", "piped", "--base-url",
+                         sandbox.base_url, "--integrations-url", sandbox.integrations_url,
+                         "--as", DEMO_AGENT_EMAIL)
+    assert code == 0, err
+    assert stored_key("piped") == sandbox.key
+    assert load_settings().profiles["piped"].integrations_url == sandbox.integrations_url
+    assert sandbox.key not in out + err
+
+
+def test_login_by_agent_id(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    agent = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, DEMO_AGENT_EMAIL))
+    assert not isinstance(agent, str)
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    code, _, err = run(capsys, "login", "--profile", "byid", "--base-url", sandbox.base_url,
+                       "--as", agent.id.upper())
+    assert code == 0, err
+    assert load_settings().profiles["byid"].agent_id == agent.id
+
+
+def test_login_with_a_wrong_key_is_refused(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = login(sandbox, monkeypatch, capsys, key="sbx_not-the-right-key")
+    assert code == 1
+    assert "refused" in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert "sbx_not-the-right-key" not in out + err
+    assert load_settings().profiles == {}
+    assert stored_key("default") is None
+
+
+def test_login_with_an_unknown_email(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    code, _, err = run(capsys, "login", "--base-url", sandbox.base_url,
+                       "--as", "nobody@nowhere.example")
+    assert code == 1
+    assert "nobody@nowhere.example" in err
+    assert load_settings().profiles == {}
+
+
+def test_login_to_an_unreachable_service(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_some-key")
+    port = launch.free_port()
+    code, _, err = run(capsys, "login", "--base-url", f"http://127.0.0.1:{port}",
+                       "--as", "me@example.com")
+    assert code == 1
+    assert "Cannot reach" in err
+
+
+def test_login_missing_options_without_a_terminal_is_a_usage_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_some-key")
+    code, _, err = run(capsys, "login", "--as", "me@example.com")
+    assert code == 2
+    assert "--base-url" in err
+    code, _, err = run(capsys, "login", "--base-url", "ftp://example.com", "--as", "a@b.co")
+    assert code == 2
+    assert "--base-url" in err and "http" in err
+
+
+def test_logout_removes_the_profile_and_the_key(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert login(sandbox, monkeypatch, capsys)[0] == 0
+    assert stored_key("default") == sandbox.key
+    code, out, err = run(capsys, "logout")
+    assert code == 0, err
+    assert "default" in out
+    assert stored_key("default") is None
+    settings = load_settings()
+    assert settings.profiles == {}
+    assert settings.default_profile is None
+
+
+def test_second_login_keeps_the_first_default(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert login(sandbox, monkeypatch, capsys)[0] == 0
+    assert login(sandbox, monkeypatch, capsys, "--profile", "second")[0] == 0
+    settings = load_settings()
+    assert settings.default_profile == "default"
+    assert set(settings.profiles) == {"default", "second"}
+    code, _, _ = run(capsys, "logout", "--profile", "default")
+    assert code == 0
+    settings = load_settings()
+    assert settings.default_profile == "second"  # the only one left
+
+
+# --------------------------------------------------------------------------- the console
+
+
+def test_console_on_the_default_profile(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    assert login(sandbox, monkeypatch, capsys)[0] == 0
+    code, out, err = run(capsys)
+    assert code == 0, err
+    assert out == err == ""
+    [target] = record_console
+    assert target.profile == "default"
+    assert target.base_url == sandbox.base_url
+    assert target.key == sandbox.key
+    assert target.identity == DEMO_AGENT_EMAIL
+
+
+def test_console_prefers_the_environment_variable(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    assert login(sandbox, monkeypatch, capsys)[0] == 0
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_from-the-environment")
+    assert run(capsys)[0] == 0
+    assert record_console[0].key == "sbx_from-the-environment"
+
+
+def test_console_on_an_unknown_profile(capsys: pytest.CaptureFixture[str],
+                                       record_console: list[launch.Target]) -> None:
+    code, _, err = run(capsys, "--profile", "nope")
+    assert code == 2
+    assert "nope" in err and "frontdesk login" in err
+    assert record_console == []
+
+
+def test_console_without_a_stored_key_names_the_fix(
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    save_settings(Settings(default_profile="work", profiles={"work": Profile(
+        name="work", base_url="https://support.example.com", agent_email="me@example.com")}))
+    code, _, err = run(capsys)
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1
+    assert "frontdesk login" in err and "FRONTDESK_API_KEY" in err and "--key-file" in err
+    assert record_console == []
+
+
+def test_console_with_a_key_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 record_console: list[launch.Target]) -> None:
+    save_settings(Settings(profiles={"work": Profile(
+        name="work", base_url="https://support.example.com", agent_email="me@example.com")}))
+    key_file = tmp_path / "key"
+    config.write_key_file(key_file, "sbx_from-a-file")
+    assert run(capsys, "--key-file", str(key_file))[0] == 0
+    assert record_console[0].key == "sbx_from-a-file"
+    assert record_console[0].profile == "work"  # the only profile
+
+
+def test_script_flags_need_the_environment_variable(
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    code, _, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--as", "me@example.com")
+    assert code == 2
+    assert "FRONTDESK_API_KEY" in err
+    assert len(err.strip().splitlines()) == 1
+    assert record_console == []
+
+
+def test_script_flags_with_the_key(monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str],
+                                   record_console: list[launch.Target]) -> None:
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_script-key")
+    code, out, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--integrations-url",
+                         "http://127.0.0.1:9/integrations", "--as", "me@example.com")
+    assert code == 0, err
+    [target] = record_console
+    assert (target.base_url, target.integrations_url, target.identity, target.key) == (
+        "http://127.0.0.1:9", "http://127.0.0.1:9/integrations", "me@example.com",
+        "sbx_script-key")
+    assert load_settings().profiles == {}  # nothing stored for scripts
+    code, _, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--as", "not-an-id")
+    assert code == 2
+    assert "--as" in err
+
+
+def test_no_profile_without_a_terminal(capsys: pytest.CaptureFixture[str],
+                                       record_console: list[launch.Target]) -> None:
+    code, _, err = run(capsys)
+    assert code == 1
+    assert "frontdesk login" in err and "frontdesk demo" in err
+    assert record_console == []
+
+
+def test_no_profile_in_a_terminal_opens_the_first_run(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        record_console: list[launch.Target]) -> None:
+    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    demos: list[bool] = []
+    monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult("demo"))
+    monkeypatch.setattr(cli, "_run_demo", lambda settings, logs: demos.append(True) or 0)
+    assert run(capsys)[0] == 0
+    assert demos == [True]
+
+    profile = Profile(name="work", base_url="https://support.example.com",
+                      agent_email="me@example.com")
+    monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult(
+        "connected", profile, ApiKey("sbx_first-run-key")))
+    assert run(capsys)[0] == 0
+    [target] = record_console
+    assert (target.profile, target.key) == ("work", "sbx_first-run-key")
+
+    monkeypatch.setattr(cli, "_run_first_run", lambda settings: None)  # quit
+    assert run(capsys)[0] == 0
+
+
+# --------------------------------------------------------------------------- demo, logging
+
+
+def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
+        monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
+    seen: list[tuple[str, int]] = []
+
+    def console(target: launch.Target, settings: Settings) -> int:
+        # The demo sandbox starts in the background: wait until it answers, as the console
+        # would, then make uvicorn complain while "the console owns the terminal".
+        import time
+
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                reply = httpx.get(target.base_url + "/v1/tags",
+                                  headers={"Authorization": target.key}, timeout=5)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        seen.append((target.identity, reply.status_code))
+        logging.getLogger("uvicorn.error").warning("uvicorn says hello")
+        logging.getLogger("frontdesk.sandbox").warning("the sandbox says hello")
+        return 0
+
+    monkeypatch.setattr(launch, "run_console", console)
+    code = cli.main(["demo", "--seed", "3"])
+    out, err = capfd.readouterr()
+    assert code == 0
+    assert seen == [(DEMO_AGENT_EMAIL, 200)]
+    assert out == "" and err == ""
+    log_text = (config.log_dir() / "frontdesk.log").read_text()
+    assert "uvicorn says hello" in log_text and "the sandbox says hello" in log_text
+    import uvicorn.config
+
+    assert uvicorn.config.LOGGING_CONFIG["handlers"]  # put back afterwards
+
+
+def test_demo_options(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                      record_console: list[launch.Target]) -> None:
+    calls: list[Any] = []
+
+    @contextmanager
+    def fake_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[launch.Target]:
+        calls.append(("sandbox", chaos, seed))
+        yield launch.Target("demo", "http://127.0.0.1:9", None, "sbx_demo", DEMO_AGENT_EMAIL)
+
+    monkeypatch.setattr(launch, "demo_sandbox", fake_sandbox)
+    monkeypatch.setattr(launch, "reset_demo", lambda: calls.append("reset"))
+    code, out, err = run(capsys, "demo", "--reset", "--chaos", "--seed", "5")
+    assert (code, out, err) == (0, "", "")
+    assert calls == ["reset", ("sandbox", True, 5)]
+    assert record_console[0].profile == "demo"
+    code, _, err = run(capsys, "demo", "--seed", "many")
+    assert code == 2
+    assert "--seed" in err
+
+
+def test_the_log_file_never_holds_the_key(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    monkeypatch.setenv(cli.LOG_ENV, "DEBUG")
+    assert login(sandbox, monkeypatch, capsys)[0] == 0
+
+    def chatty(target: launch.Target, settings: Settings) -> int:
+        logging.getLogger("frontdesk.test").debug("careless: %s", target.key)
+        return 0
+
+    monkeypatch.setattr(launch, "run_console", chatty)
+    assert run(capsys)[0] == 0
+    log_file = config.log_dir() / "frontdesk.log"
+    text = log_file.read_text()
+    assert "careless: ****" in text
+    assert "GET /v1/agents" in text  # DEBUG shows the requests …
+    assert sandbox.key not in every_file_text(config.log_dir().parent)  # … never the key
+    assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+    assert not any(isinstance(h.formatter, cli._KeyMaskingFormatter)
+                   for h in logging.getLogger().handlers)  # put back after the command
+
+
+def test_signin_verify_messages(sandbox: SandboxServer) -> None:
+    import asyncio
+
+    agent = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, DEMO_AGENT_EMAIL))
+    assert not isinstance(agent, str)
+    assert agent.email == DEMO_AGENT_EMAIL
+    again = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, agent.id))
+    assert not isinstance(again, str) and again.id == agent.id
+    missing = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key,
+                                        "00000000-0000-4000-8000-000000000000"))
+    assert isinstance(missing, str) and "No agent" in missing
+    refused = asyncio.run(signin.verify(sandbox.base_url, None, "sbx_wrong", DEMO_AGENT_EMAIL))
+    assert isinstance(refused, str) and "refused" in refused and "sbx_wrong" not in refused
+    odd = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, "just-a-name"))
+    assert isinstance(odd, str) and "email" in odd
