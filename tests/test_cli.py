@@ -354,6 +354,7 @@ def test_script_flags_with_the_key(monkeypatch: pytest.MonkeyPatch,
     code, out, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--integrations-url",
                          "http://127.0.0.1:9/integrations", "--as", "me@example.com")
     assert code == 0, err
+    assert out == "" and "sbx_script-key" not in err
     [target] = record_console
     assert (target.base_url, target.integrations_url, target.identity, target.key) == (
         "http://127.0.0.1:9", "http://127.0.0.1:9/integrations", "me@example.com",

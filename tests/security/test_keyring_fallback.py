@@ -209,7 +209,7 @@ def test_login_asks_at_a_terminal(
     monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
     monkeypatch.setattr(sys, "stdin", _Tty())
     monkeypatch.setattr(builtins, "input", lambda prompt="": answer)
-    code, out, err = run(capsys, *login_args(sandbox))
+    code, _out, err = run(capsys, *login_args(sandbox))
     assert "1)" in err and "2)" in err and config.API_KEY_ENV in err
     path = signin.default_key_file("default")
     if source is None:

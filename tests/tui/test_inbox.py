@@ -396,7 +396,7 @@ async def test_import_checks_the_json_then_imports_from_the_form(console: Consol
         json_box.text = ""  # type: ignore[attr-defined]
         form.query_one("#import-requester", Input).value = requester
         form.query_one("#import-subject", Input).value = "Moved from the old system"
-        form.query_one("#import-message").text = "My order never came."  # type: ignore[attr-defined]
+        form.query_one("#import-message").text = "My order never came."
         await pilot.press("ctrl+s")
         await app.workers.wait_for_complete()
         await pilot.pause()

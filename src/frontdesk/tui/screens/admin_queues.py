@@ -160,8 +160,7 @@ class QueuesPane(AdminPane):
              FormField("offer_algorithm", "Algorithm", "choice", "AllAtOnce",
                        choices=tuple((a, a) for a in ALGORITHMS)),
              FormField("is_default", "The default queue", "bool"),
-             FormField("is_do_not_offer_enabled", "Do not offer (agents stop being offered "
-                       "after timeouts)", "bool"),
+             FormField("is_do_not_offer_enabled", "Do not offer (with timeouts)", "bool"),
              FormField("offer_abandoned_conversations", "Offer abandoned conversations again",
                        "bool"),
              FormField("is_restricted", "Restricted", "bool"),
