@@ -179,7 +179,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "idle": ("(g) idle console requests, 429s, action wait", _idle, ("limited",)),
     "client": ("(h) client overhead per call", _client, ("small",)),
     "memory": ("(i) console memory", _memory, ("big",)),
-    "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("small", "big")),
+    "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
 }
 
 
@@ -205,35 +205,55 @@ def child(name: str, context_file: Path, out_file: Path) -> int:
 
 
 class Servers:
-    """The sandbox servers of one run, started when first needed."""
+    """The sandbox servers of one run: all started together, stopped at the end."""
 
     def __init__(self, small_db: Path, large_db: Path | None, scratch: Path) -> None:
         self.small_db = small_db
         self.large_db = large_db
         self.scratch = scratch
         self.running: dict[str, SandboxProcess] = {}
+        self.problems: dict[str, str] = {}
 
-    def get(self, name: str) -> ServerInfo:
-        """The server ``name`` (small, big, limited), starting it if needed."""
-        if name == "big" and self.large_db is None:
-            name = "small"  # --quick: no large database
-        process = self.running.get(name)
-        if process is None:
+    def _name(self, name: str) -> str:
+        return "small" if name == "big" and self.large_db is None else name
+
+    def start(self, names: set[str]) -> None:
+        """Start these servers (small, big, limited, shipped) side by side; wait for each."""
+        spawned: list[SandboxProcess] = []
+        for name in sorted({self._name(n) for n in names}):
             if name == "small":
                 process = SandboxProcess("small", self.small_db)
             elif name == "big":
                 assert self.large_db is not None
                 process = SandboxProcess("big", self.large_db)
+            elif name == "shipped":
+                process = SandboxProcess("shipped", self._copy(name), nodelay=False)
             elif name == "limited":
-                copy = self.scratch / "limited.db"
-                if not copy.exists():
-                    shutil.copyfile(self.small_db, copy)
-                process = SandboxProcess("limited", copy, rate_limit=True)
+                process = SandboxProcess("limited", self._copy(name), rate_limit=True)
             else:
                 raise KeyError(name)
-            process.start()
+            process.spawn()
             self.running[name] = process
-        return process.info
+            spawned.append(process)
+        for process in spawned:
+            try:
+                process.wait()
+            except RuntimeError as error:
+                self.problems[process.name] = str(error)
+
+    def get(self, name: str) -> ServerInfo:
+        """Where the server ``name`` listens (it must have started)."""
+        name = self._name(name)
+        if name in self.problems:
+            raise RuntimeError(self.problems[name])
+        return self.running[name].info
+
+    def _copy(self, name: str) -> Path:
+        """A copy of the small database of its own, for a second server on it."""
+        copy = self.scratch / f"{name}.db"
+        if not copy.exists():
+            shutil.copyfile(self.small_db, copy)
+        return copy
 
     def stop(self) -> None:
         """Stop every server started."""
@@ -247,7 +267,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     options = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split(
         "\n\n")[0].replace("``", ""))
     options.add_argument("--quick", action="store_true",
-                         help="tiny sizes, one run, no large database (a smoke test)")
+                         help="tiny sizes, one run, no large database, benchmarks side by "
+                              "side (a smoke test of the plumbing, not of the budgets)")
     options.add_argument("--only", action="append", default=[], metavar="NAME",
                          help="run only these benchmarks (repeat or comma-separate): "
                               + ", ".join(BENCHMARKS))
@@ -258,6 +279,37 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     options.add_argument("--child", default=None, help=argparse.SUPPRESS)
     options.add_argument("--context", type=Path, default=None, help=argparse.SUPPRESS)
     return options.parse_args(argv)
+
+
+class Child:
+    """One benchmark running in its own process."""
+
+    def __init__(self, name: str, ctx: BenchContext, scratch: Path) -> None:
+        self.name = name
+        self.context_file = scratch / f"{name}.context.json"
+        self.out_file = scratch / f"{name}.out.json"
+        self.context_file.write_text(ctx.to_json())
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(SRC)]),
+               "TZ": "UTC"}
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench", "--child", name, "--context",
+             str(self.context_file), "--out", str(self.out_file)], cwd=ROOT, env=env)
+
+    def result(self, timeout: float = 1800) -> tuple[list[Result], dict[str, Any]]:
+        """Wait for it; its rows and details (a failure becomes a row)."""
+        what = BENCHMARKS[self.name][0]
+        try:
+            self.process.wait(timeout)
+            produced = json.loads(self.out_file.read_text())
+            rows = [Result.from_json(r) for r in produced["rows"]]
+            details: dict[str, Any] = produced["details"]
+        except (subprocess.TimeoutExpired, OSError, ValueError) as error:
+            self.process.kill()
+            rows, details = [failed(f"{self.name}.error", what, repr(error))], {}
+        print(f"[bench] {self.name}: {time.perf_counter() - self.started:.1f} s",
+              file=sys.stderr, flush=True)
+        return rows, details
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,44 +327,35 @@ def main(argv: list[str] | None = None) -> int:
     runs = args.runs or (1 if args.quick else 7)
     needs_large = not args.quick and any("big" in BENCHMARKS[n][2] or n == "startup"
                                          for n in names)
+    began = time.perf_counter()
     small_db = sandbox_db("small")
     large_db = sandbox_db("large") if needs_large else None
     scratch = Path(tempfile.mkdtemp(prefix="frontdesk-bench-"))
     servers = Servers(small_db, large_db, scratch)
     results: list[Result] = []
     details: dict[str, Any] = {}
-    began = time.perf_counter()
     try:
+        servers.start({server for n in names for server in BENCHMARKS[n][2]})
+        children: list[Child] = []
         for name in names:
             what, _, needed = BENCHMARKS[name]
-            print(f"[bench] {name}: {what} …", file=sys.stderr, flush=True)
             try:
                 infos = {n: servers.get(n) for n in needed}
-            except Exception as error:  # a server that does not start: say so, go on
-                results.append(failed(f"{name}.server", what, f"sandbox: {error!r}"))
+            except RuntimeError as error:  # a server that did not start: say so, go on
+                results.append(failed(f"{name}.server", what, f"sandbox: {error}"))
                 continue
             ctx = BenchContext(quick=args.quick, runs=runs, cache=str(CACHE),
                                small_db=str(small_db),
                                large_db=None if large_db is None else str(large_db),
                                servers=infos)
-            context_file = scratch / f"{name}.context.json"
-            out_file = scratch / f"{name}.out.json"
-            context_file.write_text(ctx.to_json())
-            started = time.perf_counter()
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(SRC)]),
-                   "TZ": "UTC"}
-            try:
-                subprocess.run([sys.executable, "-m", "bench", "--child", name, "--context",
-                                str(context_file), "--out", str(out_file)],
-                               cwd=ROOT, env=env, timeout=1800, check=False)
-                produced = json.loads(out_file.read_text())
-                rows = [Result.from_json(r) for r in produced["rows"]]
-                details[name] = produced["details"]
-            except (subprocess.TimeoutExpired, OSError, ValueError) as error:
-                rows = [failed(f"{name}.error", what, repr(error))]
+            print(f"[bench] {name}: {what} …", file=sys.stderr, flush=True)
+            children.append(Child(name, ctx, scratch))
+            if not args.quick:  # one at a time, so that they do not disturb each other
+                rows, details[name] = children.pop().result()
+                results.extend(rows)
+        for running in children:
+            rows, details[running.name] = running.result()
             results.extend(rows)
-            print(f"[bench] {name}: {time.perf_counter() - started:.1f} s", file=sys.stderr,
-                  flush=True)
     finally:
         servers.stop()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -332,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nfrontdesk benchmarks — {about['platform']}, {about['cpu_count']} CPUs "
           f"({about['cpu_model'] or about['machine']}), Python {about['python']}, "
           f"{about['date']}, load {about['load_average']}; {runs} run(s)"
-          + (" — QUICK: tiny sizes, not the budgets' sizes" if args.quick else ""))
+          + (" — QUICK: tiny sizes, side by side; not the budgets" if args.quick else ""))
     print(format_table(results))
     missed = [r.metric for r in results if r.met is False]
     print(f"\n{len(missed)} budget(s) missed" + (": " + "; ".join(missed) if missed else "")

@@ -239,15 +239,18 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         base_url = stack.enter_context(silent_service())
         template = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-"))
         stack.callback(shutil.rmtree, template, True)
-        prepare_home(template / "home", small, DEMO_AGENT_EMAIL)
+        if ctx.quick:  # no cached data: the plumbing only
+            (template / "home").mkdir()
+        else:
+            prepare_home(template / "home", small, DEMO_AGENT_EMAIL)
 
         def frontdesk_once(source: Path) -> dict[str, Any]:
             with home_copy(source) as home:
                 return spawn("frontdesk", home, base_url, DEMO_AGENT_EMAIL)
 
-        # warm the OS's file cache and the bytecode of both once
-        spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
-        frontdesk_once(template / "home")
+        if not ctx.quick:  # warm the OS's file cache and the bytecode of both once
+            spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
+            frontdesk_once(template / "home")
         bare: list[float] = []
         console: list[float] = []
         ratios: list[float] = []

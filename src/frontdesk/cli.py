@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import logging
 import os
 import sys
@@ -238,32 +237,6 @@ def _logging() -> Iterator[_Logs]:
         root.setLevel(previous_level)
         httpcore.setLevel(previous_httpcore)
         handler.close()
-
-
-@contextlib.contextmanager
-def _uvicorn_logs_to_file() -> Iterator[None]:
-    """Make the demo sandbox's uvicorn log through the root logger (our file), not stderr.
-
-    uvicorn configures its own loggers with stream handlers on stderr/stdout when a server is
-    created; the demo creates one in a background thread while the console owns the terminal,
-    and a stray warning would be drawn over the screen. ``SandboxServer`` does not take a
-    logging configuration, so the default one is swapped for the demo's duration.
-    """
-    import uvicorn.config
-
-    default = uvicorn.config.LOGGING_CONFIG
-    saved = copy.deepcopy(default)
-    default["handlers"] = {}
-    default["loggers"] = {
-        "uvicorn": {"handlers": [], "level": "INFO", "propagate": True},
-        "uvicorn.error": {"level": "INFO"},
-        "uvicorn.access": {"handlers": [], "level": "INFO", "propagate": True},
-    }
-    try:
-        yield
-    finally:
-        default.clear()
-        default.update(saved)
 
 
 # --------------------------------------------------------------------------- messages
@@ -521,7 +494,7 @@ def _run_demo(settings: Settings, logs: _Logs, *, reset: bool = False, chaos: bo
 
     if reset:
         launch.reset_demo()
-    with _uvicorn_logs_to_file(), launch.demo_sandbox(chaos=chaos, seed=seed) as target:
+    with launch.demo_sandbox(chaos=chaos, seed=seed) as target:
         logs.protect(target.key)
         return _run(target, settings)
 

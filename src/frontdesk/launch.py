@@ -11,7 +11,7 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import config
@@ -24,7 +24,7 @@ class Target:
     profile: str
     base_url: str
     integrations_url: str | None
-    key: str
+    key: str = field(repr=False)
     identity: str
 
 
@@ -43,15 +43,14 @@ def local_store_path(profile: str) -> Path:
 
 def run_console(target: Target, settings: config.Settings) -> int:
     """Open the console on ``target`` until the user quits."""
-    from .api.client import ApiClient
-    from .api.pacing import Pacer
+    from .api.client import ApiClient, pacer_for
     from .store.local import LocalStore
     from .store.session import Session
     from .tui.app import FrontdeskApp
 
     local = LocalStore(local_store_path(target.profile))
     client = ApiClient(target.base_url, target.key, target.integrations_url,
-                       pacer=Pacer(settings.rate.rate, settings.rate.burst))
+                       pacer=pacer_for(settings.rate.rate, settings.rate.burst))
     session = Session(client=client, local=local, settings=settings, profile=target.profile,
                       identity=target.identity)
     app = FrontdeskApp(session, keys=dict(settings.keys))

@@ -43,7 +43,7 @@ async def test_members(client: ApiClient) -> None:
     first, second = await new_agent(client), await new_agent(client)
     await client.teams.add_members(team.id, [first, second])
     await client.teams.add_members(team.id, [first])  # harmless twice
-    assert [m.id for m in await client.teams.members(team.id)] == [first, second]
+    assert sorted(m.id for m in await client.teams.members(team.id)) == sorted([first, second])
     await client.teams.remove_members(team.id, [first])
     assert [m.id for m in await client.teams.members(team.id)] == [second]
 

@@ -158,12 +158,6 @@ def test_help_everywhere(argv: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert "usage: frontdesk sandbox" in capsys.readouterr().out
 
 
-def test_other_commands_are_not_built_yet(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["inbox"]) == 1
-    assert "the console is not built yet" in capsys.readouterr().err
-    assert cli.main(["--help"]) == 0
-
-
 def test_the_entry_point_imports_nothing_heavy() -> None:
     code = ("import sys, frontdesk.cli, frontdesk.__main__; "
             "print(sorted(m for m in ('fastapi', 'uvicorn', 'textual', 'httpx') "

@@ -69,15 +69,19 @@ LINK: Final = "[link=http://evil.example/]"
 CLICK_QUIT: Final = "[@click=app.quit]"
 CLOSE: Final = "[/foo]"
 
+#: Markup a customer may type; the click first, so even a name cut to 40 cells carries it.
+#: The unquoted ``[link=…]`` is a MarkupError in Textual: parsed, it would crash the app.
 MARKUP: Final[dict[str, str]] = {
-    "bold": BOLD + "loud" + "[/]",
-    "link": LINK + "harmless" + "[/link]",
     "click": CLICK_QUIT + "press me" + "[/]",
+    "link": LINK + "harmless" + "[/link]",
+    "bold": BOLD + "loud" + "[/]",
     "close": CLOSE,
 }
 
-#: Everything at once, in one line.
-HOSTILE: Final = " ".join([*ESCAPES.values(), *MARKUP.values()])
+#: Everything at once, in one line: markup first, then the escapes.
+HOSTILE: Final = " ".join([*MARKUP.values(), *ESCAPES.values()])
+#: The name of a deactivated tag (short: the tag picker's notice about it cuts names).
+INACTIVE_TAG: Final = CLICK_QUIT + "mallory off[/]"
 
 #: Characters that must never reach a terminal from customer text.
 FORBIDDEN_CHARS: Final = ("\x9b", "\x9d", "\x00", RLO)
@@ -101,6 +105,7 @@ class Planted:
     conversation_id: int
     enduser_id: str
     tag_id: str
+    inactive_tag_id: str
     link: str
 
 
@@ -110,7 +115,8 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
 
     The end user's name, the subject, the tag's name, the attachments' names and URLs and
     message bodies (Text, Markdown, Html, an email with hostile headers) all carry ``text``;
-    the newest message holds a Markdown link whose label lies about its target.
+    the newest message holds a Markdown link whose label lies about its target. A deactivated
+    tag named :data:`INACTIVE_TAG` is made too.
     """
     link = "https://evil.example/steal?session=1"
 
@@ -128,6 +134,8 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
                 assigned_at=iso(start), last_activity_at=iso(now - timedelta(minutes=1)))
             tag = records.insert_tag(db, name=f"mallory {text}", created_at=iso(start))
             records.tag_conversation(db, cid, tag, iso(start))
+            inactive = records.insert_tag(db, name=INACTIVE_TAG, created_at=iso(start),
+                                          state="Inactive")
             bodies: list[dict[str, Any]] = [
                 {"_type": "EmailAttributes", "direction": "Inbound",
                  "subject": f"Mallory {text}",
@@ -149,6 +157,6 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
                     db, conversation_id=cid, author_id=user,
                     created_at=iso(start + timedelta(minutes=index + 1)),
                     direction="Inbound", attributes=attributes)
-        return Planted(cid, user, tag, link)
+        return Planted(cid, user, tag, inactive, link)
 
     return sandbox.call(write)

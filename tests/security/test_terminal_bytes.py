@@ -196,6 +196,11 @@ def listed(screen: str) -> list[int]:
             for found in re.findall(r"#(\d+)\s", line.split("▏", 1)[0])]
 
 
+def footer(screen: str) -> str:
+    """The last line: the keys of what has the focus."""
+    return screen.rsplit("\n", 1)[-1]
+
+
 @pytest.fixture
 def terminal(sandbox: SandboxServer) -> Iterator[tuple[PtyConsole, hostile.Planted]]:
     """The console on a pty, on the seeded sandbox with hostile text planted."""
@@ -207,45 +212,52 @@ def terminal(sandbox: SandboxServer) -> Iterator[tuple[PtyConsole, hostile.Plant
         console.close()
 
 
+def assert_inert(written: str) -> None:
+    """None of the customer's escapes is in what the console wrote."""
+    assert "\ufffd" not in written, "the console wrote invalid UTF-8"
+    # The only OSC the console writes is Textual's own pointer shape: no clipboard (52), no
+    # title (0, 2), no hyperlink (8).
+    assert "\x1b]" not in TEXTUAL_OWN_OSC.sub("", written), "an OSC reached the terminal"
+    for sequence in hostile.FORBIDDEN_SEQUENCES:
+        assert sequence not in written, f"{sequence!r} reached the terminal"
+    for char in (*hostile.FORBIDDEN_CHARS, "\x9c"):
+        assert char not in written, f"{char!r} reached the terminal"
+
+
 def test_customer_escapes_never_reach_the_terminal(
         terminal: tuple[PtyConsole, hostile.Planted], sandbox: SandboxServer) -> None:
     console, planted = terminal
     cid = f"#{planted.conversation_id}"
-    # The inbox, with the planted conversation in its list and the preview pane.
-    console.shows("● live", cid, "Subject / last message")
-    console.expect("the preview of the hostile conversation",
-                   lambda s: "[bold red]loud[/]" in s)
-    # Filter down to it, then open the thread.
-    console.press("/")
-    console.shows("filter")
-    console.press(hostile.WORD)
-    console.expect("only the hostile conversation in the list",
-                   lambda s: listed(s) == [planted.conversation_id])
-    console.press("\r")  # leave the filter line: the list has the keys again
-    console.expect("the list's keys in the footer", lambda s: "⏎ Open" in s.splitlines()[-1])
-    console.press("\r")  # open the highlighted conversation
-    console.shows("Subject:", "text body", "html body", "markdown body", "📎")
-    console.shows("(https://evil.example/steal?session=1)")  # a link shows its real target
-    # The tag picker, listing the hostile tag.
-    console.press("t")
-    console.shows(f"Tags of {cid}", "[x] mallory")
-    console.press("\x1b")
-    console.expect("the picker closed", lambda s: "Tags of" not in s)
-    console.press("\x1b")
-    console.expect("the inbox again", lambda s: "Subject / last message" in s)
-    console.press("\x11")  # ctrl+q
-    assert console.finish() == 0
-
+    try:
+        # The inbox, with the planted conversation in its list and the preview pane.
+        console.shows("● live", cid, "Subject / last message")
+        console.expect("the preview of the hostile conversation",
+                       lambda s: "[bold red]loud[/]" in s)
+        # Filter down to it, then open the thread.
+        console.press("/")
+        console.expect("the filter line's keys in the footer",
+                       lambda s: "filter" in s and "⏎ Open" not in footer(s))
+        console.press(hostile.WORD)
+        console.expect("only the hostile conversation in the list",
+                       lambda s: listed(s) == [planted.conversation_id])
+        console.press("\r")  # leave the filter line: the list has the keys again
+        console.expect("the list's keys in the footer", lambda s: "⏎ Open" in footer(s))
+        console.press("\r")  # open the highlighted conversation
+        console.shows("Subject:", "text body", "html body", "markdown body", "📎")
+        console.shows("(https://evil.example/steal?session=1)")  # a link's real target
+        # The tag picker, listing the hostile tag.
+        console.press("t")
+        console.shows(f"Tags of {cid}", "[x] mallory")
+        console.press("\x1b")
+        console.expect("the picker closed", lambda s: "Tags of" not in s)
+        console.press("\x1b")
+        console.expect("the inbox again", lambda s: "Subject / last message" in s)
+        console.press("\x11")  # ctrl+q
+        assert console.finish() == 0
+    finally:
+        # Checked even when the walk failed: escapes reaching the terminal make it fail.
+        assert_inert(console.output)
     written = console.output
-    assert "\ufffd" not in written, "the console wrote invalid UTF-8"
-    # The only OSC the console writes is Textual's own pointer shape: no clipboard (52), no
-    # title (0, 2), no hyperlink (8).
-    assert "\x1b]" not in TEXTUAL_OWN_OSC.sub("", written)
-    for sequence in hostile.FORBIDDEN_SEQUENCES:
-        assert sequence not in written, f"{sequence!r} reached the terminal"
-    for char in hostile.FORBIDDEN_CHARS:
-        assert char not in written, f"{char!r} reached the terminal"
-    assert "\x9c" not in written and "\x07" not in TEXTUAL_OWN_OSC.sub("", written)
     # ... and the person can still see that something odd was sent.
     for name, placeholder in hostile.PLACEHOLDERS.items():
         assert placeholder in written, f"the placeholder for {name} was never shown"

@@ -268,10 +268,13 @@ async def test_team_and_queue_members(session: Session, sandbox: SandboxServer) 
 
     settings = QueueSettings.from_form({"name": "Weekend", "priority": "7",
                                         "offer_timeout": "40", "offer_algorithm": "LongestIdle",
-                                        "is_do_not_offer_enabled": True})
+                                        "is_do_not_offer_enabled": True,
+                                        "is_preferred_agent_enabled": True,
+                                        "preferred_agent_offline_timeout": "120"})
     queue = await admin.create_queue(settings)
     assert queue.priority == 7 and queue.offer_timeout == 40
     assert queue.offering_algorithm == "LongestIdle" and queue.is_do_not_offer_enabled
+    assert queue.is_preferred_agent_enabled and queue.preferred_agent_offline_timeout == 120
     change = await admin.change_queue_members(queue.id, agents, [])
     assert sorted(change.added) == sorted(agents)
     rows = sandbox.query("SELECT agent_id FROM queue_members WHERE queue_id = ?", (queue.id,))
@@ -324,6 +327,15 @@ async def test_endpoints_definitions_and_deprecated_listing(session: Session) ->
     first = legacy[0].email_address
     assert first is not None
     assert (await admin.get_deprecated_endpoint(first.id)).email_address is not None
+    bare = ApiClient(session.client.base_url, "key", pacer=Pacer(enabled=False))
+    try:
+        session.client, kept = bare, session.client
+        assert not admin.integrations_configured
+        with pytest.raises(Refused, match="integrations URL"):
+            await admin.list_deprecated_endpoints()
+    finally:
+        session.client = kept
+        await bare.aclose()
     definitions = await admin.list_definitions()
     assert definitions[0].entity_type == "Contact"
     assert (await admin.get_definition(definitions[0].id)).id == definitions[0].id

@@ -27,9 +27,19 @@ async def open_queues(console: Any, pilot: Any) -> FrontdeskApp:
     await pilot.press("2")
     await pilot.pause()
     assert isinstance(app.screen, QueuesScreen)
-    await app.session.live.refresh("queues")
+    await filled(app)
     await pilot.pause()
     return app  # type: ignore[no-any-return]
+
+
+async def filled(app: Any) -> None:
+    """Tick the queues topic until every queue shows its availability and members (the
+    store fills what is shown a few requests a second)."""
+    for _ in range(20):
+        rows = await app.session.live.refresh("queues")
+        if rows and all(row.channels and row.members is not None for row in rows):
+            return
+    raise AssertionError("the queues did not fill")
 
 
 def table(app: FrontdeskApp) -> DataTable[Any]:
@@ -228,7 +238,6 @@ async def test_a_queues_poll_that_changes_nothing_repaints_nothing(
     async with app.run_test(size=(100, 30)) as pilot:
         await open_queues(console, pilot)
         live = app.session.live
-        await live.refresh("queues")
         await pilot.pause()
         changes = live.stats()["queues"]["changes"]
         counts.clear()

@@ -52,15 +52,24 @@ DEFAULT_USER_AGENT = f"frontdesk/{__version__} (python-httpx/{httpx.__version__}
 
 #: The service's budget is 10 requests/s with a burst of 4, counted when requests *arrive*.
 #: The client counts when they leave, and arrivals bunch up (the first requests also open
-#: connections, later ones reuse them), so the default pacer keeps one token in reserve: a
-#: burst of 3 tolerates 100 ms of bunching, and a busy client still never sees a 429.
+#: connections, later ones reuse them; a busy machine delays some), so the client paces
+#: below it: 90 % of the rate and one token of the burst in reserve (``pacer_for``).
 DEFAULT_RATE = 10.0
-DEFAULT_BURST = 3
+DEFAULT_BURST = 4
+#: share of the service's rate the client uses: jitter on the way (a busy machine, a slow
+#: network) can bunch requests that left evenly spaced
+HEADROOM = 0.9
+
+
+def pacer_for(rate: float = DEFAULT_RATE, burst: int = DEFAULT_BURST) -> Pacer:
+    """A pacer that keeps one client inside a service budget of ``rate`` requests a second
+    with bursts of ``burst``: 90 % of the rate, and one token of the burst in reserve."""
+    return Pacer(rate * HEADROOM, max(1, burst - 1))
 
 
 def default_pacer() -> Pacer:
-    """A pacer for one key of the service: 10 requests/s, a burst of 3 (one in reserve)."""
-    return Pacer(DEFAULT_RATE, DEFAULT_BURST)
+    """A pacer for one key of the service's published budget (10/s, burst 4)."""
+    return pacer_for()
 
 
 class ApiClient:

@@ -137,7 +137,7 @@ class SandboxServer:
         sock.set_inheritable(True)
         self._socket = sock
         config = uvicorn.Config(
-            self._app, log_level="warning", access_log=False, lifespan="on",
+            self._app, log_level="warning", access_log=False, lifespan="on", log_config=None,
             timeout_keep_alive=30, timeout_graceful_shutdown=2,
         )
         server = uvicorn.Server(config)

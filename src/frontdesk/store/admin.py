@@ -95,6 +95,9 @@ class QueueSettings:
     offer_algorithm: str | None = None
     offer_abandoned_conversations: bool | None = None
     is_restricted: bool | None = None
+    is_preferred_agent_enabled: bool | None = None
+    preferred_agent_offline_timeout: int | None = None
+    personal_agent_offline_timeout: int | None = None
 
     @classmethod
     def from_form(cls, values: Mapping[str, object]) -> QueueSettings:
@@ -125,6 +128,13 @@ class QueueSettings:
             offer_algorithm=algorithm,
             offer_abandoned_conversations=bool(values.get("offer_abandoned_conversations")),
             is_restricted=bool(values.get("is_restricted")),
+            is_preferred_agent_enabled=bool(values.get("is_preferred_agent_enabled")),
+            preferred_agent_offline_timeout=number(
+                "preferred_agent_offline_timeout", "The preferred agent's offline timeout",
+                86_400),
+            personal_agent_offline_timeout=number(
+                "personal_agent_offline_timeout", "The personal agent's offline timeout",
+                86_400),
         )
 
     def request(self) -> dict[str, Any]:
@@ -134,7 +144,9 @@ class QueueSettings:
             "is_default": self.is_default, "is_do_not_offer_enabled": self.is_do_not_offer_enabled,
         }
         for key in ("priority", "offer_timeout", "wrapup_timeout", "offer_algorithm",
-                    "offer_abandoned_conversations", "is_restricted"):
+                    "offer_abandoned_conversations", "is_restricted",
+                    "is_preferred_agent_enabled", "preferred_agent_offline_timeout",
+                    "personal_agent_offline_timeout"):
             value = getattr(self, key)
             if value is not None:
                 body[key] = value

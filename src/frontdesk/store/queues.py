@@ -8,9 +8,9 @@ Topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   few per-queue requests (availability, member count), spent on the queues the screen shows
   (``visible``), oldest first (round-robin). How many: what is left of about one request a
   second once the other active topics have taken theirs, at most :data:`REQUESTS_PER_SECOND`,
-  at least two a tick. Shown queues nobody has seen yet are filled first, up to
-  :data:`FILL_LIMIT` requests a tick. The value is a tuple of immutable :class:`QueueRow`, so
-  a tick where nothing moved is no change.
+  at least two a tick. Shown queues nobody has seen yet are filled first, a few requests a
+  second (:data:`FILL_BATCH`, :data:`FILL_INTERVAL`). The value is a tuple of immutable
+  :class:`QueueRow`, so a tick where nothing moved is no change.
 * ``position`` — the conversation typed by the user, every 3 seconds until the service
   answers 404 (it left the queue: claimed, closed or moved); then no more requests. Without
   a conversation to follow the topic costs nothing.
@@ -53,8 +53,11 @@ CONSOLE_REQUESTS_PER_SECOND = 1.0
 REQUESTS_PER_SECOND = 0.5
 #: Ticks between two fetches of the queue list itself (queues are rarely created).
 LIST_EVERY = 3
-#: Most requests one tick spends on queues nobody has seen yet.
-FILL_LIMIT = 12
+#: While shown queues are not known yet: requests a tick, and seconds between ticks. Three
+#: a second never empty the pacer's burst of four, so a fill never runs at the edge of the
+#: service's budget (where a clock's jitter means a 429).
+FILL_BATCH = 3
+FILL_INTERVAL = 1.0
 #: Ticks between two counts of one queue's members (about three minutes at 10 s).
 MEMBERS_EVERY = 18
 #: Queues assumed shown before the screen says which ones it shows.
@@ -118,6 +121,7 @@ class QueueWatch:
         self._members_at: dict[str, int] = {}
         self._tick = 0
         self._listed_at = 0
+        self._filling = False
         self._followed: int | None = None
         self._urgent = False
         #: the screen's answer to "which queues are shown?" (ids in row order)
@@ -173,14 +177,18 @@ class QueueWatch:
         ids = set(known)
         return [queue_id for queue_id in wanted if queue_id in ids]
 
+    def _missing(self, shown: list[str]) -> list[tuple[str, str]]:
+        """What the shown queues lack (availability first: it is what users look for)."""
+        missing = [("availability", q) for q in shown if q not in self._availability]
+        return missing + [("members", q) for q in shown if q not in self._members_at]
+
     def _plan(self, listed: bool) -> list[tuple[str, str]]:
         """This tick's per-queue requests: ``("availability" | "members", queue_id)``."""
         shown = self._shown()
-        missing = [("availability", q) for q in shown if q not in self._availability]
-        missing += [("members", q) for q in shown if q not in self._members]
-        steady = self._per_tick() - (1 if listed else 0)
+        missing = self._missing(shown)
         if missing:
-            return missing[:max(steady, FILL_LIMIT)]
+            return missing[:max(1, FILL_BATCH - (1 if listed else 0))]
+        steady = self._per_tick() - (1 if listed else 0)
         plan: list[tuple[str, str]] = []
         due = [q for q in shown if self._tick - self._members_at.get(q, 0) >= MEMBERS_EVERY]
         if due and steady > 1:
@@ -193,7 +201,8 @@ class QueueWatch:
     async def _fetch_queues(self) -> tuple[QueueRow, ...]:
         self._tick += 1
         client = self._session.client
-        listed = not self._queues or self._tick - self._listed_at >= LIST_EVERY
+        listed = not self._queues or (
+            not self._filling and self._tick - self._listed_at >= LIST_EVERY)
         if listed:
             self._queues = await client.queues.list(priority=Priority.VISIBLE)
             self._listed_at = self._tick
@@ -210,6 +219,10 @@ class QueueWatch:
                       self._members_at):
             for gone in [k for k in table if k not in known]:
                 del table[gone]
+        self._filling = bool(self._missing(self._shown()))
+        topic = self._session.live.topic(QUEUES_TOPIC)
+        if topic is not None:  # the next tick comes sooner while filling
+            topic.interval = FILL_INTERVAL if self._filling else self._interval
         return self._snapshot()
 
     async def _fetch_one(self, kind: str, queue_id: str) -> None:

@@ -22,6 +22,7 @@ from ..api.pacing import Priority
 from ..config import Settings
 from .actions import Actions
 from .directory import Directory
+from .finder import Finder
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
@@ -60,6 +61,7 @@ class Session:
         self.threads = ThreadStore(self)
         self.actions = Actions(self)
         self.presence = MyPresence(self)
+        self.finder = Finder(self)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False

@@ -107,6 +107,7 @@ class QueuesPane(AdminPane):
             ("Abandoned", "offered again" if queue.offer_abandoned_conversations else
              "not offered again"),
             ("Restricted", "yes" if queue.is_restricted else "no"),
+            ("Preferred", "offered first" if queue.is_preferred_agent_enabled else "off"),
         ]
         self.query_one("#queue-settings", Static).update(
             "\n".join(f"[b]{name:<14}[/b] {safe(value)}" for name, value in lines))
@@ -164,6 +165,12 @@ class QueuesPane(AdminPane):
              FormField("offer_abandoned_conversations", "Offer abandoned conversations again",
                        "bool"),
              FormField("is_restricted", "Restricted", "bool"),
+             FormField("is_preferred_agent_enabled", "Offer to the preferred agent first",
+                       "bool"),
+             FormField("preferred_agent_offline_timeout", "Preferred off",
+                       placeholder="seconds the preferred agent may be offline"),
+             FormField("personal_agent_offline_timeout", "Personal off",
+                       placeholder="seconds the personal agent may be offline"),
              FormField("call_functionality", "Calls", "bool")],
             submit, check=check, send_label="create", form_id="new-queue"))
 

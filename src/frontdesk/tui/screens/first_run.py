@@ -21,6 +21,7 @@ never freezes the screen. The key is read from its input straight into an
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -38,6 +39,8 @@ from ...api.secrets import ApiKey
 from ...config import API_KEY_ENV, ConfigError, KeyringUnavailable, Profile, SecretStore
 from ...store import signin
 from ...text import safe
+
+log = logging.getLogger("frontdesk.tui.first_run")
 
 __all__ = [
     "ConnectScreen",
@@ -269,6 +272,10 @@ class ConnectScreen(Screen[None]):
     async def _connect(self, profile: Profile, key: ApiKey) -> None:
         try:
             await self._sign_in(profile, key)
+        except Exception as error:  # a bug: say so on the form, details in the log file
+            log.exception("connecting the first profile failed")
+            self.show_status(f"Unexpected problem ({type(error).__name__}); nothing was "
+                             "saved. Details are in the log file.", problem=True)
         finally:
             self.busy = False
 

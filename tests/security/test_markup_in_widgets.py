@@ -1,0 +1,330 @@
+"""QUALITY.md checks 2 and 3 in the widgets: customer markup (``[bold red]``, ``[link=…]``,
+``[@click=app.quit]``, ``[/foo]``) shows literally, triggers nothing and crashes nothing, and a
+link in a message is shown with its real target and opened only after a key press.
+
+The sanitiser's own proof is ``tests/security/test_text_sanitiser.py``; here the text goes
+through real Textual widgets (Static, Label, OptionList, DataTable, notifications), first the
+way frontdesk feeds them, then through the whole console on a sandbox with hostile data
+planted, and every place the text shows is clicked. A control test shows the clicking is able
+to trigger an action when markup *is* parsed, so a pass means something.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import hostile
+import pytest
+from rich.segment import Segment
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.text import safe, to_text
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.admin import AdminScreen
+from frontdesk.tui.screens.confirm import ConfirmScreen
+from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.people import PeopleScreen
+from frontdesk.tui.screens.people_common import cell
+from frontdesk.tui.screens.pickers import TagPicker
+from frontdesk.tui.screens.thread import ThreadScreen
+
+Console = Any  # tests/tui/conftest.py's Console
+
+
+def _tui_fixtures() -> ModuleType:
+    """tests/tui/conftest.py as a module: its Console builds sessions and apps."""
+    path = Path(__file__).resolve().parents[1] / "tui" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("frontdesk_tui_fixtures", path)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get(spec.name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+TUI = _tui_fixtures()
+
+CLICK = hostile.MARKUP["click"]  # "[@click=app.quit]press me[/]"
+#: Words of the hostile markup's content: a segment carrying one comes from customer text.
+CUSTOMER_WORDS = ("press me", "harmless", "loud", "mallory", "Mallory")
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def screen_lines(app: App[Any]) -> list[list[Segment]]:
+    """The segments of every line of the frame in front."""
+    return [list(strip) for strip in app.screen._compositor.render_strips()]
+
+
+def text_of(line: list[Segment]) -> str:
+    return "".join(segment.text for segment in line)
+
+
+def spots(app: App[Any], needle: str) -> list[tuple[int, int]]:
+    """Where ``needle`` starts on the screen (column, row; cells, not characters)."""
+    from rich.cells import cell_len
+
+    found: list[tuple[int, int]] = []
+    for y, line in enumerate(screen_lines(app)):
+        text = text_of(line)
+        start = text.find(needle)
+        while start >= 0:
+            found.append((cell_len(text[:start]), y))
+            start = text.find(needle, start + 1)
+    return found
+
+
+def live_customer_segments(app: App[Any]) -> list[str]:
+    """Segments of customer text that carry a link or a click action (there must be none)."""
+    live: list[str] = []
+    for line in screen_lines(app):
+        for segment in line:
+            style = segment.style
+            if style is None or not any(word in segment.text for word in CUSTOMER_WORDS):
+                continue
+            meta = style.meta or {}
+            if style.link or "@click" in meta:
+                live.append(f"{segment.text!r} link={style.link!r} meta={meta!r}")
+    return live
+
+
+class Watch:
+    """Records what must not happen: the app exiting, a URL being opened."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.exits: list[Any] = []
+        self.opened: list[str] = []
+        original_exit: Callable[..., None] = app.exit
+
+        def exit_(*args: Any, **kwargs: Any) -> None:
+            self.exits.append(args)
+            original_exit(*args, **kwargs)
+
+        def open_url(url: str, *, new_tab: bool = True) -> None:
+            self.opened.append(url)
+
+        app.exit = exit_  # type: ignore[method-assign]
+        app.open_url = open_url  # type: ignore[method-assign]
+
+
+async def click_everywhere(pilot: Pilot[Any], watch: Watch, needle: str = CLICK,
+                           limit: int = 6) -> int:
+    """Click (twice, as a double click) where ``needle`` shows, on up to ``limit`` places;
+    the app must still run, nothing live may be in customer text. Returns the places."""
+    app = pilot.app
+    clicked: set[tuple[int, int]] = set()
+    for _ in range(limit):
+        assert live_customer_segments(app) == []
+        todo = [spot for spot in spots(app, needle) if spot not in clicked]
+        if not todo:
+            break
+        x, y = todo[0]
+        clicked.add((x, y))
+        screen = app.screen
+        # on the "@" of "[@click…" and on the "press me" the action would cover
+        for offset in (1, len("[@click=app.quit]") + 2):
+            if app.screen is not screen:
+                break
+            await pilot.click(offset=(x + offset, y))
+            await pilot.pause()
+        assert app.is_running, f"clicking {needle!r} at {(x, y)} ended the app"
+        assert watch.exits == [], f"clicking {needle!r} at {(x, y)} asked the app to exit"
+        assert watch.opened == []
+    return len(clicked)
+
+
+# ------------------------------------------------------------------------------ widgets
+
+
+class Widgets(App[None]):
+    """Customer text in each kind of widget, fed the way frontdesk feeds them."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        text = self.text
+        yield Static(safe(text), id="static")  # markup strings: safe()
+        yield Label(safe(text), id="label")
+        yield Static(to_text(text), id="static-text")  # renderables: to_text()
+        yield OptionList(Option(to_text(text)), Option(safe(text)), id="options")
+        table: DataTable[Any] = DataTable(id="table")
+        table.add_columns("cell", "safe")
+        table.add_row(cell(text, 60), safe(text))
+        yield table
+
+    def on_mount(self) -> None:
+        self.notify(self.text, markup=False)  # as the app shows the store's notices
+        self.notify(safe(self.text), title=safe(self.text))
+
+
+@pytest.mark.parametrize("kind", ["markup", "everything"])
+async def test_widgets_show_customer_markup_literally(kind: str) -> None:
+    text = " ".join(hostile.MARKUP.values()) if kind == "markup" else hostile.HOSTILE
+    app = Widgets(text)
+    watch = Watch(app)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause()
+        shown = "\n".join(text_of(line) for line in screen_lines(app))
+        for literal in hostile.MARKUP.values():
+            # every widget, and both notifications, show every piece literally
+            assert shown.count(literal) >= 7, (literal, shown)
+        places = await click_everywhere(pilot, watch, limit=12)
+        assert places >= 7
+        assert app.is_running
+
+
+async def test_control_parsed_markup_would_quit_the_app() -> None:
+    """Without the sanitiser, the same click runs ``app.quit``: the checks above can fail."""
+
+    class Raw(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Label(CLICK)
+
+    app = Raw()
+    async with app.run_test(size=(80, 5)) as pilot:
+        [(x, y)] = spots(app, "press me")
+        await pilot.click(offset=(x + 1, y))
+        await pilot.pause()
+        assert not app.is_running
+
+
+# ------------------------------------------------------------------------------ the console
+
+
+@pytest.fixture
+def console(sandbox: SandboxServer) -> Iterator[Console]:
+    """As in tests/tui: sessions and apps on the seeded sandbox, the console's clock frozen."""
+    TUI.clock.freeze(TUI.NOW)
+    yield TUI.Console(sandbox)
+    TUI.clock.freeze(None)
+
+
+@pytest.fixture
+def planted(console: Console) -> hostile.Planted:
+    return hostile.plant(console.sandbox, agent_email=DEMO_AGENT_EMAIL, now=ManualClock().now())
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Every worker done, the screen caught up."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_console_shows_customer_markup_literally_everywhere(
+        console: Console, planted: hostile.Planted) -> None:
+    app: FrontdeskApp = console.app()
+    watch = Watch(app)
+    cid = planted.conversation_id
+    async with app.run_test(size=(160, 45)) as pilot:
+        await console.ready(pilot)
+        await settle(pilot)
+        # The inbox: the list (a Line API widget) and the preview pane.
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        assert inbox.conversation_list.move_to(cid)
+        await settle(pilot)
+        assert await click_everywhere(pilot, watch) >= 2  # the row and the preview
+        # The thread: every message, the head, email headers, attachments.
+        if not isinstance(app.screen, ThreadScreen):  # a click on the row may have opened it
+            assert isinstance(app.screen, InboxScreen)
+            inbox.conversation_list.move_to(cid)
+            await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ThreadScreen)
+        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await settle(pilot)
+        assert await click_everywhere(pilot, watch) >= 3
+        await pilot.press("k", "k", "j")
+        # The tag picker (an OptionList), and a notice naming the deactivated tag.
+        await pilot.press("t")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, TagPicker)
+        assert await click_everywhere(pilot, watch) >= 1
+        assert isinstance(app.screen, TagPicker)
+        picker.options.highlighted = picker.options.get_option_index(
+            f"tag:{planted.inactive_tag_id}")
+        await pilot.press("space")  # refused: deactivated; the notice names it
+        await pilot.pause()
+        assert planted.inactive_tag_id not in picker.chosen
+        assert any(hostile.INACTIVE_TAG in str(n.message) for n in app._notifications)
+        await pilot.press("escape")
+        await settle(pilot)
+        # A notice of the store carrying the service's (customer's) words.
+        app.session.notice("error", f"Refused: {hostile.HOSTILE}")  # type: ignore[union-attr]
+        await pilot.pause()
+        # People: the end users table (a DataTable).
+        await pilot.press("4")
+        await settle(pilot)
+        assert isinstance(app.screen, PeopleScreen)
+        assert await click_everywhere(pilot, watch) >= 2  # the table and the toasts
+        # Admin → Tags (a DataTable of tag names).
+        await pilot.press("5")
+        await settle(pilot)
+        assert isinstance(app.screen, AdminScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert await click_everywhere(pilot, watch) >= 1
+        assert app.is_running and watch.exits == [] and watch.opened == []
+
+
+async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
+        console: Console, planted: hostile.Planted) -> None:
+    app: FrontdeskApp = console.app()
+    watch = Watch(app)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await console.ready(pilot)
+        await app.push_screen(ThreadScreen(planted.conversation_id))
+        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await settle(pilot)
+        # The link's label does not hide where it goes: the target shows beside it.
+        assert spots(app, f"your bank, safe ({planted.link})")
+        assert spots(app, "https://files.example/")
+        # Browsing: clicking on links and attachments, walking and hovering opens nothing.
+        for needle in (planted.link, "https://files.example/", "📎"):
+            for x, y in spots(app, needle):
+                await pilot.click(offset=(x + 2, y))
+                await pilot.click(offset=(x + 2, y), times=2)
+                await pilot.hover(offset=(x + 2, y))
+                await pilot.pause()
+        await pilot.press("g", "j", "j", "k", "G", "k", "k", "k")
+        await pilot.pause()
+        assert watch.opened == []
+        # o on the message with the attachment asks first, showing the whole real target.
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        question = app.screen
+        assert isinstance(question, ConfirmScreen)
+        assert "https://files.example/" in question.question
+        assert "␛]52" in question.question and "\x1b" not in question.question
+        await pilot.press("n")
+        await pilot.pause()
+        assert watch.opened == []
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        # Opened once, with the URL exactly as the message has it (the browser gets the
+        # real target; only the screen shows it cleaned).
+        assert watch.opened == ["https://files.example/" + hostile.HOSTILE]
+        assert app.is_running and watch.exits == []
