@@ -29,13 +29,14 @@ from textual.widgets.option_list import Option
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.text import safe, to_text
+from frontdesk.text import one_line, safe, to_text
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.admin import AdminScreen
 from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.inbox import InboxScreen
 from frontdesk.tui.screens.people import PeopleScreen
 from frontdesk.tui.screens.people_common import cell
+from frontdesk.tui.screens.people_form import FormScreen
 from frontdesk.tui.screens.pickers import TagPicker
 from frontdesk.tui.screens.thread import ThreadScreen
 
@@ -169,8 +170,9 @@ class Widgets(App[None]):
         yield table
 
     def on_mount(self) -> None:
-        self.notify(self.text, markup=False)  # as the app shows the store's notices
-        self.notify(safe(self.text), title=safe(self.text))
+        # as the screens notify with names: one_line() and markup=False, or safe() in markup
+        self.notify(one_line(self.text), markup=False)
+        self.notify(safe(self.text), title=one_line(self.text))  # a title is never markup
 
 
 @pytest.mark.parametrize("kind", ["markup", "everything"])
@@ -178,14 +180,18 @@ async def test_widgets_show_customer_markup_literally(kind: str) -> None:
     text = " ".join(hostile.MARKUP.values()) if kind == "markup" else hostile.HOSTILE
     app = Widgets(text)
     watch = Watch(app)
-    async with app.run_test(size=(200, 40)) as pilot:
+    async with app.run_test(size=(200, 40), notifications=True) as pilot:
         await pilot.pause()
-        shown = "\n".join(text_of(line) for line in screen_lines(app))
+        lines = [text_of(line) for line in screen_lines(app)]
+        # toasts wrap at spaces: compare with the lines joined and the frames taken off
+        shown = " ".join(" ".join(line.strip(" ▌▎▊").split()) for line in lines)
         for literal in hostile.MARKUP.values():
-            # every widget, and both notifications, show every piece literally
-            assert shown.count(literal) >= 7, (literal, shown)
-        places = await click_everywhere(pilot, watch, limit=12)
-        assert places >= 7
+            # three Statics/Labels, two options, a table cell, two toasts and a toast title
+            assert shown.count(literal) >= 9, (literal, "\n".join(lines))
+        for char in ("\x1b", *hostile.FORBIDDEN_CHARS):
+            assert char not in shown
+        places = await click_everywhere(pilot, watch, limit=14)
+        assert places >= 9
         assert app.is_running
 
 
@@ -233,7 +239,7 @@ async def test_console_shows_customer_markup_literally_everywhere(
     app: FrontdeskApp = console.app()
     watch = Watch(app)
     cid = planted.conversation_id
-    async with app.run_test(size=(160, 45)) as pilot:
+    async with app.run_test(size=(160, 45), notifications=True) as pilot:
         await console.ready(pilot)
         await settle(pilot)
         # The inbox: the list (a Line API widget) and the preview pane.
@@ -268,14 +274,25 @@ async def test_console_shows_customer_markup_literally_everywhere(
         assert any(hostile.INACTIVE_TAG in str(n.message) for n in app._notifications)
         await pilot.press("escape")
         await settle(pilot)
-        # A notice of the store carrying the service's (customer's) words.
-        app.session.notice("error", f"Refused: {hostile.HOSTILE}")  # type: ignore[union-attr]
+        # A notice of the store carrying the service's (customer's) words; both notices
+        # show literally and clicking them only dismisses them.
+        markup = " ".join(hostile.MARKUP.values())
+        app.session.notice("error", f"Refused: {markup}")  # type: ignore[union-attr]
         await pilot.pause()
-        # People: the end users table (a DataTable).
+        assert await click_everywhere(pilot, watch) >= 1
+        # People: the end user found by email, in the end users table (a DataTable).
         await pilot.press("4")
         await settle(pilot)
         assert isinstance(app.screen, PeopleScreen)
-        assert await click_everywhere(pilot, watch) >= 2  # the table and the toasts
+        await pilot.press("slash")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.set_values({"kind": "email", "value": "mallory@example.com"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, PeopleScreen)
+        assert spots(app, "Mallory [@click=app.quit]")
+        assert await click_everywhere(pilot, watch) >= 1
         # Admin → Tags (a DataTable of tag names).
         await pilot.press("5")
         await settle(pilot)
@@ -290,7 +307,7 @@ async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
         console: Console, planted: hostile.Planted) -> None:
     app: FrontdeskApp = console.app()
     watch = Watch(app)
-    async with app.run_test(size=(160, 45)) as pilot:
+    async with app.run_test(size=(160, 45), notifications=True) as pilot:
         await console.ready(pilot)
         await app.push_screen(ThreadScreen(planted.conversation_id))
         await app.session.live.refresh("thread")  # type: ignore[union-attr]
@@ -302,7 +319,6 @@ async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
         for needle in (planted.link, "https://files.example/", "📎"):
             for x, y in spots(app, needle):
                 await pilot.click(offset=(x + 2, y))
-                await pilot.click(offset=(x + 2, y), times=2)
                 await pilot.hover(offset=(x + 2, y))
                 await pilot.pause()
         await pilot.press("g", "j", "j", "k", "G", "k", "k", "k")
@@ -328,3 +344,26 @@ async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
         # real target; only the screen shows it cleaned).
         assert watch.opened == ["https://files.example/" + hostile.HOSTILE]
         assert app.is_running and watch.exits == []
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
+    "src/frontdesk/tui/conversation_actions.py: ConversationActions(DOMNode) is the first base "
+    "of InboxScreen and ThreadScreen, and Textual's DOMNode._css_bases follows only the first "
+    "DOMNode base, so both screens lose Screen's COMPONENT_CLASSES ('screen--selection') and "
+    "its DEFAULT_CSS; selecting text with the mouse (a double click, a drag) then raises "
+    "KeyError \"No 'screen--selection' key in COMPONENT_CLASSES\" and the console crashes. "
+    "Fix: list ModeScreen first (class ThreadScreen(ModeScreen, ConversationActions))."))
+@pytest.mark.parametrize("where", ["inbox", "thread"])
+async def test_selecting_customer_text_with_the_mouse_crashes_nothing(
+        console: Console, planted: hostile.Planted, where: str) -> None:
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await console.ready(pilot)
+        if where == "thread":
+            await app.push_screen(ThreadScreen(planted.conversation_id))
+            await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await settle(pilot)
+        x, y = spots(app, "Mallory [@click=app.quit]")[-1]
+        await pilot.click(offset=(x + 2, y), times=2)  # selects a word
+        await pilot.pause()
+        assert app.is_running

@@ -170,6 +170,12 @@ async def test_profile_edits_an_end_user_attribute(console: Any) -> None:
         await settle(pilot)
         assert front(app) is profile
         assert "Enterprise" in str(profile.query_one("#profile-attributes").render())
+        conversations.focus()
+        await pilot.press("enter")  # the highlighted conversation opens in its thread
+        await settle(pilot)
+        assert type(front(app)).__name__ == "ThreadScreen"
+        first = str(next(iter(conversations.rows)).value)
+        assert front(app).conversation_id == int(first)
     stored = console.sandbox.query(
         "SELECT v.value FROM custom_attribute_values v JOIN custom_attribute_definitions d "
         "ON d.id = v.attribute_id WHERE v.entity_id = ? AND d.identifier = 'customer_tier'",

@@ -349,10 +349,10 @@ async def take(shot: Shot, size: tuple[int, int], folder: Path) -> Path:
 async def take_all(folder: Path, names: set[str] | None = None,
                    sizes: tuple[tuple[int, int], ...] = SIZES,
                    say: Callable[[str], None] = print) -> list[Path]:
-    """Every picture (or those named) at every size into ``folder``; the files written."""
+    """Every picture (or those named) at every size into ``folder`` (which must exist);
+    the files written."""
     global CURRENT
     clock = _module("frontdesk.tui.clock")
-    folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="frontdesk-screenshots-") as scratch:
         sandbox = Sandbox(Path(scratch))
@@ -406,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="only these pictures: " + ", ".join(s.name for s in shots()))
     args = options.parse_args(argv)
     names = {n.strip() for item in args.only for n in item.split(",") if n.strip()} or None
+    args.folder.mkdir(parents=True, exist_ok=True)
     with isolated():
         written = asyncio.run(take_all(args.folder, names))
     print(f"{len(written)} screenshots in {args.folder}")

@@ -133,6 +133,7 @@ class ThreadScreen(ConversationActions, ModeScreen):
         Binding("K", "sibling(-1)", "Prev conv.", id="thread.previous_conversation"),
         Binding("r", "refresh", "Refresh", id="thread.refresh"),
         Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
+        Binding("v", "ratings", "Ratings", show=False, id="thread.ratings"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
                 id="thread.outbox_discard"),
@@ -420,6 +421,12 @@ class ThreadScreen(ConversationActions, ModeScreen):
         from .attributes_panel import AttributesPanel
 
         self.app.push_screen(AttributesPanel("Conversation", self.conversation_id))
+
+    def action_ratings(self) -> None:
+        """Offer a rating (Csat, Nps, thumbs) and see each question's status."""
+        from .ratings import RatingsScreen
+
+        self.app.push_screen(RatingsScreen(self.conversation_id))
 
     def action_refresh(self) -> None:
         """Fetch the thread now."""
