@@ -68,6 +68,18 @@ def records_file(db_path: Path, count: int) -> Path:
 # ---------------------------------------------------------------------- the probe
 
 
+async def _workers_done(app: Any, rounds: int = 20) -> None:
+    """Wait until no worker runs (an exclusive worker cancelled by a newer one is no error)."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(rounds):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            continue
+
+
 async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: str
                  ) -> dict[str, Any]:
     steps: dict[str, float] = {}
@@ -103,17 +115,17 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
     app = FrontdeskApp(session)
     out: dict[str, Any] = {"conversations": len(store)}
     async with app.run_test(size=SIZE) as pilot:
-        await app.workers.wait_for_complete()
+        await _workers_done(app)
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         screen.show_view("all")
-        await app.workers.wait_for_complete()
+        await _workers_done(app)
         await pilot.pause()
         started = time.perf_counter()
         screen.rebuild()
         out["rebuild_ms"] = (time.perf_counter() - started) * 1000
-        await app.workers.wait_for_complete()
+        await _workers_done(app)
         await pilot.pause()
         out["rows"] = screen.conversation_list.total_count
         step("inbox")

@@ -210,8 +210,15 @@ async def _idle(server: ServerInfo, seconds: float, actions: int, settle_limit: 
                      for part in request.url.path.split("/")]
             requests[request.method + " " + "/".join(parts)] += 1
 
+    limited: list[str] = []
+    began = time.monotonic()
+
     async def on_response(response: httpx.Response) -> None:
         statuses[response.status_code] += 1
+        if response.status_code == 429:
+            request = response.request
+            limited.append(f"{request.method} {request.url.path} at "
+                           f"{time.monotonic() - began:.1f} s")
 
     client._http.event_hooks["request"].append(on_request)
     client._http.event_hooks["response"].append(on_response)
@@ -253,6 +260,7 @@ async def _idle(server: ServerInfo, seconds: float, actions: int, settle_limit: 
         out["stats"] = session.live.stats()
         out["status_counts"] = {str(k): v for k, v in sorted(statuses.items())}
         out["429s"] = statuses[429]
+        out["429_requests"] = limited
     return out
 
 
@@ -291,6 +299,14 @@ def _bench_idle_rows(seconds: float) -> tuple[list[Result], dict[str, Any]]:
     return rows, {"bench_idle": phases}
 
 
+def settings_rate() -> str:
+    """The console's pacing, as the settings give it (``launch.run_console`` uses them)."""
+    from frontdesk.config import Settings
+
+    rate = Settings().rate
+    return f"{rate.rate:g}/s, burst {rate.burst}"
+
+
 def run_idle(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """(g) an idle console's requests per second, its 429s and user actions' waits."""
     server = ctx.server("limited")
@@ -307,7 +323,9 @@ def run_idle(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                     f"{out['fill_requests']} requests in {out['fill_s']:.1f} s"),
         Result("idle.429", "429 answers, whole session (10 req/s enforced)", "count", "0",
                float(out["429s"]), n=1, met=out["429s"] == 0,
-               note=f"status codes {out['status_counts']}"),
+               note=f"status codes {out['status_counts']}"
+                    + (f"; 429 on {', '.join(out['429_requests'])}" if out["429s"] else "")
+                    + f"; pacer: the settings' rate {settings_rate()}"),
         measured("idle.action", "user action behind polling (GET conversation)", waits,
                  budget=f"≤ {ACTION_BUDGET_MS:.0f} ms (max)",
                  met=bool(waits) and max(waits) <= ACTION_BUDGET_MS,

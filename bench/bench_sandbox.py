@@ -36,6 +36,7 @@ from .common import (
     BenchContext,
     Result,
     ServerInfo,
+    cpu_seconds,
     db_rows,
     failed,
     measured,
@@ -55,6 +56,8 @@ class Load:
     finished: list[float] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
     statuses: Counter[int] = field(default_factory=Counter)
+    #: the server process's CPU time per request answered (robust on a busy machine)
+    cpu_per_request_us: float | None = None
 
 
 async def _read_answer(reader: asyncio.StreamReader) -> int:
@@ -160,6 +163,9 @@ def _row(key: str, metric: str, windows: list[float], load: Load, budget: str,
     note = (f"latency median {median(latency):.2f} ms, p90 {percentile(latency, 90):.2f} ms "
             f"over {CONNECTIONS} connections; non-200 answers: {errors}") if latency \
         else "no answers"
+    if load.cpu_per_request_us is not None:
+        note += (f"; server CPU {load.cpu_per_request_us:.0f} us/request (one core's worth: "
+                 f"{1e6 / load.cpu_per_request_us:,.0f} req/s)")
     return measured(key, metric, windows, unit="req/s", budget=budget, met=met, note=note)
 
 
@@ -175,8 +181,13 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
 
     def load(server: ServerInfo, route: str) -> tuple[list[float], Load]:
         paths = _paths(server, small_db, random.Random(7))[route]
+        cpu_before = cpu_seconds(server.pid) if server.pid else None
         got: tuple[list[float], Load] = _run_loop(_load(server, paths, seconds, warmup,
                                                         CONNECTIONS))
+        cpu_after = cpu_seconds(server.pid) if server.pid else None
+        answered = sum(got[1].statuses.values())
+        if cpu_before is not None and cpu_after is not None and answered:
+            got[1].cpu_per_request_us = (cpu_after - cpu_before) / answered * 1e6
         details[f"{server.name}.{route}.statuses"] = dict(got[1].statuses)
         return got
 

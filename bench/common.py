@@ -210,6 +210,15 @@ def rss_mb() -> tuple[float, float]:
     return peak_kib / 1024, peak_kib / 1024
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far, from /proc (None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 # ---------------------------------------------------------------------- sandbox databases
 
 
@@ -296,6 +305,7 @@ class ServerInfo:
     key: str
     db_path: str
     rate_limit: bool
+    pid: int = 0
 
     @property
     def integrations_url(self) -> str:
@@ -339,7 +349,8 @@ class SandboxProcess:
     def info(self) -> ServerInfo:
         """Where it listens."""
         return ServerInfo(self.name, f"http://127.0.0.1:{self.port}", self.key,
-                          str(self.db_path), self.rate_limit)
+                          str(self.db_path), self.rate_limit,
+                          self.process.pid if self.process is not None else 0)
 
     def spawn(self) -> None:
         """Start the process (``wait`` until it answers)."""

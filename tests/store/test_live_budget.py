@@ -142,7 +142,9 @@ async def measure(sandbox: SandboxServer, folder: Path, topics: tuple[str, ...])
     # The first inbox poll fetches every conversation of mine and of my queues (two requests
     # each): a start-up fill, not steady polling, and minutes of a 10/s budget. Start from an
     # inbox that has had it; its steady "what changed since" search is what is measured.
-    session.inbox._primed = True
+    primed = getattr(session.inbox, "_primed", None)
+    if isinstance(primed, set):
+        primed.update(("mine", "queue"))
     try:
         await session.start()
         live = session.live
@@ -178,7 +180,7 @@ async def measure(sandbox: SandboxServer, folder: Path, topics: tuple[str, ...])
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "measured 73/min: the open thread (~33/min: messages every 3 s, record, tags and ratings "
+    "measured 71-73/min: the open thread (~33/min: messages every 3 s, record, tags and ratings "
     "every 4th tick), the inbox search (12/min) and my presence (12/min) use ~60/min before "
     "the queues (12/min, already cut to two requests a tick) ask anything"))
 async def test_an_agent_watching_everything_polls_at_most_one_request_a_second(

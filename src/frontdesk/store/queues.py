@@ -7,10 +7,11 @@ Topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   costs the queue list (every :data:`LIST_EVERY` ticks: queues are rarely created) plus a
   few per-queue requests (availability, member count), spent on the queues the screen shows
   (``visible``), oldest first (round-robin). How many: what is left of about one request a
-  second once the other active topics have taken theirs, at most :data:`REQUESTS_PER_SECOND`,
-  at least two a tick. Shown queues nobody has seen yet are filled first, a few requests a
-  second (:data:`FILL_BATCH`, :data:`FILL_INTERVAL`). The value is a tuple of immutable
-  :class:`QueueRow`, so a tick where nothing moved is no change.
+  second (:data:`CONSOLE_REQUESTS_PER_SECOND`) once the other active topics have taken
+  theirs, at most :data:`REQUESTS_PER_SECOND`, at least two a tick. Shown queues nobody
+  has seen yet are filled first, a few requests a second (:data:`FILL_BATCH`,
+  :data:`FILL_INTERVAL`). The value is a tuple of immutable :class:`QueueRow`, so a tick
+  where nothing moved is no change.
 * ``position`` — the conversation typed by the user, every 3 seconds until the service
   answers 404 (it left the queue: claimed, closed or moved); then no more requests. Without
   a conversation to follow the topic costs nothing.
@@ -47,8 +48,9 @@ QUEUES_TOPIC = "queues"
 POSITION_TOPIC = "position"
 #: Seconds between two checks of a followed conversation's position.
 POSITION_INTERVAL = 3.0
-#: What one console should ask of the service, in all, when it is idle (requests a second).
-CONSOLE_REQUESTS_PER_SECOND = 1.0
+#: What one console's polling should ask of the service, in all (requests a second): the
+#: budget of one a second, less a tenth for what the user does and for one-off look-ups.
+CONSOLE_REQUESTS_PER_SECOND = 0.9
 #: The most the queues topic spends of that (requests a second).
 REQUESTS_PER_SECOND = 0.5
 #: Ticks between two fetches of the queue list itself (queues are rarely created).
@@ -148,7 +150,7 @@ class QueueWatch:
     def _per_tick(self) -> int:
         """Requests one steady tick may spend (the list included).
 
-        The console aims at about :data:`CONSOLE_REQUESTS_PER_SECOND` in all: what the other
+        The console polls about :data:`CONSOLE_REQUESTS_PER_SECOND` in all: what the other
         active topics poll (counted as one request a poll) is taken off first, and the queues
         topic spends at most :data:`REQUESTS_PER_SECOND` of what is left, and never less than
         two requests a tick.

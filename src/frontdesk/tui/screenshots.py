@@ -41,6 +41,8 @@ NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 SIZES: tuple[tuple[int, int], ...] = ((100, 30), (160, 45))
 SEED = 7
 KEY = "sbx_screenshots_key"
+#: the profile name in the pictures' status bar
+PROFILE = "demo"
 
 #: an open chat of the demo agent, tagged, with a dozen messages and no stored files (whose
 #: URLs would carry the sandbox's port)
@@ -263,7 +265,6 @@ class Sandbox:
         self.server: Any = server_module.SandboxServer(
             folder / "sandbox.db", keys=[KEY], seed=SEED, clock=clock_module.ManualClock(NOW),
             rate_limit=False, simulator=False)
-        self.profiles = 0
 
     def start(self) -> None:
         """Seed (at NOW) and serve."""
@@ -292,15 +293,15 @@ class Sandbox:
         return int(rows[0]["id"])
 
     def session(self) -> Any:
-        """A new session (its own local store) signed in, once started, as the demo agent."""
+        """A new session signed in, once started, as the demo agent (its local store in the
+        current FRONTDESK_HOME)."""
         client_module = importlib.import_module("frontdesk.api.client")
         pacing = importlib.import_module("frontdesk.api.pacing")
         config = importlib.import_module("frontdesk.config")
         launch = importlib.import_module("frontdesk.launch")
         local_module = importlib.import_module("frontdesk.store.local")
         session_module = importlib.import_module("frontdesk.store.session")
-        self.profiles += 1
-        profile = f"screenshots-{self.profiles}"
+        profile = PROFILE
         client = client_module.ApiClient(self.server.base_url, KEY, self.server.integrations_url,
                                          pacer=pacing.Pacer(enabled=False))
         local = local_module.LocalStore(launch.local_store_path(profile))
@@ -324,25 +325,29 @@ def _no_blinking(app: App[Any]) -> None:
 
 
 async def take(shot: Shot, size: tuple[int, int], folder: Path) -> Path:
-    """Drive a fresh app to ``shot`` at ``size`` and save the picture; its path."""
-    if shot.app is not None:
-        app = shot.app()
-    else:
-        tui_app = _module("frontdesk.tui.app")
-        app = tui_app.FrontdeskApp(CURRENT.session())
-    name = f"{shot.name}-{size[0]}x{size[1]}.svg"
-    async with app.run_test(size=size) as pilot:
-        if shot.signed_in:
-            await ready(pilot)
-        for step in shot.steps:
-            await step(pilot)
-        shown = type(app.screen).__name__
-        if shot.expect and shown != shot.expect:
-            raise Skip(f"expected {shot.expect} in front, found {shown} (a key not bound yet?)")
-        _no_blinking(app)
-        app.clear_notifications()
-        await settle(pilot)
-        app.save_screenshot(filename=name, path=str(folder))
+    """Drive a fresh app (on a fresh FRONTDESK_HOME) to ``shot`` at ``size`` and save the
+    picture; its path."""
+    with tempfile.TemporaryDirectory(prefix="frontdesk-screenshot-") as home:
+        os.environ["FRONTDESK_HOME"] = home
+        if shot.app is not None:
+            app = shot.app()
+        else:
+            tui_app = _module("frontdesk.tui.app")
+            app = tui_app.FrontdeskApp(CURRENT.session())
+        name = f"{shot.name}-{size[0]}x{size[1]}.svg"
+        async with app.run_test(size=size) as pilot:
+            if shot.signed_in:
+                await ready(pilot)
+            for step in shot.steps:
+                await step(pilot)
+            shown = type(app.screen).__name__
+            if shot.expect and shown != shot.expect:
+                raise Skip(f"expected {shot.expect} in front, found {shown} "
+                           "(a key not bound yet?)")
+            _no_blinking(app)
+            app.clear_notifications()
+            await settle(pilot)
+            app.save_screenshot(filename=name, path=str(folder))
     return folder / name
 
 

@@ -102,7 +102,7 @@ class ViewTabs(Tabs, can_focus=False):
 
 
 @owns_bindings
-class InboxScreen(ConversationActions, ModeScreen):
+class InboxScreen(ModeScreen, ConversationActions):
     """The agent's inbox."""
 
     MODE_NAME = "Inbox"

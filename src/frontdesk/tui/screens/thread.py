@@ -115,7 +115,7 @@ def copy_text(message: Message) -> str:
 
 
 @owns_bindings
-class ThreadScreen(ConversationActions, ModeScreen):
+class ThreadScreen(ModeScreen, ConversationActions):
     """One conversation: head, messages, composer.
 
     ``siblings`` are the conversation ids ``J``/``K`` walk through, in the order of the list

@@ -1,0 +1,193 @@
+"""QUALITY.md check 10 at the console (and the "lost connection" and "asks before quitting" parts
+of check 9): the service answering garbage or not answering at all, while the console runs.
+
+The client's own handling of each kind of garbage is ``tests/api/test_client_lenient.py``; here
+the whole console (``FrontdeskApp`` on a session) keeps running on the data it has, the status
+bar says something is wrong, no crash screen appears, and when the service is well again the
+console recovers by itself. Faults come from the sandbox's switches (``faults.garbage``,
+``refuse_connections``), never from a mocked transport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+
+from frontdesk.api.client import ApiClient
+from frontdesk.api.errors import ApiError, TransportError
+from frontdesk.api.pacing import Pacer
+from frontdesk.api.retry import RetryPolicy
+from frontdesk.config import PollSettings, Settings
+from frontdesk.launch import local_store_path
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.faults import Garbage
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.local import LocalStore
+from frontdesk.store.session import Session
+from frontdesk.tui import clock
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.confirm import ConfirmScreen
+from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.widgets.status_bar import StatusBar
+
+SIZE = (120, 32)
+#: Every kind of broken answer the sandbox can give.
+GARBAGE: tuple[Garbage, ...] = ("html", "truncated", "unknown_type", "wrong_types", "huge",
+                                "slow_drip")
+REPLY = "Back in a minute, the line is down."
+#: Kinds the client cannot read at all (unknown types parse; mistyped items are left out).
+UNREADABLE = {"html", "truncated", "huge", "slow_drip"}
+
+
+#: The tests poll by themselves (``poll``), as the timers would; the timers wait an hour after
+#: their first poll, so no request of theirs is under way when a fault is switched on or off.
+QUIET = PollSettings(thread=3600, conversations=3600, presence=3600, queues=3600,
+                     business_hours=3600)
+#: Topics the console polls from the start (the header's, and the inbox's).
+STARTED = ("inbox", "presence:me", "hours")
+
+
+@pytest.fixture
+def session(sandbox: SandboxServer) -> Iterator[Session]:
+    """A session like the console's, with short timeouts and few retries (so a slow drip or
+    a refused connection fails in about a second instead of a minute)."""
+    clock.freeze(ManualClock().now())
+    client = ApiClient(sandbox.base_url, sandbox.key, sandbox.integrations_url,
+                       pacer=Pacer(enabled=False), timeout=httpx.Timeout(1.0, connect=1.0),
+                       retry=RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.05))
+    yield Session(client=client, local=LocalStore(local_store_path("hostile")),
+                  settings=Settings(poll=QUIET), profile="hostile", identity=DEMO_AGENT_EMAIL)
+    clock.freeze(None)
+
+
+async def ready(pilot: Pilot[Any]) -> tuple[FrontdeskApp, Session, list[int]]:
+    """Signed in, the inbox polled; the rows the inbox shows."""
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp) and app.session is not None
+    await app.workers.wait_for_complete()
+    session = app.session
+    await session.live.refresh("inbox")
+    for _ in range(200):  # until each timer has done its first poll and gone quiet
+        topics = [session.live.topic(name) for name in STARTED]
+        if all(t is not None and t.fetched_at is not None for t in topics):
+            break
+        await pilot.pause(0.05)
+    else:
+        pytest.fail(f"the first polls never ended: {session.live.stats()}")
+    await pilot.pause()
+    return app, session, shown(app)
+
+
+def shown(app: FrontdeskApp) -> list[int]:
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    return screen.conversation_list.shown_ids()
+
+
+def status(app: FrontdeskApp) -> str:
+    """The connection part of the status bar, as painted."""
+    bar = app.screen.query_one(StatusBar)
+    return str(bar.render())
+
+
+async def poll(pilot: Pilot[Any], session: Session) -> ApiError | None:
+    """Poll the inbox now (as its timer would); the error it met, if any."""
+    try:
+        await session.live.refresh("inbox")
+    except ApiError as error:
+        return error
+    finally:
+        await pilot.pause()
+    return None
+
+
+def assert_alive(app: FrontdeskApp) -> None:
+    """Running, on its own screen, no crash recorded."""
+    assert app.is_running and app.return_code is None
+    assert app._exception is None
+    assert isinstance(app.screen, InboxScreen)
+
+
+async def test_garbage_keeps_the_console_on_its_data_and_it_recovers(
+        sandbox: SandboxServer, session: Session) -> None:
+    app = FrontdeskApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app, session, rows = await ready(pilot)
+        assert rows and "live" in status(app)
+        for kind in GARBAGE:
+            sandbox.faults.garbage(kind, count=None, seconds=0.2)
+            error = await poll(pilot, session)
+            if kind in UNREADABLE:
+                assert isinstance(error, TransportError), (kind, error)
+                assert "retrying" in status(app) or "offline" in status(app), (kind, status(app))
+            # the console runs on what it had: same rows, no crash screen
+            assert_alive(app)
+            assert shown(app) == rows, kind
+            sandbox.faults.clear()
+            assert await poll(pilot, session) is None, kind
+            assert "live" in status(app), (kind, status(app))
+            assert shown(app) == rows
+
+
+async def test_service_down_then_back_and_quitting_asks_about_unsent_replies(
+        sandbox: SandboxServer, session: Session) -> None:
+    app = FrontdeskApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app, session, rows = await ready(pilot)
+        sandbox.refuse_connections()
+        try:
+            for _ in range(2):
+                assert isinstance(await poll(pilot, session), TransportError)
+            assert "offline" in status(app), status(app)
+            assert_alive(app)
+            assert shown(app) == rows  # the cached inbox stays on screen
+            # A reply written now waits in the outbox; quitting asks first, and "no" stays.
+            chat = next(cid for cid in rows if session.inbox.records[cid].channel == "WidgetChat")
+            session.send_reply(chat, REPLY)
+            await pilot.pause()
+            await pilot.press("ctrl+q")
+            question = app.screen
+            assert isinstance(question, ConfirmScreen)
+            assert "still waiting" in question.question
+            await pilot.press("n")
+            assert_alive(app)
+        finally:
+            sandbox.accept_connections()
+        # Back: the next poll is live again, the outbox sends, quitting no longer asks.
+        assert await poll(pilot, session) is None
+        assert "live" in status(app), status(app)
+        await session.outbox.flush()
+        assert session.outbox.items() == []
+        stored = sandbox.query("SELECT count(*) AS n FROM messages WHERE conversation_id = ? "
+                               "AND body_text = ?", (chat, REPLY))
+        assert stored[0]["n"] == 1
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "src/frontdesk/store/live.py LiveStore._set_connection: UnexpectedResponse (HTML, truncated "
+    "or mistyped JSON, a huge body) is a subclass of TransportError, so after two failed polls "
+    "a service that *answers* garbage is shown as 'offline — showing cached data'; and "
+    "src/frontdesk/tui/app.py FrontdeskApp._store_changed shows only ConnectionState.describe(), "
+    "never ConnectionState.problem (it is only logged), so the console never says what is "
+    "wrong. Fix: give UnexpectedResponse its own state (e.g. 'the service answers something "
+    "unreadable — retrying in N s') and show a short problem in the status bar."))
+async def test_the_status_bar_says_the_service_answers_garbage(
+        sandbox: SandboxServer, session: Session) -> None:
+    app = FrontdeskApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        app, session, _rows = await ready(pilot)
+        sandbox.faults.garbage("html", count=None)
+        for _ in range(2):
+            assert await poll(pilot, session) is not None
+        sandbox.faults.clear()
+        shown_status = status(app)
+        assert "offline" not in shown_status, shown_status
+        assert "unexpected" in shown_status.lower() or "unreadable" in shown_status.lower()
