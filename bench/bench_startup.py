@@ -1,8 +1,9 @@
 """Cold start → first frame: ``frontdesk`` on cached data against a bare Textual app.
 
-Each sample is a fresh Python process (this file run as a script, so that nothing but the
-standard library is imported before the clock starts). The parent reads ``time.time()`` just
-before it spawns the process and passes it in argv; the probe wraps ``App._display`` and,
+Each sample is a fresh Python process (this file run as a script, so that the probe adds
+nothing but standard-library imports to what the app itself loads). The parent reads
+``time.time()`` just before it spawns the process and passes it in argv, so interpreter
+start-up and every import count; the probe wraps ``App._display`` and,
 at the first frame of the first real screen, turns the frame into the bytes a terminal would
 get (headless Textual skips that step), reads the clock, prints the elapsed milliseconds as
 JSON and leaves with ``os._exit``. Both apps run with ``App.run(headless=True)``.

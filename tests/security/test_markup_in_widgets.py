@@ -29,7 +29,8 @@ from textual.widgets.option_list import Option
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.text import one_line, safe, to_text
+from frontdesk.store.session import Session
+from frontdesk.text import clean, one_line, safe, to_text
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.admin import AdminScreen
 from frontdesk.tui.screens.confirm import ConfirmScreen
@@ -124,8 +125,9 @@ class Watch:
 
 async def click_everywhere(pilot: Pilot[Any], watch: Watch, needle: str = CLICK,
                            limit: int = 3) -> int:
-    """Click (twice, as a double click) where ``needle`` shows, on up to ``limit`` places;
-    the app must still run, nothing live may be in customer text. Returns the places."""
+    """Click where ``needle`` shows (on its "@" and on the text the action would cover), on
+    up to ``limit`` places; the app must still run and nothing in customer text may carry a
+    link or an action. Returns how many places were clicked."""
     app = pilot.app
     clicked: set[tuple[int, int]] = set()
     for _ in range(limit):
@@ -226,6 +228,11 @@ def planted(console: Console) -> hostile.Planted:
     return hostile.plant(console.sandbox, agent_email=DEMO_AGENT_EMAIL, now=ManualClock().now())
 
 
+def session_of(app: FrontdeskApp) -> Session:
+    assert app.session is not None
+    return app.session
+
+
 async def settle(pilot: Pilot[Any]) -> None:
     """Every worker done, the screen caught up."""
     for _ in range(3):
@@ -255,7 +262,7 @@ async def test_console_shows_customer_markup_literally_everywhere(
             await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ThreadScreen)
-        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await session_of(app).live.refresh("thread")
         await settle(pilot)
         assert await click_everywhere(pilot, watch) >= 3
         await pilot.press("k", "k", "j")
@@ -277,7 +284,7 @@ async def test_console_shows_customer_markup_literally_everywhere(
         # A notice of the store carrying the service's (customer's) words; both notices
         # show literally and clicking them only dismisses them.
         markup = " ".join(hostile.MARKUP.values())
-        app.session.notice("error", f"Refused: {markup}")  # type: ignore[union-attr]
+        session_of(app).notice("error", f"Refused: {markup}")
         await pilot.pause()
         assert await click_everywhere(pilot, watch) >= 1
         # People: the end user found by email, in the end users table (a DataTable).
@@ -310,7 +317,7 @@ async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
     async with app.run_test(size=(120, 36), notifications=True) as pilot:
         await app.workers.wait_for_complete()  # signed in
         await app.push_screen(ThreadScreen(planted.conversation_id))
-        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await session_of(app).live.refresh("thread")
         await settle(pilot)
         # The link's label does not hide where it goes: the target shows beside it.
         assert spots(app, f"your bank, safe ({planted.link})")
@@ -339,29 +346,56 @@ async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
         await pilot.pause()
         await pilot.press("y")
         await pilot.pause()
-        # Opened once, with the URL exactly as the message has it (the browser gets the
-        # real target; only the screen shows it cleaned).
-        assert watch.opened == ["https://files.example/" + hostile.HOSTILE]
+        # Opened once, after the key and the confirmation, on the attachment's host.
+        assert len(watch.opened) == 1 and watch.opened[0].startswith("https://files.example/")
         assert app.is_running and watch.exits == []
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason=(
-    "src/frontdesk/tui/conversation_actions.py: ConversationActions(DOMNode) is the first base "
-    "of InboxScreen and ThreadScreen, and Textual's DOMNode._css_bases follows only the first "
-    "DOMNode base, so both screens lose Screen's COMPONENT_CLASSES ('screen--selection') and "
-    "its DEFAULT_CSS; selecting text with the mouse (a double click, a drag) then raises "
-    "KeyError \"No 'screen--selection' key in COMPONENT_CLASSES\" and the console crashes. "
-    "Fix: list ModeScreen first (class ThreadScreen(ModeScreen, ConversationActions))."))
+@pytest.mark.xfail(strict=True, reason=(
+    "src/frontdesk/tui/screens/thread.py ThreadScreen._open_attachment: once confirmed, the "
+    "attachment's URL goes to App.open_url exactly as the message has it, control and bidi "
+    "characters included (the question showed it cleaned, so what opens is not what was "
+    "shown). Textual's Driver.open_url calls webbrowser.open, whose launcher runs "
+    "subprocess.Popen([browser, url]): a NUL raises ValueError('embedded null byte'), which "
+    "nothing catches, so the console crashes; ESC and friends reach the launcher's argv. Fix: "
+    "refuse such a URL with a notice (characters outside RFC 3986: controls, spaces, bidi), "
+    "or percent-encode it and show that form in the question."))
+async def test_a_link_reaches_the_browser_without_control_characters(
+        console: Console, planted: hostile.Planted) -> None:
+    app: FrontdeskApp = console.app()
+    watch = Watch(app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.workers.wait_for_complete()  # signed in
+        await app.push_screen(ThreadScreen(planted.conversation_id))
+        await session_of(app).live.refresh("thread")
+        await settle(pilot)
+        await pilot.press("g")  # the message with the hostile attachment
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.is_running
+        for url in watch.opened:  # refusing (with a notice) is fine too
+            assert url == clean(url, multiline=False) and " " not in url, repr(url)
+
+
 async def test_selecting_customer_text_with_the_mouse_crashes_nothing(
         console: Console, planted: hostile.Planted) -> None:
     app: FrontdeskApp = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(140, 40)) as pilot:
         await console.ready(pilot)
-        x, y = spots(app, "Mallory [@click=app.quit]")[0]
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        assert inbox.conversation_list.move_to(planted.conversation_id)
+        await settle(pilot)
+        # Selecting text asks the screen for its "screen--selection" style: a screen class
+        # that loses Screen's component classes (a mixin listed first) crashes here.
+        x, y = spots(app, "Mallory [@click=app.quit]")[-1]  # in the preview pane
         await pilot.click(offset=(x + 2, y), times=2)  # selects a word
         await pilot.pause()
         await app.push_screen(ThreadScreen(planted.conversation_id))
-        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await session_of(app).live.refresh("thread")
         await settle(pilot)
         x, y = spots(app, "text body")[0]
         await pilot.click(offset=(x + 2, y), times=2)

@@ -32,6 +32,8 @@ from .threads import ThreadStore
 
 log = logging.getLogger("frontdesk.store")
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
 Notice = Callable[[str, str], None]
 
 
@@ -53,6 +55,8 @@ class Session:
                                                         cached_me.get("email")):
             with contextlib.suppress(Exception):
                 self.me = Agent.model_validate(cached_me)
+        #: the wall clock (tests drive it with virtual time)
+        self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.server_offset = timedelta(0)
         self.schedule_zone: ZoneInfo | None = None
         self.schedule_id: str | None = None
@@ -75,7 +79,7 @@ class Session:
 
     def server_now(self) -> datetime:
         """The service's current time, as far as the console can tell."""
-        return datetime.now(UTC) + self.server_offset
+        return self.wall() + self.server_offset
 
     def notice(self, severity: str, text: str) -> None:
         """Tell the user something (the app shows it as a notification)."""
@@ -150,9 +154,11 @@ class Session:
     async def _my_presence(self) -> UserPresence | None:
         if not self.me_id:
             return None
-        return await self.client.agents.presence(self.me_id, priority=Priority.VISIBLE)
+        presence = await self.client.agents.presence(self.me_id, priority=Priority.VISIBLE)
+        # The service's clock reading is not news: without it an unchanged poll is no change.
+        return presence.model_copy(update={"request_time": _EPOCH})
 
-    async def _hours(self) -> tuple[BusinessHoursStatus, str] | None:
+    async def _hours(self) -> str | None:
         client = self.client
         if self.schedule_id is None:
             wanted = self.settings.ui.business_hours_schedule
@@ -167,11 +173,11 @@ class Session:
                 self.schedule_zone = ZoneInfo(definition.timezone)
             except Exception:
                 self.schedule_zone = None
-        before = datetime.now(UTC)
+        before = self.wall()
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
-        after = datetime.now(UTC)
+        after = self.wall()
         self.server_offset = status.timestamp - (before + (after - before) / 2)
-        return status, describe_hours(status, self.schedule_zone)
+        return describe_hours(status, self.schedule_zone)
 
     # ------------------------------------------------------------------ replies
 

@@ -19,7 +19,7 @@ log = logging.getLogger("frontdesk.store")
 
 TOPIC = "thread"
 #: every how many ticks the head's tags and ratings are read again
-FULL_EVERY = 10
+FULL_EVERY = 20
 #: every how many ticks a waiting conversation's queue position is read again
 POSITION_EVERY = 4
 

@@ -116,7 +116,7 @@ class FrontdeskApp(App[None]):
         elif topic == "presence:me":
             self.status_presence = describe_presence(value)
         elif topic == "hours":
-            self.status_hours = value[1] if isinstance(value, tuple) else ""
+            self.status_hours = value if isinstance(value, str) else ""
         elif topic == "outbox":
             pass
         self._paint_statuses()

@@ -46,18 +46,23 @@ class ModeScreen(Screen[None]):
     def on_mount(self) -> None:
         self.fd.paint_status(self.query_one(StatusBar))
 
+    _watching: bool = False
+
     def on_screen_resume(self) -> None:
         status = self.query_one(StatusBar)
         status.mode = self.MODE_NAME
         self.fd.paint_status(status)
         session = self.fd.session
-        if session is not None:
+        if session is not None and not self._watching:
+            # Textual may resume a screen twice when a mode first opens: watch once.
+            self._watching = True
             for topic in self.TOPICS:
                 session.live.watch(topic)
 
     def on_screen_suspend(self) -> None:
         session = self.fd.session
-        if session is not None:
+        if session is not None and self._watching:
+            self._watching = False
             for topic in self.TOPICS:
                 session.live.unwatch(topic)
 

@@ -125,6 +125,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
     MODE_NAME = "Thread"
     HELP_NAME = "Thread"
     AUTO_FOCUS = "ThreadView"
+    #: the inbox keeps polling under an open thread: it keeps the head's record current
+    TOPICS = ("inbox",)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread.back"),
         Binding("i", "reply", "Reply", id="thread.reply"),
