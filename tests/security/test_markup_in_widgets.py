@@ -125,9 +125,9 @@ class Watch:
 
 async def click_everywhere(pilot: Pilot[Any], watch: Watch, needle: str = CLICK,
                            limit: int = 3) -> int:
-    """Click where ``needle`` shows (on its "@" and on the text the action would cover), on
-    up to ``limit`` places; the app must still run and nothing in customer text may carry a
-    link or an action. Returns how many places were clicked."""
+    """Click where ``needle`` shows, on up to ``limit`` places; the app must still run and
+    nothing in customer text may carry a link or an action. Returns how many places were
+    clicked (parsed markup would not show as ``needle`` at all, so a count proves it literal)."""
     app = pilot.app
     clicked: set[tuple[int, int]] = set()
     for _ in range(limit):
@@ -137,13 +137,8 @@ async def click_everywhere(pilot: Pilot[Any], watch: Watch, needle: str = CLICK,
             break
         x, y = todo[0]
         clicked.add((x, y))
-        screen = app.screen
-        # on the "@" of "[@click…" and on the "press me" the action would cover
-        for offset in (1, len("[@click=app.quit]") + 2):
-            if app.screen is not screen:
-                break
-            await pilot.click(offset=(x + offset, y))
-            await pilot.pause()
+        await pilot.click(offset=(x + 1, y))
+        await pilot.pause()
         assert app.is_running, f"clicking {needle!r} at {(x, y)} ended the app"
         assert watch.exits == [], f"clicking {needle!r} at {(x, y)} asked the app to exit"
         assert watch.opened == []
@@ -177,10 +172,8 @@ class Widgets(App[None]):
         self.notify(safe(self.text), title=one_line(self.text))  # a title is never markup
 
 
-@pytest.mark.parametrize("kind", ["markup", "everything"])
-async def test_widgets_show_customer_markup_literally(kind: str) -> None:
-    text = " ".join(hostile.MARKUP.values()) if kind == "markup" else hostile.HOSTILE
-    app = Widgets(text)
+async def test_widgets_show_customer_markup_literally() -> None:
+    app = Widgets(hostile.HOSTILE)
     watch = Watch(app)
     async with app.run_test(size=(200, 40), notifications=True) as pilot:
         await pilot.pause()

@@ -244,17 +244,18 @@ def test_customer_escapes_never_reach_the_terminal(
     console, planted = terminal
     cid = f"#{planted.conversation_id}"
     try:
-        # The inbox, with the planted conversation in its list and the preview pane.
-        console.shows("● live", cid, "Subject / last message")
-        console.expect("the preview of the hostile conversation",
-                       lambda s: "[bold red]loud[/]" in s)
-        # Filter down to it, then open the thread.
+        # The inbox, signed in, with its list.
+        console.shows("● live", "Subject / last message")
+        console.expect("conversations in the list", lambda s: bool(listed(s)))
+        # Filter down to the hostile conversation: its row and its preview.
         console.press("/")
         console.expect("the filter line's keys in the footer",
                        lambda s: "filter" in s and "⏎ Open" not in footer(s))
         console.press(hostile.WORD)
         console.expect("only the hostile conversation in the list",
                        lambda s: listed(s) == [planted.conversation_id])
+        console.expect("the preview of the hostile conversation",
+                       lambda s: "[bold red]loud[/]" in s and "Tags mallory" in s)
         console.press("\r")  # leave the filter line: the list has the keys again
         console.expect("the list's keys in the footer", lambda s: "⏎ Open" in footer(s))
         console.press("\r")  # open the highlighted conversation

@@ -57,8 +57,9 @@ class SandboxContext:
         return self.db.get_meta("api_user_id") or "00000000-0000-4000-8000-000000000001"
 
 
-def context(request: Request) -> SandboxContext:
-    """FastAPI dependency: the sandbox of the app serving this request."""
+async def context(request: Request) -> SandboxContext:
+    """FastAPI dependency: the sandbox of the app serving this request (async, so FastAPI
+    calls it inline instead of in its thread pool)."""
     ctx: SandboxContext = request.app.state.sandbox
     return ctx
 
