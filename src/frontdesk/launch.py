@@ -55,7 +55,7 @@ def run_console(target: Target, settings: config.Settings) -> int:
                       identity=target.identity)
     app = FrontdeskApp(session, keys=dict(settings.keys))
     app.run()
-    return 0
+    return app.return_code or 0  # a crash (Textual's crash screen) is a failing exit
 
 
 def demo_paths() -> tuple[Path, Path]:

@@ -135,7 +135,9 @@ class PtyConsole:
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         env = dict(os.environ, FD_TEST_URL=sandbox.base_url, FD_TEST_KEY=sandbox.key,
                    FD_TEST_IDENTITY=identity, TERM="xterm-256color", COLORTERM="truecolor",
-                   TEXTUAL_ANIMATIONS="none")
+                   TEXTUAL_ANIMATIONS="none",
+                   # shutil.get_terminal_size, which Textual asks, prefers these to the pty's size
+                   COLUMNS=str(COLUMNS), LINES=str(ROWS))
         for name in ("TEXTUAL", "TEXTUAL_DEVTOOLS_PORT", "FRONTDESK_API_KEY"):
             env.pop(name, None)
         self.master, slave = os.openpty()
@@ -255,7 +257,7 @@ def test_customer_escapes_never_reach_the_terminal(
         console.expect("only the hostile conversation in the list",
                        lambda s: listed(s) == [planted.conversation_id])
         console.expect("the preview of the hostile conversation",
-                       lambda s: "[bold red]loud[/]" in s and "Tags mallory" in s)
+                       lambda s: "[bold red]loud[/]" in s)
         console.press("\r")  # leave the filter line: the list has the keys again
         console.expect("the list's keys in the footer", lambda s: "⏎ Open" in footer(s))
         console.press("\r")  # open the highlighted conversation
@@ -263,7 +265,7 @@ def test_customer_escapes_never_reach_the_terminal(
         console.shows("(https://evil.example/steal?session=1)")  # a link's real target
         # The tag picker, listing the hostile tag.
         console.press("t")
-        console.shows(f"Tags of {cid}", "[x] mallory")
+        console.shows(f"Tags of {cid}", "] mallory [@click=app.quit]")
         console.press("\x1b")
         console.expect("the picker closed", lambda s: "Tags of" not in s)
         console.press("\x1b")

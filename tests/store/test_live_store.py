@@ -380,8 +380,8 @@ async def test_retrying_says_in_how_many_seconds() -> None:
     state = live.connection
     assert state.link is Link.RETRYING and state.retry_at is not None
     wait = state.retry_at - time.now
-    assert state.describe(time.now) == f"retrying in {round(wait)} s"
-    assert state.describe(time.now + wait + 5) == "retrying in 0 s"
+    assert state.describe(time.now) == f"service error 503 — retrying in {round(wait)} s"
+    assert state.describe(time.now + wait + 5) == "service error 503 — retrying in 0 s"
     assert ConnectionState(Link.OFFLINE).describe(0) == "offline — showing cached data"
     assert ConnectionState(Link.LIVE).describe(0) == "live"
 

@@ -24,7 +24,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from ..api.errors import ApiError, RateLimited, ServiceUnavailable, TransportError
+from ..api.errors import (
+    ApiError,
+    RateLimited,
+    ServiceUnavailable,
+    TransportError,
+    UnexpectedResponse,
+)
 
 log = logging.getLogger("frontdesk.store.live")
 
@@ -47,14 +53,31 @@ class ConnectionState:
     link: Link = Link.CONNECTING
     retry_at: float | None = None
     problem: str | None = None
+    #: a few words for the header: "unreachable", "unreadable answers", "error 503", …
+    reason: str | None = None
 
     def describe(self, now: float) -> str:
-        """``live``, ``retrying in 8 s`` or ``offline — showing cached data``."""
+        """``live``, ``unreadable answers — retrying in 8 s`` or ``offline — showing cached
+        data``."""
         if self.link is Link.RETRYING and self.retry_at is not None:
-            return f"retrying in {max(0, round(self.retry_at - now))} s"
+            wait = f"retrying in {max(0, round(self.retry_at - now))} s"
+            return f"{self.reason} — {wait}" if self.reason else wait
         if self.link is Link.OFFLINE:
             return "offline — showing cached data"
         return self.link.value
+
+
+def _reason(error: ApiError) -> str:
+    """A few words on why the service cannot be used right now."""
+    if isinstance(error, UnexpectedResponse):
+        return "unreadable answers"
+    if isinstance(error, TransportError):
+        return "unreachable"
+    if isinstance(error, RateLimited):
+        return "rate limited"
+    if error.status is not None:
+        return f"service error {error.status}"
+    return "service error"
 
 
 Fetch = Callable[[], Awaitable[T]]
@@ -286,9 +309,10 @@ class LiveStore:
         unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
         if not unreachable:
             return  # the service answered: a refusal is the topic's problem, not the link's
-        offline = isinstance(error, TransportError) and failures >= 2
+        garbled = isinstance(error, UnexpectedResponse)
+        offline = isinstance(error, TransportError) and not garbled and failures >= 2
         link = Link.OFFLINE if offline else Link.RETRYING
-        state = ConnectionState(link, self._clock() + delay, str(error))
+        state = ConnectionState(link, self._clock() + delay, str(error), _reason(error))
         if state.link != self.connection.link or state.problem != self.connection.problem:
             self.connection = state
             self._notify("connection", state)

@@ -23,14 +23,10 @@ from ..store.session import Session, describe_presence
 from . import keymap
 from .commands import screen_commands
 from .registry import BINDING_OWNERS, owns_bindings
-from .screens.admin import AdminScreen
 from .screens.base import ModeScreen
 from .screens.confirm import ConfirmScreen
 from .screens.help import HelpScreen
 from .screens.inbox import InboxScreen
-from .screens.people import PeopleScreen
-from .screens.queues import QueuesScreen
-from .screens.team import TeamScreen
 from .styles import stylesheets
 from .widgets.status_bar import StatusBar
 
@@ -46,13 +42,15 @@ class FrontdeskApp(App[None]):
     TITLE = "frontdesk"
     HELP_NAME = "Everywhere"
     CSS_PATH: ClassVar[list[str | PurePath]] = list(stylesheets())
+    #: the inbox is built at start; the other modes on first use (a faster first frame)
     MODES: ClassVar[dict[str, Any]] = {
         "inbox": InboxScreen,
-        "queues": QueuesScreen,
-        "team": TeamScreen,
-        "people": PeopleScreen,
-        "admin": AdminScreen,
+        "queues": lambda: _screen("queues", "QueuesScreen"),
+        "team": lambda: _screen("team", "TeamScreen"),
+        "people": lambda: _screen("people", "PeopleScreen"),
+        "admin": lambda: _screen("admin", "AdminScreen"),
     }
+    DEFAULT_MODE = "inbox"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox"),
         Binding("2", "mode('queues')", "Queues", id="app.mode.queues"),
@@ -87,7 +85,6 @@ class FrontdeskApp(App[None]):
         if session is not None:
             session.on_notice = self._notice
             self._unsubscribe = session.live.subscribe(self._store_changed)
-        self.switch_mode("inbox")
         if session is not None and self._start_session:
             self._start()
 
@@ -201,6 +198,15 @@ class FrontdeskApp(App[None]):
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
         yield from super().get_system_commands(screen)
+
+
+def _screen(module: str, name: str) -> Screen[Any]:
+    """A mode's screen, imported when the mode is first opened."""
+    import importlib
+
+    screen: Screen[Any] = getattr(importlib.import_module(f"frontdesk.tui.screens.{module}"),
+                                  name)()
+    return screen
 
 
 def _monotonic() -> float:

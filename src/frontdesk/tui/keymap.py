@@ -29,10 +29,26 @@ class KeyInfo:
 
 def apply_remaps(app: App[Any], remaps: Mapping[str, str]) -> list[str]:
     """Apply ``remaps`` (binding id → keys); returns the ids that match no known binding."""
+    if not remaps:
+        return []
+    load_every_screen()
     known = {info.id for info in catalogue(_classes(app))}
     unknown = [binding_id for binding_id in remaps if binding_id not in known]
     app.set_keymap({k: v for k, v in remaps.items() if k in known})
     return unknown
+
+
+def load_every_screen() -> None:
+    """Import every screen and widget module, so each registers its bindings (modes are
+    otherwise imported on first use)."""
+    import importlib
+    import pkgutil
+
+    from . import screens, widgets
+
+    for package in (screens, widgets):
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{info.name}")
 
 
 def _classes(app: App[Any]) -> list[type[DOMNode]]:

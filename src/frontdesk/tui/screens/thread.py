@@ -492,6 +492,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
             self.notify(f"Not a web link, not opened: {one_line(url, 120)}", markup=False,
                         severity="warning")
             return
+        if one_line(url, None) != url or any(ch.isspace() for ch in url):
+            # Control, bidi or blank characters: what would open is not what is shown.
+            self.notify(f"This link has characters a web address cannot have, so it is not "
+                        f"opened: {one_line(url, 120)}", markup=False, severity="warning")
+            return
 
         def answer(yes: bool | None) -> None:
             if yes:
