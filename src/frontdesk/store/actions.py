@@ -146,6 +146,23 @@ class Actions:
             return message
         return None
 
+    async def bulk_tag(self, conversation_id: int, names: list[str]) -> str | None:
+        """Tag by names in one request (asynchronous on the service; unknown names created).
+
+        The tags show once the service has applied them: the thread and the inbox are asked
+        to look again shortly after."""
+        session = self._session
+        try:
+            await session.client.tags.bulk_tag_conversation(conversation_id, names)
+        except ApiError as error:
+            message = f"Could not tag #{conversation_id}: {error.message}"
+            session.notice("error", message)
+            return message
+        session.inbox._tag_backlog.add(conversation_id)
+        session.live.poke("thread")
+        session.live.poke("inbox")
+        return None
+
     async def anonymize_message(self, conversation_id: int, message_id: str
                                 ) -> AnonymizationRequestStatus | str:
         """Ask the service to scrub one message; returns the request or the error's text."""

@@ -45,6 +45,8 @@ CONVERSATION_BINDINGS: list[BindingType] = [
     Binding("f", "conversation_followup", "Follow up", id="conversation.followup"),
     Binding("t", "conversation_tags", "Tags", id="conversation.tags"),
     Binding("R", "conversation_reopen", "Reopen", id="conversation.reopen", show=False),
+    Binding("B", "conversation_bulk_tag", "Tag by names (bulk)", id="conversation.bulk_tag",
+            show=False),
 ]
 
 Call = Callable[["Session"], Awaitable["str | None"]]
@@ -199,6 +201,27 @@ class ConversationActions(DOMNode):
         from .screens.pickers import FollowupPicker
 
         self.app.push_screen(FollowupPicker(conversation_id=cid), picked)
+
+    def action_conversation_bulk_tag(self) -> None:
+        """Tag by names in one request; the service applies them moments later and creates
+        the names it does not know."""
+        target = self._target()
+        if target is None:
+            return
+        _, cid = target
+
+        def typed(answer: str | None) -> None:
+            names = [n.strip() for n in (answer or "").split(",") if n.strip()]
+            if not names:
+                return
+            self._perform("bulk tag", cid, lambda s: s.actions.bulk_tag(cid, names),
+                          f"#{cid}: {len(names)} tag(s) sent; the service applies them "
+                          "in a moment.")
+
+        from .screens.pickers import PromptScreen
+
+        self.app.push_screen(PromptScreen(f"Tag #{cid} by names (comma-separated; new names "
+                                          "are created)", placeholder="vip, refund"), typed)
 
     def action_conversation_tags(self) -> None:
         """Change the conversation's tags in the tag picker (fresh tags are read first)."""

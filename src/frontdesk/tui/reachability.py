@@ -123,9 +123,7 @@ _BY_NAME: dict[str, Way] = {
     "tags.list_for_conversation": Elsewhere("Thread", "the tags in the thread's head"),
     "tags.tag_conversation": Elsewhere("Inbox / Thread", "t, the tag picker"),
     "tags.untag_conversation": Elsewhere("Inbox / Thread", "t, the tag picker"),
-    "tags.bulk_tag_conversation": NotDirect(
-        "the tag picker applies each tag on its own so every refusal is shown; tagging by "
-        "names, processed later, is for imports"),
+    "tags.bulk_tag_conversation": Elsewhere("Inbox / Thread", "B, tag by names (bulk)"),
     # -- agents
     "agents.list": Reach(PEOPLE, key="people.agents.filter",
                          note="People → Agents (/ by email or by phone)"),
