@@ -89,6 +89,9 @@ FORBIDDEN_CHARS: Final = ("\x9b", "\x9d", "\x00", RLO)
 FORBIDDEN_SEQUENCES: Final = (CLEAR_SCREEN, DEVICE_STATUS, "\x1b]52", "\x1b]0;", "\x1b]2;",
                               "\x1b]8;")
 
+#: An attachment whose URL is an ordinary web address (the name around it is hostile).
+CLEAN_ATTACHMENT: Final = "https://files.example/report-2026.pdf?id=7&x=%5Bbold%5D"
+
 #: A word that occurs in every planted name and subject, to filter the inbox by.
 WORD: Final = "mallory"
 
@@ -115,7 +118,9 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
 
     The end user's name, the subject, the tag's name, the attachments' names and URLs and
     message bodies (Text, Markdown, Html, an email with hostile headers) all carry ``text``;
-    the newest message holds a Markdown link whose label lies about its target. A deactivated
+    the oldest message's attachment has ``text`` in its URL, the next one's is
+    :data:`CLEAN_ATTACHMENT`, and the newest message holds a Markdown link whose label lies
+    about its target. A deactivated
     tag named :data:`INACTIVE_TAG` is made too.
     """
     link = "https://evil.example/steal?session=1"
@@ -145,7 +150,8 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
                  "attachments": [{"url": "https://files.example/" + text,
                                   "prettyName": f"invoice {text}.pdf"}]},
                 {"_type": "EmailAttributes", "direction": "Inbound",
-                 "content": {"_type": "Markdown", "value": f"markdown body {text}"}},
+                 "content": {"_type": "Markdown", "value": f"markdown body {text}"},
+                 "attachments": [{"url": CLEAN_ATTACHMENT, "prettyName": f"report {text}"}]},
                 {"_type": "EmailAttributes", "direction": "Inbound",
                  "content": {"_type": "Html", "value": f"<p>html body {text}</p>"}},
                 {"_type": "EmailAttributes", "direction": "Inbound",

@@ -127,6 +127,8 @@ class LiveStore:
         self._max_backoff = max_backoff
         self._rng = rng or random.Random()
         self._running = False
+        #: watchers of topics not registered yet (a screen shown before the session started)
+        self._early: dict[str, int] = {}
         self.connection = ConnectionState()
 
     # ------------------------------------------------------------------ topics
@@ -139,6 +141,8 @@ class LiveStore:
         if old is not None:
             topic.watchers = old.watchers
             self._cancel(old)
+        else:
+            topic.watchers = self._early.pop(name, 0)
         self._topics[name] = topic
         if self._running:
             self._start(topic)
@@ -176,6 +180,7 @@ class LiveStore:
         """A screen shows this topic: poll it (now, if it was paused)."""
         topic = self._topics.get(name)
         if topic is None:
+            self._early[name] = self._early.get(name, 0) + 1
             return
         topic.watchers += 1
         if topic.watchers == 1:
@@ -184,7 +189,11 @@ class LiveStore:
     def unwatch(self, name: str) -> None:
         """A screen no longer shows this topic: let it pause."""
         topic = self._topics.get(name)
-        if topic is not None and topic.watchers > 0:
+        if topic is None:
+            if self._early.get(name, 0) > 0:
+                self._early[name] -= 1
+            return
+        if topic.watchers > 0:
             topic.watchers -= 1
 
     def poke(self, name: str | None = None) -> None:
