@@ -103,8 +103,7 @@ def start_sandbox(db_path: Path, key: str) -> tuple[subprocess.Popen[bytes], str
 
 async def run(base_url: str, key: str, identity: str, seconds: float) -> list[dict[str, Any]]:
     """The console, headless, idle in each phase; one row of figures per phase."""
-    from frontdesk.api.client import ApiClient
-    from frontdesk.api.pacing import Pacer
+    from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
     from frontdesk.store.local import LocalStore
@@ -112,7 +111,7 @@ async def run(base_url: str, key: str, identity: str, seconds: float) -> list[di
     from frontdesk.tui.app import FrontdeskApp
 
     settings = Settings()
-    client = ApiClient(base_url, key, pacer=Pacer(settings.rate.rate, settings.rate.burst))
+    client = ApiClient(base_url, key, pacer=pacer_for(settings.rate.rate, settings.rate.burst))
     requests: Counter[str] = Counter()
     statuses: Counter[int] = Counter()
 

@@ -56,7 +56,7 @@ def temporary_home() -> Iterator[Path]:
 
 def _session(server: ServerInfo, *, paced: bool) -> Any:
     """A session as the console builds it, signed in (once started) as the demo agent."""
-    from frontdesk.api.client import ApiClient
+    from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
     from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
@@ -65,7 +65,7 @@ def _session(server: ServerInfo, *, paced: bool) -> Any:
     from frontdesk.store.session import Session
 
     settings = Settings()
-    pacer = Pacer(settings.rate.rate, settings.rate.burst) if paced else Pacer(enabled=False)
+    pacer = pacer_for(settings.rate.rate, settings.rate.burst) if paced else Pacer(enabled=False)
     client = ApiClient(server.base_url, server.key, server.integrations_url, pacer=pacer)
     return Session(client=client, local=LocalStore(local_store_path("bench")),
                    settings=settings, profile="bench", identity=DEMO_AGENT_EMAIL)
@@ -325,7 +325,7 @@ def run_idle(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                float(out["429s"]), n=1, met=out["429s"] == 0,
                note=f"status codes {out['status_counts']}"
                     + (f"; 429 on {', '.join(out['429_requests'])}" if out["429s"] else "")
-                    + f"; pacer: the settings' rate {settings_rate()}"),
+                    + f"; pacer: pacer_for(the settings' rate {settings_rate()})"),
         measured("idle.action", "user action behind polling (GET conversation)", waits,
                  budget=f"≤ {ACTION_BUDGET_MS:.0f} ms (max)",
                  met=bool(waits) and max(waits) <= ACTION_BUDGET_MS,
