@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontdesk.tui.screens.ratings import RatingsScreen
-
 from test_thread_screen import chat, open_thread  # type: ignore[import-not-found]
+
+from frontdesk.tui.screens.ratings import RatingsScreen
 
 
 async def test_v_opens_the_ratings_of_the_thread(console: Any) -> None:
