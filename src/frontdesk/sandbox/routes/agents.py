@@ -39,11 +39,11 @@ from ...api.models import (
     WorkingChannelInput,
 )
 from .. import records, shapes
-from ..context import Ctx, SandboxContext, no_content, ok, page_limit, raw
+from ..context import Ctx, SandboxContext, no_content, ok, raw
 from ..db import dumps, loads
 from ..errors import ApiProblem, bad_request, not_found
 from ..params import AgentIdPath
-from .endusers import PageKey, PageLimit, keyset_after, keyset_page
+from .endusers import PageKey, PageLimit, users_page
 
 router = APIRouter(tags=["agents"])
 
@@ -172,24 +172,7 @@ async def list_agents(
     """Agents and admins, oldest first; filter by email or by phone, never both."""
     if email is not None and phone is not None:
         raise bad_request("Invalid value in request: filter by email or by phone, not both")
-    size = page_limit(limit)
-    after = keyset_after(key)
-    where = ["kind = 'agent'"]
-    params: list[Any] = []
-    if email is not None:
-        where.append("email = ? COLLATE NOCASE")
-        params.append(email)
-    if phone is not None:
-        where.append("phone_number = ?")
-        params.append(phone)
-    if after is not None:
-        where.append("(created_at, id) > (?, ?)")
-        params.extend(after)
-    rows = ctx.db.all(
-        f"SELECT * FROM users WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?",
-        (*params, size + 1),
-    )
-    page, meta = keyset_page(request, rows, size, "created_at")
+    page, meta = users_page(ctx, request, "agent", limit, key, email=email, phone_number=phone)
     return ok([shapes.agent(r) for r in page], meta=meta)
 
 

@@ -59,6 +59,28 @@ def keyset_after(key: str | None) -> tuple[str, str] | None:
     return after, last_id
 
 
+def users_page(ctx: SandboxContext, request: Request, kind: str, limit: int | None,
+               key: str | None, **equals: str | None) -> tuple[list[Any], dict[str, str] | None]:
+    """One page of users of ``kind`` (oldest first), keeping those whose columns equal the
+    given values (``email`` compared in any case); the rows and the page's ``meta``."""
+    size = page_limit(limit)
+    after = keyset_after(key)
+    where = ["kind = ?"]
+    params: list[Any] = [kind]
+    for column, value in equals.items():
+        if value is not None:
+            where.append(f"{column} = ?" + (" COLLATE NOCASE" if column == "email" else ""))
+            params.append(value)
+    if after is not None:
+        where.append("(created_at, id) > (?, ?)")
+        params.extend(after)
+    rows = ctx.db.all(
+        f"SELECT * FROM users WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?",
+        (*params, size + 1),
+    )
+    return keyset_page(request, rows, size, "created_at")
+
+
 def keyset_page(request: Request, rows: list[Any], limit: int, sort_column: str,
                 id_column: str = "id") -> tuple[list[Any], dict[str, str] | None]:
     """Cut ``limit + 1`` fetched rows to a page, with ``meta.next`` when there is more."""
@@ -99,27 +121,8 @@ async def list_endusers(
     filters = [f for f in (email, phone, external_id) if f is not None]
     if len(filters) > 1:
         raise bad_request("Cannot provide more than one filter")
-    size = page_limit(limit)
-    after = keyset_after(key)
-    where = ["kind = 'enduser'"]
-    params: list[Any] = []
-    if email is not None:
-        where.append("email = ? COLLATE NOCASE")
-        params.append(email)
-    elif phone is not None:
-        where.append("phone_number = ?")
-        params.append(phone)
-    elif external_id is not None:
-        where.append("external_id = ?")
-        params.append(external_id)
-    if after is not None:
-        where.append("(created_at, id) > (?, ?)")
-        params.extend(after)
-    rows = ctx.db.all(
-        f"SELECT * FROM users WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?",
-        (*params, size + 1),
-    )
-    page, meta = keyset_page(request, rows, size, "created_at")
+    page, meta = users_page(ctx, request, "enduser", limit, key, email=email,
+                            phone_number=phone, external_id=external_id)
     return ok([shapes.enduser(ctx, r, custom_attributes=False) for r in page], meta=meta)
 
 
