@@ -20,6 +20,7 @@ from textual.screen import Screen
 
 from ..store.live import ConnectionState
 from ..store.session import Session, describe_presence
+from ..text import clean
 from . import keymap
 from .commands import screen_commands
 from .registry import BINDING_OWNERS, owns_bindings
@@ -101,7 +102,8 @@ class FrontdeskApp(App[None]):
 
     def _notice(self, severity: str, text: str) -> None:
         level = severity if severity in ("information", "warning", "error") else "information"
-        self.notify(text, severity=level, markup=False)  # type: ignore[arg-type]
+        # Notices can quote the service (or a customer through it): cleaned like all such text.
+        self.notify(clean(text), severity=level, markup=False)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ live changes
 
