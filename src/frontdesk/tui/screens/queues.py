@@ -21,7 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.events import Resize, ScreenResume
+from textual.events import Resize
 from textual.widgets import DataTable, Input, Label, Static
 
 from ...api.models import AVAILABILITY_CHANNELS
@@ -139,7 +139,6 @@ class QueuesScreen(ModeScreen):
         self._table_rows = TableRows()
         self._painted: tuple[QueueRow, ...] | None = None
         self._shown: dict[str, Text] = {}
-        self._resumed = False
 
     # ------------------------------------------------------------------ building
 
@@ -173,18 +172,11 @@ class QueuesScreen(ModeScreen):
         if self._watch is not None and self._watch.visible == self._visible_ids:
             self._watch.visible = None
 
-    def on_screen_resume(self, event: ScreenResume | None = None) -> None:
-        if self._resumed and event is not None:
-            # Textual posts ScreenResume twice when a mode starts: watch the topics once.
-            event.prevent_default()
-            return
-        self._resumed = True
+    def on_screen_resume(self) -> None:
+        # ModeScreen watches the topics (once, however often Textual resumes the screen).
         self._attach_store()
         self._paint()
         self._paint_position()
-
-    def on_screen_suspend(self) -> None:
-        self._resumed = False
 
     def on_resize(self, event: Resize) -> None:
         """Switch between one availability column and three when the width allows."""

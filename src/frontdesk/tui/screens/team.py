@@ -19,7 +19,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.events import Resize, ScreenResume
+from textual.events import Resize
 from textual.widgets import DataTable, Input, Select, Static
 
 from ...store.team import (
@@ -157,7 +157,6 @@ class TeamScreen(ModeScreen):
         self._teams: tuple[TeamRef, ...] | None = None
         self._widths: tuple[int, ...] = ()
         self._shown: dict[str, Text] = {}
-        self._resumed = False
 
     # ------------------------------------------------------------------ building
 
@@ -190,17 +189,10 @@ class TeamScreen(ModeScreen):
         self._layout(self.size.width)
         self.set_interval(30, self._refresh_ages, name="team ages")
 
-    def on_screen_resume(self, event: ScreenResume | None = None) -> None:
-        if self._resumed and event is not None:
-            # Textual posts ScreenResume twice when a mode starts: watch the topics once.
-            event.prevent_default()
-            return
-        self._resumed = True
+    def on_screen_resume(self) -> None:
+        # ModeScreen watches the topics (once, however often Textual resumes the screen).
         self._attach_store()
         self._paint_all()
-
-    def on_screen_suspend(self) -> None:
-        self._resumed = False
 
     def on_resize(self, event: Resize) -> None:
         """Share the room between the columns again when the width changes."""
