@@ -158,7 +158,7 @@ class Actions:
             message = f"Could not tag #{conversation_id}: {error.message}"
             session.notice("error", message)
             return message
-        session.inbox._tag_backlog.add(conversation_id)
+        session.inbox.want_tags([conversation_id])
         session.live.poke("thread")
         session.live.poke("inbox")
         return None

@@ -170,6 +170,10 @@ class InboxStore:
             if current is None or priority < current:
                 self._backlog[conversation_id] = priority
 
+    def want_tags(self, conversation_ids: Iterable[int]) -> None:
+        """Read these conversations' tags again at the next poll."""
+        self._tag_backlog.update(conversation_ids)
+
     # ------------------------------------------------------------------ polling
 
     async def poll(self) -> int:
