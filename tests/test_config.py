@@ -6,6 +6,9 @@ Nothing here touches the user's keyring or home: every test runs with ``FRONTDES
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import itertools
 import os
 import stat
 import subprocess
@@ -34,6 +37,7 @@ from frontdesk.config import (
     RateSettings,
     SecretStore,
     Settings,
+    SettingsError,
     UISettings,
     dumps_toml,
     load_settings,
@@ -334,7 +338,7 @@ def test_unknown_default_profile_is_refused() -> None:
 )
 def test_profile_normalises(field: str, value: str, expected: str) -> None:
     data = {"name": "p", "base_url": "https://example.com", field: value}
-    assert getattr(Profile.model_validate(data), field) == expected
+    assert getattr(Profile.from_mapping(data), field) == expected
 
 
 @pytest.mark.parametrize(
@@ -352,14 +356,177 @@ def test_profile_normalises(field: str, value: str, expected: str) -> None:
     ],
 )
 def test_profile_rejects(data: dict[str, str]) -> None:
-    with pytest.raises(ValueError):
-        Profile.model_validate(data)
+    with pytest.raises(SettingsError):
+        Profile.from_mapping(data)
+    with pytest.raises(ValueError):  # SettingsError is a ValueError for callers of the class
+        Profile(**data)
+
+
+SECTIONS = (Settings, Profile, PollSettings, RateSettings, UISettings)
 
 
 def test_settings_fields_are_documented() -> None:
-    for model in (Settings, Profile, PollSettings, RateSettings, UISettings):
-        for name, field in model.model_fields.items():
-            assert field.description, f"{model.__name__}.{name} has no description"
+    """Every field has a docstring right below it (they are the settings' documentation)."""
+    tree = ast.parse(Path(config.__file__).read_text(encoding="utf-8"))
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    for model in SECTIONS:
+        body = classes[model.__name__].body
+        documented = {
+            statement.target.id
+            for statement, after in itertools.pairwise(body)
+            if isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+            and after.value.value.strip()
+        }
+        for field in dataclasses.fields(model):
+            assert field.name in documented, f"{model.__name__}.{field.name} has no docstring"
+
+
+def test_every_field_has_a_check() -> None:
+    for model in SECTIONS:
+        assert set(model._CHECKS) == {f.name for f in dataclasses.fields(model)}, model
+
+
+def test_settings_are_frozen_and_replace_checks_again() -> None:
+    settings = full_settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.default_profile = "ci.bot"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.poll.thread = 1  # type: ignore[misc]
+    moved = dataclasses.replace(settings, default_profile="ci.bot")
+    assert moved.default_profile == "ci.bot" and settings.default_profile == "work"
+    with pytest.raises(SettingsError, match="default_profile 'nope' is not a profile"):
+        dataclasses.replace(settings, default_profile="nope")
+    profile = settings.profiles["work"]
+    with pytest.raises(SettingsError, match="needs key_file"):
+        dataclasses.replace(profile, key_source="file")
+    with pytest.raises(SettingsError, match="must start with http"):
+        dataclasses.replace(profile, base_url="ftp://example.com")
+
+
+def test_to_mapping_and_back() -> None:
+    settings = full_settings()
+    data = settings.to_mapping()
+    assert data["profiles"]["work"]["name"] == "work"
+    assert data["poll"]["thread"] == 1.5
+    assert data["ui"]["business_hours_schedule"] == settings.ui.business_hours_schedule
+    assert Settings.from_mapping(data) == settings
+    data["profiles"]["work"]["base_url"] = "nope"  # a copy: the settings do not change
+    assert settings.profiles["work"].base_url == "https://support.example.com/api/v1"
+
+
+def test_saving_checks_dicts_changed_in_place(home: Path) -> None:
+    settings = Settings()
+    settings.keys["inbox.claim"] = " "
+    with pytest.raises(ConfigError, match=r"Refusing to save invalid settings:\n  keys: binding"):
+        save_settings(settings)
+    assert not settings_path().exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "problems"),
+    [
+        ({"poll": {"thread": 0}}, [("poll.thread", "Input should be greater than 0")]),
+        ({"poll": {"queues": -1.5}}, [("poll.queues", "Input should be greater than 0")]),
+        ({"poll": {"presence": float("inf")}},
+         [("poll.presence", "Input should be a finite number")]),
+        ({"poll": {"thread": float("nan")}}, [("poll.thread", "Input should be a finite number")]),
+        ({"poll": {"thread": "soon"}}, [("poll.thread", "Input should be a valid number, "
+                                         "unable to parse string as a number")]),
+        ({"poll": {"thread": True}}, [("poll.thread", "Input should be a valid number")]),
+        ({"poll": {"thread": [1]}}, [("poll.thread", "Input should be a valid number")]),
+        ({"poll": {"every": 3}}, [("poll.every", "Extra inputs are not permitted")]),
+        ({"poll": 3}, [("poll", "Input should be a valid dictionary or instance of PollSettings")]),
+        ({"rate": {"rate": 0}}, [("rate.rate", "Input should be greater than 0")]),
+        ({"rate": {"rate": float("inf")}}, [("rate.rate", "Input should be a finite number")]),
+        ({"rate": {"burst": 0}}, [("rate.burst", "Input should be greater than or equal to 1")]),
+        ({"rate": {"burst": 2.5}}, [("rate.burst", "Input should be a valid integer, got a "
+                                     "number with a fractional part")]),
+        ({"rate": {"burst": "many"}}, [("rate.burst", "Input should be a valid integer, "
+                                        "unable to parse string as an integer")]),
+        ({"ui": {"theme": 3}}, [("ui.theme", "Input should be a valid string")]),
+        ({"ui": {"colour": "red"}}, [("ui.colour", "Extra inputs are not permitted")]),
+        ({"keys": {"inbox.claim": ""}}, [("keys", "binding 'inbox.claim' needs a non-empty id "
+                                          "and key")]),
+        ({"keys": {" ": "c"}}, [("keys", "binding ' ' needs a non-empty id and key")]),
+        ({"keys": {"inbox.claim": 1}}, [("keys.inbox.claim", "Input should be a valid string")]),
+        ({"keys": ["c"]}, [("keys", "Input should be a valid dictionary")]),
+        ({"default_profile": "nope"}, [("(top level)", "default_profile 'nope' is not a profile")]),
+        ({"default_profile": 1}, [("default_profile", "Input should be a valid string")]),
+        ({"profiles": []}, [("profiles", "Input should be a valid dictionary")]),
+        ({"profiles": {"w": 1}}, [("profiles.w", "Input should be a valid dictionary or "
+                                   "instance of Profile")]),
+        ({"profiles": {"w": {}}}, [("profiles.w.base_url", "Field required")]),
+        ({"profiles": {"w": {"name": "v", "base_url": "http://x"}}},
+         [("(top level)", "profile [profiles.w] has name = 'v'")]),
+        ({"profiles": {"w": {"base_url": "http://x", "key_source": "file"}}},
+         [("profiles.w", "key_source = 'file' needs key_file = PATH")]),
+        ({"profiles": {"w": {"base_url": "http://x", "key_source": "vault"}}},
+         [("profiles.w.key_source", "Input should be 'keyring', 'env' or 'file'")]),
+        ({"profiles": {"w": {"base_url": "http://x?a=1"}}},
+         [("profiles.w.base_url", "must not contain a query or a fragment")]),
+        ({"profiles": {"w": {"base_url": "https://"}}},
+         [("profiles.w.base_url", "must name a host, e.g. https://support.example.com")]),
+        ({"profiles": {"w": {"base_url": "http://x", "integrations_url": "x.example"}}},
+         [("profiles.w.integrations_url", "must start with http:// or https://")]),
+        ({"profiles": {"w": {"base_url": "http://x", "agent_email": "a b@c"}}},
+         [("profiles.w.agent_email", "must be an email address like agent@example.com")]),
+        ({"profiles": {"w": {"base_url": "http://x", "agent_id": "7"}}},
+         [("profiles.w.agent_id", "must be a UUID like 3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93")]),
+        ({"profiles": {"-w": {"base_url": "http://x"}}},
+         [("profiles.-w.name", "must be 1-64 letters, digits, '_', '-' or '.', starting with "
+                               "a letter or digit")]),
+        ({"profiles": {"w": {"base_url": "http://x", "key_file": 3}}},
+         [("profiles.w.key_file", "Input should be a valid string")]),
+        ({"theme": "nord"}, [("theme", "Extra inputs are not permitted")]),
+        (
+            {"poll": {"thread": 0, "queues": 0}, "profiles": {"w": {"base_url": "ftp://x",
+                                                                   "password": "p"}}},
+            [
+                ("profiles.w.base_url", "must start with http:// or https://"),
+                ("profiles.w.password", "Extra inputs are not permitted"),
+                ("poll.thread", "Input should be greater than 0"),
+                ("poll.queues", "Input should be greater than 0"),
+            ],
+        ),
+    ],
+)
+def test_each_rule_names_the_setting(data: dict[str, object],
+                                     problems: list[tuple[str, str]]) -> None:
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_mapping(data)
+    assert [(p.where, p.message) for p in caught.value.problems] == problems
+    assert str(caught.value) == "\n".join(f"{where}: {what}" for where, what in problems)
+
+
+def test_lenient_numbers_are_normalised() -> None:
+    poll = PollSettings.from_mapping({"thread": 2, "queues": " 7.5 "})
+    assert (poll.thread, poll.queues) == (2.0, 7.5)
+    assert isinstance(poll.thread, float)
+    rate = RateSettings.from_mapping({"rate": "8", "burst": 3.0})
+    assert (rate.rate, rate.burst) == (8.0, 3)
+    assert isinstance(rate.burst, int)
+    assert RateSettings(burst="2").burst == 2  # type: ignore[arg-type]
+
+
+def test_profile_constructor_checks_like_from_mapping() -> None:
+    with pytest.raises(SettingsError) as caught:
+        Profile(name="bad name", base_url="example.com", agent_email="nobody")
+    assert [p.where for p in caught.value.problems] == ["name", "base_url", "agent_email"]
+    with pytest.raises(TypeError):
+        Profile(name="p", base_url="http://x", api_key=SECRET)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Profile("p", "http://x")  # type: ignore[misc]
+
+
+def test_settings_constructor_takes_tables_too() -> None:
+    settings = Settings(profiles={"w": {"base_url": "http://x/"}},  # type: ignore[dict-item]
+                        poll={"thread": 1})  # type: ignore[arg-type]
+    assert settings.profiles["w"] == Profile(name="w", base_url="http://x")
+    assert settings.poll == PollSettings(thread=1)
 
 
 # --------------------------------------------------------------------------- TOML writer
@@ -648,10 +815,11 @@ def test_resolve_uses_a_given_store() -> None:
 # --------------------------------------------------------------------------- hygiene
 
 
-def test_config_does_not_import_textual() -> None:
+def test_config_does_not_import_textual_or_pydantic() -> None:
     code = (
         "import sys, frontdesk.config; "
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'keyring')]; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'keyring', 'pydantic', "
+        "'pydantic_core', 'annotated_types')]; "
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

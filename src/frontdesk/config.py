@@ -4,7 +4,7 @@ Three concerns, all without Textual so the CLI and tests can use them alone:
 
 * **Locations** — config, data, logs and cache directories from platformdirs, or all under
   ``$FRONTDESK_HOME`` when that is set (tests and the demo use it to stay out of the user's home).
-* **Settings** — ``config.toml`` read with :mod:`tomllib`, validated by pydantic models, and
+* **Settings** — ``config.toml`` read with :mod:`tomllib`, checked by frozen dataclasses, and
   written back atomically (mode 0600) by a small TOML writer for the subset we use.
 * **Secrets** — the API key lives in the system keyring (never in the config file). Keyring calls
   run on a worker thread with a timeout because a locked Secret Service can hang forever. When no
@@ -15,6 +15,7 @@ Three concerns, all without Textual so the CLI and tests can use them alone:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import re
@@ -25,15 +26,15 @@ import threading
 import tomllib
 import unicodedata
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar
 from urllib.parse import urlsplit
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -52,6 +53,8 @@ __all__ = [
     "RateSettings",
     "SecretStore",
     "Settings",
+    "SettingsError",
+    "SettingsProblem",
     "UISettings",
     "cache_dir",
     "config_dir",
@@ -75,6 +78,7 @@ SETTINGS_FILE = "config.toml"
 DEFAULT_KEYRING_TIMEOUT = 3.0
 
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound="_Section")
 
 
 # --------------------------------------------------------------------------- errors
@@ -162,13 +166,54 @@ def locations(env: Mapping[str, str] | None = None) -> dict[str, Path]:
 
 
 # --------------------------------------------------------------------------- settings models
+#
+# Plain frozen dataclasses, checked in ``__post_init__`` by the small functions below. The
+# settings are read before the console's first frame, so they must not pay for pydantic
+# (about 100 ms to import and build the models); the rules are few and clearer written out.
 
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_KEY_SOURCES = ("keyring", "env", "file")
 
 
-def _http_url(value: str) -> str:
+@dataclass(frozen=True)
+class SettingsProblem:
+    """One broken rule: where it is (field names from the top, e.g. ``poll.thread``), and
+    what is wrong. The message never repeats the value, which could be a misplaced key."""
+
+    loc: tuple[str, ...]
+    message: str
+
+    @property
+    def where(self) -> str:
+        """The dotted field path, or ``(top level)`` for a rule about the whole section."""
+        return ".".join(self.loc) or "(top level)"
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class SettingsError(ConfigError, ValueError):
+    """Settings that break the rules; :attr:`problems` lists every problem found, by field.
+
+    A :class:`ValueError` too, so callers that build settings from user input can treat it
+    like any other bad value.
+    """
+
+    def __init__(self, problems: Iterable[SettingsProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(problem) for problem in self.problems))
+
+    def within(self, *prefix: str) -> list[SettingsProblem]:
+        """The problems with ``prefix`` put before their paths (for a nested section)."""
+        return [SettingsProblem((*prefix, *p.loc), p.message) for p in self.problems]
+
+
+_Check = Callable[[object], object]
+
+
+def _http_url(value: object) -> str:
     """Check that ``value`` is an absolute http(s) URL with a host; strip trailing slashes."""
-    text = value.strip()
+    text = _string(value).strip()
     try:
         parts = urlsplit(text)
         host = parts.hostname
@@ -184,114 +229,282 @@ def _http_url(value: str) -> str:
     return text.rstrip("/")
 
 
-_Interval = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+def _string(value: object) -> str:
+    """A text value."""
+    if not isinstance(value, str):
+        raise ValueError("Input should be a valid string")
+    return value
 
 
-class _Model(BaseModel):
-    """Base of every settings model: unknown keys are errors, so typos do not pass silently."""
+def _optional(check: Callable[[object], _T]) -> Callable[[object], _T | None]:
+    """``check``, letting None (the field's default: not set) through."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    def optional(value: object) -> _T | None:
+        return None if value is None else check(value)
+
+    return optional
 
 
-class Profile(_Model):
+def _number(value: object) -> float:
+    """A real number: an int, a float, or a string holding one (as the pydantic models took).
+    ``true``/``false`` are not numbers here."""
+    if isinstance(value, bool):
+        raise ValueError("Input should be a valid number")
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            raise ValueError(
+                "Input should be a valid number, unable to parse string as a number"
+            ) from None
+    if isinstance(value, int):
+        try:
+            return float(value)
+        except OverflowError:
+            raise ValueError("Input should be a finite number") from None
+    if isinstance(value, float):
+        return value
+    raise ValueError("Input should be a valid number")
+
+
+def _positive_finite(value: object) -> float:
+    """A number above zero that is neither infinite nor NaN (an interval or a rate)."""
+    number = _number(value)
+    if not math.isfinite(number):
+        raise ValueError("Input should be a finite number")
+    if not number > 0:
+        raise ValueError("Input should be greater than 0")
+    return number
+
+
+def _at_least_one(value: object) -> int:
+    """A whole number of at least 1; ``4.0`` and ``"4"`` count as 4, ``4.5`` does not."""
+    number: int
+    if isinstance(value, bool):
+        raise ValueError("Input should be a valid integer")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("Input should be a finite number")
+        if not value.is_integer():
+            raise ValueError("Input should be a valid integer, got a number with a fractional part")
+        number = int(value)
+    elif isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise ValueError(
+                "Input should be a valid integer, unable to parse string as an integer"
+            ) from None
+    else:
+        raise ValueError("Input should be a valid integer")
+    if number < 1:
+        raise ValueError("Input should be greater than or equal to 1")
+    return number
+
+
+def _profile_name(value: object) -> str:
+    """Keep names short and plain: they are keyring user names and command-line words."""
+    name = _string(value)
+    if not _PROFILE_NAME.fullmatch(name):
+        raise ValueError(
+            "must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit"
+        )
+    return name
+
+
+def _email(value: object) -> str:
+    """A light check only: the service is the judge of who exists."""
+    text = _string(value).strip()
+    local, at, domain = text.partition("@")
+    if not (local and at and domain) or any(c.isspace() for c in text):
+        raise ValueError("must be an email address like agent@example.com")
+    return text
+
+
+def _agent_id(value: object) -> str:
+    """Agent ids are UUIDs; store them in canonical lower-case form."""
+    text = _string(value)
+    try:
+        return str(uuid.UUID(text.strip()))
+    except ValueError:
+        raise ValueError("must be a UUID like 3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93") from None
+
+
+def _key_source(value: object) -> str:
+    """One of the three places an API key can come from."""
+    if not isinstance(value, str) or value not in _KEY_SOURCES:
+        raise ValueError("Input should be 'keyring', 'env' or 'file'")
+    return value
+
+
+def _check_fields(
+    checks: Mapping[str, _Check], values: Mapping[str, object]
+) -> tuple[dict[str, object], list[SettingsProblem]]:
+    """Run each value's check: the checked values, and every problem found, by field."""
+    checked: dict[str, object] = {}
+    problems: list[SettingsProblem] = []
+    for name, value in values.items():
+        try:
+            checked[name] = checks[name](value)
+        except SettingsError as error:  # a nested section: its paths go under this field
+            problems.extend(error.within(name))
+        except ValueError as error:
+            problems.append(SettingsProblem((name,), str(error)))
+    return checked, problems
+
+
+class _Section:
+    """What every settings dataclass shares: field checks on construction, strict building
+    from plain data (unknown keys are errors, so typos do not pass silently), plain data out.
+
+    Each subclass lists one check per field in ``_CHECKS``; a check returns the value to keep
+    (normalised) or raises :class:`ValueError` with a message for people. Rules about several
+    fields go in :meth:`_check_whole`, which runs once every field is valid.
+    """
+
+    _CHECKS: ClassVar[Mapping[str, _Check]]
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+    def __post_init__(self) -> None:
+        checked, problems = _check_fields(
+            self._CHECKS, {name: getattr(self, name) for name in self._CHECKS}
+        )
+        if problems:
+            raise SettingsError(problems)
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)  # frozen: set once, here, normalised
+        try:
+            self._check_whole()
+        except SettingsError:
+            raise
+        except ValueError as error:
+            raise SettingsError([SettingsProblem((), str(error))]) from None
+
+    def _check_whole(self) -> None:
+        """Rules about several fields together; raise :class:`ValueError` when one breaks."""
+
+    @classmethod
+    def from_mapping(cls, data: object) -> Self:
+        """Build from plain data such as a parsed TOML table, reporting every problem.
+
+        Raises :class:`SettingsError`: unknown keys and missing required keys are errors too.
+        """
+        if not isinstance(data, Mapping):
+            raise SettingsError([SettingsProblem(
+                (), f"Input should be a valid dictionary or instance of {cls.__name__}")])
+        known = {key: value for key, value in data.items() if key in cls._CHECKS}
+        missing = [
+            SettingsProblem((spec.name,), "Field required")
+            for spec in dataclasses.fields(cls)
+            if spec.name not in data
+            and spec.default is dataclasses.MISSING
+            and spec.default_factory is dataclasses.MISSING
+        ]
+        extra = [
+            SettingsProblem((str(key),), "Extra inputs are not permitted")
+            for key in data
+            if key not in cls._CHECKS
+        ]
+        if missing or extra:
+            _, problems = _check_fields(cls._CHECKS, known)
+            raise SettingsError([*problems, *missing, *extra])
+        make: Callable[..., Self] = cls
+        return make(**known)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The settings as plain nested dicts (None where unset), ready for
+        :meth:`from_mapping` or :func:`dumps_toml`."""
+        return dataclasses.asdict(self)
+
+
+def _section(cls: type[_S]) -> Callable[[object], _S]:
+    """Check for a nested section: an instance of ``cls`` (already valid), or its table."""
+
+    def check(value: object) -> _S:
+        return value if isinstance(value, cls) else cls.from_mapping(value)
+
+    return check
+
+
+@dataclass(frozen=True, kw_only=True)
+class Profile(_Section):
     """One service the console can connect to: its URLs, who you are there, where the key is."""
 
-    name: str = Field(description="Profile name; also the keyring user name for its API key.")
-    base_url: str = Field(description="Base URL of the Customer Conversation Service API v1.")
-    integrations_url: str | None = Field(
-        default=None, description="Base URL of the integrations listing, when it lives elsewhere."
-    )
-    agent_email: str | None = Field(default=None, description="Email of the agent you work as.")
-    agent_id: str | None = Field(default=None, description="Id (UUID) of the agent you work as.")
-    key_source: Literal["keyring", "env", "file"] = Field(
-        default="keyring",
-        description=(
-            "Where the API key comes from: the system keyring, the FRONTDESK_API_KEY "
-            "environment variable, or key_file (a file only you can read)."
-        ),
-    )
-    key_file: str | None = Field(
-        default=None, description="Path of the key file, used when key_source is 'file'."
-    )
+    name: str
+    """Profile name; also the keyring user name for its API key."""
+    base_url: str
+    """Base URL of the Customer Conversation Service API v1."""
+    integrations_url: str | None = None
+    """Base URL of the integrations listing, when it lives elsewhere."""
+    agent_email: str | None = None
+    """Email of the agent you work as."""
+    agent_id: str | None = None
+    """Id (UUID) of the agent you work as."""
+    key_source: Literal["keyring", "env", "file"] = "keyring"
+    """Where the API key comes from: the system keyring, the FRONTDESK_API_KEY environment
+    variable, or key_file (a file only you can read)."""
+    key_file: str | None = None
+    """Path of the key file, used when key_source is 'file'."""
 
-    @field_validator("name")
-    @classmethod
-    def _check_name(cls, value: str) -> str:
-        """Keep names short and plain: they are keyring user names and command-line words."""
-        if not _PROFILE_NAME.fullmatch(value):
-            raise ValueError(
-                "must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit"
-            )
-        return value
+    _CHECKS: ClassVar[Mapping[str, _Check]] = {
+        "name": _profile_name,
+        "base_url": _http_url,  # only http(s) URLs, normalised without a trailing slash
+        "integrations_url": _optional(_http_url),  # same rule as base_url, when given
+        "agent_email": _optional(_email),
+        "agent_id": _optional(_agent_id),
+        "key_source": _key_source,
+        "key_file": _optional(_string),
+    }
 
-    @field_validator("base_url")
-    @classmethod
-    def _check_base_url(cls, value: str) -> str:
-        """Accept only http(s) URLs, normalised without a trailing slash."""
-        return _http_url(value)
-
-    @field_validator("integrations_url")
-    @classmethod
-    def _check_integrations_url(cls, value: str | None) -> str | None:
-        """Same rule as base_url, when given."""
-        return None if value is None else _http_url(value)
-
-    @field_validator("agent_email")
-    @classmethod
-    def _check_email(cls, value: str | None) -> str | None:
-        """A light check only: the service is the judge of who exists."""
-        if value is None:
-            return None
-        text = value.strip()
-        local, at, domain = text.partition("@")
-        if not (local and at and domain) or any(c.isspace() for c in text):
-            raise ValueError("must be an email address like agent@example.com")
-        return text
-
-    @field_validator("agent_id")
-    @classmethod
-    def _check_agent_id(cls, value: str | None) -> str | None:
-        """Agent ids are UUIDs; store them in canonical lower-case form."""
-        if value is None:
-            return None
-        try:
-            return str(uuid.UUID(value.strip()))
-        except ValueError:
-            raise ValueError("must be a UUID like 3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93") from None
-
-    @model_validator(mode="after")
-    def _check_key_file(self) -> Profile:
+    def _check_whole(self) -> None:
         """A profile that reads its key from a file must say which file."""
         if self.key_source == "file" and not self.key_file:
             raise ValueError("key_source = 'file' needs key_file = PATH")
-        return self
 
 
-class PollSettings(_Model):
+@dataclass(frozen=True, kw_only=True)
+class PollSettings(_Section):
     """How often (in seconds) the console asks the service for changes."""
 
-    thread: _Interval = 3.0
+    thread: float = 3.0
     """The open conversation's messages."""
-    conversations: _Interval = 5.0
+    conversations: float = 5.0
     """The inbox list."""
-    presence: _Interval = 5.0
+    presence: float = 5.0
     """Agents' presence."""
-    queues: _Interval = 10.0
+    queues: float = 10.0
     """Queue sizes."""
-    business_hours: _Interval = 60.0
+    business_hours: float = 60.0
     """Whether the business is open."""
 
+    _CHECKS: ClassVar[Mapping[str, _Check]] = {
+        "thread": _positive_finite,
+        "conversations": _positive_finite,
+        "presence": _positive_finite,
+        "queues": _positive_finite,
+        "business_hours": _positive_finite,
+    }
 
-class RateSettings(_Model):
+
+@dataclass(frozen=True, kw_only=True)
+class RateSettings(_Section):
     """Client-side pacing, kept under the service's budget of 10 requests per second."""
 
-    rate: float = Field(default=10.0, gt=0, allow_inf_nan=False)
+    rate: float = 10.0
     """Sustained requests per second."""
-    burst: int = Field(default=4, ge=1)
+    burst: int = 4
     """Requests allowed at once before pacing starts."""
 
+    _CHECKS: ClassVar[Mapping[str, _Check]] = {
+        "rate": _positive_finite,
+        "burst": _at_least_one,
+    }
 
-class UISettings(_Model):
+
+@dataclass(frozen=True, kw_only=True)
+class UISettings(_Section):
     """Look of the console."""
 
     theme: str = "textual-dark"
@@ -299,66 +512,95 @@ class UISettings(_Model):
     business_hours_schedule: str | None = None
     """Id of the business-hours schedule shown in the header, when there are several."""
 
+    _CHECKS: ClassVar[Mapping[str, _Check]] = {
+        "theme": _string,
+        "business_hours_schedule": _optional(_string),
+    }
 
-class Settings(_Model):
+
+def _profiles(value: object) -> dict[str, Profile]:
+    """Profiles by name; ``[profiles.work]`` may omit ``name = "work"``: the table key is the
+    name."""
+    if not isinstance(value, Mapping):
+        raise ValueError("Input should be a valid dictionary")
+    profiles: dict[str, Profile] = {}
+    problems: list[SettingsProblem] = []
+    for key, item in value.items():
+        if not isinstance(key, str):
+            problems.append(SettingsProblem((str(key), "[key]"), "Input should be a valid string"))
+            continue
+        if isinstance(item, Mapping) and "name" not in item:
+            item = {"name": key, **item}
+        try:
+            profiles[key] = _section(Profile)(item)
+        except SettingsError as error:
+            problems.extend(error.within(key))
+    if problems:
+        raise SettingsError(problems)
+    return profiles
+
+
+def _keys(value: object) -> dict[str, str]:
+    """Remapped bindings: binding ids and keys must be non-empty strings."""
+    if not isinstance(value, Mapping):
+        raise ValueError("Input should be a valid dictionary")
+    problems: list[SettingsProblem] = []
+    for binding, key in value.items():
+        if not isinstance(binding, str):
+            problems.append(
+                SettingsProblem((str(binding), "[key]"), "Input should be a valid string"))
+        if not isinstance(key, str):
+            problems.append(SettingsProblem((str(binding),), "Input should be a valid string"))
+    if problems:
+        raise SettingsError(problems)
+    keys: dict[str, str] = dict(value)
+    for binding, key in keys.items():
+        if not binding.strip() or not key.strip():
+            raise ValueError(f"binding {binding!r} needs a non-empty id and key")
+    return keys
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settings(_Section):
     """Everything in ``config.toml``. Never holds an API key: see :class:`SecretStore`."""
 
     default_profile: str | None = None
     """Profile used when none is named on the command line."""
-    profiles: dict[str, Profile] = Field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
     """Services you can connect to, by name."""
-    poll: PollSettings = Field(default_factory=PollSettings)
+    poll: PollSettings = field(default_factory=PollSettings)
     """Polling intervals."""
-    rate: RateSettings = Field(default_factory=RateSettings)
+    rate: RateSettings = field(default_factory=RateSettings)
     """Request pacing."""
-    keys: dict[str, str] = Field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
     """Remapped key bindings: binding id to key, e.g. ``"inbox.claim" = "c"``."""
-    ui: UISettings = Field(default_factory=UISettings)
+    ui: UISettings = field(default_factory=UISettings)
     """Appearance."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _name_profiles(cls, data: Any) -> Any:
-        """Let ``[profiles.work]`` omit ``name = "work"``: the table key is the name."""
-        if isinstance(data, dict) and isinstance(data.get("profiles"), dict):
-            profiles = {}
-            for key, value in data["profiles"].items():
-                if isinstance(value, dict) and "name" not in value:
-                    value = {"name": key, **value}
-                profiles[key] = value
-            data = {**data, "profiles": profiles}
-        return data
+    _CHECKS: ClassVar[Mapping[str, _Check]] = {
+        "default_profile": _optional(_string),
+        "profiles": _profiles,
+        "poll": _section(PollSettings),
+        "rate": _section(RateSettings),
+        "keys": _keys,
+        "ui": _section(UISettings),
+    }
 
-    @model_validator(mode="after")
-    def _check_names(self) -> Settings:
+    def _check_whole(self) -> None:
         """Table keys and profile names agree, and the default profile exists."""
         for key, profile in self.profiles.items():
             if profile.name != key:
                 raise ValueError(f"profile [profiles.{key}] has name = {profile.name!r}")
         if self.default_profile is not None and self.default_profile not in self.profiles:
             raise ValueError(f"default_profile {self.default_profile!r} is not a profile")
-        return self
-
-    @field_validator("keys")
-    @classmethod
-    def _check_keys(cls, value: dict[str, str]) -> dict[str, str]:
-        """Binding ids and keys must be non-empty."""
-        for binding, key in value.items():
-            if not binding.strip() or not key.strip():
-                raise ValueError(f"binding {binding!r} needs a non-empty id and key")
-        return value
 
 
 # --------------------------------------------------------------------------- reading and writing
 
 
-def _describe_validation(error: ValidationError) -> str:
+def _describe_problems(error: SettingsError) -> str:
     """List what is wrong, by field, without echoing values (one of them could be a secret)."""
-    lines = []
-    for item in error.errors(include_url=False, include_input=False, include_context=False):
-        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
-        lines.append(f"  {where}: {item['msg']}")
-    return "\n".join(lines)
+    return "\n".join(f"  {problem}" for problem in error.problems)
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -390,10 +632,10 @@ def load_settings(path: Path | None = None) -> Settings:
             reason, where = message, str(path)
         raise ConfigError(f"The settings file {where} is not valid TOML: {reason}.") from None
     try:
-        return Settings.model_validate(data)
-    except ValidationError as exc:
+        return Settings.from_mapping(data)
+    except SettingsError as exc:
         raise ConfigError(
-            f"The settings file {path} has invalid settings:\n{_describe_validation(exc)}"
+            f"The settings file {path} has invalid settings:\n{_describe_problems(exc)}"
         ) from None
 
 
@@ -406,12 +648,12 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
     """
     path = settings_path() if path is None else path
     try:
-        checked = Settings.model_validate(settings.model_dump())
-    except ValidationError as exc:
+        checked = Settings.from_mapping(settings.to_mapping())  # dicts may have been changed
+    except SettingsError as exc:
         raise ConfigError(
-            f"Refusing to save invalid settings:\n{_describe_validation(exc)}"
+            f"Refusing to save invalid settings:\n{_describe_problems(exc)}"
         ) from None
-    text = dumps_toml(checked.model_dump(exclude_none=True))
+    text = dumps_toml(checked.to_mapping())  # unset (None) values are left out
     _atomic_write(path, text.encode("utf-8"))
 
 

@@ -17,6 +17,7 @@ a log line or a traceback that prints locals.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import uuid
 from pathlib import Path
@@ -209,7 +210,7 @@ def save_profile(profile: config.Profile, path: Path | None = None) -> config.Se
     settings = config.load_settings(path)
     profiles = {**settings.profiles, profile.name: profile}
     default = settings.default_profile or profile.name
-    updated = settings.model_copy(update={"profiles": profiles, "default_profile": default})
+    updated = dataclasses.replace(settings, profiles=profiles, default_profile=default)
     config.save_settings(updated, path)
     return updated
 
@@ -222,6 +223,6 @@ def remove_profile(name: str, path: Path | None = None) -> config.Settings:
     default = settings.default_profile
     if default == name or default not in profiles:
         default = next(iter(profiles)) if len(profiles) == 1 else None
-    updated = settings.model_copy(update={"profiles": profiles, "default_profile": default})
+    updated = dataclasses.replace(settings, profiles=profiles, default_profile=default)
     config.save_settings(updated, path)
     return updated

@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from pydantic import ValidationError
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -36,7 +35,14 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...api.secrets import ApiKey
-from ...config import API_KEY_ENV, ConfigError, KeyringUnavailable, Profile, SecretStore
+from ...config import (
+    API_KEY_ENV,
+    ConfigError,
+    KeyringUnavailable,
+    Profile,
+    SecretStore,
+    SettingsError,
+)
 from ...store import signin
 from ...text import safe
 
@@ -229,12 +235,10 @@ class ConnectScreen(Screen[None]):
             return Profile(name=self._value("name"), base_url=self._value("base-url"),
                            integrations_url=self._value("integrations-url") or None,
                            agent_email=email, agent_id=agent_id)
-        except ValidationError as error:
-            first = error.errors(include_url=False, include_input=False,
-                                 include_context=False)[0]
-            where = _FIELD_LABELS.get(str(first["loc"][0]) if first["loc"] else "", "")
-            message = str(first["msg"]).removeprefix("Value error, ")
-            return f"{where}: {message}" if where else message
+        except SettingsError as error:
+            first = error.problems[0]
+            where = _FIELD_LABELS.get(first.loc[0] if first.loc else "", "")
+            return f"{where}: {first.message}" if where else first.message
 
     # ------------------------------------------------------------------ actions
 
@@ -311,9 +315,8 @@ class ConnectScreen(Screen[None]):
             if source == "file":
                 await asyncio.to_thread(signin.keep_key, profile.name, key, "file",
                                         key_file=key_file)
-            saved = Profile.model_validate({
-                **profile.model_dump(), "key_source": source,
-                "key_file": str(key_file) if key_file else None})
+            saved = replace(profile, key_source=source,
+                            key_file=str(key_file) if key_file else None)
             await asyncio.to_thread(signin.save_profile, saved, app.settings_path)
         except ConfigError as error:
             self.show_status(str(error), problem=True)
