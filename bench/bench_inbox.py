@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_inbox.py [--rows 100000] [--runs 7]
 
-Synthetic records in an InboxStore-like object (records, tags, previews, names), shown in the
+Synthetic rows in an InboxStore-like object (rows, tags, previews, names), shown in the
 real :class:`ConversationList` mounted in a headless Textual app (120x40). Prints the median
 (and worst) of each measurement over the runs:
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import statistics
 import sys
@@ -38,8 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
-from frontdesk.api.models import Conversation
-from frontdesk.api.models.conversations import Assignment, QueueRef
+from frontdesk.store.rows import InboxRow
 from frontdesk.tui.clock import ago
 from frontdesk.tui.widgets.conversation_list import ConversationList, RowLookups
 
@@ -55,7 +55,7 @@ STATES = ("Open", "Open", "Open", "Pending", "Closed")
 
 
 class FakeInbox:
-    """Enough of InboxStore and Directory for the list: records, tags, previews, names."""
+    """Enough of InboxStore and Directory for the list: rows, tags, previews, names."""
 
     def __init__(self, count: int, seed: int = 7) -> None:
         rng = random.Random(seed)
@@ -67,33 +67,32 @@ class FakeInbox:
         self.names.update({u: f"{rng.choice(FIRST)} {rng.choice(LAST)}" for u in users})
         self.queue_names = {q: f"Queue {i}" for i, q in enumerate(queues)}
         self.tag_names = {t: f"tag-{rng.choice(WORDS)}-{i}" for i, t in enumerate(tags)}
-        self.records: dict[int, Conversation] = {}
+        self.records: dict[int, InboxRow] = {}
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
         for cid in range(1, count + 1):
             created = NOW - timedelta(seconds=rng.uniform(60, 90 * 86400))
             assigned = rng.random() < 0.6
-            conversation = Conversation.model_construct(
-                id=cid, type="EmailConversation", requester_id=rng.choice(users),
-                channel=rng.choice(CHANNELS), created_at=created, state=rng.choice(STATES),
-                state_updated_at=created + timedelta(minutes=rng.uniform(1, 600)),
-                assignment=Assignment.model_construct(agent_id=rng.choice(agents),
-                                                      assigned_at=created)
-                if assigned else None,
-                queue=None if assigned else QueueRef.model_construct(id=rng.choice(queues),
-                                                                     queued_at=created),
-                subject=" ".join(rng.choices(WORDS, k=rng.randint(2, 6))).capitalize()
-                if rng.random() < 0.5 else None,
-            )
+            requester, channel, state = rng.choice(users), rng.choice(CHANNELS), \
+                rng.choice(STATES)
+            updated = created + timedelta(minutes=rng.uniform(1, 600))
+            agent = rng.choice(agents)
+            queue = rng.choice(queues)
+            subject = " ".join(rng.choices(WORDS, k=rng.randint(2, 6))).capitalize() \
+                if rng.random() < 0.5 else None
+            conversation = InboxRow(
+                id=cid, state=state, channel=channel, requester_id=requester, subject=subject,
+                queue_id=None if assigned else queue, agent_id=agent if assigned else None,
+                when=max(created, updated))
             self.records[cid] = conversation
             self.tags[cid] = tuple(rng.sample(tags, rng.randint(0, 3)))
             self.previews[cid] = " ".join(rng.choices(WORDS, k=12))
 
-    def when(self, conversation: Conversation) -> datetime:
+    def when(self, conversation: InboxRow) -> datetime:
         """The latest time of the record (as the inbox sorts)."""
-        return max(t for t in (conversation.created_at, conversation.state_updated_at) if t)
+        return conversation.when
 
-    def view(self, name: str) -> list[Conversation]:
+    def view(self, name: str) -> list[InboxRow]:
         """Every record, newest first (as InboxStore.view)."""
         rows = list(self.records.values())
         rows.sort(key=self.when, reverse=True)
@@ -158,14 +157,14 @@ async def measure(inbox: FakeInbox, runs: int) -> dict[str, list[float]]:
         await pilot.pause()
         for _ in range(runs):
             widget.set_filter("")
-            rows: list[Conversation] = []
+            rows: list[InboxRow] = []
 
-            def view(rows: list[Conversation] = rows) -> None:
+            def view(rows: list[InboxRow] = rows) -> None:
                 rows[:] = inbox.view("all")
 
             results["view"].append(timed(view))
 
-            def build(rows: list[Conversation] = rows) -> None:
+            def build(rows: list[InboxRow] = rows) -> None:
                 widget.set_rows(rows, keep=rows[len(rows) // 2].id)
                 paint(widget)
 
@@ -191,11 +190,11 @@ async def measure(inbox: FakeInbox, runs: int) -> dict[str, list[float]]:
 
             results["keystroke"].append(timed(backspace))
             # a poll changed one record while the filter is on: the list is rebuilt
-            changed = rows[5].model_copy(update={"subject": "Anna changed it"})
+            changed = dataclasses.replace(rows[5], subject="Anna changed it")
             inbox.records[changed.id] = changed
             fresh = [changed if c.id == changed.id else c for c in rows]
 
-            def rebuild(fresh: list[Conversation] = fresh) -> None:
+            def rebuild(fresh: list[InboxRow] = fresh) -> None:
                 widget.set_rows(fresh)
                 paint(widget)
 

@@ -3,9 +3,10 @@
 Each sample is a fresh process (``python -m bench.bench_memory --probe``) that holds nothing
 but the console: the conversations come from a JSON-lines file of wire records written
 beforehand from the large sandbox database (one ``Conversation.model_validate_json`` per
-line, as the local store reads its working set), and the thread from the large sandbox over
-HTTP through the real path. Steps, with the resident set (VmRSS, after ``gc.collect()``) read
-after each:
+line, as the client parses an answer, then ``InboxStore.upsert`` in batches, as a poll keeps
+what it fetched: a compact row in memory, the record in the local store), and the thread
+from the large sandbox over HTTP through the real path. Steps, with the resident set (VmRSS,
+after ``gc.collect()``) read after each:
 
 1. imports: the console's modules loaded;
 2. records: a Session whose inbox store holds the 100,000 conversations;
@@ -105,15 +106,18 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
                        pacer=Pacer(enabled=False))  # pacing holds no memory
     session = Session(client=client, local=LocalStore(local_store_path("bench")),
                       settings=settings, profile="bench", identity=identity)
-    store = session.inbox.records
+    inbox = session.inbox
+    batch: list[Conversation] = []
     with records.open(encoding="utf-8") as lines:
         for line in lines:
-            conversation = Conversation.model_validate_json(line)
-            store[conversation.id] = conversation
-    session.inbox.version += 1
+            batch.append(Conversation.model_validate_json(line))
+            if len(batch) == 1_000:
+                inbox.upsert(batch, "inbox")
+                batch = []
+    inbox.upsert(batch, "inbox")
     step("records")
     app = FrontdeskApp(session)
-    out: dict[str, Any] = {"conversations": len(store)}
+    out: dict[str, Any] = {"conversations": len(inbox.rows)}
     async with app.run_test(size=SIZE) as pilot:
         await _workers_done(app)
         await pilot.pause()

@@ -181,6 +181,18 @@ def prepare_home(folder: Path, server: ServerInfo, identity: str, extra: int = 0
             os.environ["FRONTDESK_HOME"] = previous
 
 
+def _env() -> dict[str, str]:
+    """The probes' environment: the sources on the path, and bytecode written and used.
+
+    Without bytecode every start would compile frontdesk's sources again (Textual's come
+    compiled from its wheel): an installed console has its bytecode, so the warm-up start
+    writes it (some environments set ``PYTHONDONTWRITEBYTECODE``; it is dropped here).
+    """
+    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def _command(kind: str, base_url: str, identity: str, *flags: str) -> list[str]:
     return [sys.executable, *flags, str(Path(__file__).resolve()), "--probe", kind,
             repr(time.time()), base_url, identity]
@@ -189,7 +201,7 @@ def _command(kind: str, base_url: str, identity: str, *flags: str) -> list[str]:
 def spawn(kind: str, home: Path | None, base_url: str, identity: str,
           timeout: float = 60.0) -> dict[str, Any]:
     """One cold start in a fresh process; its report."""
-    env = {**os.environ, "PYTHONPATH": str(SRC)}
+    env = _env()
     if home is not None:
         env["FRONTDESK_HOME"] = str(home)
     done = subprocess.run(_command(kind, base_url, identity), capture_output=True,
@@ -208,7 +220,7 @@ def slowest_imports(home: Path, base_url: str, identity: str, count: int = 12
                     ) -> list[tuple[str, float]]:
     """The slowest imports (cumulative ms, two levels deep) of one frontdesk cold start,
     from ``python -X importtime``: where start-up time goes."""
-    env = {**os.environ, "PYTHONPATH": str(SRC), "FRONTDESK_HOME": str(home)}
+    env = {**_env(), "FRONTDESK_HOME": str(home)}
     done = subprocess.run(_command("frontdesk", base_url, identity, "-X", "importtime"),
                           capture_output=True, timeout=60, env=env, cwd=ROOT, check=False)
     rows: list[tuple[str, float]] = []

@@ -295,7 +295,8 @@ def test_console_on_the_default_profile(
     [target] = record_console
     assert target.profile == "default"
     assert target.base_url == sandbox.base_url
-    assert target.key == sandbox.key
+    assert target.key is None  # the keyring is read when the console connects …
+    assert target.api_key() == sandbox.key  # … after its first frame
     assert target.identity == DEMO_AGENT_EMAIL
 
 
@@ -321,9 +322,23 @@ def test_console_without_a_stored_key_names_the_fix(
     save_settings(Settings(default_profile="work", profiles={"work": Profile(
         name="work", base_url="https://support.example.com", agent_email="me@example.com")}))
     code, _, err = run(capsys)
-    assert code == 1
-    assert len(err.strip().splitlines()) == 1
-    assert "frontdesk login" in err and "FRONTDESK_API_KEY" in err and "--key-file" in err
+    assert code == 0 and err == ""  # the console opens on its cached data …
+    [target] = record_console
+    with pytest.raises(config.ConfigError) as caught:  # … and says why it cannot connect
+        target.api_key()
+    said = str(caught.value)
+    assert len(said.strip().splitlines()) == 1
+    assert "frontdesk login" in said and "FRONTDESK_API_KEY" in said and "--key-file" in said
+
+
+def test_console_with_a_key_from_the_environment_source_fails_early(
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    save_settings(Settings(default_profile="work", profiles={"work": Profile(
+        name="work", base_url="https://support.example.com", agent_email="me@example.com",
+        key_source="env")}))
+    code, _, err = run(capsys)
+    assert code == 1  # nothing slow to wait for: a missing variable is said at once
+    assert len(err.strip().splitlines()) == 1 and "FRONTDESK_API_KEY" in err
     assert record_console == []
 
 
@@ -462,7 +477,7 @@ def test_the_log_file_never_holds_the_key(
     assert login(sandbox, monkeypatch, capsys)[0] == 0
 
     def chatty(target: launch.Target, settings: Settings) -> int:
-        logging.getLogger("frontdesk.test").debug("careless: %s", target.key)
+        logging.getLogger("frontdesk.test").debug("careless: %s", target.api_key())
         return 0
 
     monkeypatch.setattr(launch, "run_console", chatty)

@@ -89,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = args[0] if args and args[0] in _COMMANDS else None
     try:
         if command is None:
+            from .startup import hold_gc
+
+            hold_gc()  # until the console's first frame (frontdesk.startup says why)
             return _console(args)
         return _COMMANDS[command](args[1:])
     except _Fail as failure:
@@ -243,19 +246,19 @@ def _logging() -> Iterator[_Logs]:
 
 
 def _validation_text(error: Exception) -> str:
-    """The first problem of a pydantic error, by field, without the value (it could be a key)."""
-    from pydantic import ValidationError
+    """The problems of invalid settings, by option, without the value (it could be a key)."""
+    from .config import SettingsError
 
-    if not isinstance(error, ValidationError):
+    if not isinstance(error, SettingsError):
         return str(error)
     names = {"base_url": "--base-url", "integrations_url": "--integrations-url",
              "agent_email": "--as", "agent_id": "--as", "name": "--profile",
              "key_file": "--key-file"}
     parts = []
-    for item in error.errors(include_url=False, include_input=False, include_context=False):
-        where = ".".join(str(p) for p in item["loc"])
-        message = str(item["msg"]).removeprefix("Value error, ")
-        parts.append(f"{names.get(where, where)} {message}")
+    for problem in error.problems:
+        where = ".".join(problem.loc)
+        option = names.get(where, where)
+        parts.append(f"{option} {problem.message}" if option else problem.message)
     return "; ".join(parts)
 
 
@@ -326,8 +329,22 @@ def _console(argv: Sequence[str]) -> int:
             if profile is None:
                 return _first_run_then_console(settings, logs)
             target = _profile_target(profile, args.key_file)
-        logs.protect(target.key)
+        if target.key is not None:
+            logs.protect(target.key)
+        elif target.read_key is not None:
+            target.read_key = _protected(target.read_key, logs)
         return _run(target, settings)
+
+
+def _protected(read_key: Callable[[], str], logs: _Logs) -> Callable[[], str]:
+    """``read_key``, masking the key in the logs as soon as it is read."""
+
+    def read() -> str:
+        key = read_key()
+        logs.protect(key)
+        return key
+
+    return read
 
 
 def _run(target: Target, settings: Settings) -> int:
@@ -350,9 +367,7 @@ def _script_profile_name(base_url: str) -> str:
 
 def _script_target(args: argparse.Namespace) -> Target:
     """The target of ``frontdesk --base-url URL --as WHO`` with the key from the environment."""
-    from pydantic import ValidationError
-
-    from .config import API_KEY_ENV, KeyFileError, Profile, read_key_file
+    from .config import API_KEY_ENV, KeyFileError, Profile, SettingsError, read_key_file
     from .launch import Target
     from .store.signin import identity_fields
 
@@ -363,7 +378,7 @@ def _script_target(args: argparse.Namespace) -> Target:
         profile = Profile(name=_script_profile_name(args.base_url.strip()),
                           base_url=args.base_url, integrations_url=args.integrations_url,
                           agent_email=email, agent_id=agent_id, key_source="env")
-    except ValidationError as error:
+    except SettingsError as error:
         raise _Fail(2, _validation_text(error)) from None
     except ValueError as error:
         raise _Fail(2, f"--as: {error}") from None
@@ -401,20 +416,33 @@ def _pick_profile(settings: Settings, name: str | None) -> Profile | None:
 
 
 def _profile_target(profile: Profile, key_file: str | None) -> Target:
-    """Where ``profile`` connects, with its key (``FRONTDESK_API_KEY`` first, or ``key_file``,
-    or the profile's own source). Keyring problems end in one line naming the fix."""
-    from .config import ConfigError, read_key_file, resolve_key
+    """The profile's target, with its key (``FRONTDESK_API_KEY`` first, or ``key_file``,
+    or the profile's own source). A key from the environment or a file is read now (a
+    problem ends in one line naming the fix); a key in the keyring is read when the console
+    connects, after its first frame (the keyring is slow to load and may wait to be
+    unlocked), and a problem with it is shown in the console with the same fix."""
+    from .config import API_KEY_ENV, ConfigError, read_key_file, resolve_key
     from .launch import Target
 
-    try:
-        key = read_key_file(key_file) if key_file else \
-            resolve_key(profile, os.environ, store=_secret_store())
-    except ConfigError as error:
-        raise _Fail(1, _with_fix(error, profile.name)) from None
     identity = profile.agent_email or profile.agent_id
     if not identity:
         raise _Fail(1, f"profile {profile.name!r} does not say who you are; run "
                     f"`frontdesk login --profile {profile.name}`")
+    if not key_file and profile.key_source == "keyring" \
+            and not os.environ.get(API_KEY_ENV, "").strip():
+
+        def from_keyring() -> str:
+            try:
+                return resolve_key(profile, os.environ, store=_secret_store())
+            except ConfigError as error:
+                raise type(error)(_with_fix(error, profile.name)) from None
+
+        return Target(profile.name, profile.base_url, profile.integrations_url, None,
+                      identity, read_key=from_keyring)
+    try:
+        key = read_key_file(key_file) if key_file else resolve_key(profile, os.environ)
+    except ConfigError as error:
+        raise _Fail(1, _with_fix(error, profile.name)) from None
     return Target(profile.name, profile.base_url, profile.integrations_url, key, identity)
 
 
@@ -495,7 +523,7 @@ def _run_demo(settings: Settings, logs: _Logs, *, reset: bool = False, chaos: bo
     if reset:
         launch.reset_demo()
     with launch.demo_sandbox(chaos=chaos, seed=seed) as target:
-        logs.protect(target.key)
+        logs.protect(target.api_key())
         return _run(target, settings)
 
 
@@ -619,14 +647,14 @@ def _login(argv: Sequence[str]) -> int:
                         "a 0600 file in the config directory")
     args = _parse(parser, argv)
     import asyncio
-
-    from pydantic import ValidationError
+    import dataclasses
 
     from .config import (
         ConfigError,
         KeyFileError,
         KeyringUnavailable,
         Profile,
+        SettingsError,
         load_settings,
     )
     from .store import signin
@@ -657,7 +685,7 @@ def _login(argv: Sequence[str]) -> int:
             email, agent_id = signin.identity_fields(identity)
             profile = Profile(name=name, base_url=base_url, integrations_url=integrations_url,
                               agent_email=email, agent_id=agent_id)
-        except ValidationError as error:
+        except SettingsError as error:
             raise _Fail(2, _validation_text(error)) from None
         except ValueError as error:
             raise _Fail(2, f"--as: {error}") from None
@@ -685,10 +713,10 @@ def _login(argv: Sequence[str]) -> int:
                         signin.keep_key(name, key, "file", key_file=key_file)
         except KeyFileError as error:
             raise _Fail(1, str(error).splitlines()[0]) from None
-        profile = profile.model_copy(update={
-            "key_source": source, "key_file": str(key_file) if key_file else None})
         try:
-            saved = signin.save_profile(Profile.model_validate(profile.model_dump()))
+            profile = dataclasses.replace(
+                profile, key_source=source, key_file=str(key_file) if key_file else None)
+            saved = signin.save_profile(profile)
         except ConfigError as error:
             raise _Fail(1, str(error)) from None
         where = {"keyring": "the key is in the system keyring",

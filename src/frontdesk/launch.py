@@ -10,22 +10,41 @@ import contextlib
 import shutil
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import config
+
+if TYPE_CHECKING:
+    from .api.client import ApiClient
 
 
 @dataclass
 class Target:
-    """Where the console connects, and as whom."""
+    """Where the console connects, and as whom.
+
+    The key is either known (``key``: from the environment, a key file, a login just made)
+    or read when the console connects (``read_key``: the keyring, which takes a while to load
+    and may hang or ask to be unlocked — never before the first frame).
+    """
 
     profile: str
     base_url: str
     integrations_url: str | None
-    key: str = field(repr=False)
+    key: str | None = field(repr=False)
     identity: str
+    read_key: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    def api_key(self) -> str:
+        """The API key (reads it when it is not known yet; raises ``ConfigError`` with the
+        fix when it cannot be read)."""
+        if self.key is None:
+            if self.read_key is None:
+                raise config.KeyNotFound("no API key was given")
+            self.key = self.read_key()
+        return self.key
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -41,18 +60,34 @@ def local_store_path(profile: str) -> Path:
     return config.data_dir() / f"console-{safe}.db"
 
 
-def run_console(target: Target, settings: config.Settings) -> int:
-    """Open the console on ``target`` until the user quits."""
+def connect(target: Target, settings: config.Settings) -> ApiClient:
+    """The client for ``target``: loads the HTTP stack and the models and reads the key.
+
+    The session calls this on a worker thread once the first frame is painted.
+    """
     from .api.client import ApiClient, pacer_for
+
+    return ApiClient(target.base_url, target.api_key(), target.integrations_url,
+                     pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+
+
+def run_console(target: Target, settings: config.Settings) -> int:
+    """Open the console on ``target`` until the user quits.
+
+    Only what the first frame needs is loaded before it: the local store, the session's
+    stores (built from the local snapshot) and the inbox screen. The client, the models and
+    the key follow on a worker thread (:func:`connect`).
+    """
+    from .startup import hold_gc
+
+    hold_gc()  # released by the app once its first frame is painted
     from .store.local import LocalStore
     from .store.session import Session
     from .tui.app import FrontdeskApp
 
     local = LocalStore(local_store_path(target.profile))
-    client = ApiClient(target.base_url, target.key, target.integrations_url,
-                       pacer=pacer_for(settings.rate.rate, settings.rate.burst))
-    session = Session(client=client, local=local, settings=settings, profile=target.profile,
-                      identity=target.identity)
+    session = Session(connect=lambda: connect(target, settings), local=local,
+                      settings=settings, profile=target.profile, identity=target.identity)
     app = FrontdeskApp(session, keys=dict(settings.keys))
     app.run()
     return app.return_code or 0  # a crash (Textual's crash screen) is a failing exit

@@ -11,18 +11,13 @@ or a traceback.
 from __future__ import annotations
 
 import codecs
-import email.utils
-import html
 import json
 import math
 import re
 import time
 import unicodedata
 from collections.abc import Callable
-from http import HTTPStatus
 from typing import Any, ClassVar
-
-import httpx
 
 __all__ = [
     "ApiError",
@@ -220,6 +215,8 @@ def parse_retry_after(value: str | None, *, now: Callable[[], float] = time.time
         seconds = float(value)
     except ValueError:
         try:
+            import email.utils  # loaded when a date is met, not with the console
+
             when = email.utils.parsedate_to_datetime(value)
         except (TypeError, ValueError, IndexError, OverflowError):
             return None
@@ -296,6 +293,8 @@ def _message_from_json(data: object) -> str | None:
 
 def _html_text(text: str) -> str:
     """The readable part of an HTML error page: its title, or its text without tags."""
+    import html  # an HTML error page is rare: not loaded with the console
+
     title = _HTML_TITLE.search(text)
     if title:
         found = html.unescape(_HTML_TAG.sub(" ", title.group(1))).strip()
@@ -325,6 +324,8 @@ def _describe_body(status: int, body: bytes, content_type: str | None) -> str:
     if snippet:
         return snippet
     try:
+        from http import HTTPStatus
+
         phrase = HTTPStatus(status).phrase
     except ValueError:
         phrase = "unknown status"
@@ -352,25 +353,22 @@ def error_from_response(
     return cls(message, status=status, operation=operation, retry_after=retry_after)
 
 
-# Failures raised before any byte of the request left this machine: always safe to retry.
-_NOT_SENT: tuple[type[BaseException], ...] = (
-    httpx.ConnectError,
-    httpx.ConnectTimeout,
-    httpx.PoolTimeout,
-    httpx.UnsupportedProtocol,
-    httpx.ProxyError,
-    ConnectionRefusedError,
-)
-
-
 def error_from_exception(exc: BaseException, operation: str | None = None) -> TransportError:
     """The typed error for an exception raised by the transport (httpx or the OS).
 
     Sets ``sent`` to ``False`` only when the request certainly never reached the service (no
     connection was made); a timeout or a broken connection after sending leaves it ``True``.
+    (httpx is imported here, not at the top: the console's first frame loads this module's
+    error classes but must not wait for the HTTP stack.)
     """
+    import httpx
+
+    # Failures raised before any byte of the request left this machine: always safe to retry.
+    not_sent: tuple[type[BaseException], ...] = (
+        httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol,
+        httpx.ProxyError, ConnectionRefusedError)
     detail = sanitise_snippet(str(exc), SNIPPET_LIMIT)
-    sent = not isinstance(exc, _NOT_SENT)
+    sent = not isinstance(exc, not_sent)
     if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
         summary = "Timed out connecting to the service"
     elif isinstance(exc, httpx.ConnectError | ConnectionRefusedError | httpx.ProxyError):

@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
-from ..api.models import AnonymizationRequestStatus, Assignment, Conversation, QueueRef
 from ..api.pacing import Priority
 
 if TYPE_CHECKING:
+    from ..api.models import AnonymizationRequestStatus, Conversation
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")
@@ -58,6 +58,8 @@ class Actions:
         me = self._session.me_id
         if not me:
             return "Not signed in as an agent"
+        from ..api.models import Assignment
+
         change = {"assignment": Assignment(agent_id=me, assigned_at=self._now()), "queue": None,
                   "state": "Open"}
         return await self._apply(
@@ -84,6 +86,8 @@ class Actions:
     async def transfer(self, conversation_id: int, queue_id: str) -> str | None:
         """Move the conversation to a queue (it becomes unassigned)."""
         me = self._session.me_id or None
+        from ..api.models import QueueRef
+
         change = {"assignment": None, "queue": QueueRef(id=queue_id, queued_at=self._now())}
         return await self._apply(
             conversation_id, change,

@@ -11,39 +11,101 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
-from ..api.models import Agent, Queue, Tag
 from ..api.pacing import Priority
 
 if TYPE_CHECKING:
+    from ..api.models import Agent, Queue, Tag
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")
 
 
 class Directory:
-    """Agents, queues, tags and people's names."""
+    """Agents, queues, tags and people's names.
+
+    The cached agents, queues and tags are kept as the local store gave them (JSON) until
+    something needs them as records: the first frame shows queue and tag names from the JSON
+    without loading the models.
+    """
 
     def __init__(self, session: Session) -> None:
         self._session = session
         self.names: dict[str, str] = dict(session.local.names())
-        self.agents: dict[str, Agent] = {}
-        self.queues: dict[str, Queue] = {}
+        self._agents: dict[str, Agent] | None = None
+        self._queues: dict[str, Queue] | None = None
+        self._tags: dict[str, Tag] | None = None
         self.my_queue_ids: set[str] = set()
-        self.tags: dict[str, Tag] = {}
         self._pending: set[str] = set()
         self._lookups: asyncio.Task[None] | None = None
+        self._cached: dict[str, list[dict[str, Any]]] = {}
+        #: queue and tag names from the cache, until the records are loaded
+        self._queue_names: dict[str, str] = {}
+        self._tag_names: dict[str, str] = {}
         cached = session.local.snapshot("directory")
         if isinstance(cached, dict):
-            self._load_cached(cached)
+            self._keep_cached(cached)
 
-    def _load_cached(self, cached: dict[str, Any]) -> None:
+    def _keep_cached(self, cached: dict[str, Any]) -> None:
         try:
-            self.agents = {a["id"]: Agent.model_validate(a) for a in cached.get("agents", [])}
-            self.queues = {q["id"]: Queue.model_validate(q) for q in cached.get("queues", [])}
-            self.tags = {t["id"]: Tag.model_validate(t) for t in cached.get("tags", [])}
-            self.my_queue_ids = set(cached.get("my_queues", []))
+            for kind in ("agents", "queues", "tags"):
+                items = cached.get(kind, [])
+                self._cached[kind] = [i for i in items if isinstance(i, dict)] \
+                    if isinstance(items, list) else []
+            self._queue_names = {str(q["id"]): str(q.get("name") or "")
+                                 for q in self._cached["queues"]}
+            self._tag_names = {str(t["id"]): str(t.get("name") or "")
+                               for t in self._cached["tags"]}
+            self.my_queue_ids = {str(q) for q in cached.get("my_queues", [])}
         except Exception:  # a cache from another version: start afresh
             log.warning("ignoring an unreadable directory cache")
+            self._cached, self._queue_names, self._tag_names = {}, {}, {}
+
+    def _validated(self, kind: str) -> dict[str, Any]:
+        """The cached records of ``kind`` as models (those that no longer parse are left)."""
+        from ..api import models
+
+        model: Any = {"agents": models.Agent, "queues": models.Queue, "tags": models.Tag}[kind]
+        out: dict[str, Any] = {}
+        for item in self._cached.pop(kind, []):
+            try:
+                record = model.model_validate(item)
+            except Exception:  # a cache from another version
+                continue
+            out[record.id] = record
+        return out
+
+    @property
+    def agents(self) -> dict[str, Agent]:
+        """Every agent, by id (the cached ones until the service answered)."""
+        if self._agents is None:
+            self._agents = self._validated("agents")
+        return self._agents
+
+    @agents.setter
+    def agents(self, value: dict[str, Agent]) -> None:
+        self._agents = value
+
+    @property
+    def queues(self) -> dict[str, Queue]:
+        """Every queue, by id."""
+        if self._queues is None:
+            self._queues = self._validated("queues")
+        return self._queues
+
+    @queues.setter
+    def queues(self, value: dict[str, Queue]) -> None:
+        self._queues = value
+
+    @property
+    def tags(self) -> dict[str, Tag]:
+        """Every tag (deactivated ones too), by id."""
+        if self._tags is None:
+            self._tags = self._validated("tags")
+        return self._tags
+
+    @tags.setter
+    def tags(self, value: dict[str, Tag]) -> None:
+        self._tags = value
 
     def name(self, user_id: str | None) -> str:
         """A person's display name, or a short form of the id while it is looked up."""
@@ -59,8 +121,23 @@ class Directory:
         """A queue's name."""
         if not queue_id:
             return "—"
+        if self._queues is None and queue_id in self._queue_names:
+            return self._queue_names[queue_id]
         queue = self.queues.get(queue_id)
         return queue.name if queue is not None else "…" + queue_id[-6:]
+
+    def tag_name(self, tag_id: str) -> str:
+        """A tag's name (a short form of the id while it is unknown)."""
+        if self._tags is None and tag_id in self._tag_names:
+            return self._tag_names[tag_id]
+        tag = self.tags.get(tag_id)
+        return tag.name if tag is not None else "…" + tag_id[-6:]
+
+    def known_counts(self) -> tuple[int, int, int]:
+        """How many names, queues and tags are known (changes when rows may read anew)."""
+        queues = len(self._queues) if self._queues is not None else len(self._queue_names)
+        tags = len(self._tags) if self._tags is not None else len(self._tag_names)
+        return len(self.names), queues, tags
 
     def tag_by_name(self, name: str) -> Tag | None:
         """The tag with this name (case-insensitive)."""

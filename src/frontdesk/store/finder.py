@@ -15,15 +15,12 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
 from ..api.errors import ApiError, InvalidRequest, NotFound
-from ..api.models import Conversation, EndUser, Message
-from ..api.models.contact_endpoints import ContactEndpoint
-from ..api.models.conversations import ImportConversationInput
 from ..api.pacing import Priority
 
 if TYPE_CHECKING:
+    from ..api.models import Conversation, EndUser, Message
+    from ..api.models.contact_endpoints import ContactEndpoint
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")
@@ -85,10 +82,11 @@ class Finder:
                 *(client.conversations.get(cid, priority=Priority.INTERACTIVE)
                   for cid in batch), return_exceptions=True)
             for cid, result in zip(batch, results, strict=True):
-                if isinstance(result, Conversation):
+                if isinstance(result, ApiError):
+                    if not isinstance(result, NotFound):
+                        failures.append(result.message)
+                elif not isinstance(result, BaseException):
                     fetched[cid] = result
-                elif isinstance(result, ApiError) and not isinstance(result, NotFound):
-                    failures.append(result.message)
         if fetched:
             inbox.upsert(fetched.values(), "seen")
         inbox.want([cid for cid in ids if cid not in fetched], Priority.VISIBLE)
@@ -236,6 +234,10 @@ def _refusal(what: str, error: ApiError) -> str:
 
 def import_problem(body: Mapping[str, Any]) -> str | None:
     """Why ``body`` is not a valid import input, or None (checked before sending)."""
+    from pydantic import ValidationError
+
+    from ..api.models.conversations import ImportConversationInput
+
     try:
         ImportConversationInput.model_validate(dict(body))
     except ValidationError as error:

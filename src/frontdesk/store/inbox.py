@@ -6,23 +6,30 @@ asks which conversations had activity since the last tick, then fetches only tho
 ones not known yet) in small batches. When the service has no search (404), the inbox lives on
 the working set alone, refreshed conversation by conversation, and says so once.
 
-Views are computed from the records: Mine (assigned to me, open), Queue (waiting unassigned in
-my queues), Pending, Closed, All.
+Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`): Mine (assigned
+to me, open), Queue (waiting unassigned in my queues), Pending, Closed, All. Full records are
+read on demand (:class:`Records`): the last few thousand used stay in memory, the others are
+read back from the local store. The store is built from the local working set's JSON alone,
+so the console's first frame needs neither the models nor the HTTP stack.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
-from ..api.models import Conversation
 from ..api.pacing import Priority
+from .rows import InboxRow
 
 if TYPE_CHECKING:
+    from ..api.models import Conversation
+    from .local import LocalStore
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")
@@ -34,6 +41,8 @@ OPEN_STATES = ("Open",)
 PENDING_STATES = ("Pending", "AwaitingPending")
 #: conversations read from the local working set at start (most recently seen first)
 WORKING_SET_LIMIT = 20_000
+#: full records kept in memory (the others are read back from the local store when needed)
+RECORDS_KEPT = 2_000
 #: conversations fetched per poll at most (the rest follow at the next tick)
 BATCH = 24
 #: conversations whose tags are read per poll at most (after the records they belong to)
@@ -42,23 +51,70 @@ TAG_BATCH = 12
 SLACK = timedelta(seconds=10)
 
 
-def _when(conversation: Conversation) -> datetime:
-    times = [conversation.created_at]
-    if conversation.state_updated_at is not None:
-        times.append(conversation.state_updated_at)
-    if conversation.assignment is not None:
-        times.append(conversation.assignment.assigned_at)
-    if conversation.queue is not None and conversation.queue.queued_at is not None:
-        times.append(conversation.queue.queued_at)
-    return max(times)
+class Records(Mapping[int, "Conversation"]):
+    """The inbox's conversations as full records, by id: the keys are the inbox's rows; a
+    record is served from memory (the ``keep`` most recently used, and any optimistic edit
+    not yet confirmed) or read back from the local store."""
+
+    def __init__(self, rows: dict[int, InboxRow], local: LocalStore,
+                 keep: int = RECORDS_KEPT) -> None:
+        self._rows = rows
+        self._local = local
+        self._keep = keep
+        self._recent: OrderedDict[int, Conversation] = OrderedDict()
+        #: edits made here before the service confirmed them (never evicted)
+        self._pinned: dict[int, Conversation] = {}
+
+    def __getitem__(self, conversation_id: int) -> Conversation:
+        if conversation_id not in self._rows:
+            raise KeyError(conversation_id)
+        pinned = self._pinned.get(conversation_id)
+        if pinned is not None:
+            return pinned
+        found = self._recent.get(conversation_id)
+        if found is None:
+            found = self._local.remembered(conversation_id)
+            if found is None:
+                raise KeyError(conversation_id)
+            self.hold(found)
+        else:
+            self._recent.move_to_end(conversation_id)
+        return found
+
+    def __contains__(self, conversation_id: object) -> bool:
+        return conversation_id in self._rows
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def hold(self, conversation: Conversation) -> None:
+        """Keep a record in memory as the most recently used (a confirmed one unpins)."""
+        self._pinned.pop(conversation.id, None)
+        self._recent[conversation.id] = conversation
+        self._recent.move_to_end(conversation.id)
+        while len(self._recent) > self._keep:
+            self._recent.popitem(last=False)
+
+    def pin(self, conversation: Conversation) -> None:
+        """Keep an optimistic edit until the service's record replaces it."""
+        self._pinned[conversation.id] = conversation
+
+    def drop(self, conversation_id: int) -> None:
+        """Forget a record held in memory."""
+        self._recent.pop(conversation_id, None)
+        self._pinned.pop(conversation_id, None)
 
 
 class InboxStore:
-    """Conversation records, their tags and previews, and the poll that keeps them current."""
+    """Conversation rows, their tags and previews, and the poll that keeps them current."""
 
     def __init__(self, session: Session) -> None:
         self._session = session
-        self.records: dict[int, Conversation] = {}
+        self.rows: dict[int, InboxRow] = {}
+        self.records = Records(self.rows, session.local)
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
         self.activity: dict[int, datetime] = {}
@@ -68,8 +124,13 @@ class InboxStore:
         self._tag_backlog: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
-        for conversation in session.local.working_set(limit=WORKING_SET_LIMIT):
-            self.records[conversation.id] = conversation
+        for conversation_id, wire in session.local.working_set_wires(limit=WORKING_SET_LIMIT):
+            try:
+                row = InboxRow.from_wire(json.loads(wire), hash(wire))
+            except (ValueError, TypeError, KeyError, AttributeError):
+                log.warning("cached conversation %s does not parse", conversation_id)
+                continue
+            self.rows[row.id] = row
         cached = session.local.snapshot("inbox")
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
@@ -77,38 +138,43 @@ class InboxStore:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, name: str) -> list[Conversation]:
+    def view(self, name: str) -> list[InboxRow]:
         """The conversations of a view, most recent activity first."""
         me = self._session.me_id
         mine_queues = self._session.directory.my_queue_ids
-        records: Iterable[Conversation] = self.records.values()
+        rows: Iterable[InboxRow] = self.rows.values()
         if name == "mine":
-            rows = [c for c in records if c.state in OPEN_STATES and c.assignment is not None
-                    and c.assignment.agent_id == me]
+            shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
+                     and c.agent_id == me]
         elif name == "queue":
-            rows = [c for c in records if c.state in OPEN_STATES and c.assignment is None
-                    and c.queue is not None and (not mine_queues or c.queue.id in mine_queues)]
+            shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is None
+                     and c.queue_id is not None
+                     and (not mine_queues or c.queue_id in mine_queues)]
         elif name == "pending":
-            rows = [c for c in records if c.state in PENDING_STATES]
+            shown = [c for c in rows if c.state in PENDING_STATES]
         elif name == "closed":
-            rows = [c for c in records if c.state == "Closed"]
+            shown = [c for c in rows if c.state == "Closed"]
         else:
-            rows = list(records)
-        rows.sort(key=lambda c: self.activity.get(c.id) or _when(c), reverse=True)
-        return rows
+            shown = list(rows)
+        activity = self.activity
+        if activity:
+            shown.sort(key=lambda c: activity.get(c.id) or c.when, reverse=True)
+        else:
+            shown.sort(key=lambda c: c.when, reverse=True)
+        return shown
 
     def counts(self) -> dict[str, int]:
         """How many conversations each view has (one pass, no sorting)."""
         me = self._session.me_id
         mine_queues = self._session.directory.my_queue_ids
         counts = dict.fromkeys(VIEWS, 0)
-        for c in self.records.values():
+        for c in self.rows.values():
             counts["all"] += 1
             if c.state in OPEN_STATES:
-                if c.assignment is not None:
-                    if c.assignment.agent_id == me:
+                if c.agent_id is not None:
+                    if c.agent_id == me:
                         counts["mine"] += 1
-                elif c.queue is not None and (not mine_queues or c.queue.id in mine_queues):
+                elif c.queue_id is not None and (not mine_queues or c.queue_id in mine_queues):
                     counts["queue"] += 1
             elif c.state in PENDING_STATES:
                 counts["pending"] += 1
@@ -120,18 +186,27 @@ class InboxStore:
 
     def upsert(self, conversations: Iterable[Conversation], source: str = "seen") -> None:
         """Keep these records (and in the working set); bumps the version when any changed."""
-        changed = [c for c in conversations if self.records.get(c.id) != c]
+        changed: list[tuple[int, str]] = []
+        for conversation in conversations:
+            wire = conversation.model_dump_json(exclude_none=True)
+            digest = hash(wire)
+            self.records.hold(conversation)
+            old = self.rows.get(conversation.id)
+            if old is not None and old.digest == digest:
+                continue
+            self.rows[conversation.id] = InboxRow.of(conversation, digest)
+            changed.append((conversation.id, wire))
         if not changed:
             return
-        for conversation in changed:
-            self.records[conversation.id] = conversation
-        self._session.local.remember(changed, source)
+        self._session.local.remember_wires(changed, source)
         self._bump()
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""
         old = self.records.get(conversation.id)
-        self.records[conversation.id] = conversation
+        self.rows[conversation.id] = InboxRow.of(
+            conversation, hash(conversation.model_dump_json(exclude_none=True)))
+        self.records.pin(conversation)
         self._bump()
         return old
 
@@ -189,7 +264,7 @@ class InboxStore:
                                      "This service has no conversation search: the inbox "
                                      "shows the conversations you have opened or seen.")
         if self.search_available is False and not self._backlog:
-            self.want(list(self.records)[:BATCH], Priority.BACKGROUND)
+            self.want(list(self.rows)[:BATCH], Priority.BACKGROUND)
         self._since = started - SLACK
         await self._fetch_backlog()
         if await self._session.directory.resolve_pending():
@@ -236,7 +311,7 @@ class InboxStore:
         results = await asyncio.gather(
             *(self._fetch_one(cid, priority) for cid, priority in ordered),
             return_exceptions=True)
-        fresh = [r for r in results if isinstance(r, Conversation)]
+        fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
         if self._backlog:
@@ -269,7 +344,8 @@ class InboxStore:
         try:
             conversation = await client.conversations.get(conversation_id, priority=priority)
         except NotFound:
-            if self.records.pop(conversation_id, None) is not None:
+            self.records.drop(conversation_id)
+            if self.rows.pop(conversation_id, None) is not None:
                 self._session.local.forget(conversation_id)
                 self._bump()
             return None

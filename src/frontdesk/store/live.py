@@ -44,6 +44,8 @@ class Link(StrEnum):
     LIVE = "live"
     RETRYING = "retrying"
     OFFLINE = "offline"
+    #: the console could not sign in (no API key, say): cached data only, until restarted
+    SIGNED_OUT = "signed out"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class ConnectionState:
             return f"{self.reason} — {wait}" if self.reason else wait
         if self.link is Link.OFFLINE:
             return "offline — showing cached data"
+        if self.link is Link.SIGNED_OUT:
+            return f"signed out — {self.reason}" if self.reason else "signed out"
         return self.link.value
 
 
@@ -327,6 +331,11 @@ class LiveStore:
             self._notify("connection", state)
         else:
             self.connection = state
+
+    def sign_out(self, reason: str, problem: str) -> None:
+        """The console cannot reach the service as anyone (no key): say so in the header."""
+        self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
+        self._notify("connection", self.connection)
 
     def _set_live(self) -> None:
         if self.connection.link is not Link.LIVE:

@@ -38,11 +38,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from frontdesk.api.models import Conversation
+if TYPE_CHECKING:  # the models load after the first frame, not with the local store
+    from frontdesk.api.models import Conversation
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -356,11 +355,14 @@ class LocalStore:
         ``source`` says how it entered the working set (``"opened"``, ``"created"``,
         ``"claimed"``, ``"inbox"``…). One transaction, one ``executemany``; returns the count.
         """
+        return self.remember_wires(
+            ((item.id, item.model_dump_json(exclude_none=True)) for item in conversations),
+            source)
+
+    def remember_wires(self, records: Iterable[tuple[int, str]], source: str) -> int:
+        """:meth:`remember` for records already written as wire JSON (id, JSON text)."""
         now = time.time()
-        rows = [
-            (item.id, item.model_dump_json(exclude_none=True), source, now)
-            for item in conversations
-        ]
+        rows = [(conversation_id, wire, source, now) for conversation_id, wire in records]
         if not rows:
             return 0
         with self.transaction() as conn:
@@ -373,11 +375,9 @@ class LocalStore:
             )
         return len(rows)
 
-    def working_set(self, limit: int | None = None) -> list[Conversation]:
-        """The remembered conversations, most recently seen first (at most ``limit``).
-
-        Records that no longer parse (a model changed under an old cache) are skipped.
-        """
+    def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
+        """The remembered conversations as (id, wire JSON), most recently seen first (at most
+        ``limit``): what the inbox paints its first frame from, without the models."""
         sql = "SELECT conversation_id, record FROM working_set ORDER BY seen_at DESC, " \
               "conversation_id DESC"
         params: tuple[Any, ...] = ()
@@ -386,14 +386,26 @@ class LocalStore:
             params = (max(limit, 0),)
         with self._lock:
             rows = self._conn.execute(sql, params).fetchall()
+        return [(int(conversation_id), str(record)) for conversation_id, record in rows]
+
+    def working_set(self, limit: int | None = None) -> list[Conversation]:
+        """The remembered conversations, most recently seen first (at most ``limit``).
+
+        Records that no longer parse (a model changed under an old cache) are skipped.
+        """
         out: list[Conversation] = []
-        for conversation_id, record in rows:
-            try:
-                out.append(Conversation.model_validate_json(record))
-            except ValidationError as exc:
-                log.warning("cached conversation %s does not parse: %s", conversation_id,
-                            exc.error_count())
+        for conversation_id, record in self.working_set_wires(limit):
+            parsed = _conversation(conversation_id, record)
+            if parsed is not None:
+                out.append(parsed)
         return out
+
+    def remembered(self, conversation_id: int) -> Conversation | None:
+        """One remembered conversation (None when it is not kept or no longer parses)."""
+        with self._lock:
+            row = self._conn.execute("SELECT record FROM working_set WHERE conversation_id = ?",
+                                     (conversation_id,)).fetchone()
+        return _conversation(conversation_id, str(row[0])) if row is not None else None
 
     def forget(self, conversation_id: int) -> None:
         """Drop a conversation from the working set."""
@@ -444,6 +456,20 @@ class LocalStore:
         with self._lock:
             rows = self._conn.execute("SELECT user_id, name FROM names").fetchall()
         return {str(user_id): str(name) for user_id, name in rows}
+
+
+def _conversation(conversation_id: int, record: str) -> Conversation | None:
+    """A conversation from its kept wire JSON; None (logged) when it no longer parses."""
+    from pydantic import ValidationError
+
+    from frontdesk.api.models import Conversation
+
+    try:
+        return Conversation.model_validate_json(record)
+    except ValidationError as exc:
+        log.warning("cached conversation %s does not parse: %s", conversation_id,
+                    exc.error_count())
+        return None
 
 
 def _draft(row: tuple[Any, ...]) -> Draft:

@@ -35,7 +35,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from frontdesk.api.errors import (
     ApiError,
@@ -45,10 +45,12 @@ from frontdesk.api.errors import (
     ServiceUnavailable,
     TransportError,
 )
-from frontdesk.api.models import ContentInput, FileInput, OutboundMessageInput
 from frontdesk.api.retry import RetryPolicy, backoff
 
 from .local import Draft, LocalStore
+
+if TYPE_CHECKING:
+    from frontdesk.api.models import OutboundMessageInput
 
 __all__ = [
     "CONTENT_TYPES",
@@ -140,6 +142,8 @@ def outbound_message(item: OutboxItem) -> OutboundMessageInput:
     Raises pydantic's ``ValidationError`` when the payload breaks the contract (the outbox
     then marks the item failed with that message).
     """
+    from frontdesk.api.models import ContentInput, FileInput, OutboundMessageInput
+
     payload = item.payload
     text = payload.get("content") or ""
     files = [FileInput.model_validate(entry) for entry in payload.get("attachments") or []]

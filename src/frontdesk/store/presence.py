@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
-from ..api.models import UserPresence, WorkingChannel
 
 if TYPE_CHECKING:
+    from ..api.models import UserPresence
     from .session import Session
 
-#: The working channels an agent toggles, in the order the console shows them.
-CHANNELS: tuple[str, ...] = tuple(channel.value for channel in WorkingChannel)
+    #: The working channels an agent toggles, in the order the console shows them.
+    CHANNELS: tuple[str, ...]
+
+
+def __getattr__(name: str) -> Any:
+    """``CHANNELS``, read from the models when first asked for (the models are not loaded
+    with the session, so that the first frame does not wait for them)."""
+    if name == "CHANNELS":
+        from ..api.models import WorkingChannel
+
+        return tuple(channel.value for channel in WorkingChannel)
+    raise AttributeError(name)
 
 
 class MyPresence:
@@ -23,6 +33,8 @@ class MyPresence:
     @property
     def current(self) -> UserPresence | None:
         """The latest presence the service reported."""
+        from ..api.models import UserPresence
+
         value = self._session.live.get("presence:me")
         return value if isinstance(value, UserPresence) else None
 

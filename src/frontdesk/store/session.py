@@ -1,8 +1,10 @@
 """A signed-in console session: the client, the local store, the live topics, the outbox, and
 the stores each screen reads (inbox, thread, directory, actions).
 
-The screens talk only to this object (never to HTTP). ``start`` resolves who I am and starts
-polling; until it has, screens paint from the local snapshot.
+The screens talk only to this object (never to HTTP). Building one reads only the local store
+(no models, no HTTP stack, no keyring), so the first frame paints from the local snapshot at
+once; ``start`` then connects (``connect`` builds the client, on a worker thread: it imports
+the HTTP stack and may read the keyring), resolves who I am and starts polling.
 """
 
 from __future__ import annotations
@@ -10,16 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
-from ..api.client import ApiClient
-from ..api.errors import ApiError
-from ..api.models import Agent, AnonymizationRequestStatus, BusinessHoursStatus, UserPresence
+from ..api.errors import ApiError, TransportError
 from ..api.pacing import Priority
-from ..config import Settings
 from .actions import Actions
 from .directory import Directory
 from .finder import Finder
@@ -29,6 +28,13 @@ from .local import LocalStore
 from .outbox import Outbox, OutboxItem
 from .presence import MyPresence
 from .threads import ThreadStore
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
+
+    from ..api.client import ApiClient
+    from ..api.models import Agent, AnonymizationRequestStatus, BusinessHoursStatus, UserPresence
+    from ..config import Settings
 
 log = logging.getLogger("frontdesk.store")
 
@@ -40,9 +46,15 @@ Notice = Callable[[str, str], None]
 class Session:
     """Everything a signed-in console needs, without Textual."""
 
-    def __init__(self, *, client: ApiClient, local: LocalStore, settings: Settings,
-                 profile: str, identity: str) -> None:
-        self.client = client
+    def __init__(self, *, local: LocalStore, settings: Settings, profile: str, identity: str,
+                 client: ApiClient | None = None,
+                 connect: Callable[[], ApiClient] | None = None) -> None:
+        if client is None and connect is None:
+            raise ValueError("a Session needs a client or a way to connect")
+        self._client = client
+        self._connect = connect
+        self._connecting = threading.Lock()
+        self._connect_error: str | None = None
         self.local = local
         self.settings = settings
         self.profile = profile
@@ -50,11 +62,12 @@ class Session:
         self.live = LiveStore()
         self.on_notice: Notice | None = None
         self.me: Agent | None = None
+        #: my id as the last session knew it (the views need it before the service answers)
+        self._cached_me_id = ""
         cached_me = local.snapshot("me")
         if isinstance(cached_me, dict) and identity in (cached_me.get("id"),
                                                         cached_me.get("email")):
-            with contextlib.suppress(Exception):
-                self.me = Agent.model_validate(cached_me)
+            self._cached_me_id = str(cached_me.get("id") or "")
         #: the wall clock (tests drive it with virtual time)
         self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.server_offset = timedelta(0)
@@ -75,7 +88,33 @@ class Session:
     @property
     def me_id(self) -> str:
         """My agent id ('' until known)."""
-        return self.me.id if self.me is not None else ""
+        return self.me.id if self.me is not None else self._cached_me_id
+
+    @property
+    def client(self) -> ApiClient:
+        """The service's client, connected on first use (``start`` connects it off the
+        loop). Raises :class:`~frontdesk.api.errors.TransportError` when connecting failed."""
+        if self._client is None:
+            self._connect_now()
+        if self._client is None:
+            raise TransportError(f"Not connected: {self._connect_error}", sent=False)
+        return self._client
+
+    @client.setter
+    def client(self, value: ApiClient) -> None:
+        self._client = value
+
+    def _connect_now(self) -> None:
+        """Build the client once (thread-safe: ``start`` runs this on a worker thread)."""
+        with self._connecting:
+            if self._client is not None or self._connect_error is not None:
+                return
+            assert self._connect is not None
+            try:
+                self._client = self._connect()
+            except Exception as error:  # a missing key, a locked keyring, a bad address…
+                self._connect_error = str(error) or type(error).__name__
+                log.warning("could not connect: %s", self._connect_error)
 
     def server_now(self) -> datetime:
         """The service's current time, as far as the console can tell."""
@@ -114,6 +153,13 @@ class Session:
         if self.started:
             return
         self.started = True
+        if self._client is None:
+            await asyncio.to_thread(self._connect_now)
+            if self._client is None:
+                self.live.sign_out("no API key" if "key" in (self._connect_error or "").lower()
+                                   else "cannot connect", self._connect_error or "")
+                self.notice("error", f"Could not sign in: {self._connect_error}")
+                return
         poll = self.settings.poll
         self.live.add("inbox", self._poll_inbox, poll.conversations, initial=self.inbox.version)
         self.live.add("presence:me", self._my_presence, poll.presence, always=True)
@@ -140,7 +186,8 @@ class Session:
                 await self._outbox_task
         with contextlib.suppress(Exception):
             self.inbox.save()
-        await self.client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
         self.local.close()
 
     # ------------------------------------------------------------------ topics
@@ -169,6 +216,8 @@ class Session:
             definition = await client.business_hours.definition(chosen.id,
                                                                 priority=Priority.BACKGROUND)
             self.schedule_id = chosen.id
+            from zoneinfo import ZoneInfo
+
             try:
                 self.schedule_zone = ZoneInfo(definition.timezone)
             except Exception:

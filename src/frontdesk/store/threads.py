@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api.errors import ApiError, NotFound
-from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
 from ..api.pacing import Priority
 from .outbox import OutboxItem
 
 if TYPE_CHECKING:
+    from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")

@@ -11,15 +11,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from pathlib import PurePath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ..startup import release_gc
 from ..store.live import ConnectionState
-from ..store.session import Session, describe_presence
+from ..store.session import describe_presence
 from ..text import clean
 from . import keymap
 from .commands import screen_commands
@@ -28,8 +29,11 @@ from .screens.base import ModeScreen
 from .screens.confirm import ConfirmScreen
 from .screens.help import HelpScreen
 from .screens.inbox import InboxScreen
-from .styles import stylesheets
+from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from ..store.session import Session
 
 log = logging.getLogger("frontdesk.tui")
 
@@ -42,7 +46,8 @@ class FrontdeskApp(App[None]):
 
     TITLE = "frontdesk"
     HELP_NAME = "Everywhere"
-    CSS_PATH: ClassVar[list[str | PurePath]] = list(stylesheets())
+    #: the inbox's styles; the other screens' follow right after the first frame
+    CSS_PATH: ClassVar[list[str | PurePath]] = list(first_frame_stylesheets())
     #: the inbox is built at start; the other modes on first use (a faster first frame)
     MODES: ClassVar[dict[str, Any]] = {
         "inbox": InboxScreen,
@@ -74,10 +79,12 @@ class FrontdeskApp(App[None]):
         self.status_hours = ""
         self.status_connection = "connecting"
         self.renders: dict[str, int] = {}
+        self._all_styles = False
 
     # ------------------------------------------------------------------ start and stop
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._after_first_frame)
         unknown = keymap.apply_remaps(self, self._keys)
         if unknown:
             self.notify("Unknown key binding ids in the config file: " + ", ".join(unknown),
@@ -104,6 +111,35 @@ class FrontdeskApp(App[None]):
         level = severity if severity in ("information", "warning", "error") else "information"
         # Notices can quote the service (or a customer through it): cleaned like all such text.
         self.notify(clean(text), severity=level, markup=False)  # type: ignore[arg-type]
+
+    def _after_first_frame(self) -> None:
+        release_gc()
+        self.load_all_styles()
+
+    def load_all_styles(self) -> None:
+        """Add the stylesheets the first frame did not need (once; any screen pushed or mode
+        switched to before then loads them first)."""
+        if self._all_styles:
+            return
+        self._all_styles = True
+        stylesheet = self.stylesheet
+        for path in later_stylesheets():
+            if not stylesheet.has_source(str(path), ""):
+                stylesheet.read(path)
+        if self.css_monitor is not None:
+            self.css_monitor.add_paths(later_stylesheets())
+        if self.is_running:
+            self.refresh_css(animate=False)
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's ``push_screen``, with every stylesheet loaded first."""
+        self.load_all_styles()
+        return super().push_screen(*args, **kwargs)
+
+    def switch_mode(self, mode: str) -> Any:
+        """Textual's ``switch_mode``, with every stylesheet loaded first."""
+        self.load_all_styles()
+        return super().switch_mode(mode)
 
     # ------------------------------------------------------------------ live changes
 

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
-from ..api.models import Conversation
 from ..text import one_line
 from .registry import owns_bindings
 
 if TYPE_CHECKING:
+    from ..api.models import Conversation
     from ..store.session import Session
     from .screens.pickers import TagChoice
 

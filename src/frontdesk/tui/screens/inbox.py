@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, work
@@ -26,10 +26,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Tab, Tabs
 
-from ...api.models import Conversation, Message
 from ...store.finder import Finder, finder_of
 from ...store.inbox import VIEW_TITLES, VIEWS
-from ...store.session import Session
 from ...text import one_line
 from ..clock import ago
 from ..conversation_actions import ConversationActions
@@ -38,7 +36,12 @@ from ..widgets.conversation_list import ConversationList, RowLookups
 from ..widgets.preview_pane import PreviewPane
 from .base import ModeScreen
 
-__all__ = ["InboxScreen", "latest_time", "session_lookups"]
+if TYPE_CHECKING:
+    from ...api.models import Message
+    from ...store.rows import InboxRow
+    from ...store.session import Session
+
+__all__ = ["InboxScreen", "session_lookups"]
 
 #: the terminal width from which the preview pane is shown
 PREVIEW_MIN_WIDTH = 140
@@ -56,34 +59,21 @@ EMPTY_TEXTS = {
 HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
 
 
-def latest_time(conversation: Conversation) -> datetime:
-    """The latest moment the record tells of (created, state change, assignment, queued)."""
-    latest = conversation.created_at
-    for moment in (conversation.state_updated_at,
-                   conversation.assignment.assigned_at if conversation.assignment else None,
-                   conversation.queue.queued_at if conversation.queue else None):
-        if moment is not None and moment > latest:
-            latest = moment
-    return latest
-
-
 def session_lookups(session: Session | None) -> RowLookups:
     """How the list and the preview name things, from the session's directory and inbox."""
     if session is None:
         return RowLookups(name=lambda _u: "—", queue_name=lambda _q: "—",
                           tag_ids=lambda _c: (), tag_names=lambda _c: (),
-                          preview=lambda _c: "", when=latest_time, ago=ago,
+                          preview=lambda _c: "", when=lambda row: row.when, ago=ago,
                           generation=lambda: 0)
     directory = session.directory
     inbox = session.inbox
 
     def tag_names(conversation_id: int) -> Sequence[str]:
-        tags = directory.tags
-        return [tags[t].name if t in tags else "…" + t[-6:]
-                for t in inbox.tags.get(conversation_id, ())]
+        return [directory.tag_name(t) for t in inbox.tags.get(conversation_id, ())]
 
-    def when(conversation: Conversation) -> datetime:
-        return inbox.activity.get(conversation.id) or latest_time(conversation)
+    def when(row: InboxRow) -> datetime:
+        return inbox.activity.get(row.id) or row.when
 
     return RowLookups(
         name=directory.name,
@@ -93,7 +83,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         preview=lambda cid: inbox.previews.get(cid, ""),
         when=when,
         ago=ago,
-        generation=lambda: (len(directory.names), len(directory.queues), len(directory.tags)),
+        generation=directory.known_counts,
     )
 
 
@@ -197,14 +187,14 @@ class InboxScreen(ModeScreen, ConversationActions):
                 and session.inbox.version != self._shown_version:
             self.rebuild()
 
-    def rows(self) -> list[Conversation]:
+    def rows(self) -> list[InboxRow]:
         """The conversations of the current view, newest activity first."""
         session = self.session
         if session is None:
             return []
         inbox = session.inbox
         if self.view == SEARCH:
-            return [inbox.records[cid] for cid in self._search_ids if cid in inbox.records]
+            return [inbox.rows[cid] for cid in self._search_ids if cid in inbox.rows]
         return inbox.view(self.view)
 
     def rebuild(self) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -35,10 +35,12 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...api.models import Conversation
 from ...text import one_line
 from ..clock import now
 from ..registry import owns_bindings
+
+if TYPE_CHECKING:
+    from ...store.rows import InboxRow
 
 __all__ = ["ConversationList", "Layout", "RowLookups", "channel_label", "layout_for",
            "state_glyph"]
@@ -83,7 +85,7 @@ class RowLookups:
     tag_names: Callable[[int], Sequence[str]]
     #: the last message's text, as the store keeps it (the same object until it changes)
     preview: Callable[[int], str]
-    when: Callable[[Conversation], datetime]
+    when: Callable[[InboxRow], datetime]
     ago: Callable[[datetime], str]
     #: changes when names, queues or tags may read differently (search strings are rebuilt)
     generation: Callable[[], object]
@@ -197,10 +199,10 @@ class ConversationList(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.lookups = lookups
         self.empty_text = "No conversations here."
-        self._rows: Sequence[Conversation] = ()
+        self._rows: Sequence[InboxRow] = ()
         self._visible: list[int] = []
         self._search: list[str] | None = None
-        self._search_cache: dict[int, tuple[Conversation, tuple[str, ...], str, str]] = {}
+        self._search_cache: dict[int, tuple[InboxRow, tuple[str, ...], str, str]] = {}
         self._generation: object = None
         self._needle = ""
         self._cursor = -1
@@ -235,7 +237,7 @@ class ConversationList(ScrollView, can_focus=True):
         return self._cursor
 
     @property
-    def highlighted(self) -> Conversation | None:
+    def highlighted(self) -> InboxRow | None:
         """The conversation under the cursor."""
         if 0 <= self._cursor < len(self._visible):
             return self._rows[self._visible[self._cursor]]
@@ -251,7 +253,7 @@ class ConversationList(ScrollView, can_focus=True):
         """Ids of the rows shown, in order (tests and the palette)."""
         return [self._rows[i].id for i in self._visible]
 
-    def set_rows(self, rows: Sequence[Conversation], *, keep: int | None = None) -> None:
+    def set_rows(self, rows: Sequence[InboxRow], *, keep: int | None = None) -> None:
         """Show these conversations (in this order), keeping the filter; the cursor stays on
         ``keep`` (default: the highlighted conversation) when it is still shown, else on the
         same position."""
@@ -328,7 +330,7 @@ class ConversationList(ScrollView, can_focus=True):
             self._search = [self._search_text(c) for c in self._rows]
         return self._search
 
-    def _search_text(self, conversation: Conversation) -> str:
+    def _search_text(self, conversation: InboxRow) -> str:
         """A row's searchable text; kept per conversation while its record, tags and
         preview are the same objects (an unchanged row costs a lookup, not a rebuild)."""
         look = self.lookups
@@ -340,12 +342,12 @@ class ConversationList(ScrollView, can_focus=True):
                 and known[2] is preview:
             return known[3]
         name = look.name
-        assignment, queue = conversation.assignment, conversation.queue
+        queue, agent = conversation.queue_id, conversation.agent_id
         text = (f"#{cid} {conversation.state} {channel_label(conversation.channel)} "
                 f"{name(conversation.requester_id)} {conversation.subject or ''} "
                 f"{preview} {' '.join(look.tag_names(cid))} "
-                f"{look.queue_name(queue.id) if queue is not None else ''} "
-                f"{name(assignment.agent_id) if assignment is not None else ''}").lower()
+                f"{look.queue_name(queue) if queue is not None else ''} "
+                f"{name(agent) if agent is not None else ''}").lower()
         self._search_cache[cid] = (conversation, tags, preview, text)
         return text
 
@@ -563,7 +565,7 @@ class ConversationList(ScrollView, can_focus=True):
         line = "  " + one_line(text, max(0, layout.width - 2))
         return Strip([Segment(line, style)]).crop_extend(0, layout.width, style)
 
-    def _row_strip(self, row: Conversation, layout: Layout, styles: dict[str, Style],
+    def _row_strip(self, row: InboxRow, layout: Layout, styles: dict[str, Style],
                    is_cursor: bool) -> Strip:
         look = self.lookups
         base = styles["cursor"] if is_cursor else styles["base"]
@@ -592,10 +594,10 @@ class ConversationList(ScrollView, can_focus=True):
                     append(Segment(_fit(look.preview(row.id), width),
                                    base + styles["preview"]))
             elif key == "queue":
-                queue = row.queue.id if row.queue is not None else None
+                queue = row.queue_id
                 append(Segment(_fit(look.queue_name(queue) if queue else "", width), dim))
             elif key == "assignee":
-                agent = row.assignment.agent_id if row.assignment is not None else None
+                agent = row.agent_id
                 append(Segment(_fit(look.name(agent) if agent else "", width), dim))
             elif key == "tags":
                 append(Segment(_fit(", ".join(look.tag_names(row.id)), width),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.style import Style
 from rich.text import Text
@@ -23,10 +23,12 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker
 
-from ...api.models import Conversation, Message
 from ...text import one_line
-from ..render import render_body_cached
 from .conversation_list import RowLookups, channel_label, state_glyph
+
+if TYPE_CHECKING:
+    from ...api.models import Message
+    from ...store.rows import InboxRow
 
 __all__ = ["PreviewPane"]
 
@@ -51,8 +53,8 @@ class PreviewPane(Static):
         super().__init__("", id=id, classes=classes)
         self.lookups = lookups
         self._load = load
-        self._conversation: Conversation | None = None
-        self._messages: OrderedDict[int, tuple[Conversation, list[Message] | str]] = \
+        self._conversation: InboxRow | None = None
+        self._messages: OrderedDict[int, tuple[InboxRow, list[Message] | str]] = \
             OrderedDict()
         self._timer: Timer | None = None
         self.fetches = 0
@@ -62,7 +64,7 @@ class PreviewPane(Static):
         """The conversation shown."""
         return self._conversation.id if self._conversation is not None else None
 
-    def show(self, conversation: Conversation | None) -> None:
+    def show(self, conversation: InboxRow | None) -> None:
         """Show this conversation: the head now, its messages after the debounce."""
         same = conversation is not None and conversation == self._conversation
         self._conversation = conversation
@@ -129,7 +131,7 @@ class PreviewPane(Static):
                 out.append_text(self._message(message))
         self.update(out)
 
-    def _head(self, conversation: Conversation) -> Text:
+    def _head(self, conversation: InboxRow) -> Text:
         look = self.lookups
         out = Text(end="")
         out.append(f"#{conversation.id}", _TITLE)
@@ -140,8 +142,8 @@ class PreviewPane(Static):
         if conversation.subject:
             out.append("\n")
             out.append(one_line(conversation.subject, 200))
-        queue = conversation.queue.id if conversation.queue is not None else None
-        agent = conversation.assignment.agent_id if conversation.assignment else None
+        queue = conversation.queue_id
+        agent = conversation.agent_id
         out.append("\nQueue ", _LABEL)
         out.append(one_line(look.queue_name(queue), 40) if queue else "—")
         out.append("   Assignee ", _LABEL)
@@ -153,6 +155,8 @@ class PreviewPane(Static):
         return out
 
     def _message(self, message: Message) -> Text:
+        from ..render import render_body_cached  # Markdown and HTML: not for the first frame
+
         look = self.lookups
         attributes = message.attributes
         out = Text(end="")

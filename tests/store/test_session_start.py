@@ -1,0 +1,162 @@
+"""A session paints from the local store before it connects.
+
+Building a Session reads only the local store: the inbox's compact rows come straight from
+the working set's JSON, and nothing of the HTTP stack, the models or the keyring is loaded
+until ``start`` connects (on a worker thread). These tests hold that promise, check that the
+rows read from JSON say what the records say, and that a console that cannot connect (no
+key) keeps its cached data and says why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from frontdesk.api.client import ApiClient
+from frontdesk.api.models import Conversation
+from frontdesk.api.pacing import Pacer
+from frontdesk.config import KeyNotFound, Settings
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.live import Link
+from frontdesk.store.local import LocalStore
+from frontdesk.store.rows import InboxRow
+from frontdesk.store.session import Session
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+async def _fetched(sandbox: SandboxServer, count: int = 30) -> list[Conversation]:
+    async with ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False)) as client:
+        return [await client.conversations.get(cid) for cid in range(1, count + 1)]
+
+
+def _no_key() -> ApiClient:
+    raise KeyNotFound("No API key for profile 'work' in the system keyring. "
+                      "Run `frontdesk login` to store one.")
+
+
+def _session(path: Path, connect: object = _no_key) -> Session:
+    return Session(connect=connect, local=LocalStore(path),  # type: ignore[arg-type]
+                   settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+
+
+async def test_rows_read_from_the_working_set_say_what_the_records_say(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    records = await _fetched(sandbox)
+    with LocalStore(tmp_path / "local.db") as local:
+        local.remember(records, "inbox")
+    session = _session(tmp_path / "local.db")
+    try:
+        inbox = session.inbox
+        assert sorted(inbox.rows) == sorted(c.id for c in records)
+        for record in records:
+            from_json = inbox.rows[record.id]
+            assert from_json == InboxRow.of(record, from_json.digest)
+            assert inbox.records[record.id] == record  # the full record, read back on demand
+        # the same records again change nothing; one changed record is one new version
+        version = inbox.version
+        inbox.upsert(records, "inbox")
+        assert inbox.version == version
+        changed = records[0].model_copy(update={"subject": "Changed meanwhile"})
+        inbox.upsert([changed], "inbox")
+        assert inbox.version == version + 1
+        assert inbox.rows[changed.id].subject == "Changed meanwhile"
+        assert inbox.records[changed.id].subject == "Changed meanwhile"
+        # an optimistic edit is served until the service's record replaces it
+        edited = records[1].model_copy(update={"state": "Closed"})
+        inbox.replace(edited)
+        assert inbox.records[edited.id].state == "Closed"
+        assert inbox.rows[edited.id].state == "Closed"
+        assert [r.id for r in inbox.view("closed")].count(edited.id) == 1
+    finally:
+        session.local.close()
+
+
+async def test_records_beyond_those_kept_in_memory_are_read_back(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    records = await _fetched(sandbox, 12)
+    session = _session(tmp_path / "local.db")
+    try:
+        inbox = session.inbox
+        inbox.records._keep = 3  # keep only the last three used in memory
+        inbox.upsert(records, "inbox")
+        assert len(inbox.records._recent) == 3
+        assert all(inbox.records[c.id] == c for c in records)
+        assert len(inbox.records._recent) == 3
+        assert inbox.records.get(10**9) is None and 10**9 not in inbox.records
+    finally:
+        session.local.close()
+
+
+async def test_a_session_that_cannot_connect_keeps_its_data_and_says_why(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    records = await _fetched(sandbox, 5)
+    with LocalStore(tmp_path / "local.db") as local:
+        local.remember(records, "inbox")
+    session = _session(tmp_path / "local.db")
+    notices: list[tuple[str, str]] = []
+    session.on_notice = lambda severity, text: notices.append((severity, text))
+    try:
+        await session.start()
+        assert session.live.connection.link is Link.SIGNED_OUT
+        assert session.live.connection.describe(0) == "signed out — no API key"
+        [(severity, text)] = notices
+        assert severity == "error" and "frontdesk login" in text
+        assert len(session.inbox.rows) == 5  # the cached inbox is still there
+        with pytest.raises(Exception, match="Not connected"):
+            _ = session.client
+    finally:
+        await session.close()
+
+
+def test_the_first_frame_loads_no_http_models_keyring_or_sandbox(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """The console, up to its first frame on cached data, in a fresh interpreter."""
+    records = asyncio_run(_fetched(sandbox, 20))
+    home = tmp_path / "home"
+    env = {**os.environ, "FRONTDESK_HOME": str(home), "PYTHONPATH": str(SRC)}
+    probe = f"""
+import json, os, sys
+import textual.app as textual_app
+from frontdesk import config, launch
+from frontdesk.store.local import LocalStore
+
+original = textual_app.App._display
+
+def display(self, screen, renderable):
+    original(self, screen, renderable)
+    if renderable is None or type(screen).__name__ != "InboxScreen":
+        return
+    heavy = [m for m in ("pydantic", "httpx", "keyring", "fastapi", "uvicorn")
+             if m in sys.modules]
+    rows = len(self.session.inbox.rows)
+    os.write(1, (json.dumps({{"heavy": heavy, "rows": rows}}) + "\\n").encode())
+    os._exit(0)
+
+textual_app.App._display = display
+with LocalStore(launch.local_store_path("work")) as local:
+    local.remember_wires(json.loads(sys.stdin.read()), "inbox")
+target = launch.Target("work", {sandbox.base_url!r}, None, None, {DEMO_AGENT_EMAIL!r},
+                       read_key=lambda: {sandbox.key!r})
+launch.run_console(target, config.Settings())
+"""
+    wires = [[c.id, c.model_dump_json(exclude_none=True)] for c in records]
+    done = subprocess.run([sys.executable, "-c", probe], input=json.dumps(wires).encode(),
+                          capture_output=True, env=env, timeout=60, check=False)
+    lines = done.stdout.decode(errors="replace").strip().splitlines()
+    assert lines, done.stderr.decode(errors="replace")[-2000:]
+    report = json.loads(lines[-1])
+    assert report["heavy"] == []
+    assert report["rows"] == 20  # the first frame paints from the cached inbox
+
+
+def asyncio_run(coroutine: object) -> list[Conversation]:
+    import asyncio
+
+    return asyncio.run(coroutine)  # type: ignore[arg-type]
