@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from ..api.errors import ApiError
 from ..api.pacing import Priority
@@ -20,6 +20,31 @@ if TYPE_CHECKING:
 log = logging.getLogger("frontdesk.store")
 
 
+R = TypeVar("R")
+
+
+class _Records(Generic[R]):
+    """A directory's records of one kind, by id: the cached JSON becomes models the first
+    time they are asked for (so the models load then, not with the first frame), until a
+    load from the service replaces them."""
+
+    def __init__(self, model: str) -> None:
+        self._model = model  # its name in frontdesk.api.models
+        self._kind = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._kind = name
+
+    def __get__(self, directory: Directory, owner: object = None) -> dict[str, R]:
+        loaded = directory.loaded.get(self._kind)
+        if loaded is None:
+            loaded = directory.loaded[self._kind] = directory.validated(self._kind, self._model)
+        return cast("dict[str, R]", loaded)
+
+    def __set__(self, directory: Directory, value: dict[str, R]) -> None:
+        directory.loaded[self._kind] = value
+
+
 class Directory:
     """Agents, queues, tags and people's names.
 
@@ -28,12 +53,18 @@ class Directory:
     without loading the models.
     """
 
+    #: every agent, by id (the cached ones until the service answered)
+    agents: _Records[Agent] = _Records("Agent")
+    #: every queue, by id
+    queues: _Records[Queue] = _Records("Queue")
+    #: every tag (deactivated ones too), by id
+    tags: _Records[Tag] = _Records("Tag")
+
     def __init__(self, session: Session) -> None:
         self._session = session
         self.names: dict[str, str] = dict(session.local.names())
-        self._agents: dict[str, Agent] | None = None
-        self._queues: dict[str, Queue] | None = None
-        self._tags: dict[str, Tag] | None = None
+        #: the records made so far, by kind ("agents", "queues", "tags")
+        self.loaded: dict[str, dict[str, Any]] = {}
         self.my_queue_ids: set[str] = set()
         self._pending: set[str] = set()
         self._lookups: asyncio.Task[None] | None = None
@@ -60,11 +91,12 @@ class Directory:
             log.warning("ignoring an unreadable directory cache")
             self._cached, self._queue_names, self._tag_names = {}, {}, {}
 
-    def _validated(self, kind: str) -> dict[str, Any]:
-        """The cached records of ``kind`` as models (those that no longer parse are left)."""
+    def validated(self, kind: str, model_name: str) -> dict[str, Any]:
+        """The cached records of ``kind`` as ``model_name`` models (those that no longer
+        parse are left out)."""
         from ..api import models
 
-        model: Any = {"agents": models.Agent, "queues": models.Queue, "tags": models.Tag}[kind]
+        model: Any = getattr(models, model_name)
         out: dict[str, Any] = {}
         for item in self._cached.pop(kind, []):
             try:
@@ -73,39 +105,6 @@ class Directory:
                 continue
             out[record.id] = record
         return out
-
-    @property
-    def agents(self) -> dict[str, Agent]:
-        """Every agent, by id (the cached ones until the service answered)."""
-        if self._agents is None:
-            self._agents = self._validated("agents")
-        return self._agents
-
-    @agents.setter
-    def agents(self, value: dict[str, Agent]) -> None:
-        self._agents = value
-
-    @property
-    def queues(self) -> dict[str, Queue]:
-        """Every queue, by id."""
-        if self._queues is None:
-            self._queues = self._validated("queues")
-        return self._queues
-
-    @queues.setter
-    def queues(self, value: dict[str, Queue]) -> None:
-        self._queues = value
-
-    @property
-    def tags(self) -> dict[str, Tag]:
-        """Every tag (deactivated ones too), by id."""
-        if self._tags is None:
-            self._tags = self._validated("tags")
-        return self._tags
-
-    @tags.setter
-    def tags(self, value: dict[str, Tag]) -> None:
-        self._tags = value
 
     def name(self, user_id: str | None) -> str:
         """A person's display name, or a short form of the id while it is looked up."""
@@ -121,22 +120,23 @@ class Directory:
         """A queue's name."""
         if not queue_id:
             return "—"
-        if self._queues is None and queue_id in self._queue_names:
+        if "queues" not in self.loaded and queue_id in self._queue_names:
             return self._queue_names[queue_id]
         queue = self.queues.get(queue_id)
         return queue.name if queue is not None else "…" + queue_id[-6:]
 
     def tag_name(self, tag_id: str) -> str:
         """A tag's name (a short form of the id while it is unknown)."""
-        if self._tags is None and tag_id in self._tag_names:
+        if "tags" not in self.loaded and tag_id in self._tag_names:
             return self._tag_names[tag_id]
         tag = self.tags.get(tag_id)
         return tag.name if tag is not None else "…" + tag_id[-6:]
 
     def known_counts(self) -> tuple[int, int, int]:
         """How many names, queues and tags are known (changes when rows may read anew)."""
-        queues = len(self._queues) if self._queues is not None else len(self._queue_names)
-        tags = len(self._tags) if self._tags is not None else len(self._tag_names)
+        loaded = self.loaded
+        queues = len(loaded["queues"]) if "queues" in loaded else len(self._queue_names)
+        tags = len(loaded["tags"]) if "tags" in loaded else len(self._tag_names)
         return len(self.names), queues, tags
 
     def tag_by_name(self, name: str) -> Tag | None:
