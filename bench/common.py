@@ -223,7 +223,7 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def sandbox_db(scale: Scale, cache: Path = CACHE) -> Path:
-    """The cached seeded demo organisation at ``scale`` (built once; ~10 s for large).
+    """The cached seeded demo organisation at ``scale`` (built once; ~20 s for large).
 
     Built into a temporary file and renamed, so two benchmark runs never share a half-built
     database.

@@ -3,9 +3,11 @@ the contract, fast to build; the empty organisation keeps only its fixed parts."
 
 from __future__ import annotations
 
+import random
 import re
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,10 +16,12 @@ from typing import Any
 import pytest
 
 from frontdesk.api import models
+from frontdesk.sandbox import seed as seeding
 from frontdesk.sandbox import shapes
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
-from frontdesk.sandbox.db import Database, loads
+from frontdesk.sandbox.db import Database, dumps, loads
+from frontdesk.sandbox.records import message_text
 from frontdesk.sandbox.seed import (
     ADMIN_EMAIL,
     CHANNELS,
@@ -341,13 +345,77 @@ def test_the_large_organisation(tmp_path: Path) -> None:
     print(f"\nlarge seed: {elapsed:.1f} s")
     counts = summary(path)
     assert counts["conversations"] == 1000 + 100_000 + 1
+    assert counts["messages"] >= 1_000_000
     db = Database(path)
     try:
+        assert one(db, "PRAGMA journal_mode")[0] == "wal"  # back to WAL after the build
         big = int(db.get_meta("big_thread_id") or 0)
         row = db.one("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", (big,))
         assert row is not None and row["n"] == 10_000
+        # the 100,000 short threads: varied lengths, ~10 messages on average
+        short = one(db, "SELECT COUNT(*) AS threads, AVG(n) AS mean, MIN(n) AS low, "
+                        "MAX(n) AS high FROM (SELECT COUNT(*) AS n FROM messages "
+                        "WHERE conversation_id > 1000 AND conversation_id < ? "
+                        "GROUP BY conversation_id)", (big,))
+        assert short["threads"] == 100_000
+        assert 9 <= short["mean"] <= 11 and short["low"] == 1 and short["high"] == 60
         assert one(db, "SELECT COUNT(*) AS n FROM conversations WHERE queue_id IS NOT NULL "
                       "AND assigned_agent_id IS NOT NULL")["n"] == 0
         assert one(db, "SELECT MAX(created_at) AS t FROM messages")["t"] <= NOW_ISO
+        assert one(db, "SELECT MAX(closed_at) AS t FROM conversations")["t"] <= NOW_ISO
+        # within a thread (10,000 of them here): times increase; customer and agent take
+        # turns, the customer first; waiting threads hold the customer's lines only
+        sample = ("FROM (SELECT m.*, c.queue_id, LAG(m.created_at) OVER w AS before, "
+                  "LAG(m.direction) OVER w AS previous, ROW_NUMBER() OVER w AS place "
+                  "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
+                  "WHERE m.conversation_id BETWEEN 50001 AND 60000 "
+                  "WINDOW w AS (PARTITION BY m.conversation_id ORDER BY m.seq))")
+        assert one(db, f"SELECT COUNT(*) AS n {sample} WHERE before >= created_at")["n"] == 0
+        assert one(db, f"SELECT COUNT(*) AS n {sample} WHERE queue_id IS NULL AND "
+                      "direction = previous")["n"] == 0
+        assert one(db, f"SELECT COUNT(*) AS n {sample} WHERE direction != 'Inbound' AND "
+                      "(place = 1 OR queue_id IS NOT NULL)")["n"] == 0
+        # pending: the agent wrote last
+        assert one(db, "SELECT COUNT(*) AS n FROM conversations c WHERE state = 'Pending' "
+                      "AND id > 1000 AND (SELECT direction FROM messages WHERE "
+                      "conversation_id = c.id ORDER BY seq DESC LIMIT 1) != 'Outbound'"
+                   )["n"] == 0
+        # what the service sends, on every channel
+        for row in db.all("SELECT m.* FROM messages m JOIN conversations c "
+                          "ON c.id = m.conversation_id WHERE m.conversation_id > 1000 AND "
+                          "c.channel != 'PstnPhone' ORDER BY m.seq LIMIT 3000"):
+            model = models.Message.model_validate(shapes.message(row))
+            assert model.attributes.direction == row["direction"]
+        for row in db.all("SELECT attributes, direction, body_text FROM messages WHERE "
+                          "conversation_id > 1000 AND json_extract(attributes, '$._type') = "
+                          "'PhoneAttributes' LIMIT 500"):
+            phone = loads(row["attributes"])
+            ours = phone["from"] if row["direction"] == "Outbound" else phone["to"]
+            assert ours == "+4570201234" and row["body_text"] == ""
     finally:
         db.close()
+
+
+def test_the_large_scale_helpers_match_the_generic_encoding() -> None:
+    """The large scale's shortcuts (UUID text, e-mail attributes spliced around a body
+    encoded once) give what ``uuid`` and ``dumps`` give."""
+    rng = random.Random(5)
+    for _ in range(2000):
+        bits = rng.getrandbits(128)
+        assert seeding._fast_uuid(bits) == str(uuid.UUID(int=bits, version=4))
+    person = seeding._Person("u1", "Zoë", 'Zoë "Ærø" Østergård', "zoe@example.com", "+4512345678")
+    lines = ["Hej, what's the status of ORD-12345?", "Tak — 東京 <ok> & \\ \"quoted\""]
+    bodies = seeding._BulkBodies(random.Random(1), lines, lines, ["<p>A & B</p>", "<p>東京</p>"])
+    for channel in ("Email", "ContactForm", "WidgetChat", "WhatsApp", "Sms", "PstnPhone"):
+        for subject in ("Order ORD-1 — \"late\"", None):
+            thread = bodies.thread(channel, person, subject)
+            for outbound in (False, True, False, True):
+                stored, body = thread(outbound)
+                attributes = loads(stored)
+                assert stored == dumps(attributes)
+                assert body == message_text(attributes)
+                assert attributes["direction"] == ("Outbound" if outbound else "Inbound")
+                if channel in ("Email", "ContactForm"):
+                    value = attributes["emailContent"]["content"]["value"]
+                    assert stored == dumps(seeding._email_attributes(person, subject, outbound,
+                                                                  value))
