@@ -100,7 +100,9 @@ def probe(kind: str, started: float, base_url: str, identity: str) -> None:
     else:
         from frontdesk import config, launch
 
-        target = launch.Target("bench", base_url, None, "sbx_bench_startup_key", identity)
+        # the key is read when the console connects, as one kept in the keyring is
+        target = launch.Target("bench", base_url, None, None, identity,
+                               read_key=lambda: "sbx_bench_startup_key")
         launch.run_console(target, config.Settings())
     os.write(1, b'{"error": "the app ended before its first frame"}\n')
     os._exit(3)

@@ -110,8 +110,10 @@ def _build_table(*, multiline: bool) -> dict[int, str]:
     return table
 
 
-_TABLE_MULTILINE: Final = _build_table(multiline=True)
 _TABLE_SINGLE_LINE: Final = _build_table(multiline=False)
+# the same, but newlines kept and a lone CR made a line break (built once: start-up time)
+_TABLE_MULTILINE: Final = {**_TABLE_SINGLE_LINE, 0x0D: "\n"}
+del _TABLE_MULTILINE[0x0A]
 
 
 def _char_class(table: dict[int, str]) -> str:
@@ -134,10 +136,12 @@ def _char_class(table: dict[int, str]) -> str:
 # Fast path: most text contains none of these, and a compiled character-class
 # search is much cheaper than a per-character translate.  The "+" variants find
 # runs, for the non-ASCII path below.
-_NEEDS_CLEAN_MULTILINE: Final = re.compile(_char_class(_TABLE_MULTILINE))
-_NEEDS_CLEAN_SINGLE_LINE: Final = re.compile(_char_class(_TABLE_SINGLE_LINE))
-_RUNS_MULTILINE: Final = re.compile(_char_class(_TABLE_MULTILINE) + "+")
-_RUNS_SINGLE_LINE: Final = re.compile(_char_class(_TABLE_SINGLE_LINE) + "+")
+_CLASS_MULTILINE: Final = _char_class(_TABLE_MULTILINE)
+_CLASS_SINGLE_LINE: Final = _char_class(_TABLE_SINGLE_LINE)
+_NEEDS_CLEAN_MULTILINE: Final = re.compile(_CLASS_MULTILINE)
+_NEEDS_CLEAN_SINGLE_LINE: Final = re.compile(_CLASS_SINGLE_LINE)
+_RUNS_MULTILINE: Final = re.compile(_CLASS_MULTILINE + "+")
+_RUNS_SINGLE_LINE: Final = re.compile(_CLASS_SINGLE_LINE + "+")
 
 
 def clean(s: str, *, multiline: bool = True) -> str:

@@ -26,8 +26,6 @@ from . import keymap
 from .commands import screen_commands
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.base import ModeScreen
-from .screens.confirm import ConfirmScreen
-from .screens.help import HelpScreen
 from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.status_bar import StatusBar
@@ -80,11 +78,13 @@ class FrontdeskApp(App[None]):
         self.status_connection = "connecting"
         self.renders: dict[str, int] = {}
         self._all_styles = False
+        self._first_frame_done = False
 
     # ------------------------------------------------------------------ start and stop
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._after_first_frame)
+        # the first mode screen calls first_frame_painted; this is the safety net
+        self.set_timer(1.0, self.first_frame_painted)
         unknown = keymap.apply_remaps(self, self._keys)
         if unknown:
             self.notify("Unknown key binding ids in the config file: " + ", ".join(unknown),
@@ -93,8 +93,6 @@ class FrontdeskApp(App[None]):
         if session is not None:
             session.on_notice = self._notice
             self._unsubscribe = session.live.subscribe(self._store_changed)
-        if session is not None and self._start_session:
-            self._start()
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def _start(self) -> None:
@@ -112,9 +110,18 @@ class FrontdeskApp(App[None]):
         # Notices can quote the service (or a customer through it): cleaned like all such text.
         self.notify(clean(text), severity=level, markup=False)  # type: ignore[arg-type]
 
-    def _after_first_frame(self) -> None:
+    def first_frame_painted(self) -> None:
+        """The first frame is on screen (from the local snapshot): now connect the session,
+        add the other stylesheets and let the garbage collector run again. Connecting
+        imports the HTTP stack and the models on a worker thread; started any earlier, it
+        would compete with the first frame for the interpreter."""
+        if self._first_frame_done:
+            return
+        self._first_frame_done = True
         release_gc()
         self.load_all_styles()
+        if self.session is not None and self._start_session:
+            self._start()
 
     def load_all_styles(self) -> None:
         """Add the stylesheets the first frame did not need (once; any screen pushed or mode
@@ -197,6 +204,8 @@ class FrontdeskApp(App[None]):
             seen.add(marker)
             rows.append((self.get_key_display(binding), binding.description, key_id))
         context = getattr(screen, "MODE_NAME", "") or type(screen).__name__
+        from .screens.help import HelpScreen
+
         self.push_screen(HelpScreen(context, rows))
 
     def action_presence(self) -> None:
@@ -221,6 +230,8 @@ class FrontdeskApp(App[None]):
         def answer(yes: bool | None) -> None:
             if yes:
                 self.exit()
+
+        from .screens.confirm import ConfirmScreen
 
         self.push_screen(ConfirmScreen(
             f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",

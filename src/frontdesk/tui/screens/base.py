@@ -45,6 +45,7 @@ class ModeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.fd.paint_status(self.query_one(StatusBar))
+        self.call_after_refresh(self.fd.first_frame_painted)
 
     _watching: bool = False
 
