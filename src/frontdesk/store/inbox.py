@@ -42,7 +42,7 @@ PENDING_STATES = ("Pending", "AwaitingPending")
 #: conversations read from the local working set at start (most recently seen first)
 WORKING_SET_LIMIT = 20_000
 #: full records kept in memory (the others are read back from the local store when needed)
-RECORDS_KEPT = 2_000
+RECORDS_KEPT = 500
 #: conversations fetched per poll at most (the rest follow at the next tick)
 BATCH = 24
 #: conversations whose tags are read per poll at most (after the records they belong to)
