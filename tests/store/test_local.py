@@ -17,7 +17,14 @@ from pydantic import TypeAdapter
 
 from frontdesk import config
 from frontdesk.api.models import Conversation
-from frontdesk.store.local import SCHEMA_VERSION, Draft, LocalStore, LocalStoreError, migrate
+from frontdesk.store.local import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Draft,
+    LocalStore,
+    LocalStoreError,
+    migrate,
+)
 
 AGENT = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
 
@@ -64,6 +71,24 @@ def test_migrate_from_nothing_and_reopen_keeps_data(db_path: Path, tmp_path: Pat
     with LocalStore(db_path) as second:
         assert second.recovery is None
         assert second.draft(3) is not None
+
+
+def test_a_first_version_store_gains_inbox_rows_and_keeps_its_records(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    MIGRATIONS[0](conn)
+    conn.execute("PRAGMA user_version = 1")
+    wire = ('{"id":5,"_type":"EmailConversation","requesterId":"' + AGENT + '",'
+            '"channel":"Email","createdAt":"2026-01-05T08:00:00.000Z","state":"Open"}')
+    conn.execute("INSERT INTO working_set VALUES (5, ?, 'seen', 1)", (wire,))
+    conn.close()
+    with LocalStore(db_path) as store:
+        assert store.execute("PRAGMA user_version") == [(SCHEMA_VERSION,)]
+        assert store.working_set_rows() == [(5, None, wire)]  # read from the record
+        [kept] = store.working_set()
+        store.remember([kept], "seen")
+        [(cid, row, none)] = store.working_set_rows()
+        assert cid == 5 and row is not None and none is None
 
 
 def test_store_modules_do_not_import_the_ui_or_the_sandbox() -> None:
@@ -151,7 +176,8 @@ def test_working_set_is_lenient(store: LocalStore) -> None:
         conversation(8, _type="HologramConversation", channel="Hologram", futureField={"a": 1})
     )
     store.remember([odd], "seen")
-    store.execute("INSERT INTO working_set VALUES (9, '{\"not\": \"a conversation\"}', 'x', 0)")
+    store.execute("INSERT INTO working_set (conversation_id, record, source, seen_at) "
+                  "VALUES (9, '{\"not\": \"a conversation\"}', 'x', 0)")
     cached = store.working_set()
     assert [c.id for c in cached] == [8]  # the unreadable row is skipped, not an error
     assert cached[0].type == "HologramConversation"

@@ -25,7 +25,7 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.live import Link
 from frontdesk.store.local import LocalStore
-from frontdesk.store.rows import InboxRow
+from frontdesk.store.rows import InboxRow, digest_of
 from frontdesk.store.session import Session
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -74,6 +74,32 @@ async def test_rows_read_from_the_working_set_say_what_the_records_say(
         assert inbox.records[edited.id].state == "Closed"
         assert inbox.rows[edited.id].state == "Closed"
         assert [r.id for r in inbox.view("closed")].count(edited.id) == 1
+    finally:
+        session.local.close()
+
+
+async def test_rows_are_kept_compact_and_records_of_older_stores_still_read(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    records = await _fetched(sandbox, 6)
+    for record in records:
+        row = InboxRow.of(record, digest_of(record.model_dump_json(exclude_none=True)))
+        assert InboxRow.from_compact(row.compact()) == row
+    with LocalStore(tmp_path / "local.db") as local:
+        local.remember(records, "inbox")
+        # two records as an older store kept them: no compact row beside them
+        local.execute("UPDATE working_set SET row = NULL WHERE conversation_id IN (?, ?)",
+                      (records[0].id, records[1].id))
+        local.execute("UPDATE working_set SET row = '[1, 2' WHERE conversation_id = ?",
+                      (records[2].id,))  # and one damaged: skipped, the others still read
+    session = _session(tmp_path / "local.db")
+    try:
+        inbox = session.inbox
+        assert sorted(inbox.rows) == sorted(c.id for c in records if c.id != records[2].id)
+        for record in (records[0], records[1], records[3]):
+            assert inbox.rows[record.id] == InboxRow.of(record, inbox.rows[record.id].digest)
+        version = inbox.version
+        inbox.upsert(records[:2], "inbox")  # the same records: the digests match
+        assert inbox.version == version
     finally:
         session.local.close()
 

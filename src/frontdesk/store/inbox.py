@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
-from .rows import InboxRow
+from .rows import InboxRow, digest_of
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -124,10 +124,14 @@ class InboxStore:
         self._tag_backlog: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
-        for conversation_id, wire in session.local.working_set_wires(limit=WORKING_SET_LIMIT):
+        for conversation_id, compact, wire in session.local.working_set_rows(
+                limit=WORKING_SET_LIMIT):
             try:
-                row = InboxRow.from_wire(json.loads(wire), hash(wire))
-            except (ValueError, TypeError, KeyError, AttributeError):
+                if compact is not None:
+                    row = InboxRow.from_compact(compact)
+                else:  # kept before rows were
+                    row = InboxRow.from_wire(json.loads(wire or ""), digest_of(wire or ""))
+            except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                 log.warning("cached conversation %s does not parse", conversation_id)
                 continue
             self.rows[row.id] = row
@@ -186,26 +190,26 @@ class InboxStore:
 
     def upsert(self, conversations: Iterable[Conversation], source: str = "seen") -> None:
         """Keep these records (and in the working set); bumps the version when any changed."""
-        changed: list[tuple[int, str]] = []
+        changed: list[tuple[int, str, str | None]] = []
         for conversation in conversations:
             wire = conversation.model_dump_json(exclude_none=True)
-            digest = hash(wire)
+            digest = digest_of(wire)
             self.records.hold(conversation)
             old = self.rows.get(conversation.id)
             if old is not None and old.digest == digest:
                 continue
-            self.rows[conversation.id] = InboxRow.of(conversation, digest)
-            changed.append((conversation.id, wire))
+            row = self.rows[conversation.id] = InboxRow.of(conversation, digest)
+            changed.append((conversation.id, wire, row.compact()))
         if not changed:
             return
-        self._session.local.remember_wires(changed, source)
+        self._session.local.remember_rows(changed, source)
         self._bump()
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""
         old = self.records.get(conversation.id)
         self.rows[conversation.id] = InboxRow.of(
-            conversation, hash(conversation.model_dump_json(exclude_none=True)))
+            conversation, digest_of(conversation.model_dump_json(exclude_none=True)))
         self.records.pin(conversation)
         self._bump()
         return old

@@ -6,8 +6,9 @@ What it keeps, and why:
   so a reply survives quitting, a crash, a killed process or a power cut (QUALITY.md, check 9);
 * **the outbox** — replies kept until the service confirms them (the table lives here so an
   enqueue and the deletion of its draft share one transaction; :mod:`.outbox` drives it);
-* **the working set** — every conversation opened, created, claimed or seen, as its wire JSON,
-  so the next start shows them before the first request returns;
+* **the working set** — every conversation opened, created, claimed or seen, as its wire JSON
+  and as the inbox's compact row (a short JSON array), so the next start shows them before
+  the first request returns — from the rows alone, without parsing a record;
 * **snapshots** — the last picture of each screen (any JSON value under a key), for the same
   reason;
 * **names** — user id → display name, so rows show people rather than UUIDs while offline.
@@ -39,6 +40,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .rows import InboxRow, digest_of
 
 if TYPE_CHECKING:  # the models load after the first frame, not with the local store
     from frontdesk.api.models import Conversation
@@ -135,8 +138,14 @@ def _script(sql: str) -> Callable[[sqlite3.Connection], None]:
     return step
 
 
+# The inbox's compact row beside each record (rows.InboxRow.compact): the first frame reads
+# these, not the records. NULL for records kept before; the inbox reads those records then.
+_V2 = """
+ALTER TABLE working_set ADD COLUMN row TEXT
+"""
+
 #: Migration steps: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1)]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -350,34 +359,64 @@ class LocalStore:
     # ------------------------------------------------------------------ working set
 
     def remember(self, conversations: Iterable[Conversation], source: str) -> int:
-        """Store each conversation's wire JSON, stamped now and with where it was seen.
+        """Store each conversation's wire JSON (and its inbox row), stamped now and with where
+        it was seen.
 
         ``source`` says how it entered the working set (``"opened"``, ``"created"``,
         ``"claimed"``, ``"inbox"``…). One transaction, one ``executemany``; returns the count.
         """
-        return self.remember_wires(
-            ((item.id, item.model_dump_json(exclude_none=True)) for item in conversations),
-            source)
+        rows: list[tuple[int, str, str]] = []
+        for item in conversations:
+            wire = item.model_dump_json(exclude_none=True)
+            rows.append((item.id, wire, InboxRow.of(item, digest_of(wire)).compact()))
+        return self.remember_rows(rows, source)
 
     def remember_wires(self, records: Iterable[tuple[int, str]], source: str) -> int:
         """:meth:`remember` for records already written as wire JSON (id, JSON text)."""
+        rows: list[tuple[int, str, str | None]] = []
+        for conversation_id, wire in records:
+            try:
+                row: str | None = InboxRow.from_wire(json.loads(wire), digest_of(wire)).compact()
+            except (ValueError, TypeError, KeyError, AttributeError):
+                row = None  # kept as given; the inbox skips what it cannot read
+            rows.append((conversation_id, wire, row))
+        return self.remember_rows(rows, source)
+
+    def remember_rows(self, records: Iterable[tuple[int, str, str | None]], source: str) -> int:
+        """:meth:`remember` for (id, wire JSON, compact inbox row) already made."""
         now = time.time()
-        rows = [(conversation_id, wire, source, now) for conversation_id, wire in records]
+        rows = [(conversation_id, wire, row, source, now)
+                for conversation_id, wire, row in records]
         if not rows:
             return 0
         with self.transaction() as conn:
             conn.executemany(
-                "INSERT INTO working_set (conversation_id, record, source, seen_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
-                "record = excluded.record, source = excluded.source, "
+                "INSERT INTO working_set (conversation_id, record, row, source, seen_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                "record = excluded.record, row = excluded.row, source = excluded.source, "
                 "seen_at = excluded.seen_at",
                 rows,
             )
         return len(rows)
 
+    def working_set_rows(self, limit: int | None = None
+                         ) -> list[tuple[int, str | None, str | None]]:
+        """The remembered conversations as (id, compact row, wire JSON when there is no
+        row), most recently seen first (at most ``limit``): what the inbox paints its first
+        frame from, without the models."""
+        sql = "SELECT conversation_id, row, CASE WHEN row IS NULL THEN record END " \
+              "FROM working_set ORDER BY seen_at DESC, conversation_id DESC"
+        params: tuple[Any, ...] = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (max(limit, 0),)
+        with self._lock:
+            found = self._conn.execute(sql, params).fetchall()
+        return [(int(cid), row, wire) for cid, row, wire in found]
+
     def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
         """The remembered conversations as (id, wire JSON), most recently seen first (at most
-        ``limit``): what the inbox paints its first frame from, without the models."""
+        ``limit``)."""
         sql = "SELECT conversation_id, record FROM working_set ORDER BY seen_at DESC, " \
               "conversation_id DESC"
         params: tuple[Any, ...] = ()

@@ -6,29 +6,35 @@ the fields the list paints and the views test, in slots, with the repeated strin
 channels, agent and queue ids) interned — about a tenth of the memory. Full records are read
 when one conversation is needed (:class:`frontdesk.store.inbox.Records`).
 
-A row is built from a record (:meth:`InboxRow.of`) or straight from the wire JSON the local
-store keeps (:meth:`InboxRow.from_wire`), which is how the first frame is painted without
-loading the models or the HTTP stack.
+A row is built from a record (:meth:`InboxRow.of`), from the wire JSON of one
+(:meth:`InboxRow.from_wire`), or from the compact JSON array the local store keeps beside
+each record (:meth:`InboxRow.compact`, :meth:`InboxRow.from_compact`) — how the first frame
+is painted without loading the models or the HTTP stack, a few microseconds a row.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
 
-__all__ = ["InboxRow", "parse_wire_time"]
+__all__ = ["InboxRow", "digest_of", "parse_wire_time"]
 
 _intern = sys.intern
 
 
-@dataclass(frozen=True, slots=True)
-class InboxRow:
-    """One conversation as the inbox shows it."""
+def digest_of(wire: str) -> int:
+    """A fingerprint of a record's wire JSON, the same in every process (it is stored)."""
+    return int.from_bytes(hashlib.blake2b(wire.encode(), digest_size=8).digest(), "big")
+
+
+class InboxRow(NamedTuple):
+    """One conversation as the inbox shows it (a tuple: cheap to make, small, immutable)."""
 
     id: int
     state: str | None
@@ -89,6 +95,25 @@ class InboxRow:
             when=latest,
             digest=digest,
         )
+
+    def compact(self) -> str:
+        """The row as a JSON array, for the local store."""
+        return json.dumps([self.id, self.state, self.channel, self.requester_id, self.subject,
+                           self.queue_id, self.agent_id, self.when.isoformat(), self.digest],
+                          separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_compact(cls, text: str) -> InboxRow:
+        """The row :meth:`compact` wrote. Raises ``ValueError``/``TypeError``/``IndexError``
+        on anything else."""
+        (cid, state, channel, requester, subject, queue, agent, when,
+         digest) = json.loads(text)
+        moment = datetime.fromisoformat(when)
+        if moment.tzinfo is None:
+            raise ValueError("a row's time has no zone")
+        return cls(int(cid), _maybe(state), _intern(str(channel)), _intern(str(requester)),
+                   str(subject) if subject is not None else None, _maybe(queue),
+                   _maybe(agent), moment, int(digest))
 
 
 def _maybe(value: Any) -> str | None:
