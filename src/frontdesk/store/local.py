@@ -404,28 +404,24 @@ class LocalStore:
         """The remembered conversations as (id, compact row, wire JSON when there is no
         row), most recently seen first (at most ``limit``): what the inbox paints its first
         frame from, without the models."""
-        sql = "SELECT conversation_id, row, CASE WHEN row IS NULL THEN record END " \
-              "FROM working_set ORDER BY seen_at DESC, conversation_id DESC"
-        params: tuple[Any, ...] = ()
-        if limit is not None:
-            sql += " LIMIT ?"
-            params = (max(limit, 0),)
-        with self._lock:
-            found = self._conn.execute(sql, params).fetchall()
+        found = self._recent("row, CASE WHEN row IS NULL THEN record END", limit)
         return [(int(cid), row, wire) for cid, row, wire in found]
 
     def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
         """The remembered conversations as (id, wire JSON), most recently seen first (at most
         ``limit``)."""
-        sql = "SELECT conversation_id, record FROM working_set ORDER BY seen_at DESC, " \
-              "conversation_id DESC"
+        return [(int(cid), str(record)) for cid, record in self._recent("record", limit)]
+
+    def _recent(self, columns: str, limit: int | None) -> list[tuple[Any, ...]]:
+        """``conversation_id, <columns>`` of the working set, most recently seen first."""
+        sql = f"SELECT conversation_id, {columns} FROM working_set " \
+              "ORDER BY seen_at DESC, conversation_id DESC"
         params: tuple[Any, ...] = ()
         if limit is not None:
             sql += " LIMIT ?"
             params = (max(limit, 0),)
         with self._lock:
-            rows = self._conn.execute(sql, params).fetchall()
-        return [(int(conversation_id), str(record)) for conversation_id, record in rows]
+            return list(self._conn.execute(sql, params).fetchall())
 
     def working_set(self, limit: int | None = None) -> list[Conversation]:
         """The remembered conversations, most recently seen first (at most ``limit``).

@@ -2,9 +2,9 @@
 
 The inbox may hold a hundred thousand conversations. A full record (a pydantic model with its
 nested assignment, queue, link, custom attributes…) costs a few kilobytes; a row keeps only
-the fields the list paints and the views test, in slots, with the repeated strings (states,
-channels, agent and queue ids) interned — about a tenth of the memory. Full records are read
-when one conversation is needed (:class:`frontdesk.store.inbox.Records`).
+the fields the list paints and the views test, in a tuple, with the repeated strings
+(states, channels, agent and queue ids) interned — about a tenth of the memory. Full records
+are read when one conversation is needed (:class:`frontdesk.store.inbox.Records`).
 
 A row is built from a record (:meth:`InboxRow.of`), from the wire JSON of one
 (:meth:`InboxRow.from_wire`), or from the compact JSON array the local store keeps beside
