@@ -78,6 +78,10 @@ class ThreadStore:
         asked for it whenever the messages changed. A waiting conversation's queue position
         is read every ``POSITION_EVERY`` ticks. That keeps a console inside one request a
         second with the inbox, presence and business hours polling too.
+
+        The first tick is the user opening the thread: all of it (messages, record, tags,
+        ratings, position) is what the user just asked for and goes before any polling, so a
+        thread opened while the inbox is still filling shows at once.
         """
         conversation_id = self.current
         if conversation_id is None:
@@ -86,11 +90,14 @@ class ThreadStore:
         client = session.client
         previous = self.state
         full = self._polls % FULL_EVERY == 0 or previous is None or previous.conversation is None
+        opening = self._polls == 0
+        main = Priority.INTERACTIVE if opening else Priority.VISIBLE
+        extra = Priority.INTERACTIVE if opening else Priority.BACKGROUND
         self._polls += 1
         try:
             fresh, self._etag = await client.messages.list_if_changed(
                 conversation_id, self._etag if previous is not None else None,
-                priority=Priority.VISIBLE)
+                priority=main)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
         if fresh is None and previous is not None:
@@ -106,12 +113,10 @@ class ThreadStore:
         position = previous.position if previous else None
         if full:
             if previous is None or previous.conversation is None or self._polls == 1:
-                conversation = await client.conversations.get(conversation_id,
-                                                              priority=Priority.VISIBLE)
+                conversation = await client.conversations.get(conversation_id, priority=main)
                 session.inbox.upsert([conversation], "opened")
             try:
-                tags = await client.tags.list_for_conversation(conversation_id,
-                                                               priority=Priority.BACKGROUND)
+                tags = await client.tags.list_for_conversation(conversation_id, priority=extra)
                 tag_ids = tuple(sorted(t.id for t in tags))
                 session.inbox.set_tags(conversation_id, tag_ids)
                 for tag in tags:
@@ -119,16 +124,15 @@ class ThreadStore:
             except ApiError:
                 pass
             try:
-                ratings = tuple(await client.ratings.list(conversation_id,
-                                                          priority=Priority.BACKGROUND))
+                ratings = tuple(await client.ratings.list(conversation_id, priority=extra))
             except ApiError:
                 ratings = ()
         waiting = conversation is not None and conversation.queue is not None \
             and conversation.assignment is None and conversation.state == "Open"
         if waiting and (full or self._polls % POSITION_EVERY == 0):
             try:
-                position = await client.queues.conversation_position(
-                    conversation_id, priority=Priority.BACKGROUND)
+                position = await client.queues.conversation_position(conversation_id,
+                                                                     priority=extra)
             except ApiError:
                 position = None
         elif not waiting:
