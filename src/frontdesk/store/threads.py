@@ -80,8 +80,8 @@ class ThreadStore:
         second with the inbox, presence and business hours polling too.
 
         The first tick is the user opening the thread: all of it (messages, record, tags,
-        ratings, position) is what the user just asked for and goes before any polling, so a
-        thread opened while the inbox is still filling shows at once.
+        ratings, position, the authors' names) is what the user just asked for and goes
+        before any polling, so a thread opened while the inbox is still filling shows at once.
         """
         conversation_id = self.current
         if conversation_id is None:
@@ -143,7 +143,8 @@ class ThreadStore:
             body = last.attributes.body
             if body is not None:
                 session.inbox.set_preview(conversation_id, body.value[:200])
-        if await session.directory.resolve_pending(only=authors, priority=Priority.VISIBLE):
+        names = Priority.INTERACTIVE if opening else Priority.VISIBLE
+        if await session.directory.resolve_pending(only=authors, priority=names):
             session.inbox.version += 1
         pending = tuple(session.outbox.items(conversation_id))
         return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
