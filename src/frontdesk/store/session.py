@@ -55,6 +55,8 @@ class Session:
         self._connect = connect
         self._connecting = threading.Lock()
         self._connect_error: str | None = None
+        #: a few words for the header when connecting failed ("no API key", …)
+        self._connect_reason = "cannot connect"
         self.local = local
         self.settings = settings
         self.profile = profile
@@ -114,6 +116,10 @@ class Session:
                 self._client = self._connect()
             except Exception as error:  # a missing key, a locked keyring, a bad address…
                 self._connect_error = str(error) or type(error).__name__
+                from ..config import ConfigError
+
+                if isinstance(error, ConfigError):  # the key: missing, unreadable, no keyring
+                    self._connect_reason = "no API key"
                 log.warning("could not connect: %s", self._connect_error)
 
     def server_now(self) -> datetime:
@@ -156,8 +162,7 @@ class Session:
         if self._client is None:
             await asyncio.to_thread(self._connect_now)
             if self._client is None:
-                self.live.sign_out("no API key" if "key" in (self._connect_error or "").lower()
-                                   else "cannot connect", self._connect_error or "")
+                self.live.sign_out(self._connect_reason, self._connect_error or "")
                 self.notice("error", f"Could not sign in: {self._connect_error}")
                 return
         poll = self.settings.poll
