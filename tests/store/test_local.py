@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import stat
 import statistics
 import subprocess
 import sys
@@ -23,8 +24,11 @@ from frontdesk.store.local import (
     Draft,
     LocalStore,
     LocalStoreError,
+    LocalWriteError,
+    NewerLocalStore,
     migrate,
 )
+from frontdesk.store.outbox import Outbox, OutboxItem
 
 AGENT = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
 
@@ -226,7 +230,9 @@ def test_names(store: LocalStore) -> None:
 
 
 def _aside(db_path: Path) -> list[Path]:
-    return sorted(p for p in db_path.parent.iterdir() if ".corrupt-" in p.name)
+    """The databases moved aside (each with its WAL and shared-memory files, if any)."""
+    return sorted(p for p in db_path.parent.iterdir()
+                  if ".corrupt-" in p.name and not p.name.endswith(("-wal", "-shm")))
 
 
 def test_garbage_file_is_moved_aside(db_path: Path) -> None:
@@ -243,16 +249,88 @@ def test_garbage_file_is_moved_aside(db_path: Path) -> None:
     assert moved[0].name.startswith("work.db.corrupt-")
 
 
-def test_database_from_a_newer_version_is_moved_aside(db_path: Path) -> None:
+async def _never_sent(item: OutboxItem) -> None:
+    raise AssertionError("these tests never run the outbox")
+
+
+def test_database_from_a_newer_version_is_refused_and_left_untouched(db_path: Path) -> None:
     with LocalStore(db_path) as store:
         store.save_draft(1, "written by the future")
         store.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    before = db_path.read_bytes()
+    with pytest.raises(NewerLocalStore) as refused:
+        LocalStore(db_path)
+    said = str(refused.value)
+    assert len(said.splitlines()) == 1 and "newer frontdesk" in said
+    assert f"schema {SCHEMA_VERSION + 1}" in said and str(db_path) in said
+    assert db_path.read_bytes() == before and _aside(db_path) == []
+    conn = sqlite3.connect(db_path)  # the pending work is still there for the newer version
+    assert conn.execute("SELECT text FROM drafts").fetchall() == [("written by the future",)]
+    conn.close()
+
+
+def test_a_damaged_store_is_kept_and_its_drafts_and_unsent_replies_recovered(
+        db_path: Path) -> None:
     with LocalStore(db_path) as store:
-        assert store.recovery is not None and "newer" in store.recovery
-        assert store.draft(1) is None
-    with LocalStore(db_path) as store:  # the fresh file is fine from now on
-        assert store.recovery is None
-    assert len(_aside(db_path)) == 1
+        store.save_draft(7, "half a reply")
+        Outbox(store, _never_sent).enqueue(8, {"content": "an unsent reply", "agent_id": AGENT})
+        store.execute("CREATE TABLE drafts_v9 (x)")  # a layout this code does not know …
+        store.execute("DROP TABLE names")           # … with a table it needs missing
+    with LocalStore(db_path) as store:
+        assert store.recovery is not None
+        assert "moved to" in store.recovery
+        assert "recovered 1 draft and 1 unsent reply" in store.recovery
+        assert store.draft(7) is not None and store.draft(7).text == "half a reply"  # type: ignore[union-attr]
+        [item] = Outbox(store, _never_sent).items()
+        assert (item.conversation_id, item.payload["content"]) == (8, "an unsent reply")
+    [moved] = _aside(db_path)
+    assert moved.stat().st_size > 0  # kept, never deleted
+
+
+def test_local_store_is_private(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True, mode=0o755)
+    db_path.parent.chmod(0o755)
+    with LocalStore(db_path) as store:
+        store.save_draft(1, "customer data")
+        for path in (db_path, db_path.with_name(db_path.name + "-wal"),
+                     db_path.with_name(db_path.name + "-shm")):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert stat.S_IMODE(db_path.parent.stat().st_mode) == 0o700
+    db_path.chmod(0o644)  # an older frontdesk's file is made private on the next start
+    with LocalStore(db_path):
+        assert stat.S_IMODE(db_path.stat().st_mode) == 0o600
+
+
+def test_a_full_disk_is_said_and_passes(db_path: Path) -> None:
+    seen: list[str | None] = []
+    with LocalStore(db_path) as store:
+        store.on_disk_problem = seen.append
+        store.save_draft(1, "kept")
+        store.simulate_disk_full = True
+        with pytest.raises(LocalWriteError, match="disk full"):
+            store.save_draft(1, "not kept")
+        assert store.unsaved_drafts == {1} and store.disk_problem == "disk full"
+        store.save_snapshot("inbox", [1])  # a cache write is skipped, never an error
+        store.remember_names({AGENT: "Ada"})
+        assert store.snapshot("inbox") is None
+        with pytest.raises(LocalWriteError):
+            Outbox(store, _never_sent).enqueue(1, {"content": "not kept", "agent_id": AGENT})
+        assert store.draft(1) is not None and store.draft(1).text == "kept"  # type: ignore[union-attr]
+        store.simulate_disk_full = False  # space returns
+        store.save_draft(1, "kept again")
+        assert store.unsaved_drafts == set() and store.disk_problem is None
+        assert seen == ["disk full", None]
+
+
+def test_a_really_full_database_is_a_write_error(db_path: Path) -> None:
+    with LocalStore(db_path) as store:
+        pages = store.execute("PRAGMA page_count")[0][0]
+        store.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own SQLITE_FULL
+        with pytest.raises(LocalWriteError, match="disk full"):
+            store.save_draft(1, "x" * 100_000)
+        assert store.unsaved_drafts == {1}
+        store.remember_wires([(5, "{}" + " " * 100_000)], "inbox")  # skipped, no error
+        assert store.disk_problem == "disk full"
 
 
 def test_wrong_layout_is_moved_aside(db_path: Path) -> None:

@@ -22,16 +22,32 @@ Threading: one connection, meant to be used from the thread that runs the asynci
 app's). Every call is short and blocking; a re-entrant lock guards the connection, so a call
 made from another thread by mistake is safe, only slower.
 
-Recovery: a file that is not a database, is damaged, or was written by a newer schema is moved
-aside as ``<name>.corrupt-<timestamp>`` (with its WAL) and a fresh database is created; the
-reason is logged and kept in :attr:`LocalStore.recovery`, so the app can tell the user where the
-old file went. Other failures (a missing permission, a full disk) raise :class:`LocalStoreError`.
+Recovery: a file that is not a database or is damaged is moved aside as
+``<name>.corrupt-<timestamp>`` (with its WAL, kept, never deleted) and a fresh database is
+created; the drafts and unsent replies that can still be read from the old file are copied into
+the fresh one. The reason, where the old file went and what was recovered are logged and kept in
+:attr:`LocalStore.recovery`, which the console shows. A file written by a newer frontdesk is
+never moved: :class:`NewerLocalStore` says which version wrote it (a downgrade must not lose
+pending replies). Other failures (a missing permission, a full disk) raise
+:class:`LocalStoreError`.
+
+Privacy: the data directory is made 0700 and the database files (with the WAL and shared-memory
+files) 0600 — they hold customer conversations, drafts and unsent replies.
+
+Full disk: a draft or an outbox write that does not reach the disk raises
+:class:`LocalWriteError` (the conversation stays in :attr:`LocalStore.unsaved_drafts` until a
+save succeeds); a cache write (working set, snapshots, names) that fails is skipped. Either way
+:attr:`LocalStore.disk_problem` says what is wrong until a write succeeds again, and
+:attr:`LocalStore.on_disk_problem` is told of each change. ``simulate_disk_full`` is the store's
+fault switch: writes fail as on a full disk (tests, like the sandbox's fault switches).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -51,6 +67,8 @@ __all__ = [
     "Draft",
     "LocalStore",
     "LocalStoreError",
+    "LocalWriteError",
+    "NewerLocalStore",
 ]
 
 log = logging.getLogger("frontdesk.store")
@@ -64,8 +82,32 @@ class LocalStoreError(Exception):
     """The local database cannot be used (not because it is damaged): permissions, disk full."""
 
 
+class NewerLocalStore(LocalStoreError):
+    """The local database was written by a newer frontdesk: it is left exactly as it is."""
+
+
+class LocalWriteError(LocalStoreError):
+    """A write did not reach the disk (full, read-only, failing); nothing was changed."""
+
+
+#: SQLite primary result codes of a write that could not reach the disk.
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
+_SQLITE_READONLY = 8
+_SQLITE_CANTOPEN = 14
+_DISK_CODES = (_SQLITE_IOERR, _SQLITE_FULL, _SQLITE_READONLY, _SQLITE_CANTOPEN)
+
+
 class _Unusable(Exception):
     """Internal: the file must be moved aside; the message says why."""
+
+
+class _Newer(Exception):
+    """Internal: the file's schema is newer than this code knows."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +201,7 @@ def migrate(conn: sqlite3.Connection) -> int:
     """
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
-        raise _Unusable(f"written by a newer frontdesk (schema {version}, this one reads "
-                        f"up to {SCHEMA_VERSION})")
+        raise _Newer(version)
     if version < 0:
         raise _Unusable(f"unknown schema version {version}")
     if version == SCHEMA_VERSION:
@@ -191,26 +232,47 @@ class LocalStore:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.recovery: str | None = None
+        #: what keeps writes from reaching the disk now ("disk full"), None when they do
+        self.disk_problem: str | None = None
+        #: called with :attr:`disk_problem` each time it changes
+        self.on_disk_problem: Callable[[str | None], None] | None = None
+        #: conversations whose draft could not be saved (their last save failed)
+        self.unsaved_drafts: set[int] = set()
+        #: fault switch: every write fails as on a full disk while it is set
+        self.simulate_disk_full = False
         self._lock = threading.RLock()
         self._depth = 0
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise LocalStoreError(f"Cannot create {self.path.parent}: {exc}") from exc
+        _private_directory(self.path.parent)
         try:
             self._conn = self._open()
+        except _Newer as exc:
+            from frontdesk import __version__
+
+            raise NewerLocalStore(
+                f"The local database {self.path} was written by a newer frontdesk (schema "
+                f"{exc.version}; frontdesk {__version__} reads up to {SCHEMA_VERSION}): run "
+                "that newer frontdesk, it is left untouched.") from None
         except _Unusable as exc:
-            self.recovery = self._move_aside(str(exc))
+            moved = self._move_aside(str(exc))
+            self._conn = self._fresh()
+            recovered = self._salvage(moved)
+            self.recovery = (
+                f"The local database {self.path} could not be used ({exc}); it was moved to "
+                f"{moved} (kept) and a fresh one was created"
+                + (f"; recovered {recovered} from it." if recovered else "."))
             log.warning("%s", self.recovery)
-            try:
-                self._conn = self._open()
-            except _Unusable as again:  # pragma: no cover - a fresh file is always usable
-                raise LocalStoreError(f"Cannot create a fresh {self.path}: {again}") from again
+
+    def _fresh(self) -> sqlite3.Connection:
+        try:
+            return self._open()
+        except (_Unusable, _Newer) as again:  # pragma: no cover - a fresh file is usable
+            raise LocalStoreError(f"Cannot create a fresh {self.path}: {again}") from None
 
     # ------------------------------------------------------------------ opening
 
     def _open(self) -> sqlite3.Connection:
         """Connect, set the durability pragmas, migrate, and touch every table once."""
+        _private_file(self.path, create=True)
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                    timeout=5.0)
@@ -226,7 +288,7 @@ class LocalStore:
             migrate(conn)
             for table in ("drafts", "outbox", "working_set", "snapshots", "names"):
                 conn.execute(f"SELECT count(*) FROM {table}").fetchone()
-        except _Unusable:
+        except (_Unusable, _Newer):
             conn.close()
             raise
         except sqlite3.DatabaseError as exc:
@@ -240,10 +302,12 @@ class LocalStore:
             if "no such table" in str(exc) or "no such column" in str(exc):
                 raise _Unusable(f"unexpected layout: {exc}") from exc
             raise LocalStoreError(f"Cannot use {self.path}: {exc}") from exc
+        for suffix in ("-wal", "-shm"):  # SQLite gives them the database's mode; make sure
+            _private_file(self.path.with_name(self.path.name + suffix), create=False)
         return conn
 
-    def _move_aside(self, reason: str) -> str:
-        """Rename the unusable file (and its WAL) out of the way; returns the message to show."""
+    def _move_aside(self, reason: str) -> Path:
+        """Rename the unusable file (and its WAL) out of the way; returns where it went."""
         stamp = time.strftime("%Y%m%dT%H%M%S")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         serial = 1
@@ -260,13 +324,93 @@ class LocalStore:
             raise LocalStoreError(
                 f"{self.path} cannot be used ({reason}) and cannot be moved aside: {exc}"
             ) from exc
-        return (f"The local database {self.path} could not be used ({reason}); it was moved to "
-                f"{target} and a fresh one was created.")
+        return target
+
+    def _salvage(self, old: Path) -> str:
+        """Copy the drafts and unsent replies that can still be read from the moved file
+        into the fresh database; says what was recovered ("2 drafts and 1 unsent reply")."""
+        try:
+            source = sqlite3.connect(f"{old.as_uri()}?mode=ro", uri=True)
+        except sqlite3.Error:
+            return ""
+        drafts: list[tuple[Any, ...]] = []
+        replies: list[tuple[Any, ...]] = []
+        with contextlib.closing(source):
+            with contextlib.suppress(sqlite3.Error):
+                drafts = source.execute(
+                    "SELECT conversation_id, text, attachments, updated_at FROM drafts"
+                ).fetchall()
+            with contextlib.suppress(sqlite3.Error):
+                replies = source.execute(
+                    "SELECT conversation_id, external_id, payload, attempts, last_error, "
+                    "created_at, updated_at FROM outbox WHERE state != 'sent' ORDER BY id"
+                ).fetchall()
+        kept_drafts = kept_replies = 0
+        with self._lock:
+            for row in drafts:
+                with contextlib.suppress(sqlite3.Error, ValueError, TypeError):
+                    self._conn.execute(
+                        "INSERT OR IGNORE INTO drafts (conversation_id, text, attachments, "
+                        "updated_at) VALUES (?, ?, ?, ?)",
+                        (int(row[0]), str(row[1]), str(row[2] or "[]"), float(row[3] or 0)))
+                    kept_drafts += 1
+            for row in replies:
+                with contextlib.suppress(sqlite3.Error, ValueError, TypeError):
+                    self._conn.execute(
+                        "INSERT OR IGNORE INTO outbox (conversation_id, external_id, payload, "
+                        "state, attempts, last_error, created_at, updated_at) "
+                        "VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)",
+                        (int(row[0]), str(row[1]), str(row[2]), int(row[3] or 0), row[4],
+                         float(row[5] or 0), float(row[6] or 0)))
+                    kept_replies += 1
+        parts = []
+        if kept_drafts:
+            parts.append(f"{kept_drafts} draft" + ("s" if kept_drafts != 1 else ""))
+        if kept_replies:
+            parts.append(f"{kept_replies} unsent repl" + ("ies" if kept_replies != 1 else "y"))
+        return " and ".join(parts)
+
+    # ------------------------------------------------------------------ writing
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write: a write that cannot reach the disk becomes :class:`LocalWriteError`
+        and sets :attr:`disk_problem`; a write that succeeds clears it."""
+        if self.simulate_disk_full:
+            self._disk("disk full")
+            raise LocalWriteError("disk full: database or disk is full (simulated)")
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            code = getattr(exc, "sqlite_errorcode", None)
+            primary = code & 0xFF if isinstance(code, int) else None
+            if primary not in _DISK_CODES and "disk" not in str(exc) \
+                    and "readonly" not in str(exc):
+                raise
+            problem = "disk full" if primary == _SQLITE_FULL or "full" in str(exc) \
+                else "cannot write to disk"
+            self._disk(problem)
+            raise LocalWriteError(f"{problem}: {exc}") from None
+        if self._depth == 0:
+            self._disk(None)
+
+    def _disk(self, problem: str | None) -> None:
+        if problem == self.disk_problem:
+            return
+        self.disk_problem = problem
+        if self.on_disk_problem is not None:
+            try:
+                self.on_disk_problem(problem)
+            except Exception:
+                log.exception("disk problem listener failed")
 
     def close(self) -> None:
         """Close the connection (SQLite checkpoints the WAL). The store is unusable afterwards."""
         with self._lock:
-            self._conn.close()
+            try:
+                self._conn.close()
+            except sqlite3.Error as exc:  # a full disk cannot checkpoint; the WAL stays
+                log.warning("closing %s: %s", self.path, exc)
 
     def __enter__(self) -> LocalStore:
         return self
@@ -291,24 +435,31 @@ class LocalStore:
                 finally:
                     self._depth -= 1
                 return
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield self._conn
-            except BaseException:
+            with self._writing():
+                self._conn.execute("BEGIN IMMEDIATE")
+                self._depth = 1
+                try:
+                    yield self._conn
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._depth = 0
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
+                    raise
                 self._depth = 0
-                self._conn.execute("ROLLBACK")
-                raise
-            self._depth = 0
-            self._conn.execute("COMMIT")
 
     def execute(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one statement (autocommit, or inside the current transaction); returns its rows.
 
         For the store's own modules (the outbox); the rest of the app uses the named methods.
+        A statement that writes and cannot reach the disk raises :class:`LocalWriteError`.
         """
         with self._lock:
-            rows: list[tuple[Any, ...]] = self._conn.execute(sql, params).fetchall()
+            if sql.lstrip()[:6].upper() in ("SELECT", "PRAGMA"):
+                rows: list[tuple[Any, ...]] = self._conn.execute(sql, params).fetchall()
+                return rows
+            with self._writing():
+                rows = self._conn.execute(sql, params).fetchall()
             return rows
 
     # ------------------------------------------------------------------ drafts
@@ -324,13 +475,19 @@ class LocalStore:
             return
         encoded = json.dumps(attachments or [], separators=(",", ":"), ensure_ascii=False)
         with self._lock:
-            self._conn.execute(
-                "INSERT INTO drafts (conversation_id, text, attachments, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
-                "text = excluded.text, attachments = excluded.attachments, "
-                "updated_at = excluded.updated_at",
-                (conversation_id, text, encoded, time.time()),
-            )
+            try:
+                with self._writing():
+                    self._conn.execute(
+                        "INSERT INTO drafts (conversation_id, text, attachments, updated_at) "
+                        "VALUES (?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                        "text = excluded.text, attachments = excluded.attachments, "
+                        "updated_at = excluded.updated_at",
+                        (conversation_id, text, encoded, time.time()),
+                    )
+            except LocalWriteError:
+                self.unsaved_drafts.add(conversation_id)
+                raise
+            self.unsaved_drafts.discard(conversation_id)
 
     def draft(self, conversation_id: int) -> Draft | None:
         """The conversation's draft, or None."""
@@ -353,8 +510,14 @@ class LocalStore:
     def delete_draft(self, conversation_id: int) -> None:
         """Forget the conversation's draft (nothing happens when there is none)."""
         with self._lock:
-            self._conn.execute("DELETE FROM drafts WHERE conversation_id = ?",
-                               (conversation_id,))
+            try:
+                with self._writing():
+                    self._conn.execute("DELETE FROM drafts WHERE conversation_id = ?",
+                                       (conversation_id,))
+            except LocalWriteError:
+                self.unsaved_drafts.add(conversation_id)
+                raise
+            self.unsaved_drafts.discard(conversation_id)
 
     # ------------------------------------------------------------------ working set
 
@@ -389,7 +552,7 @@ class LocalStore:
                 for conversation_id, wire, row in records]
         if not rows:
             return 0
-        with self.transaction() as conn:
+        with _cache(), self.transaction() as conn:
             conn.executemany(
                 "INSERT INTO working_set (conversation_id, record, row, source, seen_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
@@ -444,7 +607,7 @@ class LocalStore:
 
     def forget(self, conversation_id: int) -> None:
         """Drop a conversation from the working set."""
-        with self._lock:
+        with self._lock, _cache(), self._writing():
             self._conn.execute("DELETE FROM working_set WHERE conversation_id = ?",
                                (conversation_id,))
 
@@ -453,7 +616,7 @@ class LocalStore:
     def save_snapshot(self, key: str, value: Any) -> None:
         """Keep the last picture of a screen under ``key``; ``value`` must be JSON-able."""
         encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        with self._lock:
+        with self._lock, _cache(), self._writing():
             self._conn.execute(
                 "INSERT INTO snapshots (key, value, saved_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
@@ -479,7 +642,7 @@ class LocalStore:
         """Store display names by user id (replacing older ones)."""
         if not mapping:
             return
-        with self.transaction() as conn:
+        with _cache(), self.transaction() as conn:
             conn.executemany(
                 "INSERT INTO names (user_id, name) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
@@ -491,6 +654,47 @@ class LocalStore:
         with self._lock:
             rows = self._conn.execute("SELECT user_id, name FROM names").fetchall()
         return {str(user_id): str(name) for user_id, name in rows}
+
+
+@contextmanager
+def _cache() -> Iterator[None]:
+    """A cache write: one that cannot reach the disk is skipped (and logged), never an error;
+    the cache is filled again by the next poll."""
+    try:
+        yield
+    except LocalWriteError as exc:
+        log.warning("local cache not saved: %s", exc)
+
+
+def _private_directory(folder: Path) -> None:
+    """Create ``folder`` (and its parents) and make it readable by its owner only: it holds
+    customer conversations, drafts and unsent replies."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise LocalStoreError(
+            f"Cannot create the data directory {folder}: {exc.strerror or exc}") from None
+    if os.name == "posix":
+        with contextlib.suppress(OSError):  # not ours to change (a shared mount): best effort
+            if folder.stat().st_mode & 0o077:
+                folder.chmod(0o700)
+
+
+def _private_file(path: Path, *, create: bool) -> None:
+    """Make ``path`` 0600 (creating it empty with that mode when ``create``), so the files
+    SQLite makes beside it inherit the mode too."""
+    if os.name != "posix":
+        return
+    if create:
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise LocalStoreError(f"Cannot open {path}: {exc.strerror or exc}") from None
+    with contextlib.suppress(OSError):
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o600)
 
 
 def _conversation(conversation_id: int, record: str) -> Conversation | None:
