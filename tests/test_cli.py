@@ -304,6 +304,7 @@ def test_console_prefers_the_environment_variable(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
     assert login(sandbox, monkeypatch, capsys)[0] == 0
+    sandbox.set_keys([sandbox.key, "sbx_from-the-environment"])
     monkeypatch.setenv(config.API_KEY_ENV, "sbx_from-the-environment")
     assert run(capsys)[0] == 0
     assert record_console[0].key == "sbx_from-the-environment"
@@ -345,12 +346,110 @@ def test_console_with_a_key_from_the_environment_source_fails_early(
 def test_console_with_a_key_file(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                  record_console: list[launch.Target]) -> None:
     save_settings(Settings(profiles={"work": Profile(
-        name="work", base_url="https://support.example.com", agent_email="me@example.com")}))
+        name="work", base_url="http://127.0.0.1:9", agent_email="me@example.com")}))
     key_file = tmp_path / "key"
     config.write_key_file(key_file, "sbx_from-a-file")
-    assert run(capsys, "--key-file", str(key_file))[0] == 0
+    assert run(capsys, "--key-file", str(key_file))[0] == 0  # unreachable: opens, cached
     assert record_console[0].key == "sbx_from-a-file"
     assert record_console[0].profile == "work"  # the only profile
+
+
+def test_a_refused_key_ends_before_the_console_opens(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+    where = ("--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_wrong-in-the-environment")
+    code, out, err = run(capsys, *where)
+    assert code == 1 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "refused" in err
+    assert "sbx_wrong" not in err
+    monkeypatch.delenv(config.API_KEY_ENV)
+    key_file = tmp_path / "key"
+    config.write_key_file(key_file, "sbx_wrong-in-a-file")
+    code, _, err = run(capsys, *where, "--key-file", str(key_file))
+    assert code == 1 and "refused" in err and "sbx_wrong" not in err
+    save_settings(Settings(profiles={"work": Profile(  # a profile whose key is in a file
+        name="work", base_url=sandbox.base_url, agent_email="nobody@example.com",
+        key_source="file", key_file=str(key_file))}))
+    config.write_key_file(key_file, sandbox.key)
+    code, _, err = run(capsys)
+    assert code == 1 and "No agent or admin has the email nobody@example.com" in err
+    assert record_console == []
+    code, _, err = run(capsys, *where, "--key-file", str(key_file))
+    assert code == 0, err
+    assert record_console[0].key == sandbox.key
+
+
+def test_start_up_failures_end_in_one_line(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def one_line(err: str, *words: str) -> None:
+        assert len(err.strip().splitlines()) == 1, err
+        assert "Traceback" not in err
+        for word in words:
+            assert word in err, err
+
+    where = ("--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
+    # A key with a line break (it would inject headers) is refused without being shown.
+    monkeypatch.setenv(config.API_KEY_ENV, "sbx_one\nX-Injected: yes")
+    code, _, err = run(capsys, *where)
+    assert code == 1
+    one_line(err, "line break")
+    assert "Injected" not in err
+    monkeypatch.delenv(config.API_KEY_ENV)
+    # A config.toml nested deeper than a parser can follow.
+    config.settings_path().parent.mkdir(parents=True)
+    config.settings_path().write_text("a = " + "[" * 100_000 + "]" * 100_000)
+    for command in ((), ("profiles",), ("demo",)):
+        code, _, err = run(capsys, *command)
+        assert code == 1
+        one_line(err, "too deeply", str(config.settings_path()))
+    config.settings_path().unlink()
+    # A data directory that cannot be used: the local store says so, the console never opens.
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    config.data_dir().parent.mkdir(parents=True, exist_ok=True)
+    config.data_dir().write_text("a file where the data directory should be")
+    code, _, err = run(capsys, *where)
+    assert code == 1
+    one_line(err, "data directory", str(config.data_dir()))
+    config.data_dir().unlink()
+    assert config.API_KEY_ENV not in os.environ  # read, then kept from child processes
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    # A bug: one line; it points to the log only when the log holds the details.
+    def broken(target: launch.Target, settings: Settings) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(launch, "run_console", broken)
+    log_file = config.log_dir() / cli.LOG_FILE
+    import shutil
+
+    shutil.rmtree(config.log_dir(), ignore_errors=True)
+    config.log_dir().write_text("a file where the log directory should be")
+    code, _, err = run(capsys, *where)
+    assert code == 1, err
+    one_line(err, "RuntimeError", "cannot be written")
+    config.log_dir().unlink()
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    code, _, err = run(capsys, *where)
+    assert code == 1
+    one_line(err, "RuntimeError", f"details are in {log_file}")
+    assert "a bug" in log_file.read_text() and "Traceback" in log_file.read_text()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0,
+                    reason="file modes do not bind root")
+def test_a_read_only_data_directory_is_one_line(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config.data_dir().mkdir(parents=True)
+    config.data_dir().chmod(0o500)
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    try:
+        code, _, err = run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
+    finally:
+        config.data_dir().chmod(0o700)
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and str(config.data_dir()) in err
 
 
 def test_script_flags_need_the_environment_variable(
@@ -490,6 +589,31 @@ def test_the_log_file_never_holds_the_key(
     assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
     assert not any(isinstance(h.formatter, cli._KeyMaskingFormatter)
                    for h in logging.getLogger().handlers)  # put back after the command
+
+
+def test_the_log_file_never_holds_query_strings(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(cli.LOG_ENV, "DEBUG")
+    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+
+    def searching(target: launch.Target, settings: Settings) -> int:
+        import asyncio
+
+        from frontdesk.api.client import ApiClient
+
+        async def search() -> None:
+            async with ApiClient(target.base_url, target.api_key()) as client:
+                await client.agents.list_page(email="searched.person@example.org")
+
+        asyncio.run(search())
+        return 0
+
+    monkeypatch.setattr(launch, "run_console", searching)
+    assert run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)[0] == 0
+    text = (config.log_dir() / cli.LOG_FILE).read_text()
+    assert "GET /v1/agents" in text  # our own line: the path template …
+    assert "searched.person" not in text and "example.org" not in text  # … never the query
 
 
 def test_signin_verify_messages(sandbox: SandboxServer) -> None:

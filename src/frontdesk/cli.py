@@ -41,6 +41,8 @@ log = logging.getLogger("frontdesk.cli")
 
 #: Seconds a keyring call may take before frontdesk gives up on it (tests lower it).
 KEYRING_TIMEOUT = 3.0
+#: Seconds the key check before the console may wait for the service per request.
+_CHECK_TIMEOUT = 5.0
 #: Environment variable with the log level (DEBUG, INFO, WARNING, ERROR); default WARNING.
 LOG_ENV = "FRONTDESK_LOG"
 LOG_FILE = "frontdesk.log"
@@ -103,16 +105,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("interrupted", command)
         return 130
     except Exception as exc:  # a bug: one line here, the details in the log file
-        log.exception("unexpected error in frontdesk %s", command or "")
-        _say(f"unexpected error ({type(exc).__name__}); details are in "
-             f"{_log_file()}", command)
+        logged = _log_unexpected(exc, command)
+        where = f"; details are in {_log_file()}" if logged else \
+            f"; no details: the log file {_log_file()} cannot be written"
+        _say(f"unexpected error ({type(exc).__name__}){where}", command)
         return 1
 
 
 def _say(message: str, command: str | None) -> None:
-    """Print an error for people: ``frontdesk[ command]: message`` on stderr."""
+    """Print an error for people: ``frontdesk[ command]: message`` on stderr, on one line."""
     prefix = "frontdesk" + (f" {command}" if command else "")
-    print(f"{prefix}: {message}", file=sys.stderr)
+    text = " ".join(part.strip() for part in message.splitlines() if part.strip())
+    print(f"{prefix}: {text}", file=sys.stderr)
+
+
+def _log_unexpected(exc: BaseException, command: str | None) -> bool:
+    """Write ``exc`` and its traceback to the log file (never to the terminal); whether it
+    is there to read now."""
+    if getattr(exc, "_frontdesk_logged", False):
+        return _log_has_text()
+    logger = logging.getLogger("frontdesk.cli")
+    handler = _file_handler()
+    if handler is None:
+        return False
+    handler.setFormatter(_KeyMaskingFormatter())
+    try:
+        record = logger.makeRecord(logger.name, logging.ERROR, __file__, 0,
+                                   "unexpected error in frontdesk %s", (command or "",),
+                                   (type(exc), exc, exc.__traceback__))
+        handler.handle(record)
+    finally:
+        handler.close()
+    return _log_has_text()
+
+
+def _log_has_text() -> bool:
+    """Whether the log file exists and holds something (a message may point to it)."""
+    try:
+        return _log_file().stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _file_handler() -> logging.Handler | None:
+    """The rotating log file's handler (mode 0600, in a 0700 directory), or None when the
+    file cannot be opened for writing."""
+    from logging.handlers import RotatingFileHandler
+
+    path = _log_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        if not os.access(path, os.W_OK):
+            return None
+        return RotatingFileHandler(path, maxBytes=_LOG_BYTES, backupCount=_LOG_BACKUPS,
+                                   encoding="utf-8")
+    except OSError:
+        return None
 
 
 def _parse(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
@@ -208,37 +258,39 @@ def _logging() -> Iterator[_Logs]:
     the file cannot be opened, records are dropped rather than shown on the terminal.
     Everything is put back as it was afterwards (tests run commands in one process).
     """
-    from logging.handlers import RotatingFileHandler
-
     root = logging.getLogger()
     level = _log_level(os.environ)
     formatter = _KeyMaskingFormatter()
-    handler: logging.Handler
-    path = _log_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if not path.exists():
-            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-        handler = RotatingFileHandler(path, maxBytes=_LOG_BYTES, backupCount=_LOG_BACKUPS,
-                                      encoding="utf-8")
-    except OSError:
-        handler = logging.NullHandler()
+    handler: logging.Handler = _file_handler() or logging.NullHandler()
     handler.setFormatter(formatter)
     handler.setLevel(level)
     previous_level = root.level
     httpcore = logging.getLogger("httpcore")
     previous_httpcore = httpcore.level
+    httpx_log = logging.getLogger("httpx")
+    previous_httpx = httpx_log.level
     root.addHandler(handler)
     root.setLevel(level)
     httpcore.setLevel(max(level, logging.INFO))  # its DEBUG lines are about sockets, noise
+    # httpx logs every request's full URL at INFO, query string included (a searched email
+    # address, a customer's name): our own DEBUG line names the path template instead.
+    httpx_log.setLevel(logging.WARNING)
     logging.captureWarnings(True)
     try:
         yield _Logs(handler, formatter)
+    except Exception as exc:  # a bug: logged while the key is still masked, then reported
+        if not isinstance(exc, _Fail) and not isinstance(handler, logging.NullHandler):
+            logging.getLogger("frontdesk.cli").error(
+                "unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
+            with contextlib.suppress(AttributeError):
+                exc._frontdesk_logged = True  # type: ignore[attr-defined]
+        raise
     finally:
         logging.captureWarnings(False)
         root.removeHandler(handler)
         root.setLevel(previous_level)
         httpcore.setLevel(previous_httpcore)
+        httpx_log.setLevel(previous_httpx)
         handler.close()
 
 
@@ -330,18 +382,54 @@ def _console(argv: Sequence[str]) -> int:
                 return _first_run_then_console(settings, logs)
             target = _profile_target(profile, args.key_file)
         if target.key is not None:
+            _check_key_text(target.key)
             logs.protect(target.key)
+            _check_with_the_service(target)
         elif target.read_key is not None:
             target.read_key = _protected(target.read_key, logs)
+        if target.reread is not None:
+            target.reread = _protected(target.reread, logs)
         return _run(target, settings)
 
 
+def _check_key_text(key: str) -> None:
+    """A key that cannot go into an HTTP header (a line break, a NUL) ends here, in one
+    line, without showing it."""
+    from .api.secrets import ApiKey
+
+    try:
+        ApiKey(key)
+    except ValueError as error:
+        raise _Fail(1, f"the API key cannot be used: {error}") from None
+
+
+def _check_with_the_service(target: Target) -> None:
+    """Ask the service who the target's identity is with the target's key, before the
+    console opens: a refused key or an unknown identity ends here in one line. A service
+    that cannot be reached is no reason to stop: the console opens on its cached data."""
+    import asyncio
+
+    from .store import signin
+
+    assert target.key is not None
+    outcome = asyncio.run(signin.verify(target.base_url, target.integrations_url, target.key,
+                                        target.identity, http_timeout=_CHECK_TIMEOUT))
+    if isinstance(outcome, signin.Unreachable) or not isinstance(outcome, str):
+        return
+    raise _Fail(1, _clean(outcome))
+
+
 def _protected(read_key: Callable[[], str], logs: _Logs) -> Callable[[], str]:
-    """``read_key``, masking the key in the logs as soon as it is read."""
+    """``read_key``, masking the key in the logs as soon as it is read (a key that cannot be
+    masked, with a line break, cannot be used either: refused here, without showing it)."""
+    from .config import ConfigError
 
     def read() -> str:
         key = read_key()
-        logs.protect(key)
+        try:
+            logs.protect(key)
+        except ValueError as error:
+            raise ConfigError(f"The API key cannot be used: {error}.") from None
         return key
 
     return read
@@ -350,8 +438,12 @@ def _protected(read_key: Callable[[], str], logs: _Logs) -> Callable[[], str]:
 def _run(target: Target, settings: Settings) -> int:
     """Open the console on ``target`` (the Textual app owns the terminal until it quits)."""
     from . import launch
+    from .store.local import LocalStoreError
 
-    return launch.run_console(target, settings)
+    try:
+        return launch.run_console(target, settings)
+    except LocalStoreError as error:
+        raise _Fail(1, _clean(str(error))) from None
 
 
 def _script_profile_name(base_url: str) -> str:
@@ -382,18 +474,24 @@ def _script_target(args: argparse.Namespace) -> Target:
         raise _Fail(2, _validation_text(error)) from None
     except ValueError as error:
         raise _Fail(2, f"--as: {error}") from None
+    reread = None
     if args.key_file:
         try:
             key = read_key_file(args.key_file)
         except KeyFileError as error:
             raise _Fail(1, str(error).splitlines()[0]) from None
+        path = args.key_file
+
+        def reread() -> str:
+            return read_key_file(path)
     else:
         key = os.environ.get(API_KEY_ENV, "").strip()
         if not key:
             raise _Fail(2, f"{API_KEY_ENV} is not set: with --base-url, frontdesk reads the "
                         f"API key from {API_KEY_ENV} (or from --key-file PATH).")
     identity = profile.agent_email or profile.agent_id or ""
-    return Target(profile.name, profile.base_url, profile.integrations_url, key, identity)
+    return Target(profile.name, profile.base_url, profile.integrations_url, key, identity,
+                  reread=reread)
 
 
 def _pick_profile(settings: Settings, name: str | None) -> Profile | None:
@@ -443,7 +541,11 @@ def _profile_target(profile: Profile, key_file: str | None) -> Target:
         key = read_key_file(key_file) if key_file else resolve_key(profile, os.environ)
     except ConfigError as error:
         raise _Fail(1, _with_fix(error, profile.name)) from None
-    return Target(profile.name, profile.base_url, profile.integrations_url, key, identity)
+    path = key_file or (profile.key_file if profile.key_source == "file"
+                        and not os.environ.get(API_KEY_ENV, "").strip() else None)
+    reread = (lambda: read_key_file(path)) if path else None
+    return Target(profile.name, profile.base_url, profile.integrations_url, key, identity,
+                  reread=reread)
 
 
 def _first_run_then_console(settings: Settings, logs: _Logs) -> int:

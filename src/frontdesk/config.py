@@ -66,6 +66,7 @@ __all__ = [
     "read_key_file",
     "resolve_key",
     "save_settings",
+    "scrub_secret_environment",
     "settings_path",
     "write_key_file",
 ]
@@ -73,6 +74,10 @@ __all__ = [
 APP_NAME = "frontdesk"
 HOME_ENV = "FRONTDESK_HOME"
 API_KEY_ENV = "FRONTDESK_API_KEY"
+SANDBOX_KEYS_ENV = "FRONTDESK_SANDBOX_KEYS"
+#: Environment variables that hold secrets: read once, then taken out of the environment so
+#: that no process the console starts (a browser, an editor, a clipboard helper) inherits them.
+SECRET_ENV = (API_KEY_ENV, SANDBOX_KEYS_ENV)
 KEYRING_SERVICE = "frontdesk"
 SETTINGS_FILE = "config.toml"
 DEFAULT_KEYRING_TIMEOUT = 3.0
@@ -618,6 +623,10 @@ def load_settings(path: Path | None = None) -> Settings:
         raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror or exc}") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ConfigError(
+            f"The settings file {path} nests tables or arrays too deeply to be read."
+        ) from None
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"The settings file {path} is not UTF-8 text (byte {exc.start})."
@@ -636,6 +645,10 @@ def load_settings(path: Path | None = None) -> Settings:
     except SettingsError as exc:
         raise ConfigError(
             f"The settings file {path} has invalid settings:\n{_describe_problems(exc)}"
+        ) from None
+    except RecursionError:
+        raise ConfigError(
+            f"The settings file {path} nests tables or arrays too deeply to be read."
         ) from None
 
 
@@ -964,6 +977,18 @@ class SecretStore:
 
 
 # --------------------------------------------------------------------------- resolving the key
+
+
+def scrub_secret_environment(env: dict[str, str] | None = None) -> list[str]:
+    """Take every secret variable (:data:`SECRET_ENV`) out of ``env`` (the process's own
+    environment by default), so that child processes never inherit them; call it once the key
+    has been read. Returns the names removed."""
+    target: Any = os.environ if env is None else env
+    removed = [name for name in SECRET_ENV if name in target]
+    for name in removed:
+        del target[name]
+    return removed
+
 
 
 def resolve_key(

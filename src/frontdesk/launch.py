@@ -36,6 +36,9 @@ class Target:
     key: str | None = field(repr=False)
     identity: str
     read_key: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    #: reads the key again from where it is kept (the keyring, a key file); None when it
+    #: cannot change while the console runs (the environment, a key given at sign-in)
+    reread: Callable[[], str] | None = field(default=None, repr=False, compare=False)
 
     def api_key(self) -> str:
         """The API key (reads it when it is not known yet; raises ``ConfigError`` with the
@@ -45,6 +48,19 @@ class Target:
                 raise config.KeyNotFound("no API key was given")
             self.key = self.read_key()
         return self.key
+
+    def fresh_key(self) -> str | None:
+        """The key as it is kept now, when it differs from the one in use (``frontdesk
+        login`` in another terminal, a changed key file); None when it is the same or
+        cannot be read again. Blocks on the keyring: call it off the UI thread."""
+        read = self.reread or self.read_key
+        if read is None:
+            return None
+        key = read().strip()
+        if not key or key == self.key:
+            return None
+        self.key = key
+        return key
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -85,9 +101,11 @@ def run_console(target: Target, settings: config.Settings) -> int:
     from .store.session import Session
     from .tui.app import FrontdeskApp
 
+    config.scrub_secret_environment()  # nothing the console starts inherits the key
     local = LocalStore(local_store_path(target.profile))
     session = Session(connect=lambda: connect(target, settings), local=local,
-                      settings=settings, profile=target.profile, identity=target.identity)
+                      settings=settings, profile=target.profile, identity=target.identity,
+                      new_key=target.fresh_key)
     app = FrontdeskApp(session, keys=dict(settings.keys))
     app.run()
     return app.return_code or 0  # a crash (Textual's crash screen) is a failing exit

@@ -158,6 +158,14 @@ class ApiClient:
         """The API key (its text shows ``****``)."""
         return self._key
 
+    def use_key(self, api_key: str | ApiKey) -> None:
+        """Send ``api_key`` from the next request on (a new key replacing a refused one);
+        it goes to the same two origins only, and is scrubbed from errors like the first."""
+        key = api_key if isinstance(api_key, ApiKey) else ApiKey(api_key)
+        self._key = key
+        self._transport.use_key(key)
+        self._http.auth = KeyAuth(key, self._transport.origins)
+
     @property
     def pacer(self) -> Pacer:
         """The pacer every call of this client waits on."""

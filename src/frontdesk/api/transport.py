@@ -164,6 +164,10 @@ class Transport:
         self._max_body = max_body
         self._sleep = sleep
 
+    def use_key(self, key: ApiKey) -> None:
+        """Scrub ``key`` from error messages from now on (the client sends it instead)."""
+        self._key = key
+
     # ------------------------------------------------------------------ addresses
 
     def url_for(self, op: Operation, path: Mapping[str, str | int] | None = None) -> httpx.URL:

@@ -104,6 +104,12 @@ class SandboxServer:
         """The first API key."""
         return self.keys[0]
 
+    def set_keys(self, keys: list[str]) -> None:
+        """Accept only ``keys`` from now on (a key revoked, a new one issued), while running."""
+        self.keys = list(keys)
+        if self._app is not None:
+            self.ctx.keys = tuple(keys)
+
     @property
     def base_url(self) -> str:
         """The base URL of the main interface (paths start with ``/v1``)."""

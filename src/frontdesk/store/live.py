@@ -29,6 +29,7 @@ from ..api.errors import (
     RateLimited,
     ServiceUnavailable,
     TransportError,
+    Unauthorized,
     UnexpectedResponse,
 )
 
@@ -46,6 +47,12 @@ class Link(StrEnum):
     OFFLINE = "offline"
     #: the console could not sign in (no API key, say): cached data only, until restarted
     SIGNED_OUT = "signed out"
+    #: the service refuses the API key: cached data only, until a new key is picked up
+    REFUSED = "key refused"
+
+
+#: What the header says while the service refuses the key: the state and its fix.
+REFUSED_TEXT = "key refused — run `frontdesk login`"
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ class ConnectionState:
             return "offline — showing cached data"
         if self.link is Link.SIGNED_OUT:
             return f"signed out — {self.reason}" if self.reason else "signed out"
+        if self.link is Link.REFUSED:
+            return REFUSED_TEXT
         return self.link.value
 
 
@@ -134,6 +143,8 @@ class LiveStore:
         #: watchers of topics not registered yet (a screen shown before the session started)
         self._early: dict[str, int] = {}
         self.connection = ConnectionState()
+        #: called each time the service refuses the key (the session looks for a new one)
+        self.on_refused: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ topics
 
@@ -283,6 +294,7 @@ class LiveStore:
     async def _poll(self, topic: Topic[Any], *, raise_errors: bool = False) -> float:
         """One fetch; returns how long to wait before the next."""
         topic.polls += 1
+        refused_before = isinstance(topic.error, Unauthorized)
         try:
             value = await topic.fetch()
         except ApiError as error:
@@ -304,7 +316,10 @@ class LiveStore:
         topic.error = None
         topic.failures = 0
         topic.fetched_at = self._clock()
-        self._set_live()
+        # While the key is refused, only a topic the service refused, answering now, proves
+        # the key works again (a topic with nothing to ask, say before I am known, does not).
+        if self.connection.link is not Link.REFUSED or refused_before:
+            self._set_live()
         if value != topic.value:
             topic.value = value
             topic.changes += 1
@@ -318,7 +333,31 @@ class LiveStore:
             delay = max(delay, error.retry_after)
         return delay
 
+    def report(self, error: ApiError) -> None:
+        """An error outside a poll (signing in) that says something about the connection."""
+        self._set_connection(error, 0.0, 1)
+
+    def key_changed(self) -> None:
+        """A new key is in use: connect again (every topic polls now)."""
+        for topic in self._topics.values():
+            if isinstance(topic.error, Unauthorized):
+                topic.failures = 0
+        self.connection = ConnectionState(Link.CONNECTING)
+        self._notify("connection", self.connection)
+        self.poke()
+
     def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
+        if isinstance(error, Unauthorized):
+            state = ConnectionState(Link.REFUSED, None, str(error), "key refused")
+            if self.connection.link is not Link.REFUSED:
+                self.connection = state
+                self._notify("connection", state)
+            if self.on_refused is not None:
+                try:
+                    self.on_refused()
+                except Exception:
+                    log.exception("refused-key listener failed")
+            return
         unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
         if not unreachable:
             return  # the service answered: a refusal is the topic's problem, not the link's

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..api.errors import ApiError, TransportError
+from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from .actions import Actions
 from .directory import Directory
@@ -48,11 +48,16 @@ class Session:
 
     def __init__(self, *, local: LocalStore, settings: Settings, profile: str, identity: str,
                  client: ApiClient | None = None,
-                 connect: Callable[[], ApiClient] | None = None) -> None:
+                 connect: Callable[[], ApiClient] | None = None,
+                 new_key: Callable[[], str | None] | None = None) -> None:
         if client is None and connect is None:
             raise ValueError("a Session needs a client or a way to connect")
         self._client = client
         self._connect = connect
+        #: reads the key again (keyring entry, key file) and returns it when it changed;
+        #: called, off the loop, while the service refuses the key in use
+        self._new_key = new_key
+        self._rekeying: asyncio.Task[None] | None = None
         self._connecting = threading.Lock()
         self._connect_error: str | None = None
         #: a few words for the header when connecting failed ("no API key", …)
@@ -62,6 +67,8 @@ class Session:
         self.profile = profile
         self.identity = identity
         self.live = LiveStore()
+        self.live.on_refused = self._key_refused
+        local.on_disk_problem = self._disk_problem
         self.on_notice: Notice | None = None
         self.me: Agent | None = None
         #: my id as the last session knew it (the views need it before the service answers)
@@ -133,6 +140,43 @@ class Session:
         else:
             log.info("%s: %s", severity, text)
 
+    def _disk_problem(self, problem: str | None) -> None:
+        """The local store cannot write (or can again): the header says so."""
+        self.live.announce("disk", problem)
+        if problem is not None:
+            self.notice("error", f"The local database cannot be written ({problem}): drafts "
+                        "and replies you write now are not kept until this is fixed.")
+        else:
+            self.notice("information", "The local database can be written again.")
+
+    def _key_refused(self) -> None:
+        """The service refused the key: look for a new one (written by `frontdesk login` in
+        another terminal, a changed key file or keyring entry), once at a time."""
+        if self._new_key is None or self._client is None:
+            return
+        if self._rekeying is not None and not self._rekeying.done():
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing to schedule on
+            self._rekeying = asyncio.get_running_loop().create_task(self._pick_up_key())
+
+    async def _pick_up_key(self) -> None:
+        assert self._new_key is not None
+        try:
+            key = await asyncio.to_thread(self._new_key)
+        except Exception as error:  # the keyring locked, the file gone: keep waiting
+            log.info("could not read the key again: %s", error)
+            return
+        if key is None or self._client is None:
+            return
+        try:
+            self._client.use_key(key)
+        except ValueError as error:  # a key with a line break, say: not usable
+            self.notice("error", f"The new API key cannot be used: {error}")
+            return
+        log.info("using a new API key")
+        self.notice("information", "A new API key was found; connecting with it.")
+        self.live.key_changed()
+
     def changed(self) -> None:
         """The inbox changed outside a poll (an action): tell the screens."""
         self.live.put("inbox", self.inbox.version)
@@ -173,6 +217,8 @@ class Session:
         try:
             await self.resolve_me()
         except (ApiError, LookupError) as error:
+            if isinstance(error, Unauthorized):
+                self.live.report(error)
             self.notice("error", f"Could not sign in: {error}")
         self.live.start()
         try:
@@ -185,6 +231,8 @@ class Session:
     async def close(self) -> None:
         """Stop polling and sending; keep what the next start paints from."""
         await self.live.stop()
+        if self._rekeying is not None:
+            self._rekeying.cancel()
         if self._outbox_task is not None:
             self._outbox_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -199,8 +247,12 @@ class Session:
 
     async def _poll_inbox(self) -> int:
         if not self.me_id:
-            with contextlib.suppress(ApiError, LookupError):
+            try:
                 await self.resolve_me()
+            except Unauthorized:
+                raise  # the header must say the key is refused, not show an empty inbox
+            except (ApiError, LookupError):
+                pass
         return await self.inbox.poll()
 
     async def _my_presence(self) -> UserPresence | None:

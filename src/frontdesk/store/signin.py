@@ -33,6 +33,7 @@ from ..api.secrets import ApiKey
 
 __all__ = [
     "KeySource",
+    "Unreachable",
     "default_key_file",
     "forget_made_key_file",
     "identity_fields",
@@ -44,6 +45,14 @@ __all__ = [
 ]
 
 KeySource = Literal["keyring", "env", "file"]
+
+
+class Unreachable(str):
+    """What :func:`verify` says when the service could not be reached or did not answer
+    usefully (the key was not checked either way): a console may still open on its cached
+    data."""
+
+    __slots__ = ()
 
 #: Signing in should answer quickly: one retry, short waits, a 10 s read timeout.
 _SIGNIN_RETRY = RetryPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, max_retry_after=3.0)
@@ -117,10 +126,11 @@ async def verify(
         return f"No agent or admin has the id {agent_id} at {base_url}."
     except TransportError as error:
         if error.status is None:
-            return f"Cannot reach the service at {base_url}: {error.message}"
-        return f"The service at {base_url} answered something unexpected: {error.message}"
+            return Unreachable(f"Cannot reach the service at {base_url}: {error.message}")
+        return Unreachable(
+            f"The service at {base_url} answered something unexpected: {error.message}")
     except ApiError as error:
-        return f"The service at {base_url} answered: {error}"
+        return Unreachable(f"The service at {base_url} answered: {error}")
 
 
 # --------------------------------------------------------------------------- keeping the key

@@ -76,6 +76,7 @@ class FrontdeskApp(App[None]):
         self.status_presence = ""
         self.status_hours = ""
         self.status_connection = "connecting"
+        self.status_disk = ""
         self.renders: dict[str, int] = {}
         self._all_styles = False
         self._first_frame_done = False
@@ -93,6 +94,10 @@ class FrontdeskApp(App[None]):
         if session is not None:
             session.on_notice = self._notice
             self._unsubscribe = session.live.subscribe(self._store_changed)
+            if session.local.recovery:
+                self.notify(clean(session.local.recovery), title="Local database recovered",
+                            severity="warning", markup=False, timeout=30)
+            self.status_disk = session.local.disk_problem or ""
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def _start(self) -> None:
@@ -159,6 +164,8 @@ class FrontdeskApp(App[None]):
             self.status_presence = describe_presence(value)
         elif topic == "hours":
             self.status_hours = value if isinstance(value, str) else ""
+        elif topic == "disk":
+            self.status_disk = value if isinstance(value, str) else ""
         elif topic == "outbox":
             pass
         self._paint_statuses()
@@ -181,6 +188,7 @@ class FrontdeskApp(App[None]):
         bar.presence = self.status_presence
         bar.hours = self.status_hours
         bar.connection = self.status_connection
+        bar.disk = self.status_disk
         bar.outbox = len(session.outbox.items()) if session is not None else 0
 
     # ------------------------------------------------------------------ actions
@@ -220,10 +228,12 @@ class FrontdeskApp(App[None]):
         self.push_screen(module.PresenceScreen())
 
     def action_quit_safely(self) -> None:
-        """Quit; asks first when replies are still waiting in the outbox."""
+        """Quit; asks first when replies are still waiting in the outbox, or when a draft
+        could not be saved (it would be lost)."""
         session = self.session
         waiting = len(session.outbox.items()) if session is not None else 0
-        if not waiting:
+        unsaved = len(session.local.unsaved_drafts) if session is not None else 0
+        if not waiting and not unsaved:
             self.exit()
             return
 
@@ -233,6 +243,13 @@ class FrontdeskApp(App[None]):
 
         from .screens.confirm import ConfirmScreen
 
+        if unsaved:
+            problem = (session.local.disk_problem if session is not None else None) \
+                or "the disk cannot be written"
+            self.push_screen(ConfirmScreen(
+                f"{unsaved} draft{' was' if unsaved == 1 else 's were'} not saved ({problem}).",
+                "Quit anyway? What you typed since the last save is lost."), answer)
+            return
         self.push_screen(ConfirmScreen(
             f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",
             "Quit anyway? They are kept and sent the next time frontdesk starts."), answer)

@@ -1,4 +1,5 @@
-"""The header: profile, my presence and channels, business hours, connection, outbox count."""
+"""The header: profile, my presence and channels, business hours, connection, outbox count,
+and the local disk when it cannot be written."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ class StatusBar(Widget):
     connection: reactive[str] = reactive("connecting")
     outbox: reactive[int] = reactive(0)
     mode: reactive[str] = reactive("")
+    #: what keeps the local database from being written ("disk full"), "" when nothing
+    disk: reactive[str] = reactive("")
 
     def render(self) -> Text:
         """Left: app, profile and mode; right: presence, hours, connection and outbox."""
@@ -40,6 +43,8 @@ class StatusBar(Widget):
         right.append("● " + self.connection, style=style)
         if self.outbox:
             right.append(f"   outbox {self.outbox}", style="bold yellow")
+        if self.disk:
+            right.append(f"   ● {self.disk} — not saving", style="bold red")
         gap = max(1, self.size.width - line.cell_len - right.cell_len)
         line.append(" " * gap)
         line.append_text(right)
