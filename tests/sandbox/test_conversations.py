@@ -226,6 +226,17 @@ def test_malformed_conversation_ids_are_400(http: httpx.Client, path: str) -> No
     assert response.json()["message"]
 
 
+def test_ids_python_would_read_as_numbers_are_not_ids(http: httpx.Client) -> None:
+    assert http.get("/v1/conversations/1").status_code == 200
+    # signs, blanks, underscores, an Arabic-Indic and a fullwidth one
+    for path in ("+1", "%201", "1%20", "1_0", "%D9%A1", "%EF%BC%91"):
+        for url in (f"/v1/conversations/{path}", f"/v1/conversations/{path}/messages",
+                    f"/v1/queues/conversation-position/{path}"):
+            response = http.get(url)
+            assert response.status_code == 400, (url, response.text)
+            assert "digits only" in response.json()["message"]
+
+
 def test_unknown_conversation_is_404_for_every_action(http: httpx.Client, world: Org) -> None:
     missing = "/v1/conversations/987654321"
     assert http.get(missing).status_code == 404

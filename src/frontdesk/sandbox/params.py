@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import Path
+from pydantic import BeforeValidator
 
 from ..api.models.common import UUID_PATTERN
 
 MAX_ID = 2**63 - 1
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _digits_only(value: object) -> object:
+    """A conversation id is written in plain ASCII digits: ``+1``, `` 1``, ``1_0``, an
+    Arabic-Indic or fullwidth digit (which Python's ``int`` would take) are not ids."""
+    if isinstance(value, str) and not _DIGITS.fullmatch(value):
+        raise ValueError("must be a whole number written in digits only")
+    return value
+
+
 ConversationIdPath = Annotated[
-    int, Path(alias="conversationId", ge=1, le=MAX_ID, description="the conversation id (csid)")
+    int, Path(alias="conversationId", ge=1, le=MAX_ID, description="the conversation id (csid)"),
+    BeforeValidator(_digits_only),
 ]
 TagIdPath = Annotated[str, Path(alias="tagId", pattern=UUID_PATTERN, description="a tag id")]
 MessageIdPath = Annotated[
@@ -49,5 +63,6 @@ LegacyEndpointIdPath = Annotated[
               description="an endpoint id of the deprecated listing")
 ]
 CsidPath = Annotated[
-    int, Path(alias="csid", ge=1, le=MAX_ID, description="the conversation id (csid)")
+    int, Path(alias="csid", ge=1, le=MAX_ID, description="the conversation id (csid)"),
+    BeforeValidator(_digits_only),
 ]
