@@ -10,6 +10,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -547,6 +548,54 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
     import uvicorn.config
 
     assert uvicorn.config.LOGGING_CONFIG["handlers"]  # put back afterwards
+
+
+def test_the_demo_sandbox_can_be_found_and_keeps_its_key(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from frontdesk.tui.app import FrontdeskApp
+
+    seen: list[tuple[str, str, list[str]]] = []
+
+    def console(app: FrontdeskApp) -> None:
+        """Inside the running demo: what locate and the palette say."""
+        assert app.sandbox_access is not None
+        access = app.sandbox_access
+        deadline = time.monotonic() + 60
+        while True:  # the sandbox starts beside the console
+            try:
+                reply = httpx.get(access.base_url + "/v1/tags",
+                                  headers={"Authorization": access.key}, timeout=5)
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        assert reply.status_code == 200
+        capsys.readouterr()
+        assert cli.main(["locate"]) == 0
+        located = capsys.readouterr().out
+        commands = [command.title for command in app.app_commands()]
+        seen.append((access.key, located, commands))
+
+    monkeypatch.setattr(FrontdeskApp, "run", console)
+    assert cli.main(["demo", "--seed", "3"]) == 0
+    assert cli.main(["demo"]) == 0  # again: the same sandbox database, the same key
+    [(key, located, commands), (again, _, _)] = seen
+    assert again == key
+    base_url = next(line.split()[2] for line in located.splitlines()
+                    if line.startswith("demo sandbox"))
+    assert base_url.startswith("http://127.0.0.1:")
+    assert any(line.startswith("demo API key") and line.endswith(key)
+               for line in located.splitlines())
+    assert "Sandbox: URL and key" in commands
+    key_file = config.data_dir() / "demo" / "sandbox.db.key"
+    assert key_file.read_text().strip() == key
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert key not in (config.log_dir() / cli.LOG_FILE).read_text()  # the log says where
+    assert str(key_file) in (config.log_dir() / cli.LOG_FILE).read_text()
+    capsys.readouterr()
+    assert cli.main(["locate"]) == 0  # stopped: said so
+    assert "not running" in capsys.readouterr().out
 
 
 def test_demo_options(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -945,14 +945,22 @@ def _locate(argv: Sequence[str]) -> int:
         "all under one folder). Nothing is created.")
     _parse(parser, argv)
     from .config import KEYRING_SERVICE, locations
+    from .launch import demo_paths, running_demo
+    from .sandbox.cli import key_file_for
 
-    places = locations()
-    places["log file"] = places["logs"] / LOG_FILE
+    places: dict[str, object] = dict(locations())
+    places["log file"] = locations()["logs"] / LOG_FILE
+    places["keys"] = f"system keyring, service '{KEYRING_SERVICE}' (user = profile name)"
+    demo = running_demo()
+    if demo is None:
+        places["demo sandbox"] = "not running (`frontdesk demo` starts it)"
+    else:
+        places["demo sandbox"] = f"{demo.base_url} (integrations: {demo.integrations_url})"
+        places["demo API key"] = demo.key
+    places["demo key file"] = key_file_for(demo_paths()[0])
     width = max(len(name) for name in places)
-    for name, path in places.items():
-        print(f"{name.ljust(width)}  {path}")
-    print(f"{'keys'.ljust(width)}  system keyring, service '{KEYRING_SERVICE}' "
-          "(user = profile name)")
+    for name, value in places.items():
+        print(f"{name.ljust(width)}  {value}")
     return 0
 
 

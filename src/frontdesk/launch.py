@@ -7,6 +7,7 @@ here waits on the network: the app paints first, then the session signs in.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import threading
@@ -36,6 +37,8 @@ class Target:
     key: str | None = field(repr=False)
     identity: str
     read_key: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    #: the demo's own sandbox (the palette offers its URL and key, for curl)
+    demo: bool = False
     #: reads the key again from where it is kept (the keyring, a key file); None when it
     #: cannot change while the console runs (the environment, a key given at sign-in)
     reread: Callable[[], str] | None = field(default=None, repr=False, compare=False)
@@ -106,9 +109,52 @@ def run_console(target: Target, settings: config.Settings) -> int:
     session = Session(connect=lambda: connect(target, settings), local=local,
                       settings=settings, profile=target.profile, identity=target.identity,
                       new_key=target.fresh_key)
-    app = FrontdeskApp(session, keys=dict(settings.keys))
+    access = None
+    if target.demo and target.key is not None:
+        access = DemoAccess(target.base_url, target.integrations_url or "", target.key)
+    app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access)
     app.run()
     return app.return_code or 0  # a crash (Textual's crash screen) is a failing exit
+
+
+@dataclass(frozen=True)
+class DemoAccess:
+    """How to reach the running demo sandbox from other programs (curl, scripts)."""
+
+    base_url: str
+    integrations_url: str
+    key: str = field(repr=False)
+
+    def describe(self) -> str:
+        """Lines for people: the URLs, the key and a command to try."""
+        return (f"base URL          {self.base_url}\n"
+                f"integrations URL  {self.integrations_url}\n"
+                f"API key           {self.key}\n"
+                f'try: curl -H "Authorization: {self.key}" {self.base_url}/v1/tags')
+
+
+def demo_url_file() -> Path:
+    """Where a running demo notes its sandbox's base URL (removed when it stops)."""
+    return config.data_dir() / "demo" / "sandbox.url"
+
+
+def running_demo() -> DemoAccess | None:
+    """The demo sandbox running now (its URL file is there and its port answers), or None."""
+    from urllib.parse import urlsplit
+
+    from .sandbox.cli import key_file_for
+
+    db_path, _ = demo_paths()
+    try:
+        base_url = demo_url_file().read_text("utf-8").strip()
+        key = config.read_key_file(key_file_for(db_path)).splitlines()[0].strip()
+        parts = urlsplit(base_url)
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80),
+                                      timeout=0.5):
+            pass
+    except (OSError, ValueError, config.ConfigError, IndexError):
+        return None
+    return DemoAccess(base_url, base_url + "/integrations", key)
 
 
 def demo_paths() -> tuple[Path, Path]:
@@ -132,19 +178,47 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
 
     The server starts (and seeds, the first time) while the console is already painting.
     """
+    import logging
+
+    from .sandbox.cli import key_file_for, stable_key
     from .sandbox.seed import DEMO_AGENT_EMAIL
     from .sandbox.server import SandboxServer, new_key
 
     db_path, _ = demo_paths()
     port = free_port()
-    key = new_key()
+    try:
+        key = stable_key(db_path)  # the same key every time, for a script or a profile
+    except (OSError, config.ConfigError) as error:
+        logging.getLogger("frontdesk.demo").warning("the demo's key cannot be kept: %s", error)
+        key = new_key()
     server = SandboxServer(db_path, keys=[key], seed=seed, simulator=True, port=port)
     if chaos:
         server.faults.chaos()
     starter = threading.Thread(target=server.start, name="frontdesk-demo-sandbox", daemon=True)
     starter.start()
+    noted = _note_demo_url(server.base_url)
+    logging.getLogger("frontdesk.demo").warning(
+        "demo sandbox at %s; its API key is in %s (`frontdesk locate` shows both)",
+        server.base_url, key_file_for(db_path))
     try:
-        yield Target("demo", server.base_url, server.integrations_url, key, DEMO_AGENT_EMAIL)
+        yield Target("demo", server.base_url, server.integrations_url, key, DEMO_AGENT_EMAIL,
+                     demo=True)
     finally:
+        if noted:
+            with contextlib.suppress(OSError):
+                demo_url_file().unlink()
         starter.join(60)
         server.stop()
+
+
+def _note_demo_url(base_url: str) -> bool:
+    """Write the demo sandbox's base URL where ``frontdesk locate`` finds it (0600)."""
+    path = demo_url_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(base_url + "\n")
+    except OSError:
+        return False
+    return True

@@ -7,6 +7,7 @@ import os
 import queue
 import re
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -26,10 +27,11 @@ STOP_TIMEOUT = 10.0
 class Served:
     """A ``frontdesk sandbox serve`` process and the lines it has printed."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "frontdesk", "sandbox", "serve", *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, **(env or {})})
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -112,6 +114,45 @@ def test_serve_with_given_keys_stops_on_sigterm(served: list[Served], tmp_path: 
         assert answer.status_code == 200 and answer.json()["data"] == []
     assert db.exists()
     assert process.stop(signal.SIGTERM) == 0
+
+
+def test_a_database_keeps_its_key_and_keys_stay_out_of_ps(
+        served: list[Served], tmp_path: Path) -> None:
+    db = tmp_path / "own" / "sandbox.db"
+    options = ("--port", "0", "--no-simulator", "--empty", "--db", str(db), "--no-rate-limit")
+
+    def run(*extra: str, env: dict[str, str] | None = None) -> tuple[list[str], str]:
+        process = Served(*options, *extra, env=env)
+        served.append(process)
+        process.wait_for("Press Ctrl-C to stop.")
+        keys, base = process.value("API key"), process.value("base URL")[0]
+        for key in keys:
+            answer = httpx.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
+            assert answer.status_code == 200
+        command_line = Path(f"/proc/{process.process.pid}/cmdline")
+        if command_line.exists():
+            assert not any(key in command_line.read_text() for key in keys)
+        assert process.stop(signal.SIGTERM) == 0
+        return keys, "\n".join(process.seen)
+
+    [first], banner = run()
+    kept = db.with_name("sandbox.db.key")
+    assert kept.read_text().strip() == first and f"key kept in       {kept}" in banner
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert run()[0] == [first]  # a restart keeps the key a saved profile holds
+    assert run(env={"FRONTDESK_SANDBOX_KEYS": "env-one, env-two"})[0] == ["env-one", "env-two"]
+    key_file = tmp_path / "keys"
+    key_file.write_text("file-one\nfile-two\n")
+    key_file.chmod(0o600)
+    assert run("--api-key-file", str(key_file))[0] == ["file-one", "file-two"]
+    key_file.chmod(0o644)
+    refused = subprocess.run(
+        [sys.executable, "-m", "frontdesk", "sandbox", "serve", *options, "--api-key-file",
+         str(key_file)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "chmod 600" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert sandbox_cli.main(["reset", "--db", str(db)]) == 0
+    assert not kept.exists()  # a new database, a new key
 
 
 def test_reset_deletes_the_database_and_its_journal(tmp_path: Path,

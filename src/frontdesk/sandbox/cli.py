@@ -1,17 +1,23 @@
 """``frontdesk sandbox``: run the local sandbox of the service on its own, or reset it.
 
     frontdesk sandbox serve [--host H] [--port P] [--db PATH] [--api-key KEY]...
-                            [--seed N | --empty] [--scale small|large]
+                            [--api-key-file PATH] [--seed N | --empty] [--scale small|large]
                             [--no-simulator] [--no-rate-limit] [--chaos] [--speed X]
     frontdesk sandbox reset [--db PATH]
 
 ``serve`` runs in the foreground until Ctrl-C or SIGTERM and prints what a client needs: the
-base URL, the integrations URL and the API key(s). Exit codes: 0 done, 1 failed, 2 usage.
+base URL, the integrations URL and the API key(s). The keys come from ``--api-key``,
+``--api-key-file``, or ``FRONTDESK_SANDBOX_KEYS`` (the last two keep them out of ``ps``);
+without any, the database's own key is used: made once and kept beside it
+(``<db>.key``, mode 0600), so a restart keeps the key a saved profile holds. Exit codes: 0
+done, 1 failed, 2 usage.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import signal
 import sys
 import threading
@@ -33,6 +39,32 @@ def default_db() -> Path:
     from ..config import data_dir
 
     return data_dir() / "sandbox.db"
+
+
+def key_file_for(db: Path) -> Path:
+    """Where a database's own API key is kept: ``<db>.key`` beside it."""
+    return db.with_name(db.name + ".key")
+
+
+def stable_key(db: Path) -> str:
+    """The database's own key: read from ``<db>.key``, or made and kept there (mode 0600,
+    in a 0700 directory) the first time. Raises ``KeyFileError`` when the file exists but
+    cannot be used (readable by others, say): it is never replaced silently."""
+    from ..config import read_key_file, write_key_file
+    from .server import new_key
+
+    path = key_file_for(db)
+    if path.exists():
+        return read_key_file(path).splitlines()[0].strip()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = new_key()
+    write_key_file(path, key)
+    return key
+
+
+def keys_from_text(text: str) -> list[str]:
+    """Keys separated by commas, blanks or line breaks (the environment variable, a file)."""
+    return [part for part in re.split(r"[\s,]+", text) if part]
 
 
 def _positive(value: str) -> float:
@@ -73,8 +105,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", type=Path, default=None,
                        help="database file (default: sandbox.db in the user data directory)")
     serve.add_argument("--api-key", dest="api_keys", action="append", default=None,
-                       metavar="KEY", help="an API key to accept (repeatable; default: a new "
-                       "random key, printed at start)")
+                       metavar="KEY", help="an API key to accept (repeatable; shows in `ps`: "
+                       "prefer --api-key-file or FRONTDESK_SANDBOX_KEYS). Default: the "
+                       "database's own key, made once and kept in <db>.key (mode 0600)")
+    serve.add_argument("--api-key-file", metavar="PATH", default=None,
+                       help="read the API keys to accept from PATH (one per line; a file "
+                       "only you can read, mode 0600)")
     seeding = serve.add_mutually_exclusive_group()
     # default None, not 1: argparse sees "--seed 1 --empty" as no conflict when 1 is the default
     seeding.add_argument("--seed", type=int, default=None, metavar="N",
@@ -109,18 +145,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # --help (0) or a usage error (2)
         return exit_.code if isinstance(exit_.code, int) else 2
     if args.command == "serve":
-        return serve(args)
+        try:
+            return serve(args)
+        except _Refused as refused:
+            print(f"frontdesk sandbox: {refused}", file=sys.stderr)
+            return refused.code
     if args.command == "reset":
         return reset(args.db or default_db())
     top.print_help(sys.stderr)
     return 2
 
 
+class _Refused(Exception):
+    """``serve`` cannot start: one line for people, and the exit code."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _keys(args: argparse.Namespace, db: Path) -> list[str]:
+    """The keys to accept: ``--api-key``, ``--api-key-file``, ``FRONTDESK_SANDBOX_KEYS``, or
+    the database's own. The environment variable is taken out of the environment once read."""
+    from ..config import SANDBOX_KEYS_ENV, ConfigError, read_key_file, scrub_secret_environment
+
+    from_env = os.environ.get(SANDBOX_KEYS_ENV, "")
+    scrub_secret_environment()
+    if args.api_keys:
+        keys = [key.strip() for key in args.api_keys]
+        if any(not key or any(ch in key for ch in "\r\n\x00") for key in keys):
+            raise _Refused(2, "--api-key: a key must be one line of text")
+        return keys
+    try:
+        if args.api_key_file:
+            keys = keys_from_text(read_key_file(args.api_key_file))
+        elif from_env.strip():
+            keys = keys_from_text(from_env)
+        else:
+            return [stable_key(db)]
+    except ConfigError as error:
+        raise _Refused(1, str(error).splitlines()[0]) from None
+    except OSError as error:
+        raise _Refused(1, f"cannot keep the key beside {db}: {error.strerror or error}") \
+            from None
+    if not keys:
+        raise _Refused(2, "no API key given")
+    return keys
+
+
 def reset(db: Path, out: TextIO | None = None) -> int:
-    """Delete the database at ``db`` with its -wal and -shm files."""
+    """Delete the database at ``db`` with its -wal and -shm files and its own key."""
     stream = out or sys.stdout
     removed = []
-    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+                 key_file_for(db)):
         if path.exists():
             path.unlink()
             removed.append(path)
@@ -134,11 +212,11 @@ def reset(db: Path, out: TextIO | None = None) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the sandbox in the foreground until SIGINT or SIGTERM."""
-    from .server import SandboxServer, new_key
+    from .server import SandboxServer
 
     db: Path = args.db or default_db()
     seed: int = DEFAULT_SEED if args.seed is None else args.seed
-    keys: list[str] = args.api_keys or [new_key()]
+    keys = _keys(args, db)
     fresh = not db.exists()
     server = SandboxServer(
         db, keys=keys, seed=None if args.empty else seed, empty=args.empty,
@@ -176,6 +254,14 @@ def serve(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
 
 
+def _own_key(server: SandboxServer, db: Path) -> bool:
+    """Whether the sandbox uses the database's own key (kept beside it)."""
+    try:
+        return server.keys == [stable_key(db)] if key_file_for(db).exists() else False
+    except Exception:
+        return False
+
+
 def _banner(server: SandboxServer, db: Path, seeded: str | None,
             args: argparse.Namespace) -> None:
     """What a client needs to talk to the sandbox, and a command to try."""
@@ -185,6 +271,7 @@ def _banner(server: SandboxServer, db: Path, seeded: str | None,
         f"  base URL          {server.base_url}",
         f"  integrations URL  {server.integrations_url}",
         *(f"  API key           {key}" for key in server.keys),
+        *([f"  key kept in       {key_file_for(db)}"] if _own_key(server, db) else []),
         f"  database          {db} ({organisation})",
         "  simulator         " + (f"on (speed {args.speed:g})" if args.simulator else "off"),
         "  rate limit        " + ("10 requests/s, burst 4" if args.rate_limit else "off"),

@@ -31,6 +31,7 @@ from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
+    from ..launch import DemoAccess
     from ..store.session import Session
 
 log = logging.getLogger("frontdesk.tui")
@@ -67,9 +68,11 @@ class FrontdeskApp(App[None]):
     ]
 
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
-                 start_session: bool = True) -> None:
+                 start_session: bool = True, sandbox_access: DemoAccess | None = None) -> None:
         super().__init__()
         self.session = session
+        #: the demo's own sandbox: the palette shows its URL and key (for curl)
+        self.sandbox_access = sandbox_access
         self._keys = keys or {}
         self._start_session = start_session
         self._unsubscribe: Any = None
@@ -254,16 +257,30 @@ class FrontdeskApp(App[None]):
             f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",
             "Quit anyway? They are kept and sent the next time frontdesk starts."), answer)
 
+    def show_sandbox_access(self) -> None:
+        """Show how to reach the demo's sandbox (URLs, key, a curl command) for a while."""
+        if self.sandbox_access is not None:
+            self.notify(self.sandbox_access.describe(), title="The demo's sandbox",
+                        markup=False, timeout=60)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: the screen's actions first, then the app's."""
         yield from screen_commands(self, screen)
+        yield from self.app_commands()
+        yield from super().get_system_commands(screen)
+
+    def app_commands(self) -> Iterable[SystemCommand]:
+        """The palette's commands of the app itself (modes, presence, help, quit, …)."""
         for mode_key, mode in MODE_KEYS.items():
             yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
                                 lambda mode=mode: self.action_mode(mode))
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
+        if self.sandbox_access is not None:
+            yield SystemCommand("Sandbox: URL and key",
+                                "reach the demo's sandbox from curl or a script",
+                                self.show_sandbox_access)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
-        yield from super().get_system_commands(screen)
 
 
 def _screen(module: str, name: str) -> Screen[Any]:
