@@ -453,6 +453,22 @@ def test_a_read_only_data_directory_is_one_line(
     assert len(err.strip().splitlines()) == 1 and str(config.data_dir()) in err
 
 
+def test_the_console_never_reads_keys_from_an_ended_stdin(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``frontdesk < /dev/null`` (or a pipe): a reader at the end of its input wakes without
+    pause; the console reads keys from the terminal instead, or from nothing at all."""
+    import select
+
+    with open(os.devnull, encoding="utf-8") as ended:
+        monkeypatch.setattr(sys, "__stdin__", ended)
+        with launch.terminal_input():
+            keys = sys.__stdin__
+            assert keys is not None and keys is not ended
+            readable, _, _ = select.select([keys.fileno()], [], [], 0)
+            assert os.isatty(keys.fileno()) or readable == []  # never "readable" at its end
+        assert sys.__stdin__ is ended and keys.closed
+
+
 def test_script_flags_need_the_environment_variable(
         capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
     code, _, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--as", "me@example.com")

@@ -10,6 +10,7 @@ import contextlib
 import os
 import shutil
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -113,8 +114,42 @@ def run_console(target: Target, settings: config.Settings) -> int:
     if target.demo and target.key is not None:
         access = DemoAccess(target.base_url, target.integrations_url or "", target.key)
     app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access)
-    app.run()
-    return app.return_code or 0  # a crash (Textual's crash screen) is a failing exit
+    with terminal_input():
+        app.run()
+    return app.return_code or 0
+
+
+@contextlib.contextmanager
+def terminal_input() -> Iterator[None]:
+    """Keys come from a terminal, even when standard input is not one.
+
+    Textual reads keys from ``sys.__stdin__``; a pipe or ``/dev/null`` there is at its end at
+    once, and its reader then wakes without pause, burning a core. So while the console runs,
+    keys are read from the controlling terminal (``/dev/tty``) as other terminal programs do,
+    or, without one, from a pipe that never ends (no keys, no spinning).
+    """
+    original = sys.__stdin__
+    try:
+        if original is not None and os.isatty(original.fileno()):
+            yield
+            return
+    except (OSError, ValueError):
+        pass
+    keep: list[int] = []
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        fd, writer = os.pipe()
+        keep.append(writer)
+    replacement = open(fd, encoding="utf-8", closefd=True)  # noqa: SIM115 - closed below
+    sys.__stdin__ = replacement  # type: ignore[misc]  # what Textual reads keys from
+    try:
+        yield
+    finally:
+        sys.__stdin__ = original  # type: ignore[misc]
+        replacement.close()
+        for writer in keep:
+            os.close(writer)  # a crash (Textual's crash screen) is a failing exit
 
 
 @dataclass(frozen=True)
