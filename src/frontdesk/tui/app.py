@@ -89,10 +89,10 @@ class FrontdeskApp(App[None]):
     def on_mount(self) -> None:
         # the first mode screen calls first_frame_painted; this is the safety net
         self.set_timer(1.0, self.first_frame_painted)
-        unknown = keymap.apply_remaps(self, self._keys)
-        if unknown:
-            self.notify("Unknown key binding ids in the config file: " + ", ".join(unknown),
-                        severity="warning")
+        problems = keymap.apply_remaps(self, self._keys)
+        if problems:
+            self.notify("Key remaps not applied ([keys] in config.toml): "
+                        + "; ".join(problems), severity="warning", markup=False, timeout=20)
         session = self.session
         if session is not None:
             session.on_notice = self._notice

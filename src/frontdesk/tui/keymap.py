@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from textual.app import App
@@ -27,15 +28,69 @@ class KeyInfo:
     where: str
 
 
+#: The binding that must always answer (it asks before losing anything, then quits).
+QUIT_ID = "app.quit"
+QUIT_KEY = "ctrl+q"
+_MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+@lru_cache(maxsize=1)
+def _key_names() -> frozenset[str]:
+    """Every key name Textual can deliver (``a``, ``question_mark``, ``pageup``, ``f5``)."""
+    from textual import keys
+
+    names = {key.value.rsplit("+", 1)[-1] for key in keys.Keys}
+    names |= {keys._character_to_key(chr(code)) for code in range(32, 127)}
+    names |= set(keys.KEY_ALIASES) | set(keys.REPLACED_KEYS) | set(keys.REPLACED_KEYS.values())
+    names |= {"enter", "tab", "space", "backspace", "escape"}
+    names |= {f"f{n}" for n in range(1, 25)}
+    return frozenset(names)
+
+
+def key_problem(keys: str) -> str | None:
+    """What is wrong with a binding's keys as written in the config file (``"ctrl+g"``,
+    ``"j,down"``), or None when Textual can deliver each of them."""
+    parts = [part.strip() for part in keys.split(",")]
+    if not all(parts):
+        return f"{keys!r} has an empty key"
+    for part in parts:
+        *modifiers, name = part.split("+")
+        bad = [m for m in modifiers if m.lower() not in _MODIFIERS]
+        if bad or not name:
+            return f"{part!r} is not a key (modifiers are ctrl, shift, alt, meta, super)"
+        if len(name) == 1 and name.isprintable():
+            continue
+        if name.lower() not in _key_names():
+            return f"{part!r} is not a key Textual knows (see the help screen for names)"
+    return None
+
+
 def apply_remaps(app: App[Any], remaps: Mapping[str, str]) -> list[str]:
-    """Apply ``remaps`` (binding id → keys); returns the ids that match no known binding."""
+    """Apply ``remaps`` (binding id → keys); returns what could not be applied, one sentence
+    each: ids that match no known binding, keys that are not keys, and another binding on the
+    quit key (``ctrl+q`` must always reach quitting, which asks before losing anything)."""
     if not remaps:
         return []
     load_every_screen()
     known = {info.id for info in catalogue(_classes(app))}
+    problems: list[str] = []
     unknown = [binding_id for binding_id in remaps if binding_id not in known]
-    app.set_keymap({k: v for k, v in remaps.items() if k in known})
-    return unknown
+    if unknown:
+        problems.append("unknown binding ids: " + ", ".join(unknown))
+    applied: dict[str, str] = {}
+    for binding_id, keys in remaps.items():
+        if binding_id not in known:
+            continue
+        problem = key_problem(keys)
+        if problem is not None:
+            problems.append(f"{binding_id}: {problem}")
+            continue
+        if binding_id != QUIT_ID and QUIT_KEY in {k.strip().lower() for k in keys.split(",")}:
+            problems.append(f"{binding_id}: {QUIT_KEY} is kept for quitting")
+            continue
+        applied[binding_id] = keys
+    app.set_keymap(applied)
+    return problems
 
 
 def load_every_screen() -> None:
