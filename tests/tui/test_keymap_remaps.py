@@ -4,7 +4,6 @@ quitting, is refused with a message that names it; the rest applies."""
 from __future__ import annotations
 
 from conftest import Console
-
 from frontdesk.tui import keymap
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.registry import BINDING_OWNERS
