@@ -20,11 +20,12 @@ from textual.pilot import Pilot
 from frontdesk import config
 from frontdesk.api.errors import ApiError
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import PollSettings, Settings
+from frontdesk.config import PollSettings, RateSettings, Settings
 from frontdesk.launch import Target, local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer, new_key
+from frontdesk.store.live import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
@@ -72,6 +73,10 @@ def header(app: FrontdeskApp) -> str:
 
 async def settle(pilot: Pilot[Any], session: Session) -> None:
     """Everything started has finished: the sign-in worker, a key pick-up, a repaint."""
+    for _ in range(100):  # the session starts once the first frame is painted
+        if session.started:
+            break
+        await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     task = session._rekeying
     if task is not None:
@@ -156,3 +161,37 @@ async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(
         await pilot.pause()
         assert not app.is_running
     assert app.return_code in (0, None) and app._exception is None
+
+
+async def test_signed_out_for_want_of_a_key_signs_in_once_it_is_there(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    from frontdesk.launch import connect
+
+    key_file = tmp_path / "later.key"  # `frontdesk login` has not written it yet
+    target = Target("later", sandbox.base_url, sandbox.integrations_url, None,
+                    DEMO_AGENT_EMAIL, read_key=lambda: config.read_key_file(key_file))
+    # connected as the console connects, paced far above the sandbox's (unlimited) budget
+    settings = Settings(poll=QUIET, rate=RateSettings(rate=10_000, burst=1_000))
+    session = Session(connect=lambda: connect(target, settings),
+                      local=LocalStore(local_store_path("later")), settings=settings,
+                      profile="later", identity=DEMO_AGENT_EMAIL, new_key=target.fresh_key)
+    clock.freeze(ManualClock().now())
+    try:
+        app = FrontdeskApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):  # until signing in has given up
+                if session.live.connection.link is not Link.CONNECTING:
+                    break
+                await pilot.pause()
+            await settle(pilot, session)
+            assert "signed out — no API key" in header(app)
+            assert not await session.sign_in_again()  # still none: still signed out
+            assert "signed out — no API key" in header(app)
+            config.write_key_file(key_file, sandbox.key)
+            assert await session.sign_in_again()  # as its timer would, every few seconds
+            await poll(pilot, session)
+            assert "● live" in header(app), header(app)
+            assert session.me is not None and session.me.email == DEMO_AGENT_EMAIL
+            assert session.inbox.rows
+    finally:
+        clock.freeze(None)

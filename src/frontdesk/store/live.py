@@ -333,6 +333,10 @@ class LiveStore:
             delay = max(delay, error.retry_after)
         return delay
 
+    async def sleep(self, seconds: float) -> None:
+        """Wait as the polls wait (the store's injectable sleep)."""
+        await self._sleep(seconds)
+
     def report(self, error: ApiError) -> None:
         """An error outside a poll (signing in) that says something about the connection."""
         self._set_connection(error, 0.0, 1)

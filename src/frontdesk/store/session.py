@@ -42,6 +42,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Notice = Callable[[str, str], None]
 
+#: Seconds between looks for a key while signed out.
+SIGN_IN_RETRY = 10.0
+
 
 class Session:
     """Everything a signed-in console needs, without Textual."""
@@ -58,6 +61,7 @@ class Session:
         #: called, off the loop, while the service refuses the key in use
         self._new_key = new_key
         self._rekeying: asyncio.Task[None] | None = None
+        self._signing_in: asyncio.Task[None] | None = None
         self._connecting = threading.Lock()
         self._connect_error: str | None = None
         #: a few words for the header when connecting failed ("no API key", …)
@@ -208,7 +212,34 @@ class Session:
             if self._client is None:
                 self.live.sign_out(self._connect_reason, self._connect_error or "")
                 self.notice("error", f"Could not sign in: {self._connect_error}")
+                self._signing_in = asyncio.get_running_loop().create_task(self._keep_trying())
                 return
+        await self._begin()
+
+    async def _keep_trying(self) -> None:
+        """Signed out (no key yet): look for the key now and then, and sign in with it once
+        it is there (``frontdesk login`` in another terminal), without a restart."""
+        while self._client is None:
+            await self.live.sleep(SIGN_IN_RETRY)
+            await self.sign_in_again()
+
+    async def sign_in_again(self) -> bool:
+        """Read the key again and, when it is there now, sign in and start; whether the
+        session is signed in."""
+        if self._client is not None:
+            return True
+        with self._connecting:
+            self._connect_error = None
+        await asyncio.to_thread(self._connect_now)
+        if self._client is None:
+            return False
+        self.notice("information", "An API key was found; signing in with it.")
+        self.live.key_changed()
+        await self._begin()
+        return True
+
+    async def _begin(self) -> None:
+        """Connected: poll, send, find out who I am and load the organisation."""
         poll = self.settings.poll
         self.live.add("inbox", self._poll_inbox, poll.conversations, initial=self.inbox.version)
         self.live.add("presence:me", self._my_presence, poll.presence, always=True)
@@ -231,8 +262,9 @@ class Session:
     async def close(self) -> None:
         """Stop polling and sending; keep what the next start paints from."""
         await self.live.stop()
-        if self._rekeying is not None:
-            self._rekeying.cancel()
+        for task in (self._rekeying, self._signing_in):
+            if task is not None:
+                task.cancel()
         if self._outbox_task is not None:
             self._outbox_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

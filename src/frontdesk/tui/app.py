@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ..startup import release_gc
-from ..store.live import ConnectionState
+from ..store.live import ConnectionState, Link
 from ..store.session import describe_presence
 from ..text import clean
 from . import keymap
@@ -101,6 +101,10 @@ class FrontdeskApp(App[None]):
                 self.notify(clean(session.local.recovery), title="Local database recovered",
                             severity="warning", markup=False, timeout=30)
             self.status_disk = session.local.disk_problem or ""
+            if session.live.connection.link is not Link.CONNECTING:
+                # the session may have got this far before the app listened (a key that
+                # is missing is known at once): show what it already knows
+                self._store_changed("connection", session.live.connection)
 
     @work(exclusive=True, group="session", exit_on_error=False)
     async def _start(self) -> None:
