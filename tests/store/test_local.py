@@ -317,9 +317,33 @@ def test_a_full_disk_is_said_and_passes(db_path: Path) -> None:
             Outbox(store, _never_sent).enqueue(1, {"content": "not kept", "agent_id": AGENT})
         assert store.draft(1) is not None and store.draft(1).text == "kept"  # type: ignore[union-attr]
         store.simulate_disk_full = False  # space returns
+        store.probe()  # what each poll does: a tiny write clears the problem
+        assert store.disk_problem is None
         store.save_draft(1, "kept again")
         assert store.unsaved_drafts == set() and store.disk_problem is None
         assert seen == ["disk full", None]
+
+
+def test_a_store_opened_on_a_full_disk_says_so_and_recovers(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a full disk SQLite cannot create the WAL's shared-memory file and the open fails;
+    the store opens with that index in memory instead, says writes fail, and clears that as
+    soon as one succeeds."""
+    with LocalStore(db_path) as store:
+        store.save_draft(1, "kept")
+    monkeypatch.setattr(LocalStore, "simulate_disk_full", True)  # the disk is full …
+    with LocalStore(db_path) as store:
+        assert store.disk_problem == "disk full"
+        assert store.draft(1) is not None and store.draft(1).text == "kept"  # type: ignore[union-attr]
+        with pytest.raises(LocalWriteError):
+            store.save_draft(2, "not yet")
+        store.simulate_disk_full = False  # … until space returns
+        store.probe()  # what each poll does: a tiny write clears the problem
+        assert store.disk_problem is None
+        store.save_draft(2, "written after")
+    monkeypatch.setattr(LocalStore, "simulate_disk_full", False)
+    with LocalStore(db_path) as store:
+        assert store.draft(2) is not None and store.disk_problem is None
 
 
 def test_a_really_full_database_is_a_write_error(db_path: Path) -> None:

@@ -102,6 +102,10 @@ class _Unusable(Exception):
     """Internal: the file must be moved aside; the message says why."""
 
 
+class _DiskTrouble(Exception):
+    """Internal: the file could not be opened because the disk cannot be written."""
+
+
 class _Newer(Exception):
     """Internal: the file's schema is newer than this code knows."""
 
@@ -229,6 +233,9 @@ class LocalStore:
     why the previous file was moved aside and where it went.
     """
 
+    #: fault switch: every write (and, set on the class, opening) fails as on a full disk
+    simulate_disk_full: bool = False
+
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.recovery: str | None = None
@@ -238,13 +245,19 @@ class LocalStore:
         self.on_disk_problem: Callable[[str | None], None] | None = None
         #: conversations whose draft could not be saved (their last save failed)
         self.unsaved_drafts: set[int] = set()
-        #: fault switch: every write fails as on a full disk while it is set
-        self.simulate_disk_full = False
         self._lock = threading.RLock()
         self._depth = 0
         _private_directory(self.path.parent)
         try:
-            self._conn = self._open()
+            try:
+                self._conn = self._open()
+            except _DiskTrouble as trouble:
+                # A full disk cannot take the WAL's shared-memory file: open with the index
+                # in memory, say so, and let the first write that succeeds clear it.
+                self._conn = self._open(exclusive=True)
+                self._disk("disk full" if "full" in str(trouble) else "cannot write to disk")
+                log.warning("%s opened on a disk that cannot be written: %s", self.path,
+                            trouble)
         except _Newer as exc:
             from frontdesk import __version__
 
@@ -270,8 +283,11 @@ class LocalStore:
 
     # ------------------------------------------------------------------ opening
 
-    def _open(self) -> sqlite3.Connection:
-        """Connect, set the durability pragmas, migrate, and touch every table once."""
+    def _open(self, *, exclusive: bool = False) -> sqlite3.Connection:
+        """Connect, set the durability pragmas, migrate, and touch every table once.
+
+        ``exclusive``: keep the WAL index in memory instead of the shared-memory file (one
+        process at a time), for a disk too full to create that file."""
         _private_file(self.path, create=True)
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
@@ -279,7 +295,11 @@ class LocalStore:
         except sqlite3.Error as exc:
             raise LocalStoreError(f"Cannot open {self.path}: {exc}") from exc
         try:
+            if self.simulate_disk_full and not exclusive:
+                raise sqlite3.OperationalError("database or disk is full (simulated)")
             conn.execute("PRAGMA busy_timeout = 5000")
+            if exclusive:
+                conn.execute("PRAGMA locking_mode = EXCLUSIVE")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 log.warning("%s: journal mode is %s, not WAL", self.path, mode)
@@ -301,6 +321,8 @@ class LocalStore:
                 raise _Unusable(str(exc)) from exc
             if "no such table" in str(exc) or "no such column" in str(exc):
                 raise _Unusable(f"unexpected layout: {exc}") from exc
+            if (primary in _DISK_CODES or "disk is full" in str(exc)) and not exclusive:
+                raise _DiskTrouble(str(exc)) from exc
             raise LocalStoreError(f"Cannot use {self.path}: {exc}") from exc
         for suffix in ("-wal", "-shm"):  # SQLite gives them the database's mode; make sure
             _private_file(self.path.with_name(self.path.name + suffix), create=False)
@@ -393,6 +415,12 @@ class LocalStore:
             raise LocalWriteError(f"{problem}: {exc}") from None
         if self._depth == 0:
             self._disk(None)
+
+    def probe(self) -> None:
+        """While writes fail, try a tiny one (the session calls this on each poll), so the
+        problem clears as soon as space returns even if nothing else is written."""
+        if self.disk_problem is not None:
+            self.save_snapshot("disk-probe", time.time())
 
     def _disk(self, problem: str | None) -> None:
         if problem == self.disk_problem:

@@ -285,6 +285,7 @@ class Session:
                 raise  # the header must say the key is refused, not show an empty inbox
             except (ApiError, LookupError):
                 pass
+        self.local.probe()
         return await self.inbox.poll()
 
     async def _my_presence(self) -> UserPresence | None:
