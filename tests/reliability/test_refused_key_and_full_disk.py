@@ -36,6 +36,7 @@ from frontdesk.tui.widgets.composer import Composer
 from frontdesk.tui.widgets.status_bar import StatusBar
 
 SIZE = (120, 32)
+REPLY = "Written while the key was refused."
 #: The timers poll once, then wait an hour: the test polls by itself, as they would.
 QUIET = PollSettings(thread=3600, conversations=3600, presence=3600, queues=3600,
                      business_hours=3600)
@@ -107,6 +108,12 @@ async def test_a_refused_key_is_said_and_a_new_key_is_picked_up_without_a_restar
             assert "key refused — run `frontdesk login`" in said, said
             assert "live" not in said and "unreachable" not in said and "retrying" not in said
         assert app._exception is None and app.is_running
+        # A reply written meanwhile waits in the outbox (the key is refused, not the reply).
+        chat = next(cid for cid in session.inbox.rows
+                    if session.inbox.records[cid].channel == "WidgetChat")
+        session.send_reply(chat, REPLY)
+        await session.outbox.flush()
+        assert [item.state for item in session.outbox.items()] == ["pending"]
         # `frontdesk login` in another terminal writes the new key: the next refusal finds it.
         config.write_key_file(key_file, replacement)
         await poll(pilot, session)
@@ -114,6 +121,11 @@ async def test_a_refused_key_is_said_and_a_new_key_is_picked_up_without_a_restar
         assert "● live" in header(app), header(app)
         assert session.client.key.reveal() == replacement
         assert any("new API key" in n.message for n in app._notifications)
+        await session.outbox.flush()
+        assert session.outbox.items() == []
+        sent = sandbox.query("SELECT count(*) AS n FROM messages WHERE conversation_id = ? "
+                             "AND body_text = ?", (chat, REPLY))
+        assert sent[0]["n"] == 1
 
 
 async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(

@@ -228,7 +228,7 @@ async def test_a_conversations_later_reply_never_overtakes_an_earlier_one(
     InvalidRequest("User 123 does not exist", status=400),
     NotFound("Conversation 9 not found", status=404),
     Conflict("conversation is closed", status=409),
-    Unauthorized("unknown key", status=401),
+    Unauthorized("not allowed", status=403),
     ApiError("payload too large", status=413),
 ])
 async def test_refused_item_fails_with_its_error_and_does_not_block(
@@ -246,6 +246,18 @@ async def test_refused_item_fails_with_its_error_and_does_not_block(
     assert outbox.pending_count == 0 and outbox.failed_count == 1
     assert await outbox.flush() == 0  # failed items wait for the user
     assert len(recorder.calls) == 2
+
+
+async def test_a_refused_key_keeps_the_reply_waiting_not_failed(local: LocalStore) -> None:
+    outbox, recorder, _ = make_outbox(local)
+    item = outbox.enqueue(1, payload("kept for a key that works"))
+    recorder.errors = [Unauthorized("unknown key", status=401)]
+    assert await outbox.flush() == 0
+    [waiting] = outbox.items()
+    assert (waiting.id, waiting.state) == (item.id, "pending")
+    assert outbox.failed_count == 0 and outbox.pending_count == 1
+    assert await outbox.flush() == 1  # the key works again: sent, with the same externalId
+    assert [call[1] for call in recorder.calls] == [item.external_id, item.external_id]
 
 
 async def test_retry_sends_a_failed_item_again_with_the_same_external_id(

@@ -14,7 +14,8 @@ service confirms it. A process killed mid-send leaves the item ``sending``; the 
 
 Failures: a connection problem, a 5xx or a 429 puts the item back to ``pending`` and the
 :meth:`Outbox.run` loop tries again after a capped, jittered backoff (or the Retry-After).
-A refusal that retrying cannot fix (400, 401/403, 404, 409, other 4xx) makes it ``failed``,
+A refused key (401) is not the reply's fault: the item waits the same way, for a key that
+works. A refusal that retrying cannot fix (400, 403, 404, 409, other 4xx) makes it ``failed``,
 kept with the service's message so the user can edit it (:meth:`Outbox.restore_to_draft`),
 retry it (:meth:`Outbox.retry`) or drop it (:meth:`Outbox.discard`).
 
@@ -44,6 +45,7 @@ from frontdesk.api.errors import (
     RateLimited,
     ServiceUnavailable,
     TransportError,
+    Unauthorized,
 )
 from frontdesk.api.retry import RetryPolicy, backoff
 
@@ -75,6 +77,12 @@ CONTENT_TYPES = ("Text", "Markdown", "Html")
 DEFAULT_OUTBOX_POLICY = RetryPolicy(base_delay=1.0, max_delay=30.0)
 
 _TRANSIENT = (TransportError, ServiceUnavailable, RateLimited)
+
+
+def _key_refused(error: ApiError) -> bool:
+    """The service refused the key (401), not the reply: it waits for a key that works
+    (the session picks up a new one) instead of failing."""
+    return isinstance(error, Unauthorized) and error.status == 401
 _COLUMNS = ("id, conversation_id, external_id, payload, state, attempts, last_error, "
             "created_at, updated_at")
 
@@ -406,7 +414,7 @@ class Outbox:
             if is_duplicate_external_id(exc):
                 self._delete(item.id)
                 return "sent"
-            if isinstance(exc, _TRANSIENT):
+            if isinstance(exc, _TRANSIENT) or _key_refused(exc):
                 delay = backoff(self._policy, max(item.attempts, 1))
                 if exc.retry_after is not None:
                     delay = max(delay, exc.retry_after)
