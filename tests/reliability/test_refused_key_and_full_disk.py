@@ -169,10 +169,19 @@ async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(
         assert draft is not None and draft.text == "unsaved words!"
         assert session.local.unsaved_drafts == set()
         assert "disk full" not in header(app)
+        # Full again, and this time the person chooses to quit: it ends cleanly.
+        session.local.simulate_disk_full = True
+        await pilot.press("?")
+        await pilot.pause()
         await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
     assert app.return_code in (0, None) and app._exception is None
+    with LocalStore(local_store_path("work")) as kept:
+        assert kept.draft(chat) is not None  # what was saved before stays
 
 
 async def test_signed_out_for_want_of_a_key_signs_in_once_it_is_there(

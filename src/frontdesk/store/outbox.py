@@ -49,7 +49,7 @@ from frontdesk.api.errors import (
 )
 from frontdesk.api.retry import RetryPolicy, backoff
 
-from .local import Draft, LocalStore
+from .local import Draft, LocalStore, LocalWriteError
 
 if TYPE_CHECKING:
     from frontdesk.api.models import OutboundMessageInput
@@ -451,6 +451,9 @@ class Outbox:
             self._wake.clear()
             try:
                 await self.flush()
+            except LocalWriteError as error:  # a full disk: try again later, said elsewhere
+                log.warning("the outbox could not flush: %s", error)
+                self._retry_at = self._clock() + self._policy.max_delay
             except Exception:
                 log.exception("the outbox could not flush")
                 self._retry_at = self._clock() + self._policy.max_delay
