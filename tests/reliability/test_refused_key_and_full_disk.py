@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from frontdesk import config
 from frontdesk.api.errors import ApiError
@@ -78,7 +79,8 @@ async def settle(pilot: Pilot[Any], session: Session) -> None:
         if session.started:
             break
         await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
+    with contextlib.suppress(WorkerCancelled):  # one replaced by a newer one: settled too
+        await pilot.app.workers.wait_for_complete()
     task = session._rekeying
     if task is not None:
         await task

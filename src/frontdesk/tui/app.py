@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -31,12 +31,29 @@ from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
-    from ..launch import DemoAccess
     from ..store.session import Session
 
 log = logging.getLogger("frontdesk.tui")
 
 MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admin"}
+
+
+class SandboxAccess(Protocol):
+    """How to reach the demo's own sandbox from other programs (``launch.DemoAccess``)."""
+
+    @property
+    def base_url(self) -> str:
+        """The sandbox's base URL."""
+        ...
+
+    @property
+    def key(self) -> str:
+        """Its API key."""
+        ...
+
+    def describe(self) -> str:
+        """Lines for people: the URLs, the key and a command to try."""
+        ...
 
 
 @owns_bindings
@@ -68,7 +85,7 @@ class FrontdeskApp(App[None]):
     ]
 
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
-                 start_session: bool = True, sandbox_access: DemoAccess | None = None) -> None:
+                 start_session: bool = True, sandbox_access: SandboxAccess | None = None) -> None:
         super().__init__()
         self.session = session
         #: the demo's own sandbox: the palette shows its URL and key (for curl)
