@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..startup import release_gc
@@ -104,6 +105,20 @@ class FrontdeskApp(App[None]):
             self._unsubscribe()
         if self.session is not None:
             await self.session.close()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification of every screen comes here: its text is cleaned, so a message
+        that quotes the service (or a customer through it) is inert even where the caller
+        forgot. Markup stays the caller's to escape."""
+        super().notify(clean(message), title=clean(title, multiline=False), severity=severity,
+                       timeout=timeout, markup=markup)
+
+    def validate_title(self, title: Any) -> str:
+        return clean(str(title), multiline=False)
+
+    def validate_sub_title(self, sub_title: Any) -> str:
+        return clean(str(sub_title), multiline=False)
 
     def _notice(self, severity: str, text: str) -> None:
         level = severity if severity in ("information", "warning", "error") else "information"

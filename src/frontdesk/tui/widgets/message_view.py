@@ -28,7 +28,6 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
-from textual.widgets import Static
 
 from frontdesk.api.models.messages import File, Message
 from frontdesk.text import link_label, one_line
@@ -38,6 +37,8 @@ from frontdesk.tui.render import (
     relative_time,
     render_body_cached,
 )
+
+from .safe import Static
 
 __all__ = ["MessageView", "author_fallback", "channel_name", "direction_class"]
 
