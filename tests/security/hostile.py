@@ -178,6 +178,7 @@ class PlantedMore:
     """What :func:`plant_everywhere` wrote beside :func:`plant`'s conversation."""
 
     agent_id: str
+    enduser_id: str
     team_id: str
     queue_id: str
     attribute_id: str
@@ -185,8 +186,10 @@ class PlantedMore:
 
 def plant_everywhere(sandbox: SandboxServer, planted: Planted, *, agent_email: str,
                      now: datetime, text: str = HOSTILE) -> PlantedMore:
-    """Hostile text in every other place the service returns it: an agent's name (a member
-    of a team and a queue of the demo agent), a team's and a queue's name, a conversation
+    """Hostile text in every other place the service returns it: an end user who comes first
+    in People (the oldest), an agent's name (title and
+    clipboard sequences first, so an input pre-filled with it shows them; a member of a team
+    and a queue of the demo agent), a team's and a queue's name, a conversation
     attribute definition whose label and option labels (nested too) carry ``text``, set on
     ``planted``'s conversation, and its order number set to :data:`ATTRIBUTE_VALUE`."""
 
@@ -196,9 +199,13 @@ def plant_everywhere(sandbox: SandboxServer, planted: Planted, *, agent_email: s
         at = iso(now - timedelta(hours=1))
         with db.tx():
             agent = records.insert_user(db, kind="agent", created_at=at,
-                                        display_name=f"Mallory {text}",
+                                        display_name=f"Mallory {OSC2_TITLE}{OSC52} {text}",
                                         email="mallory.agent@example.com",
                                         first_name=f"mallory {text}")
+            early = records.insert_user(db, kind="enduser", created_at="2020-01-01T00:00:00.000Z",
+                                        display_name=f"Mallory early {OSC52} {text}",
+                                        email="mallory.early@example.com",
+                                        external_id=f"crm {text}")
             team = records.insert_team(db, name=f"mallory team {text}", created_at=at,
                                        members=[me, agent])
             queue = records.insert_queue(db, name=f"mallory queue {text}", created_at=at,
@@ -226,6 +233,6 @@ def plant_everywhere(sandbox: SandboxServer, planted: Planted, *, agent_email: s
             records.set_attribute_value(db, entity_type="Conversation",
                                         entity_id=planted.conversation_id,
                                         attribute_id=order, value=ATTRIBUTE_VALUE)
-        return PlantedMore(agent, team, queue, attribute)
+        return PlantedMore(agent, early, team, queue, attribute)
 
     return sandbox.call(write)

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Final
 
 __all__ = ["ItemTooLarge", "NotJson", "read_listing"]
 
 _WHITESPACE: Final = " \t\n\r"
+_SKIP_WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
+#: What :meth:`_Reader.value_now` answers when the value is not all there yet.
+_MISSING: Final = object()
 #: Read at least this much more before trying to decode a cut-off value again.
 _STEP: Final = 64 * 1024
 
@@ -90,6 +94,31 @@ class _Reader:
         self.pos += 1
         return found
 
+    def value_now(self, decoder: json.JSONDecoder) -> Any:
+        """The next value if it is all in what was read (else :data:`_MISSING`): most items
+        of a list are, and this is the fast path for them."""
+        text = self.text
+        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        try:
+            found, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError:
+            return _MISSING
+        if end >= len(text) and not self.done:
+            return _MISSING
+        if end - pos > self._max_item:
+            raise ItemTooLarge(f"an item is larger than {self._max_item} characters")
+        self.pos = end
+        return found
+
+    def char_now(self, chars: str) -> str | None:
+        """The next character if it is read and one of ``chars`` (taken), else None."""
+        text = self.text
+        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        if pos < len(text) and text[pos] in chars:
+            self.pos = pos + 1
+            return text[pos]
+        return None
+
     async def value(self, decoder: json.JSONDecoder) -> Any:
         """Decode the next value, reading more until it is whole."""
         await self.peek()
@@ -144,8 +173,11 @@ async def read_listing(chunks: AsyncIterator[bytes], each: Callable[[Any], Any],
                 reader.pos += 1
             else:
                 while True:
-                    items.append(each(await reader.value(decoder)))
-                    if await reader.expect(",]") == "]":
+                    item = reader.value_now(decoder)
+                    if item is _MISSING:
+                        item = await reader.value(decoder)
+                    items.append(each(item))
+                    if (reader.char_now(",]") or await reader.expect(",]")) == "]":
                         break
             out[name] = items
         else:

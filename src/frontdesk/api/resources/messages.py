@@ -233,17 +233,21 @@ def bound_text(item: Any) -> Any:
     longer text ends with how much was left out). A thread is read whole and unpaged, so a
     service sending more than the contract allows costs this one message its tail, not the
     thread its messages."""
-    attributes = item.get("attributes") if isinstance(item, dict) else None
-    if not isinstance(attributes, dict):
-        return item
-    email = attributes.get("emailContent")
-    for holder in (attributes, email if isinstance(email, dict) else {}):
-        content = holder.get("content")
-        value = content.get("value") if isinstance(content, dict) else None
-        if isinstance(content, dict) and isinstance(value, str) and len(value) > MAX_TEXT:
+    attributes = item.get("attributes") if type(item) is dict else None
+    if type(attributes) is dict:
+        _bound(attributes.get("content"))
+        email = attributes.get("emailContent")
+        if type(email) is dict:
+            _bound(email.get("content"))
+    return item
+
+
+def _bound(content: Any) -> None:
+    if type(content) is dict:
+        value = content.get("value")
+        if type(value) is str and len(value) > MAX_TEXT:
             content["value"] = (value[:MAX_TEXT]
                                 + f"\n… ({len(value) - MAX_TEXT:,} more characters not read)")
-    return item
 
 
 def _new_external_id() -> str:
