@@ -55,8 +55,8 @@ NAME_WIDTH: Final = 60
 HEADER_WIDTH: Final = 200
 URL_WIDTH: Final = 300
 #: A body longer than this many characters, or lines, is shown shortened until expanded.
-SHORT_CHARS: Final = 2_000
-SHORT_LINES: Final = 40
+SHORT_CHARS: Final = 1_500
+SHORT_LINES: Final = 30
 
 _DIRECTIONS: Final[dict[str, tuple[str, str, str]]] = {
     # direction: (glyph, role, CSS class)
@@ -180,7 +180,7 @@ class MessageView(Static, can_focus=True):
         Binding("y", "copy", "Copy", id="thread.copy"),
         Binding("A", "anonymize", "Anonymize", id="thread.anonymize"),
         Binding("o", "open_attachment(1)", "Open attachment", id="thread.open_attachment"),
-        Binding("enter", "expand", "Show all", id="thread.expand"),
+        Binding("enter", "expand", "Show all/less", id="thread.expand"),
     ]
 
     class CopyRequested(TextualMessage):
