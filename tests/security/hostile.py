@@ -166,3 +166,73 @@ def plant(sandbox: SandboxServer, *, agent_email: str, now: datetime,
         return Planted(cid, user, tag, inactive, link)
 
     return sandbox.call(write)
+
+
+#: A custom attribute value as a customer-facing form may fill it: clipboard and title
+#: sequences ended by ``ESC \`` (Rich strips neither).
+ATTRIBUTE_VALUE: Final = "ORD-1\x1b]52;c;U1RPTEVO\x1b\\\x1b]2;PWNED\x1b\\"
+
+
+@dataclass(frozen=True)
+class PlantedMore:
+    """What :func:`plant_everywhere` wrote beside :func:`plant`'s conversation."""
+
+    agent_id: str
+    enduser_id: str
+    team_id: str
+    queue_id: str
+    attribute_id: str
+
+
+def plant_everywhere(sandbox: SandboxServer, planted: Planted, *, agent_email: str,
+                     now: datetime, text: str = HOSTILE) -> PlantedMore:
+    """Hostile text in every other place the service returns it: an end user who comes first
+    in People (the oldest), an agent's name (title and
+    clipboard sequences first, so an input pre-filled with it shows them; a member of a team
+    and a queue of the demo agent), a team's and a queue's name, a conversation
+    attribute definition whose label and option labels (nested too) carry ``text``, set on
+    ``planted``'s conversation, and its order number set to :data:`ATTRIBUTE_VALUE`."""
+
+    def write(ctx: SandboxContext) -> PlantedMore:
+        db = ctx.db
+        me = db.all("SELECT id FROM users WHERE email = ?", (agent_email,))[0]["id"]
+        at = iso(now - timedelta(hours=1))
+        with db.tx():
+            agent = records.insert_user(db, kind="agent", created_at=at,
+                                        display_name=f"Mallory {OSC2_TITLE}{OSC52} {text}",
+                                        email="mallory.agent@example.com",
+                                        first_name=f"mallory {text}")
+            early = records.insert_user(db, kind="enduser", created_at="2020-01-01T00:00:00.000Z",
+                                        display_name=f"Mallory early {OSC52} {text}",
+                                        email="mallory.early@example.com",
+                                        external_id=f"crm {text}")
+            team = records.insert_team(db, name=f"mallory team {text}", created_at=at,
+                                       members=[me, agent])
+            queue = records.insert_queue(db, name=f"mallory queue {text}", created_at=at,
+                                         members=[(me, 1), (agent, None)])
+
+            def option(label: str, value: str, order: int,
+                       nested: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+                return {"id": records.new_id(), "label": label, "value": value,
+                        "nestedOptions": nested or [], "isDeactivated": False,
+                        "orderIndex": order}
+
+            options = [option(f"mallory option {text}", "evil", 0,
+                              [option(f"nested {text}", "deeper", 0)]),
+                       option("Harmless", "harmless", 1)]
+            attribute = records.insert_attribute_definition(
+                db, entity_type="Conversation", identifier="mallory_pick",
+                label=f"Mallory pick {text}", description=f"described {text}",
+                input_definition={"_type": "Select", "options": options}, created_at=at,
+                position=0)
+            records.set_attribute_value(db, entity_type="Conversation",
+                                        entity_id=planted.conversation_id,
+                                        attribute_id=attribute, value=["evil", "deeper"])
+            order = db.all("SELECT id FROM custom_attribute_definitions "
+                           "WHERE identifier = 'order_number'")[0]["id"]
+            records.set_attribute_value(db, entity_type="Conversation",
+                                        entity_id=planted.conversation_id,
+                                        attribute_id=order, value=ATTRIBUTE_VALUE)
+        return PlantedMore(agent, early, team, queue, attribute)
+
+    return sandbox.call(write)

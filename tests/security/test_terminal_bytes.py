@@ -4,13 +4,17 @@ writes a customer's escape sequences.
 The unit-level proof is ``tests/security/test_text_sanitiser.py``; this one is end to end.
 Textual's headless mode (``App.run_test``) renders nothing to any output, so the console is
 started as its own process (``frontdesk.launch.run_console``, as ``frontdesk`` does) on the slave
-side of a pty, against a sandbox of this test with hostile text planted in an end user's name,
-a subject, message bodies (Text, Markdown, Html), email headers, a tag and attachments. The
-test reads every byte the console writes from the master side, keeps a small model of the
-screen to know when to press the next key, walks inbox → filter → thread → tag picker → back
-by writing keys to the master, ends on a deliberate crash (Textual's crash screen prints a
-traceback with locals), and then checks the raw bytes, crash screen included: no escape of the
-customer's, and not the API key either (QUALITY.md check 4).
+side of a pty, against a sandbox of this test with hostile text planted in every field the
+service returns: end users' names, a subject, message bodies (Text, Markdown, Html), email
+headers, tags, attachments, custom attribute values (a Text value pre-filling an input) and
+definitions with their option labels, an agent's name (pre-filling the edit form), a team's
+and a queue's name. The test reads every byte the console writes from the master side, keeps a
+small model of the screen to know when to press the next key, walks every mode by writing keys
+to the master — inbox → filter → thread → attributes panel → transfer and tag pickers →
+People (an end user's profile, the agents, the agent edit form) → Team and its team picker →
+Queues → Admin (tags, teams, queues, attribute definitions) — ends on a deliberate crash
+(Textual's crash screen prints a traceback with locals), and then checks the raw bytes, crash
+screen included: no escape of the customer's, and not the API key either (QUALITY.md check 4).
 """
 
 from __future__ import annotations
@@ -178,6 +182,16 @@ class PtyConsole:
         """Type ``keys`` on the terminal (ESC for escape, CR for enter, \\x11 for ctrl+q)."""
         os.write(self.master, keys.encode())
 
+    def click(self, label: str) -> None:
+        """Click (SGR mouse report) on the first place ``label`` starts on the screen."""
+        for y, line in enumerate(self.screen.text.splitlines()):
+            x = line.find(label)
+            if x >= 0:
+                column = cell_len(line[:x]) + 1
+                self.press(f"\x1b[<0;{column};{y + 1}M\x1b[<0;{column};{y + 1}m")
+                return
+        pytest.fail(f"{label!r} is not on the screen:\n{self.screen.text}")
+
     def finish(self) -> int:
         """Read to the end of the process's output; its exit status."""
         deadline = time.monotonic() + STEP_TIMEOUT
@@ -218,7 +232,9 @@ def footer(screen: str) -> str:
 @pytest.fixture
 def terminal(sandbox: SandboxServer) -> Iterator[tuple[PtyConsole, hostile.Planted]]:
     """The console on a pty, on the seeded sandbox with hostile text planted."""
-    planted = hostile.plant(sandbox, agent_email=DEMO_AGENT_EMAIL, now=ManualClock().now())
+    now = ManualClock().now()
+    planted = hostile.plant(sandbox, agent_email=DEMO_AGENT_EMAIL, now=now)
+    hostile.plant_everywhere(sandbox, planted, agent_email=DEMO_AGENT_EMAIL, now=now)
     console = PtyConsole(sandbox, DEMO_AGENT_EMAIL)
     try:
         yield console, planted
@@ -236,6 +252,50 @@ def assert_inert(written: str) -> None:
         assert sequence not in written, f"{sequence!r} reached the terminal"
     for char in (*hostile.FORBIDDEN_CHARS, "\x9c"):
         assert char not in written, f"{char!r} reached the terminal"
+
+
+def walk_the_other_modes(console: PtyConsole) -> None:
+    """From the inbox: People, Team, Queues and Admin, each showing hostile text."""
+    # People: the oldest end user first; its profile.
+    console.press("4")
+    console.shows("Mallory early ␛]52;c;ZXZpbA==␇ [@", "crm [@click=")
+    console.press("\r")
+    console.shows("Email        mallory.early@example.com")
+    console.press("\x1b")
+    console.expect("the end users again", lambda s: "Email        mallory.early" not in s)
+    # The agents, filtered to the hostile one, and the edit form pre-filled with its name.
+    console.press("t")
+    console.shows("agents and admins", "Mallory ␛]2;pwned-title")
+    console.press("/")
+    console.shows("Filter agents")
+    console.press("mallory.agent@example.com\r")
+    console.shows("1 with email mallory.agent@example.com")
+    console.press("E")
+    console.shows("Change agent (only changed fields)", "⟨U+009B⟩6n ␀ ⟨U+202E⟩",
+                  "mallory [@click=app.quit]press me[/]")
+    console.press("\x1b")
+    console.expect("the form closed", lambda s: "Change agent" not in s)
+    # Team: the hostile agent among everyone; the team picker lists the hostile team.
+    console.press("3")
+    console.shows("Mallory ␛]2;pwned-title␛\\␛]52")
+    console.press("t")
+    console.expect("the team picker open", lambda s: "Dismiss" in footer(s))
+    console.shows("mallory team")
+    console.press("\x1b")
+    console.expect("the team picker closed", lambda s: "Dismiss" not in footer(s))
+    # Queues: the hostile queue's row.
+    console.press("2")
+    console.shows("mallory queue [@click=app.quit]press me[/")
+    # Admin: tags, then teams, queues and the attribute definitions from its menu.
+    console.press("5")
+    console.shows("mallory [@click=app.quit]press me[/] [l")
+    for section, shown in (("Teams", "mallory team [@click=app.quit]"),
+                           ("Queues", "mallory queue [@click=app.qui"),
+                           ("Custom attributes", "Mallory pick [@click=app.quit")):
+        console.click(section)  # the admin menu's entry
+        console.shows(shown)
+    console.press("\x1b[B" * 4)  # the hostile definition: its options in the detail
+    console.shows("About      described [@click=", "── mallory option [@click=app.quit]")
 
 
 def test_customer_escapes_never_reach_the_terminal(
@@ -260,6 +320,19 @@ def test_customer_escapes_never_reach_the_terminal(
         console.press("\r")  # open the highlighted conversation
         console.shows("Subject:", "text body", "html body", "markdown body", "📎")
         console.shows("(https://evil.example/steal?session=1)")  # a link's real target
+        # The attributes panel: an input pre-filled with the order number, selects whose
+        # options carry hostile labels.
+        console.press("a")
+        console.shows(f"Custom attributes of the conversation {cid}",
+                      "ORD-1␛]52;c;U1RPTEVO␛\\␛]2;PWNED␛\\", "mallory option [@click=",
+                      "nested [@click=")
+        console.press("\x1b")
+        console.expect("the panel closed", lambda s: "Custom attributes of" not in s)
+        # The transfer picker, listing the hostile queue.
+        console.press("T")
+        console.shows("mallory queue [@click=app.quit]")
+        console.press("\x1b")
+        console.expect("the picker closed", lambda s: "mallory queue" not in s)
         # The tag picker, listing the hostile tag.
         console.press("t")
         console.shows(f"Tags of {cid}", "] mallory [@click=app.quit]")
@@ -267,6 +340,7 @@ def test_customer_escapes_never_reach_the_terminal(
         console.expect("the picker closed", lambda s: "Tags of" not in s)
         console.press("\x1b")
         console.expect("the inbox again", lambda s: "Subject / last message" in s)
+        walk_the_other_modes(console)
         console.press("?")  # the deliberate crash
         assert console.finish() != 0, "a crash must be a failing exit status"
         assert "a deliberate crash" in console.output, "no crash screen was shown"
@@ -277,6 +351,7 @@ def test_customer_escapes_never_reach_the_terminal(
     # ... and the person can still see that something odd was sent.
     for name, placeholder in hostile.PLACEHOLDERS.items():
         assert placeholder in written, f"the placeholder for {name} was never shown"
+    assert "\x1b]52;c;U1RPTEVO" not in written and "PWNED\x1b" not in written
     for literal in hostile.MARKUP.values():
         assert literal in written, f"{literal!r} did not show literally"
     # QUALITY.md check 4, on the screen and the crash screen: the API key was never written.

@@ -8,7 +8,10 @@ Every call of every resource goes through :meth:`Transport.send`, which
 3. sends, with the key attached only by :class:`KeyAuth` (a last check of the origin at the
    moment the request leaves), never following a redirect;
 4. reads the body with a size cap and a deadline (a 10 MB answer or a body dripping in a byte
-   at a time cannot hang the console), and decodes it as JSON;
+   at a time cannot hang the console), and decodes it as JSON; a list answer that may be
+   long (a thread's messages) is instead read item by item as it streams in, each item
+   bounded and handed to the caller's ``each_item`` (:mod:`~frontdesk.api.listing`), so its
+   size as a whole is not capped;
 5. maps every failure to a typed :class:`~frontdesk.api.errors.ApiError`, never a raw httpx or
    OS exception, and retries what the :mod:`~frontdesk.api.retry` policy allows;
 6. logs each attempt at DEBUG on ``frontdesk.api``: method, path template, status, duration,
@@ -22,7 +25,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +43,7 @@ from .errors import (
     error_from_response,
     sanitise_snippet,
 )
+from .listing import ItemTooLarge, NotJson, read_listing
 from .operations import Operation
 from .pacing import Pacer, Priority
 from .retry import RetryPolicy, next_delay
@@ -61,6 +65,9 @@ log = logging.getLogger("frontdesk.api")
 DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 #: The largest answer read; anything bigger is refused as an unexpected response.
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
+#: A list read item by item (``each_item``) is read whole up to this size (one ``json.loads``,
+#: the fastest), then streamed item by item.
+STREAM_AFTER_BYTES = 4 * 1024 * 1024
 
 Origin = tuple[str, str, int]
 QueryItems = list[tuple[str, str | int | float | bool | None]]
@@ -225,11 +232,16 @@ class Transport:
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
+        each_item: Callable[[Any], Any] | None = None,
     ) -> Reply:
         """Send ``op`` and return its successful answer, retrying what may be retried.
 
         ``if_none_match`` makes the request conditional: an unchanged resource is answered
         ``304`` (a ``Reply`` with no body).
+
+        ``each_item`` marks a list answer (``{"data": [...]}``) of any length: every item
+        goes through it (to be bounded) and the answer is not refused for its size; only one
+        item larger than the size cap is.
 
         ``idempotent`` overrides the operation's own flag (a message carrying an
         ``externalId`` may be repeated safely). ``url`` replaces the built URL (following a
@@ -250,7 +262,7 @@ class Transport:
             await self.pacer.acquire(priority)
             started = time.perf_counter()
             try:
-                reply = await self._attempt(op, target, query, content, headers)
+                reply = await self._attempt(op, target, query, content, headers, each_item)
             except _Final as final:
                 self._scrub(final.error)
                 _log_attempt(op, final.error.status, started, attempt, final.error)
@@ -286,6 +298,7 @@ class Transport:
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
+        each_item: Callable[[Any], Any] | None = None,
     ) -> Reply:
         """One attempt: send, read the body (capped, with a deadline), decode or fail."""
         try:
@@ -299,8 +312,11 @@ class Transport:
                         "followed, so the API key never travels to another address",
                         status=status, operation=op.label,
                     ))
-                raw = await self._read(response, op)
                 content_type = response.headers.get("content-type")
+                if each_item is not None and 200 <= status < 300:
+                    return Reply(status, await self._read_listing(response, op, each_item),
+                                 op, response.headers.get("etag"))
+                raw = await self._read(response, op)
                 if not 200 <= status < 300:
                     raise error_from_response(status, raw, content_type, op.label,
                                               response.headers.get("retry-after"))
@@ -334,6 +350,44 @@ class Transport:
                 if len(buffer) > self._max_body:
                     raise _Final(_too_large(op, response.status_code, self._max_body))
         return bytes(buffer)
+
+    async def _read_listing(self, response: httpx.Response, op: Operation,
+                            each_item: Callable[[Any], Any]) -> Any:
+        """A list answer of any size: read whole while small (one ``json.loads``), then
+        item by item as it streams in; within ``body_timeout`` seconds overall."""
+        content_type = response.headers.get("content-type")
+        status = response.status_code
+        buffer = bytearray()
+        async with asyncio.timeout(self._body_timeout):
+            chunks = response.aiter_bytes()
+            async for chunk in chunks:
+                buffer += chunk
+                if len(buffer) > STREAM_AFTER_BYTES:
+                    break
+            else:
+                body = _decode(bytes(buffer), content_type, status, op)
+                if isinstance(body, dict) and isinstance(body.get("data"), list):
+                    body["data"] = [each_item(item) for item in body["data"]]
+                return body
+            head = bytes(buffer)
+            del buffer
+
+            async def stream() -> AsyncIterator[bytes]:
+                yield head
+                async for more in chunks:
+                    yield more
+
+            try:
+                return await read_listing(stream(), each_item, max_item=self._max_body)
+            except ItemTooLarge:
+                raise _Final(_too_large(op, status, self._max_body)) from None
+            except NotJson as exc:
+                raw = exc.head.encode()
+                raise UnexpectedResponse(_not_json(raw, content_type, op, exc), status=status,
+                                         operation=op.label) from None
+            except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep
+                raise UnexpectedResponse(_not_json(b"", content_type, op, exc), status=status,
+                                         operation=op.label) from None
 
 
 # ---------------------------------------------------------------------- helpers

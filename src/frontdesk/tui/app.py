@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from ..startup import release_gc
@@ -28,6 +29,7 @@ from .registry import BINDING_OWNERS, owns_bindings
 from .screens.base import ModeScreen
 from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
+from .widgets.safe import typed_block
 from .widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
@@ -133,6 +135,27 @@ class FrontdeskApp(App[None]):
             self._unsubscribe()
         if self.session is not None:
             await self.session.close()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification of every screen comes here: its text is cleaned, so a message
+        that quotes the service (or a customer through it) is inert even where the caller
+        forgot. Markup stays the caller's to escape."""
+        super().notify(clean(message), title=clean(title, multiline=False), severity=severity,
+                       timeout=timeout, markup=markup)
+
+    async def on_event(self, event: events.Event) -> None:
+        """A paste is made inert before any widget sees it, Textual's own included (the
+        command palette's input), so pasted escapes never reach the terminal."""
+        if isinstance(event, events.Paste) and not event.is_forwarded:
+            event.text = typed_block(event.text)
+        await super().on_event(event)
+
+    def validate_title(self, title: Any) -> str:
+        return clean(str(title), multiline=False)
+
+    def validate_sub_title(self, sub_title: Any) -> str:
+        return clean(str(sub_title), multiline=False)
 
     def _notice(self, severity: str, text: str) -> None:
         level = severity if severity in ("information", "warning", "error") else "information"

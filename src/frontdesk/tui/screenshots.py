@@ -32,7 +32,8 @@ from typing import Any
 
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+
+from .widgets.safe import Input, TextArea
 
 __all__ = ["NOW", "SIZES", "Shot", "main", "shots", "take_all"]
 

@@ -77,10 +77,11 @@ class Resource:
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
+        each_item: Callable[[Any], Any] | None = None,
     ) -> Reply:
         return await self._transport.send(op, path=path, params=params, body=body,
                                           priority=priority, idempotent=idempotent, url=url,
-                                          if_none_match=if_none_match)
+                                          if_none_match=if_none_match, each_item=each_item)
 
     # -------------------------------------------------------------- paging
 

@@ -46,13 +46,16 @@ from ._base import (
     unwrap,
 )
 
-__all__ = ["MessagesResource", "build_message", "channel_problem"]
+__all__ = ["MAX_TEXT", "MessagesResource", "bound_text", "build_message", "channel_problem"]
 
 _LIST = operation("messages.list")
 _ADD = operation("messages.add")
 _GET_CONVERSATION = operation("conversations.get")
 
 _EXTERNAL_ID = re.compile(r"external[\s_-]?id", re.IGNORECASE)
+
+#: The longest message text kept: the contract's limit. A longer text is cut and says so.
+MAX_TEXT = 100_000
 
 MessageInput = InboundMessageInput | OutboundMessageInput
 ContentType = Literal["Text", "Html", "Markdown"]
@@ -65,7 +68,7 @@ class MessagesResource(Resource):
                    ) -> builtins.list[Message]:
         """Every message of a conversation, oldest first."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority)
+        reply = await self._send(_LIST, path=path, priority=priority, each_item=bound_text)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Message)
 
     async def list_if_changed(
@@ -76,7 +79,8 @@ class MessagesResource(Resource):
         validator to send next time. Against a service without validators this is
         :meth:`list` with no ETag."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag)
+        reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
+                                 each_item=bound_text)
         if reply.status == 304:
             return None, reply.etag or etag
         return parse_items(_LIST, unwrap(_LIST, reply.body), Message), reply.etag
@@ -222,6 +226,28 @@ def channel_problem(channel: Channel | str, message: MessageInput) -> str | None
     if name == "sms":
         return sms_problem(message)
     return None
+
+
+def bound_text(item: Any) -> Any:
+    """One message of a thread as read, its text cut to :data:`MAX_TEXT` characters (a
+    longer text ends with how much was left out). A thread is read whole and unpaged, so a
+    service sending more than the contract allows costs this one message its tail, not the
+    thread its messages."""
+    attributes = item.get("attributes") if type(item) is dict else None
+    if type(attributes) is dict:
+        _bound(attributes.get("content"))
+        email = attributes.get("emailContent")
+        if type(email) is dict:
+            _bound(email.get("content"))
+    return item
+
+
+def _bound(content: Any) -> None:
+    if type(content) is dict:
+        value = content.get("value")
+        if type(value) is str and len(value) > MAX_TEXT:
+            content["value"] = (value[:MAX_TEXT]
+                                + f"\n… ({len(value) - MAX_TEXT:,} more characters not read)")
 
 
 def _new_external_id() -> str:

@@ -19,10 +19,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import ContentSwitcher, DataTable, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import ContentSwitcher
 
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Option, OptionList
 from .admin_anonymization import AnonymizationPane
 from .admin_attributes import AttributesPane
 from .admin_endpoints import EndpointsPane

@@ -10,11 +10,11 @@ from typing import Any, Literal, cast
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Static
 
 from ...api.models import AnonymizationRequestStatus
 from ...store.admin import Refused
 from ...text import one_line, safe
+from ..widgets.safe import DataTable, Static
 from .admin_pane import AdminPane
 from .confirm import TypeBackScreen
 from .people_anonymize import describe_request

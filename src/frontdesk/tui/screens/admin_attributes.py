@@ -13,11 +13,11 @@ from rich.tree import Tree
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Static
 
 from ...api.models import CustomAttributeDefinition, SelectOption
 from ...store.admin import Refused
 from ...text import one_line, to_text
+from ..widgets.safe import DataTable, Static
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key
 

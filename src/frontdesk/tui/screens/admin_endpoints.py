@@ -8,11 +8,11 @@ from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Label, Static
 
 from ...api.models import ContactEndpoint, Endpoint
 from ...store.admin import Refused
 from ...text import one_line, safe
+from ..widgets.safe import DataTable, Label, Static
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key
 

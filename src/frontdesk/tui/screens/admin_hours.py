@@ -15,12 +15,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Label, Static
 
 from ...api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
 from ...store.admin import Calendar, CalendarDay, Refused
 from ...store.session import describe_hours
 from ...text import one_line, safe
+from ..widgets.safe import DataTable, Label, Static
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key
 from .people_form import FormField, FormScreen, Values

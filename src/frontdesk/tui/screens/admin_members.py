@@ -11,11 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, SelectionList, Static
-from textual.widgets.selection_list import Selection
 
 from ...text import one_line, safe
 from ..registry import owns_bindings
+from ..widgets.safe import Input, Label, Selection, SelectionList, Static
 
 Apply = Callable[[set[str], set[str]], Awaitable[str | None]]
 

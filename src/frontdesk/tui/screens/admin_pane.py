@@ -4,9 +4,9 @@ what it shows (or why it cannot) on its caption line."""
 from __future__ import annotations
 
 from textual.containers import Vertical
-from textual.widgets import Label
 
 from ...text import safe
+from ..widgets.safe import Label
 
 
 class AdminPane(Vertical):

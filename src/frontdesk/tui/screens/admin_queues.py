@@ -10,11 +10,11 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label, Static
 
 from ...api.models import Queue
 from ...store.admin import ALGORITHMS, QueueSettings, Refused
 from ...text import one_line, safe
+from ..widgets.safe import DataTable, Label, Static
 from .admin_members import MembersScreen
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key, move_to, session_of

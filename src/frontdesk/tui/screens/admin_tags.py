@@ -10,11 +10,11 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.widgets import DataTable
 
 from ...api.models import Tag
 from ...store.admin import Refused
 from ...text import one_line
+from ..widgets.safe import DataTable
 from .admin_pane import AdminPane
 from .confirm import ConfirmScreen
 from .people_common import admin_store, cell, highlighted_key, move_to

@@ -9,11 +9,11 @@ from typing import Any
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label
 
 from ...api.models import Team, TeamMember, UserPresence
 from ...store.admin import Refused
 from ...text import one_line, safe
+from ..widgets.safe import DataTable, Label
 from .admin_members import MembersScreen
 from .admin_pane import AdminPane
 from .confirm import ConfirmScreen

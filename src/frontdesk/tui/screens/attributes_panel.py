@@ -15,13 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label
 
 from ...api.models import CustomAttributeValue
 from ...store.people import Refused
 from ...text import safe
 from ..registry import owns_bindings
 from ..widgets.attribute_editor import AttributeEditor, AttributeValue
+from ..widgets.safe import Label
 from .people_common import PaletteCommands, PaletteEntry, palette_of, people_store
 
 Entity = Literal["Conversation", "Contact"]

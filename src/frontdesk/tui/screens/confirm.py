@@ -6,10 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
 
 from ...text import safe
 from ..registry import owns_bindings
+from ..widgets.safe import Input, Label
 
 
 @owns_bindings

@@ -31,8 +31,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
 
 from ...api.secrets import ApiKey
 from ...config import (
@@ -45,6 +43,7 @@ from ...config import (
 )
 from ...store import signin
 from ...text import safe
+from ..widgets.safe import Button, Input, Label, Option, OptionList, Static
 
 log = logging.getLogger("frontdesk.tui.first_run")
 

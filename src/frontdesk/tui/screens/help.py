@@ -8,9 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from ..registry import owns_bindings
+from ..widgets.safe import Static
 
 GUIDE = """\
 Working a conversation, from the queue to closed:

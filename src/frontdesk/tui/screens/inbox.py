@@ -24,7 +24,6 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Tab, Tabs
 
 from ...store.finder import Finder, finder_of
 from ...store.inbox import VIEW_TITLES, VIEWS
@@ -34,6 +33,7 @@ from ..conversation_actions import ConversationActions
 from ..registry import owns_bindings
 from ..widgets.conversation_list import ConversationList, RowLookups
 from ..widgets.preview_pane import PreviewPane
+from ..widgets.safe import Input, Tab, Tabs
 from .base import ModeScreen
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, TabbedContent, TabPane, TextArea
 
 from ...api.models.contact_endpoints import ContactEndpoint
 from ...store.finder import Finder, import_problem
 from ...text import one_line
 from ..clock import now
 from ..registry import owns_bindings
+from ..widgets.safe import Button, Input, Label, Select, TabbedContent, TabPane, TextArea
 
 __all__ = ["NewConversationScreen"]
 

@@ -15,10 +15,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
 
 from ...store.finder import Finder
 from ..registry import owns_bindings
+from ..widgets.safe import Input, Label
 
 __all__ = ["OpenConversationScreen", "parse_conversation_id"]
 

@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, TabbedContent, TabPane
 
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, TabbedContent, TabPane
 from .base import ModeScreen
 from .people_agents import AgentsPane
 from .people_common import PaletteCommands, PaletteEntry, palette_of

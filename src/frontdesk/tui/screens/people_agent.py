@@ -7,11 +7,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
 
 from ...store.people import AgentDetail, Refused
 from ...text import one_line, safe
 from ..registry import owns_bindings
+from ..widgets.safe import Label, Static
 from .people_agents import presence_text
 from .people_common import people_store
 

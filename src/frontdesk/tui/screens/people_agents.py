@@ -11,11 +11,11 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Label
 
 from ...api.models import Agent, UserPresence
 from ...store.people import BulkReport, Refused
 from ...text import one_line, safe
+from ..widgets.safe import Label
 from .confirm import ConfirmScreen
 from .people_common import Column, FittedTable, highlighted_key, people_store
 from .people_form import FormField, FormScreen, Values

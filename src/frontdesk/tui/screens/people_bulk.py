@@ -9,10 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
 
 from ...store.people import BulkReport
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Label
 from .people_common import cell
 
 

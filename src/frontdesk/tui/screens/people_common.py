@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.dom import DOMNode
-from textual.widgets import DataTable
 
 from ...store.admin import AdminStore, admin_of
 from ...store.people import PeopleStore, people_of
 from ...text import one_line
+from ..widgets.safe import DataTable
 
 if TYPE_CHECKING:
     from ...store.session import Session

@@ -18,10 +18,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from ...text import safe
 from ..registry import owns_bindings
+from ..widgets.safe import Checkbox, Input, Label, Select, Static
 
 FieldKind = Literal["text", "bool", "choice"]
 Values = dict[str, Any]
@@ -121,7 +121,7 @@ class FormScreen(ModalScreen[bool]):
             elif isinstance(widget, Select):
                 out[spec.name] = "" if widget.is_blank() else str(widget.value)
             elif isinstance(widget, Input):
-                out[spec.name] = widget.value
+                out[spec.name] = widget.kept_value
         return out
 
     def set_values(self, values: Mapping[str, Any]) -> None:

@@ -13,13 +13,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Label, Static
+from textual.widgets import Footer
 
 from ...api.models import AnonymizationRequestStatus, Conversation
 from ...store.people import Profile, Refused, anonymization_topic
 from ...text import one_line, safe
 from ..registry import owns_bindings
 from ..widgets.attribute_editor import describe_value
+from ..widgets.safe import DataTable, Label, Static
 from ..widgets.status_bar import StatusBar
 from .people_anonymize import ask_and_anonymize, describe_request
 from .people_common import (

@@ -21,13 +21,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList
-from textual.widgets.option_list import Option
 
 from ...api.models import Queue, Tag
 from ...text import one_line, safe
 from ..clock import now
 from ..registry import owns_bindings
+from ..widgets.safe import Input, Label, Option, OptionList
 
 __all__ = ["FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice", "TagPicker",
            "parse_followup"]

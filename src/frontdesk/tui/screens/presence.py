@@ -9,11 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Switch
+from textual.widgets import Switch
 
 from ...store.presence import CHANNELS
 from ...store.session import describe_presence
 from ..registry import owns_bindings
+from ..widgets.safe import Label
 
 if TYPE_CHECKING:
     from ...store.session import Session

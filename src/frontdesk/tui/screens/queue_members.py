@@ -16,12 +16,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, SelectionList, Static
-from textual.widgets.selection_list import Selection
 
 from ...api.errors import ApiError
 from ...text import one_line
 from ..registry import owns_bindings
+from ..widgets.safe import Input, Label, Selection, SelectionList, Static
 
 if TYPE_CHECKING:
     from ...store.directory import Directory

@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import DataTable, Input, Label, Static
 
 from ...api.models import AVAILABILITY_CHANNELS
 from ...store.queues import (
@@ -37,6 +36,7 @@ from ...store.queues import (
 from ...text import one_line
 from .. import clock
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Input, Label, Static
 from .base import ModeScreen
 from .team import Cell, TableRows
 

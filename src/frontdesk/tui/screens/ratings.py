@@ -14,12 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label, Static
 
 from ...api.models import ConversationRating
 from ...store.admin import RATING_RANGES, Refused
 from ...text import one_line, safe
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Label, Static
 from .people_common import (
     PaletteCommands,
     PaletteEntry,

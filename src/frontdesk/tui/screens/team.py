@@ -20,7 +20,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
-from textual.widgets import DataTable, Input, Select, Static
 
 from ...store.team import (
     LIST_TOPIC,
@@ -35,6 +34,7 @@ from ...store.team import (
 from ...text import one_line
 from .. import clock
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Input, Select, Static
 from .base import ModeScreen
 
 if TYPE_CHECKING:

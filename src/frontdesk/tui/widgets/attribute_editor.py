@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Input, Label, Select
 
 from ...api.models import CustomAttributeDefinition, SelectOption
 from ...text import one_line, safe
+from .safe import Input, Label, Select
 
 AttributeValue = str | list[str] | None
 
@@ -143,7 +143,7 @@ class AttributeEditor(Vertical):
         if self.read_only:
             return self.initial
         if not self.is_select:
-            text = self.query_one(f"#{self.id}-text", Input).value.strip()
+            text = self.query_one(f"#{self.id}-text", Input).kept_value.strip()
             return text or None
         return list(self._path) or None
 

@@ -37,7 +37,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message as TextualMessage
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList, Static, TextArea
 
 from ...api.models import (
     Conversation,
@@ -48,6 +47,7 @@ from ...api.models import (
 from ...text import one_line
 from ..registry import owns_bindings
 from ..render import render_body
+from .safe import Input, Label, OptionList, Static, TextArea
 
 if TYPE_CHECKING:
     from ...store.outbox import OutboxItem

@@ -12,6 +12,11 @@ Every piece of text a customer or another system wrote goes through :mod:`frontd
 markup such as ``[bold]`` or ``[@click=app.quit]`` shows literally and escape sequences
 arrive inert.
 
+A long body (more than :data:`SHORT_CHARS` characters or :data:`SHORT_LINES` lines, as shown)
+is shown shortened, ending with how much more there is; ``enter`` on the focused message
+shows all of it (and shortens it again). So a message stuffed with escapes or text costs its
+own room, never the thread's readability.
+
 The widget acts on nothing itself: ``y``, ``A`` and ``o`` post :class:`CopyRequested`,
 :class:`AnonymizeRequested` and :class:`OpenAttachment` for the app to handle.
 """
@@ -28,7 +33,6 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
-from textual.widgets import Static
 
 from frontdesk.api.models.messages import File, Message
 from frontdesk.text import link_label, one_line
@@ -39,6 +43,8 @@ from frontdesk.tui.render import (
     render_body_cached,
 )
 
+from .safe import Static
+
 __all__ = ["MessageView", "author_fallback", "channel_name", "direction_class"]
 
 NamesCallable = Callable[[str], str]
@@ -48,6 +54,9 @@ ClockCallable = Callable[[], datetime]
 NAME_WIDTH: Final = 60
 HEADER_WIDTH: Final = 200
 URL_WIDTH: Final = 300
+#: A body longer than this many characters, or lines, is shown shortened until expanded.
+SHORT_CHARS: Final = 1_500
+SHORT_LINES: Final = 30
 
 _DIRECTIONS: Final[dict[str, tuple[str, str, str]]] = {
     # direction: (glyph, role, CSS class)
@@ -127,6 +136,24 @@ def _file_name(file: File) -> str:
     return one_line(path.rsplit("/", 1)[-1], width=NAME_WIDTH) or "attachment"
 
 
+def shorten(body: Text) -> tuple[Text, int]:
+    """``body`` cut to :data:`SHORT_CHARS` characters and :data:`SHORT_LINES` lines, and how
+    many characters were left out (0: nothing was)."""
+    plain = body.plain
+    cut = min(len(plain), SHORT_CHARS)
+    newlines = 0
+    at = plain.find("\n", 0, cut)
+    while at >= 0:
+        newlines += 1
+        if newlines >= SHORT_LINES:
+            cut = at
+            break
+        at = plain.find("\n", at + 1, cut)
+    if cut >= len(plain):
+        return body, 0
+    return body[:cut], len(plain) - cut
+
+
 def _contact(name: str | None, email: str) -> str:
     email = one_line(email, width=NAME_WIDTH)
     if name and name.strip():
@@ -153,6 +180,7 @@ class MessageView(Static, can_focus=True):
         Binding("y", "copy", "Copy", id="thread.copy"),
         Binding("A", "anonymize", "Anonymize", id="thread.anonymize"),
         Binding("o", "open_attachment(1)", "Open attachment", id="thread.open_attachment"),
+        Binding("enter", "expand", "Show all/less", id="thread.expand"),
     ]
 
     class CopyRequested(TextualMessage):
@@ -198,6 +226,8 @@ class MessageView(Static, can_focus=True):
         self._status = status
         self._failed = failed
         self._show_exact = False
+        self._expanded = False
+        self._hidden_chars = 0
         self._hovered = False
         self._focused = False
         self._relative = relative_time(message.created_at, self._clock())
@@ -295,9 +325,15 @@ class MessageView(Static, can_focus=True):
             )
         self._email_headers(out)
         body = attributes.body
+        self._hidden_chars = 0
         if body is not None and body.value:
             out.append("\n")
-            out.append_text(render_body_cached(message.id, body.type, body.value))
+            shown = render_body_cached(message.id, body.type, body.value)
+            if not self._expanded:
+                shown, self._hidden_chars = shorten(shown)
+            out.append_text(shown)
+            if self._hidden_chars:
+                out.append(f"\n… {self._hidden_chars:,} more characters · ⏎ show all", _LABEL)
         elif attributes.email_content is not None and attributes.email_content.file is not None:
             out.append("\n")
             out.append("(email too large to show: see the last attachment)", _LABEL)
@@ -370,6 +406,24 @@ class MessageView(Static, can_focus=True):
             self._set_exact()
 
     # -- actions ---------------------------------------------------------------- #
+
+    @property
+    def shortened(self) -> bool:
+        """Whether part of the body is hidden (shown shortened)."""
+        return self._hidden_chars > 0
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "expand":
+            return self._expanded or self._hidden_chars > 0
+        return True
+
+    def action_expand(self) -> None:
+        """Show all of a shortened body, or shorten it again."""
+        if not (self._expanded or self._hidden_chars):
+            return
+        self._expanded = not self._expanded
+        self.update(self._build())
+        self.refresh_bindings()
 
     def action_copy(self) -> None:
         """Ask the app to copy this message."""

@@ -20,11 +20,11 @@ from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.timer import Timer
-from textual.widgets import Static
 from textual.worker import Worker
 
 from ...text import one_line
 from .conversation_list import RowLookups, channel_label, state_glyph
+from .safe import Static
 
 if TYPE_CHECKING:
     from ...api.models import Message

@@ -35,10 +35,10 @@ class StatusBar(Widget):
         if self.mode:
             line.append(" · " + self.mode, style="bold")
         right = Text(no_wrap=True)
-        if self.presence:
-            right.append(self.presence + "   ")
+        if self.presence:  # words from the service: cleaned like all its text
+            right.append(one_line(self.presence) + "   ")
         if self.hours:
-            right.append(self.hours + "   ")
+            right.append(one_line(self.hours) + "   ")
         style = {"live": "green", "connecting": "yellow"}.get(self.connection, "bold red")
         right.append("● " + self.connection, style=style)
         if self.outbox:

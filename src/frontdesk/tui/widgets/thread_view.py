@@ -40,10 +40,11 @@ from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message as TextualMessage
 from textual.widget import AwaitMount, Widget
-from textual.widgets import Static
 
 from frontdesk.api.models.messages import Message
 from frontdesk.tui.widgets.message_view import MessageView
+
+from .safe import Static
 
 __all__ = ["NewMessagesIndicator", "ThreadView"]
 

@@ -1,0 +1,209 @@
+"""The console's text widgets: Textual's, with the sanitiser on every way in.
+
+Every widget that can show or pre-fill text — labels, statics, inputs, text areas, selects,
+option and selection lists, tables, buttons, check boxes, tabs — is imported from here, never
+from ``textual.widgets`` (``tests/security/test_safe_widgets.py`` fails on a screen that does).
+Each class here is the Textual widget of the same name with whatever it is given passed
+through :func:`inert` first, so service text reaches the terminal inert even where a screen
+forgot to call :mod:`frontdesk.text` itself:
+
+* a string, a Rich ``Text`` or a Textual ``Content`` comes out with every control, escape and
+  invisible format character replaced by its visible placeholder (:func:`frontdesk.text.clean`),
+  styles and markup kept where they were;
+* any other Rich renderable is wrapped so that its rendered text is cleaned the same way.
+
+What a person types or pastes into an :class:`Input` or :class:`TextArea` goes through the
+same cleaning, so text typed here and shown again later is inert too. Markup is not touched:
+a string given to a label is still markup, so service text embedded in markup must still be
+escaped (:func:`frontdesk.text.safe`) or given as ``Text``; options of selects and lists take
+service text as plain text (:func:`plain`).
+
+Like ``textual.widgets``, this package loads each widget's module on first use (one module
+per widget), so the console's first frame loads only the widgets it shows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.text import Span as TextSpan
+from rich.text import Text
+from textual.content import Content
+from textual.content import Span as ContentSpan
+
+from ....text import clean
+
+if TYPE_CHECKING:
+    from .button import Button
+    from .checkbox import Checkbox
+    from .data_table import DataTable
+    from .input import Input
+    from .option_list import Option, OptionList
+    from .select import Select
+    from .selection_list import Selection, SelectionList
+    from .static import Label, Static
+    from .tabbed import TabbedContent, TabPane
+    from .tabs import Tab, Tabs
+    from .text_area import TextArea
+
+__all__ = [
+    "Button",
+    "Checkbox",
+    "DataTable",
+    "Input",
+    "Label",
+    "Option",
+    "OptionList",
+    "Select",
+    "Selection",
+    "SelectionList",
+    "Static",
+    "Tab",
+    "TabPane",
+    "TabbedContent",
+    "Tabs",
+    "TextArea",
+    "inert",
+    "plain",
+    "typed",
+    "typed_block",
+]
+
+#: Which module of this package holds each widget.
+_MODULES: Final = {
+    "Static": "static",
+    "Label": "static",
+    "Button": "button",
+    "Checkbox": "checkbox",
+    "Tab": "tabs",
+    "Tabs": "tabs",
+    "TabPane": "tabbed",
+    "TabbedContent": "tabbed",
+    "Input": "input",
+    "TextArea": "text_area",
+    "Option": "option_list",
+    "OptionList": "option_list",
+    "Selection": "selection_list",
+    "SelectionList": "selection_list",
+    "Select": "select",
+    "DataTable": "data_table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    found = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = found
+    return found
+
+
+# --------------------------------------------------------------------------- cleaning
+
+
+def _cleaned_spans(text: str, bounds: Iterable[tuple[int, int]]
+                   ) -> tuple[str, dict[int, int]] | None:
+    """``text`` cleaned piece by piece between span boundaries, with where each boundary
+    moved to; None when nothing needed cleaning."""
+    if clean(text) == text:
+        return None
+    length = len(text)
+    cuts = sorted({0, length, *(min(max(p, 0), length) for pair in bounds for p in pair)})
+    pieces: list[str] = []
+    moved: dict[int, int] = {}
+    position = 0
+    for start, end in itertools.pairwise(cuts):
+        moved[start] = position
+        piece = clean(text[start:end])
+        pieces.append(piece)
+        position += len(piece)
+    moved[length] = position
+    return "".join(pieces), moved
+
+
+def _where(moved: dict[int, int], offset: int, length: int) -> int:
+    return moved[min(max(offset, 0), length)]
+
+
+def _clean_text(text: Text) -> Text:
+    """A Rich ``Text`` with its characters cleaned and its styles kept on them."""
+    done = _cleaned_spans(text.plain, ((s.start, s.end) for s in text.spans))
+    if done is None:
+        return text
+    cleaned, moved = done
+    length = len(text.plain)
+    out = Text(cleaned, style=text.style, justify=text.justify, overflow=text.overflow,
+               no_wrap=text.no_wrap, end=text.end, tab_size=text.tab_size)
+    out.spans = [TextSpan(_where(moved, s.start, length), _where(moved, s.end, length),
+                          s.style) for s in text.spans]
+    return out
+
+
+def _clean_content(content: Content) -> Content:
+    """A Textual ``Content`` with its characters cleaned and its styles kept on them."""
+    done = _cleaned_spans(content.plain, ((s.start, s.end) for s in content.spans))
+    if done is None:
+        return content
+    cleaned, moved = done
+    length = len(content.plain)
+    return Content(cleaned, [ContentSpan(_where(moved, s.start, length),
+                                         _where(moved, s.end, length), s.style)
+                             for s in content.spans])
+
+
+class _InertRenderable:
+    """Any other Rich renderable, its text cleaned as it is rendered."""
+
+    def __init__(self, renderable: Any) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            if segment.control or clean(segment.text) == segment.text:
+                yield segment
+            else:
+                yield Segment(clean(segment.text, multiline=False), segment.style)
+
+
+def inert(content: Any) -> Any:
+    """``content`` as a widget may show it: every character of it cleaned, nothing else
+    changed (a string stays a string, so markup stays markup). Idempotent."""
+    if isinstance(content, str):
+        return clean(content)
+    if isinstance(content, Content):
+        return _clean_content(content)
+    if isinstance(content, Text):
+        return _clean_text(content)
+    if content is None or isinstance(content, (_InertRenderable, int, float)):
+        return content
+    if hasattr(content, "__rich_console__") or hasattr(content, "__rich__"):
+        return _InertRenderable(content)
+    return content
+
+
+def plain(content: Any) -> Any:
+    """Text for an option or a cell that is never markup: a string becomes a plain ``Text``
+    (brackets show as typed); anything else is :func:`inert`."""
+    if isinstance(content, str):
+        return Text(clean(content), end="")
+    return inert(content)
+
+
+def typed(text: str) -> str:
+    """What a person typed or pasted into an input, one line, made inert."""
+    return clean(text, multiline=False)
+
+
+def typed_block(text: str) -> str:
+    """Text typed or pasted as a block made inert; tabs and line breaks are kept."""
+    if "\t" in text:
+        return "\t".join(clean(part) for part in text.split("\t"))
+    return clean(text)
+
+
