@@ -14,7 +14,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -24,6 +24,7 @@ from ..store.session import describe_presence
 from ..text import clean
 from . import keymap
 from .commands import screen_commands
+from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.base import ModeScreen
 from .screens.inbox import InboxScreen
@@ -39,7 +40,7 @@ MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admi
 
 
 @owns_bindings
-class FrontdeskApp(App[None]):
+class FrontdeskApp(OrderedKeysApp[None]):
     """frontdesk, the console."""
 
     TITLE = "frontdesk"

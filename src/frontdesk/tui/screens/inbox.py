@@ -250,9 +250,13 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        """A click on a view (or a view this screen chose): show it. The message arrives
+        after the fact, so one about a tab no longer active is stale — a burst of ``tab``
+        keys has moved on — and following it would start the tabs and the screen chasing
+        each other."""
         event.stop()
         tab_id = event.tab.id or ""
-        if tab_id.startswith("view-"):
+        if tab_id.startswith("view-") and tab_id == event.tabs.active:
             self.show_view(tab_id[5:])
 
     def action_next_view(self) -> None:
@@ -281,12 +285,18 @@ class InboxScreen(ModeScreen, ConversationActions):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "inbox-filter":
             event.stop()
-            self.conversation_list.set_filter(event.value)
+            self._sync_filter()
+
+    def _sync_filter(self) -> None:
+        """Filter by the line's text as it is now (a key of a burst may act before the
+        line's change messages arrive; they then change nothing)."""
+        self.conversation_list.set_filter(self.filter_input.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "inbox-filter":
             event.stop()
-            if not event.value.strip():
+            self._sync_filter()
+            if not self.filter_input.value.strip():
                 self.filter_input.remove_class("-shown")
             self.conversation_list.focus()
 
@@ -303,6 +313,7 @@ class InboxScreen(ModeScreen, ConversationActions):
 
     def action_list_cursor(self, step: int) -> None:
         """Move the list's cursor while typing in the filter line."""
+        self._sync_filter()
         listing = self.conversation_list
         if step > 0:
             listing.action_cursor_down()

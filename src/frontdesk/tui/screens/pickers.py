@@ -83,9 +83,21 @@ class FilterPicker(ModalScreen[T], Generic[T]):
         """The question at the top."""
         return self.TITLE_TEXT
 
+    #: the filter text the list was last filled for
+    _filled: str | None = None
+
     def on_mount(self) -> None:
-        self.refill("")
+        self.sync()
         self.query_one("#picker-filter", Input).focus()
+
+    def sync(self) -> None:
+        """Fill the list for the filter line's text as it is now, if it is not yet: a key
+        of a burst may act before the line's change messages arrive (they then change
+        nothing)."""
+        typed = self.typed
+        if typed != self._filled:
+            self._filled = typed
+            self.refill(typed)
 
     @property
     def options(self) -> OptionList:
@@ -116,10 +128,11 @@ class FilterPicker(ModalScreen[T], Generic[T]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.refill(event.value)
+        self.sync()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.sync()
         self.choose()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -141,6 +154,7 @@ class FilterPicker(ModalScreen[T], Generic[T]):
 
     def action_move(self, step: int) -> None:
         """Move the highlight in the list."""
+        self.sync()
         listing = self.options
         if listing.option_count == 0:
             return
@@ -234,6 +248,7 @@ class TagPicker(FilterPicker[TagChoice | None]):
 
     def action_toggle_tag(self) -> None:
         """Toggle the highlighted tag (or add the typed name as a new tag)."""
+        self.sync()
         option_id = self.highlighted_id()
         index = self.options.highlighted or 0
         if option_id is None:
