@@ -11,6 +11,7 @@ from textual.widgets import Label, Static
 
 from ...store.people import AgentDetail, Refused
 from ...text import one_line, safe
+from .. import clock
 from ..registry import owns_bindings
 from .people_agents import presence_text
 from .people_common import people_store
@@ -65,7 +66,7 @@ class AgentDetailScreen(ModalScreen[None]):
         self.query_one("#agent-teams", Static).update(safe(teams))
         presence = presence_text(detail.presence)
         if detail.presence is not None and detail.presence.last_seen is not None:
-            presence += " · last seen " + detail.presence.last_seen.strftime("%Y-%m-%d %H:%M UTC")
+            presence += " · last seen " + clock.shown(detail.presence.last_seen, "minute")
         self.query_one("#agent-presence", Static).update(safe(detail.note or presence))
 
     def action_refresh(self) -> None:

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Label, Static
 from ...api.models import AnonymizationRequestStatus, Conversation
 from ...store.people import Profile, Refused, anonymization_topic
 from ...text import one_line, safe
+from .. import clock
 from ..registry import owns_bindings
 from ..widgets.attribute_editor import describe_value
 from ..widgets.status_bar import StatusBar
@@ -137,7 +138,7 @@ class EndUserProfileScreen(Screen[None]):
     def _paint_conversations(self) -> None:
         self.query_one("#profile-conversations", FittedTable).fill(
             (str(c.id), [str(c.id), c.channel, c.state or "", c.subject or "",
-                         c.created_at.strftime("%Y-%m-%d %H:%M")])
+                         clock.shown(c.created_at, "minute")])
             for c in self.conversations)
         more = "; m loads more" if self.next_key else ""
         self.query_one("#profile-conversations-title", Label).update(

@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 
 from ...api.models import Queue, Tag
 from ...text import one_line, safe
+from .. import clock
 from ..clock import now
 from ..registry import owns_bindings
 
@@ -424,8 +425,7 @@ class FollowupPicker(FilterPicker[datetime | None]):
             hint.update(Text(result))
             hint.add_class("-error")
         else:
-            local = result.astimezone(_local_zone(result))
-            hint.update(Text("enter: pending until " + local.strftime("%a %d %b %Y %H:%M")))
+            hint.update(Text("enter: pending until " + clock.shown(result, "full")))
             hint.remove_class("-error")
 
     def choose(self) -> None:

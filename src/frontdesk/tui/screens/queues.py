@@ -106,9 +106,7 @@ def describe_position(state: PositionState | None, zone: Any = None) -> Text:
         if state.queue_name:
             line.append(" in " + one_line(state.queue_name, 30))
         if state.queued_at is not None:
-            local = state.queued_at.astimezone(zone) if zone is not None else state.queued_at
-            suffix = "" if zone is not None else " UTC"
-            line.append(f" · queued {local:%H:%M}{suffix} · waiting ")
+            line.append(f" · queued {clock.shown(state.queued_at)} · waiting ")
             line.append(clock.ago(state.queued_at), style="bold")
     return line
 
