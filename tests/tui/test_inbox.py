@@ -438,3 +438,30 @@ async def test_new_chat_needs_a_widget_id(console: Console) -> None:
             "SELECT id FROM conversations WHERE requester_id = ? AND channel = 'WidgetChat' "
             "ORDER BY id DESC LIMIT 1", (requester,))
         assert made
+
+
+async def test_rows_without_a_subject_show_the_last_message_from_the_first_fill(
+        console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        screen.show_view("all")
+        await pilot.pause()
+        rows = [session.inbox.rows[cid] for cid in listing.shown_ids()]
+        chats = [r for r in rows if not (r.subject or "").strip()]
+        assert chats, "the seeded inbox has conversations without a subject"
+        for row in chats:
+            last = console.sandbox.query(
+                "SELECT body_text FROM messages WHERE conversation_id = ? "
+                "ORDER BY seq DESC LIMIT 1", (row.id,))
+            if last and last[0]["body_text"].strip():
+                assert session.inbox.previews.get(row.id), row
+        # and on screen: the first such row's line carries its text
+        first = chats[0]
+        position = listing.shown_ids().index(first.id)
+        if position < 40:
+            strip = listing.render_line(position + 1 - round(listing.scroll_y))
+            line = "".join(segment.text for segment in strip)
+            words = " ".join(session.inbox.previews[first.id].split())[:12]
+            assert words in line

@@ -122,6 +122,8 @@ class InboxStore:
         self.search_available: bool | None = None
         self._backlog: dict[int, Priority] = {}
         self._tag_backlog: set[int] = set()
+        #: conversations whose last message changed since its text was read
+        self._stale_previews: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
         for conversation_id, compact, wire in session.local.working_set_rows(
@@ -305,6 +307,7 @@ class InboxStore:
         for hit in page.items:
             self.want([hit.id], Priority.VISIBLE)
             self.activity[hit.id] = self._session.server_now()
+            self._stale_previews.add(hit.id)
 
     async def _fetch_backlog(self) -> None:
         if not self._backlog:
@@ -357,7 +360,25 @@ class InboxStore:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
             raise
         self._session.directory.name(conversation.requester_id)
+        if not (conversation.subject or "").strip() and (
+                conversation_id not in self.previews or conversation_id in self._stale_previews):
+            await self._fetch_preview(conversation_id, priority)
         return conversation
+
+    async def _fetch_preview(self, conversation_id: int, priority: Priority) -> None:
+        """The last message's text of a conversation without a subject (chat, SMS, phone…):
+        what its row shows, read with the record so the row never shows up empty. One
+        request, only when the conversation is new here or had activity."""
+        try:
+            messages = await self._session.client.messages.list(conversation_id,
+                                                                priority=priority)
+        except ApiError:
+            return
+        self._stale_previews.discard(conversation_id)
+        if messages:
+            body = messages[-1].attributes.body
+            if body is not None and body.value:
+                self.set_preview(conversation_id, body.value[:200])
 
 
 def _field(kind: str, operator: str, values: list[str] | None = None, *,
