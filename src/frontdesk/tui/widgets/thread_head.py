@@ -126,6 +126,14 @@ def _joined(out: Text, parts: Iterable[tuple[str, Style | None]]) -> None:
         first = False
 
 
+def customer_contact(conversation: Conversation) -> tuple[str | None, str | None]:
+    """The customer's email address and number: the sender of an inbound conversation, the
+    recipient of one we started (outbound) — never our own address."""
+    if str(conversation.direction or "") == "Outbound":
+        return conversation.to_email, conversation.to_number
+    return conversation.from_email, conversation.from_number
+
+
 def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
     """The two lines of the head, as one Rich text (never markup)."""
     out = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -139,12 +147,13 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
         out.append("  " + (facts.problem or "loading…"), _WARN if facts.problem else _DIM)
         return out
     state = str(conversation.state or "")
+    customer_email, customer_number = customer_contact(conversation)
     line1: list[tuple[str, Style | None]] = [
         (channel_label(str(conversation.channel)), None),
         (_STATE_NAMES.get(state, one_line(state, 20)), _STATE_STYLES.get(state)),
         (facts.requester, _NAME),
-        (one_line(conversation.from_email or "", _FIELD), None),
-        (one_line(conversation.from_number or "", 24), None),
+        (one_line(customer_email or "", _FIELD), None),
+        (one_line(customer_number or "", 24), None),
     ]
     if conversation.anonymized_at is not None:
         line1.append(("anonymized", _WARN))
