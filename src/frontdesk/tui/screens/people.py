@@ -1,8 +1,8 @@
 """Mode 4, People: two tabs, End users and Agents.
 
-End users: ``/`` or ``f`` find (id, email, phone or external id), ``n`` new, ``enter`` the
-profile (attributes, conversations), ``a`` anonymise (id typed back; followed live).
-Agents: ``/`` filter by email or by phone (never both), ``n`` new, ``b`` many from a CSV,
+End users: ``/`` or ``f`` find (name, id, email, phone or external id), ``n`` new, ``enter``
+the profile (attributes, conversations), ``a`` anonymise (id typed back; followed live).
+Agents: ``/`` filter by part of a name, email or phone, ``n`` new, ``b`` many from a CSV,
 ``e`` edit (full) / ``E`` change only what differs, ``enter`` teams and presence, ``d``
 downgrade to end user (asks) / ``D`` without asking. ``t`` switches tab, ``r`` reloads.
 
@@ -59,7 +59,7 @@ class PeopleScreen(ModeScreen):
         PaletteEntry("End users: anonymize (asks, with the id typed back)", "key: a",
                      "palette('users_anonymize')"),
         PaletteEntry("End users: show everyone again", "key: r", "palette('users_reload')"),
-        PaletteEntry("Agents: filter by email or by phone", "key: /",
+        PaletteEntry("Agents: filter by name, email or phone", "key: /",
                      "palette('agents_filter')"),
         PaletteEntry("Agents: new agent", "key: n", "palette('agents_new')"),
         PaletteEntry("Agents: create many from a CSV file", "key: b", "palette('agents_bulk')"),
@@ -180,7 +180,7 @@ class PeopleScreen(ModeScreen):
         self.agents.reset()
 
     def action_agents_filter(self) -> None:
-        """Filter agents by email or by phone."""
+        """Filter agents by part of a name, email or phone."""
         self.agents.filter_form()
 
     def action_agents_new(self) -> None:
