@@ -465,3 +465,26 @@ async def test_rows_without_a_subject_show_the_last_message_from_the_first_fill(
             line = "".join(segment.text for segment in strip)
             words = " ".join(session.inbox.previews[first.id].split())[:12]
             assert words in line
+
+
+async def test_an_empty_view_says_loading_until_the_first_fill(console: Console) -> None:
+    # the service's search does not answer (yet): the inbox cannot be filled
+    console.sandbox.faults.fail(503, count=None, methods=("POST",), path_prefix="/v1/search")
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await console.idle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        listing = screen.conversation_list
+        session = app.session
+        assert session is not None and not session.inbox.filled
+        assert listing.row_count == 0
+        assert listing.empty_text == "Loading…"
+        console.sandbox.faults.clear()
+        for _ in range(5):
+            await session.live.refresh("inbox")
+            if session.inbox.filled:
+                break
+        await console.idle(pilot)
+        assert session.inbox.filled
+        assert listing.empty_text != "Loading…"

@@ -120,6 +120,8 @@ class InboxStore:
         self.activity: dict[int, datetime] = {}
         self.version = 0
         self.search_available: bool | None = None
+        #: the first fill is done: what the views lack is not merely still on its way
+        self.filled = False
         self._backlog: dict[int, Priority] = {}
         self._tag_backlog: set[int] = set()
         #: conversations whose last message changed since its text was read
@@ -274,6 +276,10 @@ class InboxStore:
         self._since = started - SLACK
         await self._fetch_backlog()
         if await self._session.directory.resolve_pending():
+            self._bump()
+        if not self.filled and not self._backlog and (
+                "mine" in self._primed or self.search_available is False):
+            self.filled = True
             self._bump()
         return self.version
 

@@ -46,6 +46,8 @@ __all__ = ["InboxScreen", "session_lookups"]
 #: the terminal width from which the preview pane is shown
 PREVIEW_MIN_WIDTH = 140
 SEARCH = "search"
+#: what an empty view says until the inbox's first fill is done
+LOADING = "Loading…"
 EMPTY_TEXTS = {
     "mine": "No open conversations are assigned to you.",
     "queue": "Nothing is waiting in your queues.",
@@ -181,11 +183,22 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
     def on_store_change(self, topic: str, value: Any) -> None:
-        """A new inbox version: rebuild the list (an unchanged version repaints nothing)."""
+        """A new inbox version: rebuild the list (an unchanged version repaints nothing);
+        before the first fill, a change of connection may change what an empty view says."""
         session = self.session
-        if topic == "inbox" and session is not None \
-                and session.inbox.version != self._shown_version:
+        if session is None:
+            return
+        inbox = session.inbox
+        if (topic == "inbox" and inbox.version != self._shown_version) \
+                or (topic == "connection" and not inbox.filled):
             self.rebuild()
+
+    def _loading(self) -> bool:
+        """Whether the inbox is still being filled for the first time (and can be)."""
+        session = self.session
+        if session is None or session.inbox.filled:
+            return False
+        return session.live.connection.link.value not in ("offline", "signed out")
 
     def rows(self) -> list[InboxRow]:
         """The conversations of the current view, newest activity first."""
@@ -201,7 +214,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         """Show the current view afresh (keeping the cursor on the same conversation)."""
         session = self.session
         listing = self.conversation_list
-        listing.empty_text = EMPTY_TEXTS.get(self.view, "")
+        listing.empty_text = LOADING if self._loading() else EMPTY_TEXTS.get(self.view, "")
         listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
