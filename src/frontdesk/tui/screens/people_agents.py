@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Label
 
 from ...api.models import Agent, UserPresence
+from ...channels import channel_name
 from ...store.people import BulkReport, Refused
 from ...text import one_line, safe
 from .confirm import ConfirmScreen
@@ -23,8 +24,6 @@ from .people_form import FormField, FormScreen, Values
 
 COLUMNS = (Column("Name", 15, 1), Column("Email", 22, 4), Column("Phone", 12),
            Column("Roles", 8, 1), Column("Presence", 16, 2))
-#: Working channels as the presence column shows them.
-SHORT_CHANNELS = {"InteractiveChat": "Chat", "Messaging": "Msg"}
 
 
 def agent_matches(agent: Agent, text: str) -> bool:
@@ -44,7 +43,7 @@ def presence_text(presence: UserPresence | None) -> str:
         return "—"
     if presence.connection_status != "Online":
         return "○ Offline"
-    channels = ", ".join(presence.active_channels)
+    channels = ", ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
     return f"● {presence.presence_status or 'Away'}" + (f" · {channels}" if channels else "")
 
 
@@ -57,7 +56,7 @@ def presence_cell(presence: UserPresence | None) -> Text:
     working = presence.presence_status == "Working"
     out = Text("● " + (presence.presence_status or "Away"),
                style="green" if working else "yellow")
-    channels = " ".join(one_line(SHORT_CHANNELS.get(c, c), 16) for c in presence.active_channels)
+    channels = " ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
     if channels:
         out.append(" · " + channels)
     return out

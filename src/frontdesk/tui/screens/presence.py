@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Switch
 
+from ...channels import channel_name
 from ...store.presence import CHANNELS
 from ...store.session import describe_presence
 from ..registry import owns_bindings
@@ -61,7 +62,8 @@ class PresenceScreen(ModalScreen[None]):
             yield Label("", id="summary")
             for index, channel in enumerate(CHANNELS):
                 with Horizontal(classes="row"):
-                    yield Label(f"{index + 1}  {channel}", classes="name")
+                    yield Label(f"{index + 1}  {channel_name(channel) or channel}",
+                                classes="name")
                     yield Switch(id=f"channel-{channel}")
 
     def on_mount(self) -> None:

@@ -27,6 +27,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...api.models import Conversation, ConversationPosition, ConversationRating
+from ...channels import channel_name
 from ...text import one_line
 from ..clock import ago
 
@@ -43,13 +44,6 @@ _STATE_STYLES: Final[dict[str, Style]] = {
     "Closed": Style(dim=True),
 }
 _STATE_NAMES: Final[dict[str, str]] = {"AwaitingPending": "Awaiting pending"}
-_CHANNEL_NAMES: Final[dict[str, str]] = {
-    "WidgetChat": "Chat",
-    "PstnPhone": "Phone",
-    "Sms": "SMS",
-    "ContactForm": "Contact form",
-    "FacebookMessenger": "Facebook Messenger",
-}
 _SCALES: Final[dict[str, int]] = {"Csat": 5, "Nps": 10}
 _FIELD: Final = 48  # widest name, address or tag list shown
 
@@ -112,7 +106,7 @@ def describe_rating(rating: ConversationRating) -> str:
 
 def channel_label(channel: str) -> str:
     """A conversation channel as people say it (``WidgetChat`` → ``Chat``)."""
-    return _CHANNEL_NAMES.get(channel, one_line(channel, 24))
+    return channel_name(channel) or one_line(channel, 24)
 
 
 def _joined(out: Text, parts: Iterable[tuple[str, Style | None]]) -> None:
