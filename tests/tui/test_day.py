@@ -15,6 +15,16 @@ from frontdesk.tui.screens.thread import ThreadScreen
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 
 
+def palette_titles(app: FrontdeskApp) -> list[str]:
+    return [command.title for command in app.get_system_commands(app.screen)]
+
+
+def assert_palette_once_each(app: FrontdeskApp) -> None:
+    titles = palette_titles(app)
+    assert len(titles) == len({t.casefold() for t in titles}), sorted(titles)
+    assert titles.count("Quit") == 1
+
+
 def conversation(console: Console, cid: int) -> dict[str, Any]:
     found: dict[str, Any] = console.sandbox.query(
         "SELECT * FROM conversations WHERE id = ?", (cid,))[0]
@@ -53,6 +63,7 @@ async def test_an_agents_day(console: Console) -> None:
         await step(console, pilot, "2", "3", "4", "5", "1")
         screen = app.screen
         assert isinstance(screen, InboxScreen)
+        assert_palette_once_each(app)
         # the queue: claim the first waiting conversation
         await step(console, pilot, "tab")
         assert screen.view == "queue"
@@ -66,6 +77,7 @@ async def test_an_agents_day(console: Console) -> None:
         await step(console, pilot, "enter")
         thread = app.screen
         assert isinstance(thread, ThreadScreen) and thread.conversation_id == cid
+        assert_palette_once_each(app)
         await step(console, pilot, "i", *"On it today", "ctrl+s", "escape")
         for _ in range(10):
             sent = console.sandbox.query(

@@ -23,7 +23,7 @@ from ..store.live import ConnectionState
 from ..store.session import describe_presence
 from ..text import clean
 from . import keymap
-from .commands import screen_commands
+from .commands import once_each, screen_commands
 from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.base import ModeScreen
@@ -239,7 +239,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
             "Quit anyway? They are kept and sent the next time frontdesk starts."), answer)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The palette: the screen's actions first, then the app's."""
+        """The palette: the screen's actions first, then the app's, each once (Textual's own
+        quit and keys panel are left out: quitting asks first here, and help is ``?``)."""
+        yield from once_each(self._palette(screen))
+
+    def _palette(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from screen_commands(self, screen)
         for mode_key, mode in MODE_KEYS.items():
             yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
@@ -247,7 +251,9 @@ class FrontdeskApp(OrderedKeysApp[None]):
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Quit", "Keys"):
+                yield command
 
 
 def _screen(module: str, name: str) -> Screen[Any]:
