@@ -103,7 +103,7 @@ async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
         assert all(word in hay for a, hay in zip(agents, hays, strict=True)
                    if a["id"] in shown)
         assert len(shown) < 25
-        assert not [r for r in requests.sent if r.startswith("GET /v1/agents")]
+        assert "GET /v1/agents" not in requests.sent  # the listing is filtered here
         # part of an email address
         await pilot.press("slash")
         form = await fill(pilot, {"text": DEMO_AGENT_EMAIL.split("@")[0][:5]})
@@ -120,6 +120,18 @@ async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
         await pilot.press("r")
         await settle(pilot)
         assert len(rows(screen.agents.table)) == 25
+        # presence follows the live topic Team mode shows (no stale column)
+        def demo_presence() -> str:
+            table = screen.agents.table
+            row = table.get_row(demo["id"])
+            return str(row[-1])
+
+        assert "Messaging" not in demo_presence()
+        session = app.session
+        await session.client.agents.set_working_channel(demo["id"], "Messaging", True)
+        await session.live.refresh("team:presence")
+        await console.idle(pilot)
+        assert "Messaging" in demo_presence()
         # j / k move the cursor; j then enter opens the agent the cursor is on
         table = screen.agents.table
         table.move_cursor(row=0)

@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, TabbedContent, TabPane
 
+from ...store.team import PRESENCE_TOPIC, TeamSnapshot, team_watch
 from ..registry import owns_bindings
 from .base import ModeScreen
 from .people_agents import AgentsPane
@@ -33,6 +34,8 @@ class PeopleScreen(ModeScreen):
     """End users and agents."""
 
     MODE_NAME = "People"
+    #: everyone's presence, live, for the Agents tab (the topic Team mode shows)
+    TOPICS = (PRESENCE_TOPIC,)
     HELP_NAME = "People"
     BINDINGS = [
         Binding("t", "switch_tab", "Switch tab", id="people.tab"),
@@ -52,7 +55,7 @@ class PeopleScreen(ModeScreen):
                 show=False),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
-        PaletteEntry("End users: find by id, email, phone or external id", "key: / or f",
+        PaletteEntry("End users: find by name, id, email, phone or external id", "key: / or f",
                      "palette('users_find')"),
         PaletteEntry("End users: new end user", "key: n", "palette('users_new')"),
         PaletteEntry("End users: open the profile", "key: enter", "palette('users_open')"),
@@ -84,6 +87,9 @@ class PeopleScreen(ModeScreen):
         self.users.table.focus()
 
     def on_screen_resume(self) -> None:
+        session = self.fd.session
+        if session is not None:
+            team_watch(session)  # the live presence topic the Agents tab follows
         super().on_screen_resume()
         self.users.render_followed()
 
@@ -128,9 +134,11 @@ class PeopleScreen(ModeScreen):
         return palette_of(self, self.PALETTE)
 
     def on_store_change(self, topic: str, value: Any) -> None:
-        """A followed anonymisation request changed."""
+        """A followed anonymisation request changed, or someone's presence."""
         if topic.startswith("anonymization:"):
             self.users.render_followed()
+        elif topic == PRESENCE_TOPIC and isinstance(value, TeamSnapshot):
+            self.agents.apply_presence(value.rows)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """``enter`` (or a click) on a row opens it."""

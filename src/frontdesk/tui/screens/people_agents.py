@@ -8,6 +8,8 @@ The screen (:mod:`.people`) owns the keys; this pane does the work.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -17,6 +19,7 @@ from textual.widgets import Label
 from ...api.models import Agent, UserPresence
 from ...channels import channel_name
 from ...store.people import BulkReport, Refused
+from ...store.team import MemberRow
 from ...text import one_line, safe
 from .confirm import ConfirmScreen
 from .people_common import Column, FittedTable, highlighted_key, people_store
@@ -123,6 +126,24 @@ class AgentsPane(Vertical):
         """The line above the list."""
         self.caption = text
         self.query_one("#agents-caption", Label).update(safe(text))
+
+    def apply_presence(self, rows: Iterable[MemberRow]) -> None:
+        """Presence as the live Team topic last saw it (the list repaints only when an
+        agent's presence shown here changed)."""
+        changed = False
+        for row in rows:
+            known = self.presence.get(row.agent_id)
+            if known is None:
+                continue
+            fresh = known.model_copy(update={"connection_status": row.connection,
+                                             "presence_status": row.presence,
+                                             "active_channels": list(row.channels),
+                                             "last_seen": row.last_seen or known.last_seen})
+            if presence_text(fresh) != presence_text(known):
+                changed = True
+            self.presence[row.agent_id] = fresh
+        if changed and self.everyone:
+            self.show_filtered(select=highlighted_key(self.table))
 
     @property
     def current(self) -> Agent | None:
