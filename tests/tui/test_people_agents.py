@@ -126,12 +126,14 @@ async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
             row = table.get_row(demo["id"])
             return str(row[-1])
 
-        assert "Messaging" not in demo_presence()
+        before = demo_presence()
+        assert "Messaging" not in screen.agents.presence[demo["id"]].active_channels
         session = app.session
         await session.client.agents.set_working_channel(demo["id"], "Messaging", True)
         await session.live.refresh("team:presence")
         await console.idle(pilot)
-        assert "Messaging" in demo_presence()
+        assert "Messaging" in screen.agents.presence[demo["id"]].active_channels
+        assert demo_presence() != before
         # j / k move the cursor; j then enter opens the agent the cursor is on
         table = screen.agents.table
         table.move_cursor(row=0)
