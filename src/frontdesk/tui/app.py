@@ -57,9 +57,10 @@ class FrontdeskApp(OrderedKeysApp[None]):
     }
     DEFAULT_MODE = "inbox"
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox"),
-        Binding("2", "mode('queues')", "Queues", id="app.mode.queues"),
-        Binding("3", "mode('team')", "Team", id="app.mode.team"),
+        # the footer shows the focused context's keys: the modes are in the help and palette
+        Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox", show=False),
+        Binding("2", "mode('queues')", "Queues", id="app.mode.queues", show=False),
+        Binding("3", "mode('team')", "Team", id="app.mode.team", show=False),
         Binding("4", "mode('people')", "People", id="app.mode.people", show=False),
         Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -16,6 +17,12 @@ from ..widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from ..app import FrontdeskApp
+
+
+#: terminal widths below which the footer packs its keys closer (so they all fit)
+COMPACT_FOOTER_BELOW = 140
+#: terminal widths from which the footer shows the palette's key
+PALETTE_KEY_FROM = 120
 
 
 class ModeScreen(Screen[None]):
@@ -37,11 +44,20 @@ class ModeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield from self.compose_body()
-        yield Footer()
+        width = self.app.size.width
+        yield Footer(compact=width < COMPACT_FOOTER_BELOW,
+                     show_command_palette=width >= PALETTE_KEY_FROM)
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the status bar and the footer."""
         return iter(())
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Pack the footer's keys closer on a narrow terminal (and leave out the palette's
+        key there, for the screen's own keys: ``ctrl+p`` works everywhere all the same)."""
+        for footer in self.query(Footer):
+            footer.compact = event.size.width < COMPACT_FOOTER_BELOW
+            footer.show_command_palette = event.size.width >= PALETTE_KEY_FROM
 
     def on_mount(self) -> None:
         self.fd.paint_status(self.query_one(StatusBar))
