@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["CHANNEL_NAMES", "channel_icon", "channel_name"]
+__all__ = ["CHANNEL_NAMES", "SILENT_CHANNELS", "channel_icon", "channel_name"]
 
 #: the display name of every channel the service names, whichever way it names it
 CHANNEL_NAMES: Final[dict[str, str]] = {
@@ -40,6 +40,9 @@ CHANNEL_NAMES: Final[dict[str, str]] = {
     "WhatsAppAttributes": "WhatsApp",
     "PhoneAttributes": "Phone",
 }
+
+#: conversation channels whose conversations take no messages (calls, voicemail, …)
+SILENT_CHANNELS: Final = frozenset({"PstnPhone", "Callback", "Voicemail", "Twitter"})
 
 #: marks the inbox puts before the commonest channels (names stay within its 9-cell column)
 _ICONS: Final[dict[str, str]] = {"Email": "✉", "Chat": "💬", "Phone": "☎"}

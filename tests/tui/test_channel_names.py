@@ -32,3 +32,12 @@ def test_every_known_channel_has_one_name_that_fits_the_inbox_column() -> None:
         assert conversation_list._fit(label, 9).rstrip() == label, channel
     for channel in ("Sms", "PstnPhone", "ContactForm", "FacebookMessenger", "Voicemail"):
         assert thread_head.channel_label(channel) in conversation_list.channel_label(channel)
+
+
+def test_rows_of_calls_say_so_rather_than_nothing() -> None:
+    from frontdesk.tui.widgets.composer import SILENT_CHANNELS
+
+    assert conversation_list.silent_text("PstnPhone") == "Phone call, no messages"
+    assert conversation_list.silent_text("Voicemail") == "Voicemail, no messages"
+    assert SILENT_CHANNELS == {"Callback": "Callback", "PstnPhone": "Phone",
+                               "Twitter": "Twitter", "Voicemail": "Voicemail"}

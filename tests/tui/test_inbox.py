@@ -457,6 +457,16 @@ async def test_rows_without_a_subject_show_the_last_message_from_the_first_fill(
                 "ORDER BY seq DESC LIMIT 1", (row.id,))
             if last and last[0]["body_text"].strip():
                 assert session.inbox.previews.get(row.id), row
+        # a call has no messages: its row says so
+        calls = [r for r in chats if r.channel == "PstnPhone"]
+        if calls:
+            position = listing.shown_ids().index(calls[0].id)
+            assert listing.move_to(calls[0].id)
+            await pilot.pause()
+            strip = listing.render_line(position + 1 - round(listing.scroll_y))
+            assert "Phone call, no messages" in "".join(s.text for s in strip)
+            listing.action_cursor_first()
+            await pilot.pause()
         # and on screen: the first such row's line carries its text
         first = chats[0]
         position = listing.shown_ids().index(first.id)

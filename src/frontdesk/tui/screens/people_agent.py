@@ -59,7 +59,7 @@ class AgentDetailScreen(ModalScreen[None]):
         facts = [("Email", agent.email), ("Phone", agent.phone_number or "—"),
                  ("First name", agent.first_name or "—"), ("Last name", agent.last_name or "—"),
                  ("Roles", ", ".join(agent.roles or []) or "—"),
-                 ("Since", agent.created_at.strftime("%Y-%m-%d")), ("Id", agent.id)]
+                 ("Since", clock.shown(agent.created_at, "date")), ("Id", agent.id)]
         self.query_one("#agent-facts", Static).update(
             "\n".join(f"[b]{name:<11}[/b] {safe(one_line(value, 60))}" for name, value in facts))
         teams = ", ".join(one_line(t.name, 40) for t in detail.teams) or "in no team"

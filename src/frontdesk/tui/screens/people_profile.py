@@ -123,7 +123,7 @@ class EndUserProfileScreen(Screen[None]):
         self.query_one("#profile-title", Label).update(safe(one_line(name, 60)) + anonymized)
         facts = [("Email", user.email or "—"), ("Phone", user.phone_number or "—"),
                  ("External id", user.external_id or "—"),
-                 ("Since", user.created_at.strftime("%Y-%m-%d")), ("Id", user.id)]
+                 ("Since", clock.shown(user.created_at, "date")), ("Id", user.id)]
         self.query_one("#profile-facts", Static).update(
             "\n".join(f"[b]{label:<12}[/b] {safe(one_line(value, 70))}"
                       for label, value in facts))

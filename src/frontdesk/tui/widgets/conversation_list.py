@@ -35,7 +35,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...channels import channel_icon, channel_name
+from ...channels import SILENT_CHANNELS, channel_icon, channel_name
 from ...text import one_line
 from ..clock import now
 from ..registry import owns_bindings
@@ -67,6 +67,12 @@ def channel_label(channel: str) -> str:
         return one_line(channel, 9)
     icon = channel_icon(name)
     return f"{icon} {name}" if icon else name
+
+
+def silent_text(channel: str) -> str:
+    """What a row without subject or messages says: ``Phone call, no messages``."""
+    name = channel_name(channel) or channel
+    return f"{name} call, no messages" if channel == "PstnPhone" else f"{name}, no messages"
 
 
 @dataclass(frozen=True)
@@ -588,11 +594,13 @@ class ConversationList(ScrollView, can_focus=True):
                 append(Segment(_fit(look.name(row.requester_id), width), base))
             elif key == "subject":
                 subject = row.subject
+                preview = "" if subject and subject.strip() else look.preview(row.id)
                 if subject and subject.strip():
                     append(Segment(_fit(subject, width), base))
+                elif not preview and row.channel in SILENT_CHANNELS:
+                    append(Segment(_fit(silent_text(row.channel), width), dim))
                 else:
-                    append(Segment(_fit(look.preview(row.id), width),
-                                   base + styles["preview"]))
+                    append(Segment(_fit(preview, width), base + styles["preview"]))
             elif key == "queue":
                 queue = row.queue_id
                 append(Segment(_fit(look.queue_name(queue) if queue else "", width), dim))
