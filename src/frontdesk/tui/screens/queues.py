@@ -85,8 +85,7 @@ def summary_cell(channels: tuple[ChannelState, ...]) -> Cell:
 def describe_position(state: PositionState | None, zone: Any = None) -> Text:
     """The line under the table about the followed conversation."""
     if state is None:
-        return Text("P or the field: a conversation id shows its place in its queue, live",
-                    style="dim")
+        return Text("type an id (or P): its place in its queue, live", style="dim")
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f"#{state.conversation_id}", style="bold")
     if state.problem and not state.checked:
