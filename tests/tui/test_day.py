@@ -25,6 +25,16 @@ def assert_palette_once_each(app: FrontdeskApp) -> None:
     assert titles.count("Quit") == 1
 
 
+def assert_footer_fits(app: FrontdeskApp) -> None:
+    """Every key the footer shows is whole on screen (the others are left out, not cut)."""
+    from textual.widgets._footer import FooterKey
+
+    shown = [key for key in app.screen.query(FooterKey) if key.display]
+    assert shown
+    assert all(key.region.right <= app.size.width for key in shown), \
+        [(key.key, key.region) for key in shown]
+
+
 def conversation(console: Console, cid: int) -> dict[str, Any]:
     found: dict[str, Any] = console.sandbox.query(
         "SELECT * FROM conversations WHERE id = ?", (cid,))[0]
@@ -64,6 +74,7 @@ async def test_an_agents_day(console: Console) -> None:
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         assert_palette_once_each(app)
+        assert_footer_fits(app)
         # the queue: claim the first waiting conversation
         await step(console, pilot, "tab")
         assert screen.view == "queue"
@@ -78,6 +89,7 @@ async def test_an_agents_day(console: Console) -> None:
         thread = app.screen
         assert isinstance(thread, ThreadScreen) and thread.conversation_id == cid
         assert_palette_once_each(app)
+        assert_footer_fits(app)
         await step(console, pilot, "i", *"On it today", "ctrl+s", "escape")
         for _ in range(10):
             sent = console.sandbox.query(

@@ -12,6 +12,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 from ..widgets.status_bar import StatusBar
 
@@ -23,6 +24,36 @@ if TYPE_CHECKING:
 COMPACT_FOOTER_BELOW = 140
 #: terminal widths from which the footer shows the palette's key
 PALETTE_KEY_FROM = 120
+
+
+class FittedFooter(Footer):
+    """The footer, showing only the keys that fit whole (the others are in the help and
+    the palette) rather than cutting the last one in the middle of a word."""
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self._fit()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._fit()
+
+    def _keys(self) -> list[FooterKey]:
+        return [key for key in self.query_children(FooterKey)
+                if not key.has_class("-command-palette")]
+
+    def _fit(self) -> None:
+        for key in self._keys():
+            key.display = True
+        self.call_after_refresh(self._hide_overflow)
+
+    def _hide_overflow(self) -> None:
+        room = self.size.width - sum(key.outer_size.width
+                                     for key in self.query_children(FooterKey)
+                                     if key.has_class("-command-palette"))
+        left = self.region.x
+        for key in self._keys():
+            if key.region.right - left > room:
+                key.display = False
 
 
 class ModeScreen(Screen[None]):
@@ -45,8 +76,8 @@ class ModeScreen(Screen[None]):
         yield StatusBar(id="status")
         yield from self.compose_body()
         width = self.app.size.width
-        yield Footer(compact=width < COMPACT_FOOTER_BELOW,
-                     show_command_palette=width >= PALETTE_KEY_FROM)
+        yield FittedFooter(compact=width < COMPACT_FOOTER_BELOW,
+                           show_command_palette=width >= PALETTE_KEY_FROM)
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the status bar and the footer."""
