@@ -327,16 +327,21 @@ def _truncate(s: str, width: int) -> str:
     return s
 
 
+_LINE_BREAKS: Final = str.maketrans({"\r": " ", "\n": " "})
+
+
 def _single_line(s: str) -> str:
-    """``clean(s, multiline=False)`` with whitespace runs collapsed."""
-    return " ".join(clean(s, multiline=False).split())
+    """``clean(s, multiline=False)`` with line breaks as spaces and whitespace runs
+    collapsed."""
+    return " ".join(clean(s.translate(_LINE_BREAKS), multiline=False).split())
 
 
 def one_line(s: str, width: int | None = None) -> str:
     """Clean ``s`` for a single-line slot: list rows, subjects, names, tags.
 
-    ``clean(s, multiline=False)`` (so a newline shows as ``␊`` rather than
-    breaking the row), then runs of whitespace are collapsed to one space and
+    Line breaks become spaces (a message's lines read as one line), the rest
+    goes through ``clean(s, multiline=False)``, then runs of whitespace are collapsed to
+    one space and
     leading/trailing whitespace removed.  If ``width`` is given and the text
     takes more than ``width`` terminal cells, it is cut and ends with ``…``;
     the result never takes more than ``width`` cells (wide CJK and emoji

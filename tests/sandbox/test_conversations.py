@@ -336,6 +336,18 @@ def test_inbound_message_opens_a_pending_conversation(
                          (cid,))[0]["followup_until"] is None
 
 
+def test_reopen_ends_a_follow_up_keeping_the_assignment(
+        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+    cid = create_chat(http, world.requester, outbound(world.agent))
+    until = sandbox.clock.now() + timedelta(days=1)
+    assert http.put(f"/v1/conversations/{cid}/followup",
+                    json={"timestamp": iso(until)}).status_code == 204
+    assert http.put(f"/v1/conversations/{cid}/reopen").status_code == 204
+    assert _state(http, cid) == ("Open", world.agent, None)
+    assert sandbox.query("SELECT followup_until FROM conversations WHERE id = ?",
+                         (cid,))[0]["followup_until"] is None
+
+
 @pytest.mark.parametrize("body", [None, {}, {"timestamp": "tomorrow"},
                                   {"timestamp": "2020-01-01T00:00:00Z"},
                                   {"timestamp": "2099-01-01T00:00:00Z", "userId": "x"}])

@@ -138,6 +138,8 @@ def make_machine(sandbox: SandboxServer, http: httpx.Client) -> type[RuleBasedSt
             assert self.put(cid, "reopen") == 204
             if conv.state == "Closed":
                 self.reopened(conv)
+            elif conv.state == "Pending":
+                conv.state, conv.followup_until = "Open", None
 
         @rule(cid=conversations)
         def customer_writes(self, cid: int) -> None:

@@ -10,12 +10,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from textual import events
+from textual.dom import DOMNode
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -64,6 +70,55 @@ class Console:
         if session.live.topic("inbox") is not None:
             await session.live.refresh("inbox")
         await pilot.pause()
+
+    async def burst(self, pilot: Pilot[Any], *keys: str) -> None:
+        """Send ``keys`` in one burst, as one read of the terminal brings them (over SSH, a
+        paste, a fast typist): every Key event is posted before the app handles any (unlike
+        ``pilot.press``, which waits for idle between keys); then wait until the console
+        has fallen back to idle."""
+        app = pilot.app
+        driver = app._driver
+        assert driver is not None
+        for key in keys:
+            event = key_event(key)
+            event.set_sender(app)
+            driver.send_message(event)
+        await self.idle(pilot)
+
+    async def idle(self, pilot: Pilot[Any], rounds: int = 20) -> None:
+        """Wait until every message queue of the console is empty and no worker runs;
+        fails when that does not happen in ``rounds`` pauses (a screen reacting to its own
+        changes forever never gets there)."""
+        app = pilot.app
+        for _ in range(rounds):
+            await pilot.pause()
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await app.workers.wait_for_complete()
+            if not busy_nodes(app):
+                await pilot.pause()
+                if not busy_nodes(app):
+                    return
+        raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}")
+
+
+def key_event(key: str) -> events.Key:
+    """The Key event the terminal driver makes of ``key`` (a key name or one character)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    character: str | None
+    try:
+        character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
+def busy_nodes(app: Any) -> list[str]:
+    """Nodes of the app with messages still queued (the app, its screens, their widgets)."""
+    nodes: list[DOMNode] = [app, *app.screen_stack]
+    for screen in app.screen_stack:
+        nodes.extend(screen.walk_children())
+    return [repr(node) for node in nodes if not node._message_queue.empty()]
 
 
 @pytest.fixture

@@ -438,3 +438,63 @@ async def test_new_chat_needs_a_widget_id(console: Console) -> None:
             "SELECT id FROM conversations WHERE requester_id = ? AND channel = 'WidgetChat' "
             "ORDER BY id DESC LIMIT 1", (requester,))
         assert made
+
+
+async def test_rows_without_a_subject_show_the_last_message_from_the_first_fill(
+        console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(console, pilot)
+        _app, session, screen, listing = parts(pilot)
+        screen.show_view("all")
+        await pilot.pause()
+        rows = [session.inbox.rows[cid] for cid in listing.shown_ids()]
+        chats = [r for r in rows if not (r.subject or "").strip()]
+        assert chats, "the seeded inbox has conversations without a subject"
+        for row in chats:
+            last = console.sandbox.query(
+                "SELECT body_text FROM messages WHERE conversation_id = ? "
+                "ORDER BY seq DESC LIMIT 1", (row.id,))
+            if last and last[0]["body_text"].strip():
+                assert session.inbox.previews.get(row.id), row
+        # a call has no messages: its row says so
+        calls = [r for r in chats if r.channel == "PstnPhone"]
+        if calls:
+            position = listing.shown_ids().index(calls[0].id)
+            assert listing.move_to(calls[0].id)
+            await pilot.pause()
+            strip = listing.render_line(position + 1 - round(listing.scroll_y))
+            assert "Phone call, no messages" in "".join(s.text for s in strip)
+            listing.action_cursor_first()
+            await pilot.pause()
+        # and on screen: the first such row's line carries its text
+        first = chats[0]
+        position = listing.shown_ids().index(first.id)
+        if position < 40:
+            strip = listing.render_line(position + 1 - round(listing.scroll_y))
+            line = "".join(segment.text for segment in strip)
+            words = " ".join(session.inbox.previews[first.id].split())[:12]
+            assert words in line
+
+
+async def test_an_empty_view_says_loading_until_the_first_fill(console: Console) -> None:
+    # the service's search does not answer (yet): the inbox cannot be filled
+    console.sandbox.faults.fail(503, count=None, methods=("POST",), path_prefix="/v1/search")
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await console.idle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        listing = screen.conversation_list
+        session = app.session
+        assert session is not None and not session.inbox.filled
+        assert listing.row_count == 0
+        assert listing.empty_text == "Loading…"
+        console.sandbox.faults.clear()
+        for _ in range(5):
+            await session.live.refresh("inbox")
+            if session.inbox.filled:
+                break
+        await console.idle(pilot)
+        assert session.inbox.filled
+        assert listing.empty_text != "Loading…"

@@ -210,6 +210,22 @@ async def test_reopen_a_closed_conversation(console: Console) -> None:
         await done(pilot)
         assert row(console, cid)["state"] == "Open"
         assert f"Reopened #{cid}." in messages(app)
+        # on an open one, R says so and asks nothing of the service
+        screen.show_view("all")
+        await pilot.pause()
+        assert listing.move_to(cid)
+        await pilot.press("R")
+        await done(pilot)
+        assert f"#{cid} is already open." in messages(app)
+        # on a pending one, R ends the follow-up: open now, and said only once it is
+        await pilot.press("f", "enter")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Pending"
+        await pilot.press("R")
+        await done(pilot)
+        assert row(console, cid)["state"] == "Open"
+        assert row(console, cid)["followup_until"] is None
+        assert f"Follow-up of #{cid} ended: it is open now." in messages(app)
 
 
 async def test_keys_without_a_conversation_say_so(console: Console) -> None:

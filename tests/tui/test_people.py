@@ -52,7 +52,7 @@ async def fill(pilot: Pilot[Any], values: dict[str, Any]) -> FormScreen:
     return form
 
 
-async def test_find_an_end_user_by_email(console: Any) -> None:
+async def test_find_an_end_user_by_email_and_by_name(console: Any) -> None:
     target = console.sandbox.query("SELECT id, email FROM users WHERE kind = 'enduser' "
                                    "AND email IS NOT NULL ORDER BY created_at DESC LIMIT 1")[0]
     app = console.app()
@@ -68,6 +68,18 @@ async def test_find_an_end_user_by_email(console: Any) -> None:
         assert front(app) is screen
         assert rows(screen.users.table) == [target["id"]]
         assert "1 found" in str(screen.query_one("#users-caption", Label).render())
+        # in the default mode, a name finds by name (typed in one burst)
+        named = console.sandbox.query(
+            "SELECT id, display_name FROM users WHERE kind = 'enduser' "
+            "AND display_name LIKE '% %' ORDER BY created_at DESC LIMIT 1")[0]
+        last_name = named["display_name"].split()[-1]
+        await console.burst(pilot, "slash", *last_name.lower(), "enter")
+        await settle(pilot)
+        assert front(app) is screen, str(front(app).query_one("#form-problem").render())
+        found = rows(screen.users.table)
+        assert named["id"] in found
+        assert all(last_name.lower() in (screen.users.users[i].display_name or "").lower()
+                   for i in found)
 
 
 async def test_find_says_so_when_nobody_matches_and_keeps_the_form(console: Any) -> None:

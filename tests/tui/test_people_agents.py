@@ -1,5 +1,5 @@
-"""People → Agents against the sandbox: the filter that refuses email and phone together
-(before any request), create one, create many from a CSV with a per-row report, edit and
+"""People → Agents against the sandbox: the filter by part of a name, email or phone (on the
+listing, no request), j/k, create one, create many from a CSV with a per-row report, edit and
 patch, detail, downgrade (asked; D without asking)."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from frontdesk.store.session import Session
 from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.people import PeopleScreen
 from frontdesk.tui.screens.people_agent import AgentDetailScreen
-from frontdesk.tui.screens.people_agents import BOTH_FILTERS
 from frontdesk.tui.screens.people_bulk import BulkReportScreen
 from frontdesk.tui.screens.people_form import FormScreen
 
@@ -79,34 +78,73 @@ def problem(form: FormScreen) -> str:
     return str(form.query_one("#form-problem", Static).render())
 
 
-async def test_filter_by_email_and_phone_is_refused_before_any_request(console: Any) -> None:
+async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
+        console: Any) -> None:
+    agents = console.sandbox.query(
+        "SELECT id, display_name, email, phone_number FROM users "
+        "WHERE kind = 'agent' ORDER BY display_name")
+    demo = next(a for a in agents if a["email"] == DEMO_AGENT_EMAIL)
+    # a word of one agent's name that few others have in their name or email
+    hays = [f"{a['display_name']} {a['email']}".lower() for a in agents]
+    someone, word = min(((a, a["display_name"].split()[-1].lower()) for a in agents
+                         if a is not demo),
+                        key=lambda pair: sum(pair[1] in hay for hay in hays))
     app = console.app()
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_agents(console, pilot)
         assert len(rows(screen.agents.table)) == 25
         requests = Requests(app.session)
-        await pilot.press("slash")
-        form = await fill(pilot, {"email": DEMO_AGENT_EMAIL})
-        assert problem(form) == ""
-        await pilot.press("tab", *"+4560988598")
-        await pilot.pause()
-        assert BOTH_FILTERS in problem(form)  # said as typed, before sending
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is form and BOTH_FILTERS in problem(form)
-        assert form.query_one("#form-problem").has_class("-error")
-        assert "GET /v1/agents" not in requests.sent  # the listing was never asked
-        form.set_values({"phone": ""})
-        await pilot.press("ctrl+s")
+        # part of a name, typed in one burst: the listing narrows, nothing is asked
+        await console.burst(pilot, "slash", *word, "enter")
         await settle(pilot)
         assert front(app) is screen
-        assert "GET /v1/agents" in requests.sent
-        demo = console.sandbox.query("SELECT id FROM users WHERE email = ?",
-                                     (DEMO_AGENT_EMAIL,))[0]["id"]
-        assert rows(screen.agents.table) == [demo]
+        shown = rows(screen.agents.table)
+        assert someone["id"] in shown
+        assert all(word in hay for a, hay in zip(agents, hays, strict=True)
+                   if a["id"] in shown)
+        assert len(shown) < 25
+        assert "GET /v1/agents" not in requests.sent  # the listing is filtered here
+        # part of an email address
+        await pilot.press("slash")
+        form = await fill(pilot, {"text": DEMO_AGENT_EMAIL.split("@")[0][:5]})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert demo["id"] in rows(screen.agents.table)
+        # nobody: the form stays and says so
+        await pilot.press("slash")
+        form = await fill(pilot, {"text": "zz-nobody-zz"})
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert front(app) is form and "No agent matches" in problem(form)
+        await pilot.press("escape")
         await pilot.press("r")
         await settle(pilot)
         assert len(rows(screen.agents.table)) == 25
+        # presence follows the live topic Team mode shows (no stale column)
+        def demo_presence() -> str:
+            table = screen.agents.table
+            row = table.get_row(demo["id"])
+            return str(row[-1])
+
+        before = demo_presence()
+        assert "Messaging" not in screen.agents.presence[demo["id"]].active_channels
+        session = app.session
+        await session.client.agents.set_working_channel(demo["id"], "Messaging", True)
+        await session.live.refresh("team:presence")
+        await console.idle(pilot)
+        assert "Messaging" in screen.agents.presence[demo["id"]].active_channels
+        assert demo_presence() != before
+        # j / k move the cursor; j then enter opens the agent the cursor is on
+        table = screen.agents.table
+        table.move_cursor(row=0)
+        await console.burst(pilot, "j", "j", "k", "j")
+        assert table.cursor_row == 2
+        expected = rows(table)[2]
+        await console.burst(pilot, "enter")
+        await settle(pilot)
+        detail = front(app)
+        assert isinstance(detail, AgentDetailScreen)
+        assert detail.agent_id == expected
 
 
 async def test_create_an_agent(console: Any) -> None:

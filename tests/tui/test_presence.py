@@ -21,3 +21,25 @@ async def test_p_toggles_working_channels_on_the_service(console) -> None:  # ty
         assert app.session.presence.working("Speak") is (not before)
         await pilot.press("escape")
         assert not isinstance(app.screen, PresenceScreen)
+
+
+async def test_toggles_in_a_burst_reach_the_service_in_order_and_once(console) -> None:  # type: ignore[no-untyped-def]
+    """A switch this screen sets to show the service's answer is not sent back: a burst of
+    flips ends with the service in the state the keys asked for, then nothing more."""
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await console.ready(pilot)
+        me = app.session.me_id
+        speak = app.session.presence.working("Speak")
+        messaging = app.session.presence.working("Messaging")
+        await console.burst(pilot, "p", "4", "4", "3")
+        assert isinstance(app.screen, PresenceScreen)
+        rows = console.sandbox.query("SELECT channels FROM presence WHERE user_id = ?", (me,))
+        assert ("Speak" in rows[0]["channels"]) is speak
+        assert ("Messaging" in rows[0]["channels"]) is (not messaging)
+        screen = app.screen
+        assert screen.query_one("#channel-Speak").value is speak
+        assert screen.query_one("#channel-Messaging").value is (not messaging)
+        # and quiet afterwards: no change sent back and forth
+        await console.idle(pilot)
+        assert not screen._echoes or not any(screen._echoes.values())

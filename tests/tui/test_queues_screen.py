@@ -247,3 +247,29 @@ async def test_a_queues_poll_that_changes_nothing_repaints_nothing(
         assert live.stats()["queues"]["changes"] == changes
         ids = {w.id for w in app.screen.query("*") if w.id} - {"position-input"}
         assert {key: n for key, n in counts.items() if key in ids} == {}
+
+
+def test_queued_time_is_the_users_local_time() -> None:
+    """Shown in the user's zone, whatever the schedule's zone (one formatter for times)."""
+    import os
+    import time
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from frontdesk.store.queues import PositionState
+    from frontdesk.tui.screens.queues import describe_position
+
+    state = PositionState(7, position=2, queued_at=datetime(2026, 1, 5, 9, 53, tzinfo=UTC),
+                          queue_name="Support", checked=True)
+    original = os.environ.get("TZ")
+    try:
+        for zone, expected in (("UTC", "queued 09:53"), ("Asia/Kolkata", "queued 15:23")):
+            os.environ["TZ"] = zone
+            time.tzset()
+            assert expected in describe_position(state, ZoneInfo("Europe/Copenhagen")).plain
+    finally:
+        if original is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = original
+        time.tzset()

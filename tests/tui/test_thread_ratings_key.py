@@ -19,3 +19,9 @@ async def test_v_opens_the_ratings_of_the_thread(console: Any) -> None:
         await pilot.pause()
         assert isinstance(app.screen, RatingsScreen)
         assert app.screen.conversation_id == cid
+        # o, then enter on the kind (as the hint says): offered, no list opened
+        await console.burst(pilot, "o", "enter")
+        assert isinstance(app.screen, RatingsScreen)
+        offers = console.sandbox.query(
+            "SELECT rating_type FROM ratings WHERE conversation_id = ?", (cid,))
+        assert [o["rating_type"] for o in offers] == ["Csat"]

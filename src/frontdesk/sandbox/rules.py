@@ -10,7 +10,9 @@ Routes call these functions inside their transaction; nothing else writes ``stat
     follow-up        → Pending until the timestamp, then Open (an inbound message too);
                        refused on a Closed conversation or for a time not in the future
     close            → Closed, leaves the queue (the assignment is kept)
-    reopen           → Open, unassigned, queued again (default queue)
+    reopen           → Closed: Open, unassigned, queued again (default queue);
+                       Pending: Open now, the follow-up ended (as when it expires);
+                       Open: unchanged
     inbound message on Closed → Open, unassigned, queued again (default queue)
     import           → Closed when it carries a closing, else Open and assigned (assignment)
                        or queued (default queue)
@@ -185,13 +187,16 @@ def _reopen(ctx: SandboxContext, row: Any, now: str) -> None:
 
 
 def reopen(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
-    """Open again, unassigned and queued (see ``_reopen``); a non-closed one stays as it is."""
+    """Open again: a Closed one unassigned and queued (see ``_reopen``); a Pending one at
+    once, its follow-up ended and its assignment kept (what its follow-up time would do); an
+    Open one stays as it is."""
     _not_anonymized(row)
     if user_id is not None:
         require_agent(ctx, user_id)
-    if row["state"] != CLOSED:
-        return
-    _reopen(ctx, row, ctx.now_iso())
+    if row["state"] == CLOSED:
+        _reopen(ctx, row, ctx.now_iso())
+    elif row["state"] in (PENDING, "AwaitingPending"):
+        _state(ctx, row, OPEN, ctx.now_iso(), followup_until=None)
 
 
 def on_inbound_message(ctx: SandboxContext, row: Any) -> None:

@@ -76,12 +76,30 @@ class Actions:
             "close")
 
     async def reopen(self, conversation_id: int) -> str | None:
-        """Open a closed conversation again."""
+        """Open a conversation again: a Closed one is queued again, a Pending one's
+        follow-up ends now. The service answers 204 whatever it did, so the record is read
+        back: success only when it really is Open."""
         me = self._session.me_id or None
-        return await self._apply(
+        error = await self._apply(
             conversation_id, {"state": "Open"},
             lambda: self._session.client.conversations.reopen(conversation_id, user_id=me),
             "reopen")
+        if error is not None:
+            return error
+        inbox = self._session.inbox
+        try:
+            record = await self._session.client.conversations.get(
+                conversation_id, priority=Priority.INTERACTIVE)
+        except ApiError as failure:
+            return f"#{conversation_id} may not be open: {failure.message}"
+        inbox.upsert([record])
+        self._session.changed()
+        if record.state != "Open":
+            message = (f"The service left #{conversation_id} "
+                       f"{record.state or 'in an unknown state'!s}: it is not open.")
+            self._session.notice("error", message)
+            return message
+        return None
 
     async def transfer(self, conversation_id: int, queue_id: str) -> str | None:
         """Move the conversation to a queue (it becomes unassigned)."""

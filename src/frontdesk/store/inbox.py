@@ -120,8 +120,12 @@ class InboxStore:
         self.activity: dict[int, datetime] = {}
         self.version = 0
         self.search_available: bool | None = None
+        #: the first fill is done: what the views lack is not merely still on its way
+        self.filled = False
         self._backlog: dict[int, Priority] = {}
         self._tag_backlog: set[int] = set()
+        #: conversations whose last message changed since its text was read
+        self._stale_previews: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
         for conversation_id, compact, wire in session.local.working_set_rows(
@@ -273,6 +277,10 @@ class InboxStore:
         await self._fetch_backlog()
         if await self._session.directory.resolve_pending():
             self._bump()
+        if not self.filled and not self._backlog and (
+                "mine" in self._primed or self.search_available is False):
+            self.filled = True
+            self._bump()
         return self.version
 
     async def _discover(self) -> None:
@@ -305,6 +313,7 @@ class InboxStore:
         for hit in page.items:
             self.want([hit.id], Priority.VISIBLE)
             self.activity[hit.id] = self._session.server_now()
+            self._stale_previews.add(hit.id)
 
     async def _fetch_backlog(self) -> None:
         if not self._backlog:
@@ -357,7 +366,25 @@ class InboxStore:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
             raise
         self._session.directory.name(conversation.requester_id)
+        if not (conversation.subject or "").strip() and (
+                conversation_id not in self.previews or conversation_id in self._stale_previews):
+            await self._fetch_preview(conversation_id, priority)
         return conversation
+
+    async def _fetch_preview(self, conversation_id: int, priority: Priority) -> None:
+        """The last message's text of a conversation without a subject (chat, SMS, phone…):
+        what its row shows, read with the record so the row never shows up empty. One
+        request, only when the conversation is new here or had activity."""
+        try:
+            messages = await self._session.client.messages.list(conversation_id,
+                                                                priority=priority)
+        except ApiError:
+            return
+        self._stale_previews.discard(conversation_id)
+        if messages:
+            body = messages[-1].attributes.body
+            if body is not None and body.value:
+                self.set_preview(conversation_id, body.value[:200])
 
 
 def _field(kind: str, operator: str, values: list[str] | None = None, *,

@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 #: How an end user is looked for.
-FindKind = Literal["auto", "id", "email", "phone", "external_id"]
+FindKind = Literal["auto", "id", "email", "phone", "external_id", "name"]
 #: Whose custom attributes: an end user's (``Contact``) or a conversation's.
 Entity = Literal["Contact", "Conversation"]
 
@@ -76,6 +76,9 @@ _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _PHONE = re.compile(r"^\+?[0-9 ()\-]{5,20}$")
 #: Seconds between two looks at an anonymisation request that is not processed yet.
 FOLLOW_INTERVAL = 2.0
+#: End users read at most when finding by name (the service filters only by email, phone
+#: and external id, so names are matched here, page by page, oldest end users first).
+NAME_SCAN_LIMIT = 2_000
 #: At most this many agents per bulk call (the service's limit).
 BULK_LIMIT = 500
 
@@ -368,15 +371,23 @@ class PeopleStore:
         return "external_id"
 
     async def find_endusers(self, kind: FindKind, value: str) -> list[EndUser]:
-        """End users whose id, email, phone number or external id is ``value`` (one filter;
-        ``auto`` guesses which). An empty list when none is."""
+        """End users whose id, email, phone number or external id is ``value``, or whose
+        name contains its words (``auto`` guesses which; what is neither an id, an email nor
+        a phone number is looked for as an external id and as a name). An empty list when
+        none is."""
         value = _text(value)
         if not value:
             raise Refused("Type what to look for")
         if kind == "auto":
             kind = self.guess_kind(value)
+            if kind == "external_id":
+                by_id = await self.find_endusers("external_id", value)
+                by_name = await self.find_endusers("name", value)
+                return list({u.id: u for u in [*by_id, *by_name]}.values())
         users: list[EndUser]
-        if kind == "id":
+        if kind == "name":
+            users = await self._endusers_named(value)
+        elif kind == "id":
             if not is_uuid(value):
                 raise Refused("An end user id is a UUID, like 4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2")
             try:
@@ -657,6 +668,27 @@ class PeopleStore:
     def _keep(self, agent: Agent) -> None:
         self._session.directory.agents[agent.id] = agent
         self._session.directory.names[agent.id] = agent.display_name
+
+    async def _endusers_named(self, value: str) -> list[EndUser]:
+        """End users whose names (display, first, last) contain every word of ``value``,
+        case-insensitively, among the first :data:`NAME_SCAN_LIMIT` the service lists."""
+        words = value.casefold().split()
+        found: list[EndUser] = []
+        page_key: str | None = None
+        read = 0
+        while read < NAME_SCAN_LIMIT:
+            with refusals("Could not find end users"):
+                page = await self.client.endusers.list_page(page_size=100, page_key=page_key)
+            read += len(page.items)
+            for user in page.items:
+                names = " ".join(n for n in (user.display_name, user.first_name,
+                                             user.last_name) if n).casefold()
+                if all(word in names for word in words):
+                    found.append(user)
+            if not page.has_more or page.next_key is None:
+                break
+            page_key = page.next_key
+        return found
 
     def _remember_names(self, users: Sequence[EndUser]) -> None:
         names = self._session.directory.names

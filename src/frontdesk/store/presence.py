@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
@@ -29,6 +30,8 @@ class MyPresence:
 
     def __init__(self, session: Session) -> None:
         self._session = session
+        #: changes go to the service one at a time, in the order they were asked for
+        self._changing = asyncio.Lock()
 
     @property
     def current(self) -> UserPresence | None:
@@ -48,6 +51,10 @@ class MyPresence:
         me = self._session.me_id
         if not me:
             return "Not signed in as an agent yet"
+        async with self._changing:
+            return await self._set_channel(me, channel, working)
+
+    async def _set_channel(self, me: str, channel: str, working: bool) -> str | None:
         try:
             await self._session.client.agents.set_working_channel(me, channel, working)
         except ApiError as error:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
+from ..channels import channel_name
 from .actions import Actions
 from .directory import Directory
 from .finder import Finder
@@ -381,5 +382,5 @@ def describe_presence(presence: UserPresence | None) -> str:
     if presence.connection_status != "Online":
         return "○ Offline"
     status = presence.presence_status or "Away"
-    channels = ", ".join(presence.active_channels)
+    channels = ", ".join(channel_name(c) or c for c in presence.active_channels)
     return f"● {status}" + (f" · {channels}" if channels else "")

@@ -14,7 +14,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual import events, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -24,7 +24,8 @@ from ..store.live import ConnectionState, Link
 from ..store.session import describe_presence
 from ..text import clean
 from . import keymap
-from .commands import screen_commands
+from .commands import once_each, screen_commands
+from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.base import ModeScreen
 from .screens.inbox import InboxScreen
@@ -59,7 +60,7 @@ class SandboxAccess(Protocol):
 
 
 @owns_bindings
-class FrontdeskApp(App[None]):
+class FrontdeskApp(OrderedKeysApp[None]):
     """frontdesk, the console."""
 
     TITLE = "frontdesk"
@@ -76,9 +77,10 @@ class FrontdeskApp(App[None]):
     }
     DEFAULT_MODE = "inbox"
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox"),
-        Binding("2", "mode('queues')", "Queues", id="app.mode.queues"),
-        Binding("3", "mode('team')", "Team", id="app.mode.team"),
+        # the footer shows the focused context's keys: the modes are in the help and palette
+        Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox", show=False),
+        Binding("2", "mode('queues')", "Queues", id="app.mode.queues", show=False),
+        Binding("3", "mode('team')", "Team", id="app.mode.team", show=False),
         Binding("4", "mode('people')", "People", id="app.mode.people", show=False),
         Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
@@ -308,7 +310,11 @@ class FrontdeskApp(App[None]):
                         markup=False, timeout=60)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The palette: the screen's actions first, then the app's."""
+        """The palette: the screen's actions first, then the app's, each once (Textual's own
+        quit and keys panel are left out: quitting asks first here, and help is ``?``)."""
+        yield from once_each(self._palette(screen))
+
+    def _palette(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from screen_commands(self, screen)
         yield from self.app_commands()
         yield from super().get_system_commands(screen)
@@ -325,6 +331,9 @@ class FrontdeskApp(App[None]):
                                 "reach the demo's sandbox from curl or a script",
                                 self.show_sandbox_access)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Quit", "Keys"):
+                yield command
 
 
 def _screen(module: str, name: str) -> Screen[Any]:

@@ -1,4 +1,7 @@
-"""The console's sense of "now", for relative times ("5 min ago"); frozen in snapshot tests."""
+"""The console's sense of "now", for relative times ("5 min ago"); frozen in snapshot tests.
+
+Also the one way a moment is shown on screen: in the user's local time zone (the service
+speaks UTC), by :func:`shown`."""
 
 from __future__ import annotations
 
@@ -16,6 +19,22 @@ def freeze(moment: datetime | None) -> None:
     """Freeze the console's clock at ``moment`` (None thaws it)."""
     global _frozen
     _frozen = moment
+
+
+def local(moment: datetime) -> datetime:
+    """``moment`` in the user's local time zone."""
+    return moment.astimezone()
+
+
+def shown(moment: datetime, style: str = "time") -> str:
+    """A moment as the screens show it, in local time: ``time`` (``09:53``), ``day``
+    (``Tue 24 Nov 09:53``), ``date`` (``2026-11-24``), ``minute`` (``2026-11-24 09:53``)
+    or ``full`` (``Tue 24 Nov 2026 09:53``)."""
+    return local(moment).strftime(_STYLES[style])
+
+
+_STYLES = {"time": "%H:%M", "day": "%a %d %b %H:%M", "date": "%Y-%m-%d",
+           "minute": "%Y-%m-%d %H:%M", "full": "%a %d %b %Y %H:%M"}
 
 
 def ago(moment: datetime, *, reference: datetime | None = None) -> str:

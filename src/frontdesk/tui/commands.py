@@ -23,11 +23,13 @@ class HasPaletteCommands(Protocol):
 
 
 def screen_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemCommand]:
-    """Commands of ``screen``: its active bindings, then its own extra commands."""
+    """Commands of ``screen``: its active bindings (not the app's own: the app lists those
+    under clearer names), then its own extra commands."""
     seen: set[str] = set()
     for key, active in screen.active_bindings.items():
         binding = active.binding
-        if not binding.description or binding.action in seen or not active.enabled:
+        if not binding.description or binding.action in seen or not active.enabled \
+                or active.node is app:
             continue
         seen.add(binding.action)
         node = active.node
@@ -42,3 +44,13 @@ def screen_commands(app: App[Any], screen: Screen[Any]) -> Iterable[SystemComman
     if callable(extra):
         for title, help_text, callback in extra():
             yield SystemCommand(title, help_text, callback)
+
+
+def once_each(commands: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
+    """Each title once (the first, most specific one wins: two bindings may share a name)."""
+    titles: set[str] = set()
+    for command in commands:
+        title = command.title.casefold()
+        if title not in titles:
+            titles.add(title)
+            yield command

@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
 from ..text import one_line
+from . import clock
 from .registry import owns_bindings
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ CONVERSATION_BINDINGS: list[BindingType] = [
     Binding("T", "conversation_transfer", "Transfer", id="conversation.transfer"),
     Binding("f", "conversation_followup", "Follow up", id="conversation.followup"),
     Binding("t", "conversation_tags", "Tags", id="conversation.tags"),
-    Binding("R", "conversation_reopen", "Reopen", id="conversation.reopen", show=False),
+    Binding("R", "conversation_reopen", "Reopen / end follow-up", id="conversation.reopen",
+            show=False),
     Binding("B", "conversation_bulk_tag", "Tag by names (bulk)", id="conversation.bulk_tag",
             show=False),
 ]
@@ -153,12 +155,20 @@ class ConversationActions(DOMNode):
         self._perform("close", cid, lambda s: s.actions.close(cid), f"Closed #{cid}.")
 
     def action_conversation_reopen(self) -> None:
-        """Open a closed conversation again (it is queued again)."""
+        """Open a closed conversation again (it is queued again); end a pending one's
+        follow-up now."""
         target = self._target()
         if target is None:
             return
-        _session, cid = target
-        self._perform("reopen", cid, lambda s: s.actions.reopen(cid), f"Reopened #{cid}.")
+        session, cid = target
+        record = self._record(session, cid)
+        state = record.state if record is not None else None
+        if state == "Open":
+            self.app.notify(f"#{cid} is already open.", markup=False)
+            return
+        success = (f"Follow-up of #{cid} ended: it is open now."
+                   if state in ("Pending", "AwaitingPending") else f"Reopened #{cid}.")
+        self._perform("reopen", cid, lambda s: s.actions.reopen(cid), success)
 
     def action_conversation_transfer(self) -> None:
         """Move the conversation to a queue chosen in a picker."""
@@ -194,7 +204,7 @@ class ConversationActions(DOMNode):
         def picked(until: datetime | None) -> None:
             if until is None:
                 return
-            shown = until.astimezone().strftime("%a %d %b %H:%M")
+            shown = clock.shown(until, "day")
             self._perform("followup", cid, lambda s: s.actions.followup(cid, until),
                           f"#{cid} is pending until {shown}.")
 

@@ -126,7 +126,7 @@ _BY_NAME: dict[str, Way] = {
     "tags.bulk_tag_conversation": Elsewhere("Inbox / Thread", "B, tag by names (bulk)"),
     # -- agents
     "agents.list": Reach(PEOPLE, key="people.agents.filter",
-                         note="People → Agents (/ by email or by phone)"),
+                         note="People → Agents (the listing; / filters it)"),
     "agents.create": Reach(PEOPLE, key="people.agents.new", note="People → Agents, n"),
     "agents.bulk_update": NotDirect(
         "agents are edited one at a time from People (e); replacing many at once is a "

@@ -159,8 +159,11 @@ class AdminScreen(ModeScreen):
         self.refresh_bindings()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        """Moving in the menu shows the section."""
-        if event.option_list.id == "admin-menu" and event.option.id:
+        """Moving in the menu shows the section (a message about an option no longer
+        highlighted is stale — a burst of keys moved on — and following it would set the menu
+        back and start the two chasing each other)."""
+        if event.option_list.id == "admin-menu" and event.option.id \
+                and event.option_index == event.option_list.highlighted:
             self.show_section(event.option.id, focus=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -15,6 +15,7 @@ from ...api.models import AnonymizationRequestStatus
 from ...store.admin import Refused
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Static
+from .. import clock
 from .admin_pane import AdminPane
 from .confirm import TypeBackScreen
 from .people_anonymize import describe_request
@@ -28,7 +29,7 @@ def describe_status(status: AnonymizationRequestStatus, target: str) -> str:
     """A request in full (markup-safe)."""
     rows = [("Request", status.id), ("Of", f"{status.type} {target}"),
             ("Requested by", status.requested_by),
-            ("Requested", status.initiated_at.strftime("%Y-%m-%d %H:%M:%S UTC")),
+            ("Requested", clock.shown(status.initiated_at, "minute")),
             ("Status", describe_request(status))]
     return "\n".join(f"[b]{name:<13}[/b] {safe(one_line(value, 70))}" for name, value in rows)
 
@@ -67,7 +68,7 @@ class AnonymizationPane(AdminPane):
             state = Text("processed", style="green") if status.processed else \
                 Text("waiting", style="yellow")
             table.add_row(status.type, cell(self.target_name(status), 36),
-                          status.initiated_at.strftime("%Y-%m-%d %H:%M"), state, key=status.id)
+                          clock.shown(status.initiated_at, "minute"), state, key=status.id)
         waiting = sum(1 for r in requests if not r.processed)
         self.set_caption(f"{len(requests)} requests made here, {waiting} waiting · "
                          "r asks again · g looks up any request by id")

@@ -18,6 +18,7 @@ from ...api.models import CustomAttributeDefinition, SelectOption
 from ...store.admin import Refused
 from ...text import one_line, to_text
 from ..widgets.safe import DataTable, Static
+from .. import clock
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key
 
@@ -48,7 +49,7 @@ def describe_definition(definition: CustomAttributeDefinition) -> Group:
     rows = [("Label", definition.label), ("Identifier", definition.identifier),
             ("For", ENTITY_NAMES.get(definition.entity_type, definition.entity_type)),
             ("Kind", definition.input_definition.type), ("State", _state(definition)),
-            ("Created", definition.created_at.strftime("%Y-%m-%d")),
+            ("Created", clock.shown(definition.created_at, "date")),
             ("Id", definition.id)]
     if definition.description:
         rows.insert(2, ("About", definition.description))

@@ -23,8 +23,9 @@ class ConfirmScreen(ModalScreen[bool]):
     ]
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 64; height: auto; border: thick $warning;
-        background: $surface; padding: 1 2; }
+    ConfirmScreen > Vertical { width: 64; max-width: 100%; height: auto;
+        border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen Label { width: 100%; }
     ConfirmScreen .hint { color: $text-muted; margin-top: 1; }
     """
 

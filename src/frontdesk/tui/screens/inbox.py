@@ -46,6 +46,8 @@ __all__ = ["InboxScreen", "session_lookups"]
 #: the terminal width from which the preview pane is shown
 PREVIEW_MIN_WIDTH = 140
 SEARCH = "search"
+#: what an empty view says until the inbox's first fill is done
+LOADING = "Loading…"
 EMPTY_TEXTS = {
     "mine": "No open conversations are assigned to you.",
     "queue": "Nothing is waiting in your queues.",
@@ -181,11 +183,22 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
     def on_store_change(self, topic: str, value: Any) -> None:
-        """A new inbox version: rebuild the list (an unchanged version repaints nothing)."""
+        """A new inbox version: rebuild the list (an unchanged version repaints nothing);
+        before the first fill, a change of connection may change what an empty view says."""
         session = self.session
-        if topic == "inbox" and session is not None \
-                and session.inbox.version != self._shown_version:
+        if session is None:
+            return
+        inbox = session.inbox
+        if (topic == "inbox" and inbox.version != self._shown_version) \
+                or (topic == "connection" and not inbox.filled):
             self.rebuild()
+
+    def _loading(self) -> bool:
+        """Whether the inbox is still being filled for the first time (and can be)."""
+        session = self.session
+        if session is None or session.inbox.filled:
+            return False
+        return session.live.connection.link.value not in ("offline", "signed out")
 
     def rows(self) -> list[InboxRow]:
         """The conversations of the current view, newest activity first."""
@@ -201,7 +214,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         """Show the current view afresh (keeping the cursor on the same conversation)."""
         session = self.session
         listing = self.conversation_list
-        listing.empty_text = EMPTY_TEXTS.get(self.view, "")
+        listing.empty_text = LOADING if self._loading() else EMPTY_TEXTS.get(self.view, "")
         listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
@@ -250,9 +263,13 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
     def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        """A click on a view (or a view this screen chose): show it. The message arrives
+        after the fact, so one about a tab no longer active is stale — a burst of ``tab``
+        keys has moved on — and following it would start the tabs and the screen chasing
+        each other."""
         event.stop()
         tab_id = event.tab.id or ""
-        if tab_id.startswith("view-"):
+        if tab_id.startswith("view-") and tab_id == event.tabs.active:
             self.show_view(tab_id[5:])
 
     def action_next_view(self) -> None:
@@ -281,12 +298,18 @@ class InboxScreen(ModeScreen, ConversationActions):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "inbox-filter":
             event.stop()
-            self.conversation_list.set_filter(event.value)
+            self._sync_filter()
+
+    def _sync_filter(self) -> None:
+        """Filter by the line's text as it is now (a key of a burst may act before the
+        line's change messages arrive; they then change nothing)."""
+        self.conversation_list.set_filter(self.filter_input.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "inbox-filter":
             event.stop()
-            if not event.value.strip():
+            self._sync_filter()
+            if not self.filter_input.value.strip():
                 self.filter_input.remove_class("-shown")
             self.conversation_list.focus()
 
@@ -303,6 +326,7 @@ class InboxScreen(ModeScreen, ConversationActions):
 
     def action_list_cursor(self, step: int) -> None:
         """Move the list's cursor while typing in the filter line."""
+        self._sync_filter()
         listing = self.conversation_list
         if step > 0:
             listing.action_cursor_down()

@@ -1,8 +1,8 @@
 """Mode 4, People: two tabs, End users and Agents.
 
-End users: ``/`` or ``f`` find (id, email, phone or external id), ``n`` new, ``enter`` the
-profile (attributes, conversations), ``a`` anonymise (id typed back; followed live).
-Agents: ``/`` filter by email or by phone (never both), ``n`` new, ``b`` many from a CSV,
+End users: ``/`` or ``f`` find (name, id, email, phone or external id), ``n`` new, ``enter``
+the profile (attributes, conversations), ``a`` anonymise (id typed back; followed live).
+Agents: ``/`` filter by part of a name, email or phone, ``n`` new, ``b`` many from a CSV,
 ``e`` edit (full) / ``E`` change only what differs, ``enter`` teams and presence, ``d``
 downgrade to end user (asks) / ``D`` without asking. ``t`` switches tab, ``r`` reloads.
 
@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from ...store.team import PRESENCE_TOPIC, TeamSnapshot, team_watch
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, TabbedContent, TabPane
 from .base import ModeScreen
@@ -33,6 +34,8 @@ class PeopleScreen(ModeScreen):
     """End users and agents."""
 
     MODE_NAME = "People"
+    #: everyone's presence, live, for the Agents tab (the topic Team mode shows)
+    TOPICS = (PRESENCE_TOPIC,)
     HELP_NAME = "People"
     BINDINGS = [
         Binding("t", "switch_tab", "Switch tab", id="people.tab"),
@@ -52,14 +55,14 @@ class PeopleScreen(ModeScreen):
                 show=False),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
-        PaletteEntry("End users: find by id, email, phone or external id", "key: / or f",
+        PaletteEntry("End users: find by name, id, email, phone or external id", "key: / or f",
                      "palette('users_find')"),
         PaletteEntry("End users: new end user", "key: n", "palette('users_new')"),
         PaletteEntry("End users: open the profile", "key: enter", "palette('users_open')"),
         PaletteEntry("End users: anonymize (asks, with the id typed back)", "key: a",
                      "palette('users_anonymize')"),
         PaletteEntry("End users: show everyone again", "key: r", "palette('users_reload')"),
-        PaletteEntry("Agents: filter by email or by phone", "key: /",
+        PaletteEntry("Agents: filter by name, email or phone", "key: /",
                      "palette('agents_filter')"),
         PaletteEntry("Agents: new agent", "key: n", "palette('agents_new')"),
         PaletteEntry("Agents: create many from a CSV file", "key: b", "palette('agents_bulk')"),
@@ -84,6 +87,9 @@ class PeopleScreen(ModeScreen):
         self.users.table.focus()
 
     def on_screen_resume(self) -> None:
+        session = self.fd.session
+        if session is not None:
+            team_watch(session)  # the live presence topic the Agents tab follows
         super().on_screen_resume()
         self.users.render_followed()
 
@@ -128,9 +134,11 @@ class PeopleScreen(ModeScreen):
         return palette_of(self, self.PALETTE)
 
     def on_store_change(self, topic: str, value: Any) -> None:
-        """A followed anonymisation request changed."""
+        """A followed anonymisation request changed, or someone's presence."""
         if topic.startswith("anonymization:"):
             self.users.render_followed()
+        elif topic == PRESENCE_TOPIC and isinstance(value, TeamSnapshot):
+            self.agents.apply_presence(value.rows)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """``enter`` (or a click) on a row opens it."""
@@ -180,7 +188,7 @@ class PeopleScreen(ModeScreen):
         self.agents.reset()
 
     def action_agents_filter(self) -> None:
-        """Filter agents by email or by phone."""
+        """Filter agents by part of a name, email or phone."""
         self.agents.filter_form()
 
     def action_agents_new(self) -> None:

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 
 from ...store.people import AgentDetail, Refused
 from ...text import one_line, safe
+from .. import clock
 from ..registry import owns_bindings
 from ..widgets.safe import Label, Static
 from .people_agents import presence_text
@@ -58,14 +59,14 @@ class AgentDetailScreen(ModalScreen[None]):
         facts = [("Email", agent.email), ("Phone", agent.phone_number or "—"),
                  ("First name", agent.first_name or "—"), ("Last name", agent.last_name or "—"),
                  ("Roles", ", ".join(agent.roles or []) or "—"),
-                 ("Since", agent.created_at.strftime("%Y-%m-%d")), ("Id", agent.id)]
+                 ("Since", clock.shown(agent.created_at, "date")), ("Id", agent.id)]
         self.query_one("#agent-facts", Static).update(
             "\n".join(f"[b]{name:<11}[/b] {safe(one_line(value, 60))}" for name, value in facts))
         teams = ", ".join(one_line(t.name, 40) for t in detail.teams) or "in no team"
         self.query_one("#agent-teams", Static).update(safe(teams))
         presence = presence_text(detail.presence)
         if detail.presence is not None and detail.presence.last_seen is not None:
-            presence += " · last seen " + detail.presence.last_seen.strftime("%Y-%m-%d %H:%M UTC")
+            presence += " · last seen " + clock.shown(detail.presence.last_seen, "minute")
         self.query_one("#agent-presence", Static).update(safe(detail.note or presence))
 
     def action_refresh(self) -> None:

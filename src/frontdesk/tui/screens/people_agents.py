@@ -1,11 +1,14 @@
-"""People → Agents: every agent and admin with their presence; filter by email or by phone
-(never both: the form says so before anything is sent), create one or many from a CSV (with a
-per-row report), edit (full or only what changed), detail (teams, presence), downgrade.
+"""People → Agents: every agent and admin with their presence; filter the listing by part of a
+name, an email address or a phone number (no request: the listing is all there is), create one
+or many from a CSV (with a per-row report), edit (full or only what changed), detail (teams,
+presence), downgrade.
 
 The screen (:mod:`.people`) owns the keys; this pane does the work.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual import work
@@ -13,7 +16,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from ...api.models import Agent, UserPresence
+from ...channels import channel_name
 from ...store.people import BulkReport, Refused
+from ...store.team import MemberRow
 from ...text import one_line, safe
 from ..widgets.safe import Label
 from .confirm import ConfirmScreen
@@ -22,9 +27,17 @@ from .people_form import FormField, FormScreen, Values
 
 COLUMNS = (Column("Name", 15, 1), Column("Email", 22, 4), Column("Phone", 12),
            Column("Roles", 8, 1), Column("Presence", 16, 2))
-#: Working channels as the presence column shows them.
-SHORT_CHANNELS = {"InteractiveChat": "Chat", "Messaging": "Msg"}
-BOTH_FILTERS = "Filter by email or by phone number, not both: empty one of them"
+
+
+def agent_matches(agent: Agent, text: str) -> bool:
+    """Whether every word of ``text`` is in the agent's name, email or phone number
+    (case-insensitive; a phone number's spaces and dashes do not count)."""
+    words = text.casefold().split()
+    hay = " ".join((agent.display_name, agent.email, agent.phone_number or "",
+                    agent.first_name or "", agent.last_name or "")).casefold()
+    digits = "".join(c for c in agent.phone_number or "" if c.isdigit() or c == "+")
+    return all(word in hay or (word.replace("-", "") in digits and any(
+        c.isdigit() for c in word)) for word in words)
 
 
 def presence_text(presence: UserPresence | None) -> str:
@@ -33,7 +46,7 @@ def presence_text(presence: UserPresence | None) -> str:
         return "—"
     if presence.connection_status != "Online":
         return "○ Offline"
-    channels = ", ".join(presence.active_channels)
+    channels = ", ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
     return f"● {presence.presence_status or 'Away'}" + (f" · {channels}" if channels else "")
 
 
@@ -46,7 +59,7 @@ def presence_cell(presence: UserPresence | None) -> Text:
     working = presence.presence_status == "Working"
     out = Text("● " + (presence.presence_status or "Away"),
                style="green" if working else "yellow")
-    channels = " ".join(one_line(SHORT_CHANNELS.get(c, c), 16) for c in presence.active_channels)
+    channels = " ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
     if channels:
         out.append(" · " + channels)
     return out
@@ -59,7 +72,9 @@ class AgentsPane(Vertical):
         super().__init__(id="agents-pane")
         self.agents: dict[str, Agent] = {}
         self.presence: dict[str, UserPresence] = {}
-        self.filter: tuple[str, str] = ("", "")
+        self.filter = ""
+        #: every agent, as last listed (the filter narrows this)
+        self.everyone: list[Agent] = []
         self.caption = "Loading agents…"
 
     def compose(self) -> ComposeResult:
@@ -78,19 +93,23 @@ class AgentsPane(Vertical):
 
     @work(exclusive=True, group="agents-load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:
-        """Agents (filtered, when a filter is set) and everyone's presence."""
+        """Every agent with everyone's presence (filtered, when a filter is set)."""
         store = people_store(self)
-        email, phone = self.filter
         try:
-            agents = await store.list_agents(email=email, phone=phone)
+            self.everyone = await store.list_agents()
         except Refused as refusal:
             self.set_caption(refusal.message)
             return
         self.presence = await store.presence_of_all()
-        if email or phone:
-            caption = f"{len(agents)} with {'email ' + email if email else 'phone ' + phone}" \
-                      " (r shows everyone)"
+        self.show_filtered(select=select)
+
+    def show_filtered(self, *, select: str | None = None) -> None:
+        """The agents the filter lets through (everyone without one)."""
+        if self.filter:
+            agents = [a for a in self.everyone if agent_matches(a, self.filter)]
+            caption = f"{len(agents)} matching “{one_line(self.filter, 40)}” (r shows everyone)"
         else:
+            agents = self.everyone
             caption = f"{len(agents)} agents and admins"
         self.show(agents, caption, select=select)
 
@@ -108,6 +127,24 @@ class AgentsPane(Vertical):
         self.caption = text
         self.query_one("#agents-caption", Label).update(safe(text))
 
+    def apply_presence(self, rows: Iterable[MemberRow]) -> None:
+        """Presence as the live Team topic last saw it (the list repaints only when an
+        agent's presence shown here changed)."""
+        changed = False
+        for row in rows:
+            known = self.presence.get(row.agent_id)
+            if known is None:
+                continue
+            fresh = known.model_copy(update={"connection_status": row.connection,
+                                             "presence_status": row.presence,
+                                             "active_channels": list(row.channels),
+                                             "last_seen": row.last_seen or known.last_seen})
+            if presence_text(fresh) != presence_text(known):
+                changed = True
+            self.presence[row.agent_id] = fresh
+        if changed and self.everyone:
+            self.show_filtered(select=highlighted_key(self.table))
+
     @property
     def current(self) -> Agent | None:
         """The highlighted agent."""
@@ -115,45 +152,31 @@ class AgentsPane(Vertical):
         return self.agents.get(key) if key else None
 
     def reset(self) -> None:
-        """Everyone again (the filter dropped)."""
-        self.filter = ("", "")
+        """Everyone again (the filter dropped), read afresh."""
+        self.filter = ""
         self.load()
 
     # ------------------------------------------------------------------ filter and create
 
     def filter_form(self) -> None:
-        """Filter by email or by phone: the form refuses both at once, before sending."""
-        store = people_store(self)
-
-        def check(values: Values) -> str | None:
-            if str(values.get("email", "")).strip() and str(values.get("phone", "")).strip():
-                return BOTH_FILTERS
-            return None
+        """Filter the listing by part of a name, an email address or a phone number; the
+        form stays, saying so, when nobody matches."""
 
         async def submit(values: Values) -> str | None:
-            email = str(values.get("email", "")).strip()
-            phone = str(values.get("phone", "")).strip()
-            try:
-                agents = await store.list_agents(email=email, phone=phone)
-            except Refused as refusal:
-                return refusal.message
-            if (email or phone) and not agents:
-                return f"No agent has {'the email ' + email if email else 'the phone ' + phone}"
-            self.filter = (email, phone)
-            self.presence = await store.presence_of_all()
-            caption = f"{len(agents)} with {'email ' + email if email else 'phone ' + phone}" \
-                      " (r shows everyone)" if email or phone else \
-                      f"{len(agents)} agents and admins"
-            self.show(agents, caption)
+            text = " ".join(str(values.get("text", "")).split())
+            if text and not any(agent_matches(a, text) for a in self.everyone):
+                return f"No agent matches “{one_line(text, 60)}”"
+            self.filter = text
+            self.show_filtered()
             return None
 
-        email, phone = self.filter
         self.app.push_screen(FormScreen(
             "Filter agents",
-            [FormField("email", "Email", value=email, placeholder="name@example.com"),
-             FormField("phone", "Phone", value=phone, placeholder="+4512345678",
-                       hint="One of the two: the service filters by email or by phone.")],
-            submit, check=check, send_label="filter", form_id="filter-agents"))
+            [FormField("text", "Name, email or phone", value=self.filter,
+                       placeholder="ada, @example.com, +45 12",
+                       hint="Every word must appear in the name, the email or the phone "
+                            "number; empty shows everyone.")],
+            submit, send_label="filter", form_id="filter-agents", focus="text"))
 
     def new(self) -> None:
         """A form for one new agent."""
@@ -165,7 +188,7 @@ class AgentsPane(Vertical):
             except Refused as refusal:
                 return refusal.message
             self.notify(f"Created {one_line(agent.display_name, 40)}", markup=False)
-            self.filter = ("", "")
+            self.filter = ""
             self.load(select=agent.id)
             return None
 
@@ -194,7 +217,7 @@ class AgentsPane(Vertical):
             if ok and reports:
                 from .people_bulk import BulkReportScreen
 
-                self.filter = ("", "")
+                self.filter = ""
                 self.load()
                 self.app.push_screen(BulkReportScreen(reports[-1]))
 

@@ -12,6 +12,7 @@ from textual.screen import Screen
 
 from ...api.models import AnonymizationRequestStatus
 from ...store.people import NeedsForce, Refused
+from .. import clock
 from .confirm import ConfirmScreen, TypeBackScreen
 from .people_common import people_store
 
@@ -21,8 +22,8 @@ Done = Callable[[AnonymizationRequestStatus], None]
 def describe_request(status: AnonymizationRequestStatus) -> str:
     """``processed 09:00:05 UTC`` or ``waiting for the service``."""
     if status.processed_at is not None:
-        return "processed " + status.processed_at.strftime("%Y-%m-%d %H:%M:%S UTC")
-    return "requested " + status.initiated_at.strftime("%H:%M:%S UTC") + \
+        return "processed " + clock.shown(status.processed_at, "minute")
+    return "requested " + clock.shown(status.initiated_at) + \
         " · waiting for the service"
 
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
 from ...store.admin import AdminStore, admin_of
 from ...store.people import PeopleStore, people_of
 from ...text import one_line
 from ..widgets.safe import DataTable
+from ..registry import owns_bindings
 
 if TYPE_CHECKING:
     from ...store.session import Session
@@ -107,10 +109,18 @@ class Column:
 Cell = str | Text
 
 
+@owns_bindings
 class FittedTable(DataTable[Any]):
     """A row table whose columns share the width it has (so a large terminal shows more of
     each cell and a small one still shows every column); cells are cut with … to fit, and the
-    rows are laid out again when the width changes, the highlighted row kept."""
+    rows are laid out again when the width changes, the highlighted row kept. ``j``/``k``
+    move like the arrows, as in every other list."""
+
+    HELP_NAME = "Table"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", id="table.down", show=False),
+        Binding("k", "cursor_up", "Up", id="table.up", show=False),
+    ]
 
     def __init__(self, columns: Iterable[Column], *, id: str | None = None,
                  classes: str | None = None) -> None:

@@ -16,6 +16,7 @@ from ...api.models import AnonymizationRequestStatus, EndUser
 from ...store.people import FindKind, Refused, anonymization_topic
 from ...text import one_line, safe
 from ..widgets.safe import Label
+from .. import clock
 from .people_anonymize import ask_and_anonymize, describe_request
 from .people_common import Column, FittedTable, highlighted_key, people_store, session_of
 from .people_form import FormField, FormScreen, Values
@@ -29,12 +30,13 @@ FIND_KINDS: tuple[tuple[str, str], ...] = (
     ("email", "email"),
     ("phone number", "phone"),
     ("external id", "external_id"),
+    ("name", "name"),
 )
 
 COLUMNS = (Column("Name", 16, 2), Column("Email", 24, 4), Column("Phone", 13, 1),
            Column("External id", 11, 1), Column("Since", 10))
 _KIND_NAMES = {"auto": "anything", "id": "an id", "email": "an email address",
-               "phone": "a phone number", "external_id": "an external id"}
+               "phone": "a phone number", "external_id": "an external id", "name": "a name"}
 
 
 class EndUsersPane(Vertical):
@@ -77,7 +79,7 @@ class EndUsersPane(Vertical):
         self.users = {u.id: u for u in users}
         self.table.fill(((user.id, [user.display_name or "—", user.email or "",
                                     user.phone_number or "", user.external_id or "",
-                                    user.created_at.strftime("%Y-%m-%d")])
+                                    clock.shown(user.created_at, "date")])
                          for user in users), select)
         self.set_caption(caption)
 
@@ -98,14 +100,6 @@ class EndUsersPane(Vertical):
         """Ask what to look for, then show who matches (the form stays when nobody does)."""
         store = people_store(self)
 
-        def check(values: Values) -> str | None:
-            value = str(values.get("value", "")).strip()
-            if not value:
-                return None
-            kind = values.get("kind") or "auto"
-            if kind == "auto":
-                return f"Looks like {_KIND_NAMES[store.guess_kind(value)]}"
-            return None
 
         async def submit(values: Values) -> str | None:
             kind: FindKind = values.get("kind") or "auto"
@@ -124,8 +118,11 @@ class EndUsersPane(Vertical):
         self.app.push_screen(FormScreen(
             "Find an end user",
             [FormField("kind", "Find by", "choice", "auto", choices=FIND_KINDS),
-             FormField("value", "Value", placeholder="an id, email, phone or external id")],
-            submit, check=check, send_label="find", form_id="find-enduser", focus="value"))
+             FormField("value", "Value",
+                       placeholder="a name, an id, email, phone or external id",
+                       hint="Guessing: an id, an email or a phone number is looked up as "
+                            "such; anything else as an external id and as a name.")],
+            submit, send_label="find", form_id="find-enduser", focus="value"))
 
     def new(self) -> None:
         """A form for a new end user; the list shows them once created."""

@@ -45,12 +45,16 @@ class FormField:
 @owns_bindings
 class FormScreen(ModalScreen[bool]):
     """A modal form: ``ctrl+s`` or ``enter`` sends, ``esc`` cancels. The cursor starts in
-    the first field, or in the one named by ``focus``."""
+    the first field, or in the one named by ``focus``. On a choice, ``enter`` sends too (as
+    the hint says); ``space`` or the arrows open its list."""
 
     HELP_NAME = "Form"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Send", id="form.submit"),
         Binding("escape", "cancel", "Cancel", id="form.cancel"),
+        # priority: a choice would open its list on enter
+        Binding("enter", "submit_from_choice", "Send", id="form.submit_on_choice",
+                show=False, priority=True),
     ]
 
     def __init__(self, title: str, fields: list[FormField], submit: Submit, *,
@@ -158,6 +162,17 @@ class FormScreen(ModalScreen[bool]):
 
     @on(Input.Submitted)
     def _entered(self) -> None:
+        self.action_submit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``enter`` sends from a choice only while its list is closed (the focus is then
+        on the choice itself; in the open list, ``enter`` picks)."""
+        if action == "submit_from_choice":
+            return isinstance(self.focused, Select)
+        return True
+
+    def action_submit_from_choice(self) -> None:
+        """``enter`` on a choice: send, as on any other field."""
         self.action_submit()
 
     def action_submit(self) -> None:

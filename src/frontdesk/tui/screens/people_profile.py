@@ -18,6 +18,7 @@ from textual.widgets import Footer
 from ...api.models import AnonymizationRequestStatus, Conversation
 from ...store.people import Profile, Refused, anonymization_topic
 from ...text import one_line, safe
+from .. import clock
 from ..registry import owns_bindings
 from ..widgets.attribute_editor import describe_value
 from ..widgets.safe import DataTable, Label, Static
@@ -123,7 +124,7 @@ class EndUserProfileScreen(Screen[None]):
         self.query_one("#profile-title", Label).update(safe(one_line(name, 60)) + anonymized)
         facts = [("Email", user.email or "—"), ("Phone", user.phone_number or "—"),
                  ("External id", user.external_id or "—"),
-                 ("Since", user.created_at.strftime("%Y-%m-%d")), ("Id", user.id)]
+                 ("Since", clock.shown(user.created_at, "date")), ("Id", user.id)]
         self.query_one("#profile-facts", Static).update(
             "\n".join(f"[b]{label:<12}[/b] {safe(one_line(value, 70))}"
                       for label, value in facts))
@@ -138,7 +139,7 @@ class EndUserProfileScreen(Screen[None]):
     def _paint_conversations(self) -> None:
         self.query_one("#profile-conversations", FittedTable).fill(
             (str(c.id), [str(c.id), c.channel, c.state or "", c.subject or "",
-                         c.created_at.strftime("%Y-%m-%d %H:%M")])
+                         clock.shown(c.created_at, "minute")])
             for c in self.conversations)
         more = "; m loads more" if self.next_key else ""
         self.query_one("#profile-conversations-title", Label).update(

@@ -24,6 +24,7 @@ from textual.screen import ModalScreen
 
 from ...api.models import Queue, Tag
 from ...text import one_line, safe
+from .. import clock
 from ..clock import now
 from ..registry import owns_bindings
 from ..widgets.safe import Input, Label, Option, OptionList
@@ -82,9 +83,21 @@ class FilterPicker(ModalScreen[T], Generic[T]):
         """The question at the top."""
         return self.TITLE_TEXT
 
+    #: the filter text the list was last filled for
+    _filled: str | None = None
+
     def on_mount(self) -> None:
-        self.refill("")
+        self.sync()
         self.query_one("#picker-filter", Input).focus()
+
+    def sync(self) -> None:
+        """Fill the list for the filter line's text as it is now, if it is not yet: a key
+        of a burst may act before the line's change messages arrive (they then change
+        nothing)."""
+        typed = self.typed
+        if typed != self._filled:
+            self._filled = typed
+            self.refill(typed)
 
     @property
     def options(self) -> OptionList:
@@ -115,10 +128,11 @@ class FilterPicker(ModalScreen[T], Generic[T]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
-        self.refill(event.value)
+        self.sync()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
+        self.sync()
         self.choose()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -140,6 +154,7 @@ class FilterPicker(ModalScreen[T], Generic[T]):
 
     def action_move(self, step: int) -> None:
         """Move the highlight in the list."""
+        self.sync()
         listing = self.options
         if listing.option_count == 0:
             return
@@ -233,6 +248,7 @@ class TagPicker(FilterPicker[TagChoice | None]):
 
     def action_toggle_tag(self) -> None:
         """Toggle the highlighted tag (or add the typed name as a new tag)."""
+        self.sync()
         option_id = self.highlighted_id()
         index = self.options.highlighted or 0
         if option_id is None:
@@ -408,8 +424,7 @@ class FollowupPicker(FilterPicker[datetime | None]):
             hint.update(Text(result))
             hint.add_class("-error")
         else:
-            local = result.astimezone(_local_zone(result))
-            hint.update(Text("enter: pending until " + local.strftime("%a %d %b %Y %H:%M")))
+            hint.update(Text("enter: pending until " + clock.shown(result, "full")))
             hint.remove_class("-error")
 
     def choose(self) -> None:

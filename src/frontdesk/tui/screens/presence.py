@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Switch
 
+from ...channels import channel_name
 from ...store.presence import CHANNELS
 from ...store.session import describe_presence
 from ..registry import owns_bindings
@@ -44,7 +45,8 @@ class PresenceScreen(ModalScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self._syncing = False
+        #: per channel, changes this screen made to a switch whose message is still to come
+        self._echoes: dict[str, int] = {}
 
     @property
     def session(self) -> Session:
@@ -61,7 +63,8 @@ class PresenceScreen(ModalScreen[None]):
             yield Label("", id="summary")
             for index, channel in enumerate(CHANNELS):
                 with Horizontal(classes="row"):
-                    yield Label(f"{index + 1}  {channel}", classes="name")
+                    yield Label(f"{index + 1}  {channel_name(channel) or channel}",
+                                classes="name")
                     yield Switch(id=f"channel-{channel}")
 
     def on_mount(self) -> None:
@@ -78,13 +81,13 @@ class PresenceScreen(ModalScreen[None]):
     def sync(self) -> None:
         """Show what the service last reported."""
         presence = self.session.presence
-        self._syncing = True
-        try:
-            for channel in CHANNELS:
-                switch = self.query_one(f"#channel-{channel}", Switch)
-                switch.value = presence.working(channel)
-        finally:
-            self._syncing = False
+        for channel in CHANNELS:
+            switch = self.query_one(f"#channel-{channel}", Switch)
+            working = presence.working(channel)
+            if switch.value != working:
+                # its Changed message comes later: it is this screen's, not the person's
+                self._echoes[channel] = self._echoes.get(channel, 0) + 1
+                switch.value = working
         self.query_one("#summary", Label).update(
             describe_presence(presence.current) or "presence not known yet")
 
@@ -94,10 +97,14 @@ class PresenceScreen(ModalScreen[None]):
         switch.value = not switch.value
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
-        """Send the change; the switch follows the service's answer."""
-        if self._syncing or event.switch.id is None:
+        """Send the change; the switch follows the service's answer (a change this screen
+        made to show that answer is not sent back)."""
+        if event.switch.id is None:
             return
         channel = event.switch.id.removeprefix("channel-")
+        if self._echoes.get(channel):
+            self._echoes[channel] -= 1
+            return
         self.send(channel, event.value)
 
     @work(group="presence", exit_on_error=False)

@@ -85,8 +85,7 @@ def summary_cell(channels: tuple[ChannelState, ...]) -> Cell:
 def describe_position(state: PositionState | None, zone: Any = None) -> Text:
     """The line under the table about the followed conversation."""
     if state is None:
-        return Text("P or the field: a conversation id shows its place in its queue, live",
-                    style="dim")
+        return Text("type an id (or P): its place in its queue, live", style="dim")
     line = Text(no_wrap=True, overflow="ellipsis")
     line.append(f"#{state.conversation_id}", style="bold")
     if state.problem and not state.checked:
@@ -106,9 +105,7 @@ def describe_position(state: PositionState | None, zone: Any = None) -> Text:
         if state.queue_name:
             line.append(" in " + one_line(state.queue_name, 30))
         if state.queued_at is not None:
-            local = state.queued_at.astimezone(zone) if zone is not None else state.queued_at
-            suffix = "" if zone is not None else " UTC"
-            line.append(f" · queued {local:%H:%M}{suffix} · waiting ")
+            line.append(f" · queued {clock.shown(state.queued_at)} · waiting ")
             line.append(clock.ago(state.queued_at), style="bold")
     return line
 

@@ -21,6 +21,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
 
+from ...channels import channel_name
 from ...store.team import (
     LIST_TOPIC,
     PRESENCE_TOPIC,
@@ -42,16 +43,14 @@ if TYPE_CHECKING:
 
 #: The picker's value for "everyone".
 EVERYONE = "*"
-#: Short names of the working channels in the table and the counts.
-CHANNEL_LABELS = {"InteractiveChat": "Chat"}
 SORTS = ("name", "presence", "last seen")
 
 Cell = tuple[str, str]  # (text, style): compared before a cell is touched
 
 
 def channel_label(channel: str) -> str:
-    """``Chat`` for InteractiveChat; other channels by their name."""
-    return CHANNEL_LABELS.get(channel, channel)
+    """``Chat`` for InteractiveChat; every channel by its one display name."""
+    return channel_name(channel) or one_line(channel, 16)
 
 
 def status_cell(row: MemberRow) -> Cell:

@@ -9,12 +9,12 @@ message arrives.
 
 Keys: ``i``/``tab`` write a reply, ``esc`` leaves the composer (and, from the thread, goes
 back), ``J``/``K`` move to the next/previous conversation of the list the thread was opened
-from without leaving the screen, ``y`` copies the focused message (OSC 52: works over SSH),
-``A`` anonymizes it (the message's short id typed back), ``o`` shows an attachment's URL and
-opens it only when confirmed, ``a`` edits the conversation's custom attributes, ``r``
-refreshes; on a failed reply ``e`` puts it back in the composer, ``d`` discards it and
-``ctrl+r`` retries it. The conversation keys of the inbox (``c``/``C`` claim, ``x``/``X``
-close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reopen) come from
+from without leaving the screen, ``y`` copies the focused message, or the newest (OSC 52:
+works over SSH), ``A`` anonymizes it (the message's short id typed back), ``o`` shows an
+attachment's URL and opens it only when confirmed, ``a`` edits the conversation's custom
+attributes, ``r`` refreshes; on a failed reply ``e`` puts it back in the composer, ``d``
+discards it and ``ctrl+r`` retries it. The conversation keys of the inbox (``c``/``C``
+claim, ``x``/``X`` close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reopen) come from
 :class:`~frontdesk.tui.conversation_actions.ConversationActions`.
 """
 
@@ -141,6 +141,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 id="thread.outbox_discard"),
         Binding("ctrl+r", "retry_unsent", "Retry unsent reply", show=False,
                 id="thread.outbox_retry"),
+        # a focused message copies itself; elsewhere this copies the newest one
+        Binding("y", "copy_message", "Copy", show=False, id="thread.copy_newest"),
     ]
 
     def __init__(self, conversation_id: int, *, siblings: list[int] | None = None) -> None:
@@ -446,7 +448,21 @@ class ThreadScreen(ModeScreen, ConversationActions):
     @on(MessageView.CopyRequested)
     def _copy(self, event: MessageView.CopyRequested) -> None:
         event.stop()
-        text = copy_text(event.message)
+        self._copy_message(event.message)
+
+    def action_copy_message(self) -> None:
+        """Copy the message under the cursor, or the newest one when none is."""
+        view = self.thread_view
+        message = view.focused_message
+        if message is None and view.messages:
+            message = view.messages[-1]
+        if message is None:
+            self.notify("No message to copy yet: j / k move through the messages.")
+            return
+        self._copy_message(message)
+
+    def _copy_message(self, message: Message) -> None:
+        text = copy_text(message)
         if not text:
             self.notify("This message has no text to copy.")
             return

@@ -44,6 +44,8 @@ from ...api.models import (
     sms_problem,
     whatsapp_problem,
 )
+from ...channels import SILENT_CHANNELS as NO_MESSAGE_CHANNELS
+from ...channels import channel_name
 from ...text import one_line
 from ..registry import owns_bindings
 from ..render import render_body
@@ -72,10 +74,7 @@ MAX_FILE_BYTES: Final = 3_500_000
 MAX_URL_CHARS: Final = 5_000_000
 #: Channels whose conversations take no messages, and how people call them.
 SILENT_CHANNELS: Final[dict[str, str]] = {
-    "PstnPhone": "Phone",
-    "Callback": "Callback",
-    "Voicemail": "Voicemail",
-    "Twitter": "Twitter",
+    channel: channel_name(channel) or channel for channel in sorted(NO_MESSAGE_CHANNELS)
 }
 #: Stands in for my agent id when a reply is checked against the contract before sending.
 _ANY_AGENT: Final = "00000000-0000-4000-8000-000000000000"

@@ -35,6 +35,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...channels import SILENT_CHANNELS, channel_icon, channel_name
 from ...text import one_line
 from ..clock import now
 from ..registry import owns_bindings
@@ -46,12 +47,6 @@ __all__ = ["ConversationList", "Layout", "RowLookups", "channel_label", "layout_
            "state_glyph"]
 
 STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
-CHANNEL_LABELS: Final = {
-    "Email": "✉ Email", "WidgetChat": "💬 Chat", "WhatsApp": "WhatsApp", "Sms": "SMS",
-    "PstnPhone": "☎ Phone", "Voicemail": "☎ Voice", "Callback": "☎ Callback",
-    "ContactForm": "Form", "FacebookMessenger": "Facebook", "Twitter": "Twitter",
-    "Messenger": "Messenger",
-}
 TITLES: Final = {"state": "", "channel": "Channel", "id": "#", "requester": "Requester",
                  "subject": "Subject / last message", "queue": "Queue",
                  "assignee": "Assignee", "tags": "Tags", "age": "Age"}
@@ -64,9 +59,20 @@ def state_glyph(state: str | None) -> str:
     return STATE_GLYPHS.get(state or "", "·")
 
 
+@lru_cache(maxsize=64)
 def channel_label(channel: str) -> str:
-    """A short label of a channel (unknown ones cleaned and cut)."""
-    return CHANNEL_LABELS.get(channel) or one_line(channel, 9)
+    """A channel's display name with its mark (unknown ones cleaned and cut)."""
+    name = channel_name(channel)
+    if name is None:
+        return one_line(channel, 9)
+    icon = channel_icon(name)
+    return f"{icon} {name}" if icon else name
+
+
+def silent_text(channel: str) -> str:
+    """What a row without subject or messages says: ``Phone call, no messages``."""
+    name = channel_name(channel) or channel
+    return f"{name} call, no messages" if channel == "PstnPhone" else f"{name}, no messages"
 
 
 @dataclass(frozen=True)
@@ -588,11 +594,13 @@ class ConversationList(ScrollView, can_focus=True):
                 append(Segment(_fit(look.name(row.requester_id), width), base))
             elif key == "subject":
                 subject = row.subject
+                preview = "" if subject and subject.strip() else look.preview(row.id)
                 if subject and subject.strip():
                     append(Segment(_fit(subject, width), base))
+                elif not preview and row.channel in SILENT_CHANNELS:
+                    append(Segment(_fit(silent_text(row.channel), width), dim))
                 else:
-                    append(Segment(_fit(look.preview(row.id), width),
-                                   base + styles["preview"]))
+                    append(Segment(_fit(preview, width), base + styles["preview"]))
             elif key == "queue":
                 queue = row.queue_id
                 append(Segment(_fit(look.queue_name(queue) if queue else "", width), dim))

@@ -35,6 +35,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message as TextualMessage
 
 from frontdesk.api.models.messages import File, Message
+from frontdesk.channels import channel_name as known_channel_name
 from frontdesk.text import link_label, one_line
 from frontdesk.tui.render import (
     exact_time,
@@ -66,15 +67,6 @@ _DIRECTIONS: Final[dict[str, tuple[str, str, str]]] = {
 }
 _OTHER_DIRECTION: Final = ("•", "", "-other")
 
-_CHANNELS: Final[dict[str, str]] = {
-    "ChatAttributes": "Chat",
-    "EmailAttributes": "Email",
-    "ContactFormAttributes": "Contact form",
-    "SmsAttributes": "SMS",
-    "WhatsAppAttributes": "WhatsApp",
-    "PhoneAttributes": "Phone",
-}
-
 _UUID: Final = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 )
@@ -98,7 +90,7 @@ def direction_class(direction: str | None) -> str:
 
 def channel_name(attributes_type: str) -> str:
     """A short channel name for an attributes ``_type`` (unknown ones shown cleaned)."""
-    known = _CHANNELS.get(attributes_type)
+    known = known_channel_name(attributes_type)
     if known is not None:
         return known
     return one_line(attributes_type.removesuffix("Attributes"), width=30)

@@ -27,6 +27,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ...api.models import Conversation, ConversationPosition, ConversationRating
+from ...channels import channel_name
 from ...text import one_line
 from ..clock import ago
 
@@ -43,13 +44,6 @@ _STATE_STYLES: Final[dict[str, Style]] = {
     "Closed": Style(dim=True),
 }
 _STATE_NAMES: Final[dict[str, str]] = {"AwaitingPending": "Awaiting pending"}
-_CHANNEL_NAMES: Final[dict[str, str]] = {
-    "WidgetChat": "Chat",
-    "PstnPhone": "Phone",
-    "Sms": "SMS",
-    "ContactForm": "Contact form",
-    "FacebookMessenger": "Facebook Messenger",
-}
 _SCALES: Final[dict[str, int]] = {"Csat": 5, "Nps": 10}
 _FIELD: Final = 48  # widest name, address or tag list shown
 
@@ -112,7 +106,7 @@ def describe_rating(rating: ConversationRating) -> str:
 
 def channel_label(channel: str) -> str:
     """A conversation channel as people say it (``WidgetChat`` → ``Chat``)."""
-    return _CHANNEL_NAMES.get(channel, one_line(channel, 24))
+    return channel_name(channel) or one_line(channel, 24)
 
 
 def _joined(out: Text, parts: Iterable[tuple[str, Style | None]]) -> None:
@@ -124,6 +118,14 @@ def _joined(out: Text, parts: Iterable[tuple[str, Style | None]]) -> None:
             out.append(" · ", _DIM)
         out.append(text, style or "")
         first = False
+
+
+def customer_contact(conversation: Conversation) -> tuple[str | None, str | None]:
+    """The customer's email address and number: the sender of an inbound conversation, the
+    recipient of one we started (outbound) — never our own address."""
+    if str(conversation.direction or "") == "Outbound":
+        return conversation.to_email, conversation.to_number
+    return conversation.from_email, conversation.from_number
 
 
 def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
@@ -139,12 +141,13 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
         out.append("  " + (facts.problem or "loading…"), _WARN if facts.problem else _DIM)
         return out
     state = str(conversation.state or "")
+    customer_email, customer_number = customer_contact(conversation)
     line1: list[tuple[str, Style | None]] = [
         (channel_label(str(conversation.channel)), None),
         (_STATE_NAMES.get(state, one_line(state, 20)), _STATE_STYLES.get(state)),
         (facts.requester, _NAME),
-        (one_line(conversation.from_email or "", _FIELD), None),
-        (one_line(conversation.from_number or "", 24), None),
+        (one_line(customer_email or "", _FIELD), None),
+        (one_line(customer_number or "", 24), None),
     ]
     if conversation.anonymized_at is not None:
         line1.append(("anonymized", _WARN))

@@ -93,8 +93,8 @@ class ThreadView(VerticalScroll):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j,down", "next_message", "Next message", id="thread.next"),
-        Binding("k,up", "previous_message", "Previous message", id="thread.previous"),
+        Binding("j,down", "next_message", "Next", id="thread.next"),
+        Binding("k,up", "previous_message", "Previous", id="thread.previous"),
         Binding("g", "first", "Oldest", id="thread.first"),
         Binding("G", "last", "Newest", id="thread.last"),
         Binding("home", "home", "Top", show=False, id="thread.home"),

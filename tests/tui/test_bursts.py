@@ -1,0 +1,88 @@
+"""Keys in bursts: several keys in one read of the terminal (over SSH, a paste, a fast
+typist) act exactly as the same keys typed one by one, and the console falls back to idle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Input, OptionList
+
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.admin import AdminScreen
+from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.pickers import TagPicker
+from frontdesk.tui.screens.thread import ThreadScreen
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+
+
+def inbox(app: FrontdeskApp) -> InboxScreen:
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    return screen
+
+
+async def test_bursts_in_the_inbox_its_filter_the_tag_picker_and_admin(console: Console) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await console.ready(pilot)
+        await console.idle(pilot)
+        session = app.session
+        assert session is not None
+        # two tabs in one read: two views on, once, and the console idle again
+        renders = app.renders.get("inbox.list", 0)
+        version = session.inbox.version
+        await console.burst(pilot, "tab", "tab")
+        screen = inbox(app)
+        assert screen.view == "pending"
+        assert screen.query_one("#inbox-views").active == "view-pending"  # type: ignore[attr-defined]
+        # one rebuild per view, besides one per change a poll brought meanwhile
+        assert app.renders.get("inbox.list", 0) - renders <= 2 + session.inbox.version - version
+        await console.burst(pilot, "tab", "tab", "shift+tab", "tab")
+        assert screen.view == "all"
+        # moving and opening in the same burst opens the row the keys reached
+        listing = screen.conversation_list
+        expected = listing.shown_ids()[2]
+        await console.burst(pilot, "g", "j", "j", "enter")
+        thread = app.screen
+        assert isinstance(thread, ThreadScreen)
+        assert thread.conversation_id == expected
+        await console.burst(pilot, "escape")
+        # typing a filter and moving in it: the arrow acts on the filtered rows
+        assert isinstance(app.screen, InboxScreen)
+        await console.burst(pilot, "slash", *"open", "enter", "g", "j", "j", "k")
+        assert listing.filter_text == "open"
+        assert listing.has_focus
+        assert listing.cursor == 1
+        await console.burst(pilot, "slash", "down", "down", "up")
+        assert listing.filter_text == "open"
+        assert listing.cursor == 2
+        assert isinstance(app.focused, Input)
+        await console.burst(pilot, "escape", "escape")
+        assert listing.filter_text == ""
+        # the tag picker: a name typed and toggled with space in the same burst
+        cid = screen.current_conversation_id()
+        assert cid is not None
+        applied = set(session.inbox.tags.get(cid, ()))
+        name = next(t.name for t in sorted(session.directory.tags.values(),
+                                           key=lambda t: t.name)
+                    if t.active and t.id not in applied and t.name.isascii()
+                    and t.name.isalpha())
+        await console.burst(pilot, "t")
+        picker = app.screen
+        assert isinstance(picker, TagPicker)
+        await console.burst(pilot, *name, "space")
+        tag = session.directory.tag_by_name(name)
+        assert tag is not None
+        assert picker.chosen == applied | {tag.id}
+        await console.burst(pilot, "escape")
+
+        # the admin menu shows the section under its cursor: a burst of moves ends at one
+        await console.burst(pilot, "5")
+        admin = app.screen
+        assert isinstance(admin, AdminScreen)
+        menu = admin.query_one("#admin-menu", OptionList)
+        menu.focus()
+        await console.idle(pilot)
+        await console.burst(pilot, "down", "down", "down", "up")
+        assert menu.highlighted == 2
