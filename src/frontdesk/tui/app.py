@@ -317,7 +317,9 @@ class FrontdeskApp(OrderedKeysApp[None]):
     def _palette(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from screen_commands(self, screen)
         yield from self.app_commands()
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Quit", "Keys"):
+                yield command
 
     def app_commands(self) -> Iterable[SystemCommand]:
         """The palette's commands of the app itself (modes, presence, help, quit, …)."""
@@ -331,9 +333,6 @@ class FrontdeskApp(OrderedKeysApp[None]):
                                 "reach the demo's sandbox from curl or a script",
                                 self.show_sandbox_access)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
-        for command in super().get_system_commands(screen):
-            if command.title not in ("Quit", "Keys"):
-                yield command
 
 
 def _screen(module: str, name: str) -> Screen[Any]:

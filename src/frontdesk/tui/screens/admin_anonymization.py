@@ -14,8 +14,8 @@ from textual.app import ComposeResult
 from ...api.models import AnonymizationRequestStatus
 from ...store.admin import Refused
 from ...text import one_line, safe
-from ..widgets.safe import DataTable, Static
 from .. import clock
+from ..widgets.safe import DataTable, Static
 from .admin_pane import AdminPane
 from .confirm import TypeBackScreen
 from .people_anonymize import describe_request

@@ -17,8 +17,8 @@ from textual.containers import Horizontal, VerticalScroll
 from ...api.models import CustomAttributeDefinition, SelectOption
 from ...store.admin import Refused
 from ...text import one_line, to_text
-from ..widgets.safe import DataTable, Static
 from .. import clock
+from ..widgets.safe import DataTable, Static
 from .admin_pane import AdminPane
 from .people_common import admin_store, cell, highlighted_key
 

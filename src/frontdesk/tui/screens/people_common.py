@@ -20,8 +20,8 @@ from textual.dom import DOMNode
 from ...store.admin import AdminStore, admin_of
 from ...store.people import PeopleStore, people_of
 from ...text import one_line
-from ..widgets.safe import DataTable
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable
 
 if TYPE_CHECKING:
     from ...store.session import Session

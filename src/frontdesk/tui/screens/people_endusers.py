@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from ...api.models import AnonymizationRequestStatus, EndUser
 from ...store.people import FindKind, Refused, anonymization_topic
 from ...text import one_line, safe
-from ..widgets.safe import Label
 from .. import clock
+from ..widgets.safe import Label
 from .people_anonymize import ask_and_anonymize, describe_request
 from .people_common import Column, FittedTable, highlighted_key, people_store, session_of
 from .people_form import FormField, FormScreen, Values
