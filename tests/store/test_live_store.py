@@ -17,7 +17,13 @@ from typing import Any
 
 import pytest
 
-from frontdesk.api.errors import NotFound, RateLimited, ServiceUnavailable, TransportError
+from frontdesk.api.errors import (
+    NotFound,
+    RateLimited,
+    ServiceUnavailable,
+    TransportError,
+    Unauthorized,
+)
 from frontdesk.store.live import ConnectionState, Link, LiveStore
 
 
@@ -384,6 +390,28 @@ async def test_retrying_says_in_how_many_seconds() -> None:
     assert state.describe(time.now + wait + 5) == "service error 503 — retrying in 0 s"
     assert ConnectionState(Link.OFFLINE).describe(0) == "offline — showing cached data"
     assert ConnectionState(Link.LIVE).describe(0) == "live"
+
+
+async def test_a_refused_key_is_its_own_state_until_a_refused_topic_answers() -> None:
+    time = VirtualTime()
+    live = store(time)
+    refused = Unauthorized("unknown key", status=401)
+    live.add("inbox", Source(refused, refused, 1), 5)
+    live.add("quiet", Source(None), 5)  # a topic with nothing to ask (no request made)
+    asked: list[bool] = []
+    live.on_refused = lambda: asked.append(True)
+    for _ in range(2):
+        with pytest.raises(Unauthorized):
+            await live.refresh("inbox")
+        await live.refresh("quiet")
+        assert link(live) is Link.REFUSED  # never "live" from a topic that asked nothing
+        assert live.connection.describe(time.now) == "key refused — run `frontdesk login`"
+    assert asked == [True, True]  # each refusal: look for a new key
+    live.report(TransportError("refused", sent=False))  # a lost connection is said as such
+    assert link(live) is Link.RETRYING
+    live.report(refused)
+    await live.refresh("inbox")  # the refused topic answers: the key works again
+    assert link(live) is Link.LIVE
 
 
 async def test_a_refusal_is_the_topics_problem_not_the_connections() -> None:
