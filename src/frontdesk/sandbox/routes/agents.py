@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
 
@@ -39,6 +38,7 @@ from ...api.models import (
     WorkingChannelInput,
 )
 from .. import records, shapes
+from ..bulk import failure, outcome, success
 from ..context import Ctx, SandboxContext, no_content, ok, raw
 from ..db import dumps, loads
 from ..errors import ApiProblem, bad_request, not_found
@@ -122,30 +122,6 @@ def create_agent_row(ctx: SandboxContext, body: CreateAgentInput) -> Any:
     return get_agent(ctx, agent_id)
 
 
-# ---------------------------------------------------------------- bulk outcomes
-
-
-def _success(data: Any) -> dict[str, Any]:
-    return {"_type": "BulkActionSuccess", "data": data}
-
-
-def _failure(kind: str, message: str, item_id: str | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"_type": kind, "message": message}
-    if item_id is not None:
-        error["id"] = item_id
-    return {"_type": "BulkActionFailure", "error": error}
-
-
-def _outcome(item_id: str | None, action: Callable[[], Any]) -> dict[str, Any]:
-    """Run one item's action; its refusal becomes that item's failure, not the request's."""
-    try:
-        return _success(shapes.agent(action()))
-    except ApiProblem as problem:
-        if problem.status == 404:
-            return _failure("NotFound", "Agent not found", item_id)
-        return _failure("Validation", problem.message, item_id)
-
-
 # ---------------------------------------------------------------- presence
 
 
@@ -190,7 +166,8 @@ async def create_agent(ctx: Ctx, body: CreateAgentInput) -> Response:
 async def bulk_update_agents(ctx: Ctx, body: BulkUpdateBody) -> Response:
     """A full update per item; unknown ids fail alone with ``NotFound``."""
     with ctx.db.tx():
-        outcomes = [_outcome(item.id, partial(replace_agent, ctx, item.id, item))
+        outcomes = [outcome(item.id, "Agent", partial(replace_agent, ctx, item.id, item),
+                                   shapes.agent)
                     for item in body]
     return ok(outcomes)
 
@@ -204,17 +181,17 @@ async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
         for item in body:
             if ctx.db.one("SELECT 1 FROM users WHERE id = ? AND kind = 'agent'",
                           (item.id,)) is None:
-                outcomes.append(_failure("NotFound", "Agent not found", item.id))
+                outcomes.append(failure("NotFound", "Agent not found", item.id))
                 continue
             try:
                 changes = patch_changes(item)
             except ApiProblem as problem:
-                outcomes.append(_failure("Validation", problem.message, item.id))
+                outcomes.append(failure("Validation", problem.message, item.id))
                 continue
             if not changes:
-                outcomes.append(_failure("EmptyPatchSet", "Nothing to change", item.id))
+                outcomes.append(failure("EmptyPatchSet", "Nothing to change", item.id))
                 continue
-            outcomes.append(_success(shapes.agent(_write(ctx, item.id, changes))))
+            outcomes.append(success(shapes.agent(_write(ctx, item.id, changes))))
     return ok(outcomes)
 
 
@@ -223,7 +200,8 @@ async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
 async def bulk_create_agents(ctx: Ctx, body: BulkCreateAgentsInput) -> Response:
     """Create each agent; a duplicate email fails alone with ``Validation``."""
     with ctx.db.tx():
-        outcomes = [_outcome(None, partial(create_agent_row, ctx, item)) for item in body.data]
+        outcomes = [outcome(None, "Agent", partial(create_agent_row, ctx, item),
+                                   shapes.agent) for item in body.data]
     return ok(outcomes)
 
 
