@@ -257,8 +257,7 @@ CREATE TABLE IF NOT EXISTS activity_log (
     author_id TEXT,
     attributes TEXT
 );
-CREATE INDEX IF NOT EXISTS activity_log_conversation ON activity_log (conversation_id, at, seq);
-CREATE INDEX IF NOT EXISTS activity_log_at ON activity_log (at, seq);
+CREATE INDEX IF NOT EXISTS activity_log_conversation ON activity_log (conversation_id, seq);
 
 -- A child conversation names its parent in its link; the parent finds its children here.
 CREATE INDEX IF NOT EXISTS conversations_parent

@@ -27,7 +27,7 @@ class ActivityLogResource(Resource):
     async def for_conversation(self, conversation_id: int, *,
                                priority: Priority = Priority.INTERACTIVE
                                ) -> builtins.list[ActivityLogEntry]:
-        """Every entry of one conversation's log, oldest first."""
+        """Every entry of one conversation's log, in the order things happened."""
         path = {"conversationId": check_conversation_id(conversation_id, _ONE)}
         reply = await self._send(_ONE, path=path, priority=priority)
         return parse_items(_ONE, unwrap(_ONE, reply.body), ActivityLogEntry)
@@ -40,7 +40,7 @@ class ActivityLogResource(Resource):
         page_size: int | None = None,
         priority: Priority = Priority.INTERACTIVE,
     ) -> AsyncIterator[ActivityLogEntry]:
-        """Every entry of the organisation's log, oldest first, page by page; ``since`` and
+        """Every entry of the organisation's log, in order, page by page; ``since`` and
         ``until`` bound the entries' times (both included)."""
         params = _window(since, until)
 
