@@ -67,7 +67,8 @@ def test_a_bulk_of_notes_answers_one_outcome_each(http: httpx.Client,
     assert response.json()["data"][1]["error"].keys() == {"message"}  # as published
     assert [n["message"] for n in http.get(f"/v1/conversations/{cid}/notes").json()["data"]
             ] == ["A sample note", "Another sample note"]
-    for body in ({"data": []}, {"data": "x"}, {}, {"data": [{"message": 1}]}):
+    bad: list[dict[str, object]] = [{"data": []}, {"data": "x"}, {}, {"data": [{"message": 1}]}]
+    for body in bad:
         assert http.post(url, json=body).status_code == 400, body
     assert http.post("/v1/conversations/987654321/notes/bulk",
                      json={"data": [{"message": "x"}]}).status_code == 404

@@ -39,7 +39,8 @@ async def organisation_log(
 ) -> Response:
     """Every entry of every conversation in the order written, within the window if given."""
     size = page_limit(limit)
-    where, params = ["1 = 1"], []
+    where: list[str] = ["1 = 1"]
+    params: list[str | int] = []
     if since is not None:
         where.append("at >= ?")
         params.append(iso(since))
