@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from ...api.models import Conversation, Envelope, LinkConversationInput
 from .. import activity, rules, shapes
-from ..context import Ctx, no_content, ok
+from ..context import Ctx, SandboxContext, no_content, ok
 from ..db import dumps, loads
 from ..errors import bad_request
 from ..params import ConversationIdPath
@@ -25,13 +25,13 @@ from ..params import ConversationIdPath
 router = APIRouter(tags=["links"])
 
 MAX_CHILDREN = 100
-_CHILDREN = ("SELECT * FROM conversations WHERE json_extract(link, '$.parentId') = ? "
-             "AND link IS NOT NULL")
+#: children of a parent (through the ``conversations_parent`` index)
+_OF_PARENT = "FROM conversations WHERE json_extract(link, '$.parentId') = ? AND link IS NOT NULL"
 _NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No such conversation"}}
 
 
-def _count_children(ctx: Any, parent_id: int) -> int:
-    row = ctx.db.one(_CHILDREN.replace("SELECT *", "SELECT COUNT(*) AS n"), (parent_id,))
+def _count_children(ctx: SandboxContext, parent_id: int) -> int:
+    row = ctx.db.one(f"SELECT COUNT(*) AS n {_OF_PARENT}", (parent_id,))
     return int(row["n"]) if row is not None else 0
 
 
@@ -79,5 +79,5 @@ async def link_conversation(ctx: Ctx, conversation_id: ConversationIdPath,
 async def linked_conversations(ctx: Ctx, conversation_id: ConversationIdPath) -> Response:
     """The conversation's children (side conversations, related ones), oldest first."""
     rules.get_conversation(ctx, conversation_id)
-    rows = ctx.db.all(_CHILDREN + " ORDER BY id", (conversation_id,))
+    rows = ctx.db.all(f"SELECT * {_OF_PARENT} ORDER BY id", (conversation_id,))
     return ok([shapes.conversation(ctx, r) for r in rows])

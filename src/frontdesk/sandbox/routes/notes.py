@@ -24,7 +24,7 @@ from .. import activity, rules
 from ..bulk import failure, success
 from ..context import Ctx, SandboxContext, ok
 from ..db import iso
-from ..errors import ApiProblem
+from ..errors import ApiProblem, bad_request
 from ..params import ConversationIdPath
 from ..shapes import zoned
 
@@ -42,7 +42,7 @@ def note_shape(row: Any) -> dict[str, Any]:
 def write_note(ctx: SandboxContext, conversation_id: int, note: CreateNoteInput) -> Any:
     """Check and store one note; the row, or a 400."""
     if not note.message.strip():
-        raise ApiProblem(400, "Invalid value in request: message must not be blank")
+        raise bad_request("Invalid value in request: message must not be blank")
     author = note.agent_id.lower() if note.agent_id else ctx.api_user_id
     if note.agent_id is not None:
         rules.require_agent(ctx, author)
