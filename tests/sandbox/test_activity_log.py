@@ -126,3 +126,16 @@ def test_the_organisations_log_is_paged_and_windowed(http: httpx.Client,
     for bad in ({"pageLimit": 0}, {"pageKey": "not-ours"}, {"fromDatetime": "monday"}):
         assert http.get("/v1/conversations/activitylog", params=bad).status_code == 400, bad
     assert http.post("/v1/conversations/activitylog").status_code == 405
+
+
+def test_claiming_a_closed_conversation_logs_its_reopening(http: httpx.Client,
+                                                           sandbox: SandboxServer) -> None:
+    world = org(sandbox)
+    cid = create_chat(http, world.requester)
+    _ok(http.put(f"/v1/conversations/{cid}/close"))
+    _ok(http.put(f"/v1/conversations/{cid}/claim", json={"agentId": world.agent}))
+    _ok(http.put(f"/v1/conversations/{cid}/close"))
+    _ok(http.put(f"/v1/conversations/{cid}/transfer/queue", json={"queueId": world.queue}))
+    assert [e["_type"] for e in _log(http, cid)][2:] == [
+        "ConversationClosed", "ConversationReopened", "ConversationClaimed",
+        "ConversationClosed", "ConversationReopened", "TransferSuccessful"]

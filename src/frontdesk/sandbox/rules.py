@@ -74,9 +74,13 @@ def _not_anonymized(row: Any) -> None:
         raise bad_request(f"Conversation {row['id']} is anonymized")
 
 
-def _opened(row: Any) -> str:
-    """The state after an action that opens a Closed conversation and keeps any other."""
-    return OPEN if row["state"] == CLOSED else str(row["state"])
+def _opened(ctx: SandboxContext, row: Any, by: str | None, now: str) -> str:
+    """The state after an action that opens a Closed conversation (logged as reopened) and
+    keeps any other."""
+    if row["state"] != CLOSED:
+        return str(row["state"])
+    activity.record(ctx, row["id"], "ConversationReopened", author_id=by, at=now)
+    return OPEN
 
 
 def _closed_at(row: Any) -> str | None:
@@ -141,8 +145,8 @@ def claim(ctx: SandboxContext, row: Any, agent_id: str, force: bool) -> None:
         raise conflict(f"Conversation {row['id']} is already assigned to another agent; "
                        "claim with force to take it over")
     now = ctx.now_iso()
-    _state(ctx, row, _opened(row), now, assigned_agent_id=agent_id, assigned_at=now,
-           queue_id=None, queued_at=None, closed_at=_closed_at(row))
+    _state(ctx, row, _opened(ctx, row, agent_id, now), now, assigned_agent_id=agent_id,
+           assigned_at=now, queue_id=None, queued_at=None, closed_at=_closed_at(row))
     taken_from = activity.person(ctx, current) if current is not None else None
     activity.record(ctx, row["id"], "ConversationClaimed", author_id=agent_id, at=now,
                     claimedFromType="Agent" if taken_from else None,
@@ -156,8 +160,8 @@ def transfer(ctx: SandboxContext, row: Any, queue_id: str, user_id: str | None) 
     if user_id is not None:
         require_agent(ctx, user_id)
     now = ctx.now_iso()
-    _state(ctx, row, _opened(row), now, assigned_agent_id=None, assigned_at=None,
-           queue_id=queue_id, queued_at=now, closed_at=_closed_at(row))
+    _state(ctx, row, _opened(ctx, row, user_id, now), now, assigned_agent_id=None,
+           assigned_at=None, queue_id=queue_id, queued_at=now, closed_at=_closed_at(row))
     activity.record(ctx, row["id"], "TransferSuccessful", author_id=user_id, at=now,
                     transferType="Queue", destinationType="Queue", destinationId=queue_id,
                     destinationLabel=queue["name"])
