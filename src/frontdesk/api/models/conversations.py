@@ -80,10 +80,11 @@ class QueueRef(Record):
 
 
 class Link(Record):
-    """A link to a parent conversation."""
+    """A link to a parent conversation (see ``client.links``)."""
 
     parent_id: int
-    type: str = Field(alias="_type", description="EmailForward, FollowUp or SideConversation")
+    type: str = Field(alias="_type", description="EmailForward, FollowUp, SideConversation or "
+                      "Related")
 
 
 class BrowserInfo(Record):
