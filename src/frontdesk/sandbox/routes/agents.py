@@ -40,17 +40,16 @@ from ...api.models import (
 from .. import records, shapes
 from ..bulk import failure, outcome, success
 from ..context import Ctx, SandboxContext, no_content, ok, raw
-from ..db import dumps, loads
+from ..db import loads
 from ..errors import ApiProblem, bad_request, not_found
 from ..params import AgentIdPath
 from .endusers import PageKey, PageLimit, users_page
 
 router = APIRouter(tags=["agents"])
 
-#: Optional agent fields, as columns; the lists are stored as JSON.
+#: Optional agent fields, as columns (the lists stored as JSON by ``records.update_user``).
 _OPTIONAL = ("phone_number", "additional_emails", "additional_phone_numbers", "first_name",
              "last_name", "middle_names", "avatar_url")
-_LISTS = frozenset({"additional_emails", "additional_phone_numbers", "middle_names"})
 
 #: Presence of every user row ``u`` (agents without a presence row are Offline and Away).
 PRESENCE_SELECT = (
@@ -84,10 +83,7 @@ def _check_display_name(name: str | None) -> None:
 
 def _write(ctx: SandboxContext, agent_id: str, changes: dict[str, Any]) -> Any:
     """Store ``changes`` (column → value) and answer the agent's new row."""
-    if changes:
-        values = [dumps(v) if k in _LISTS and v is not None else v for k, v in changes.items()]
-        names = ", ".join(f"{k} = ?" for k in changes)
-        ctx.db.run(f"UPDATE users SET {names} WHERE id = ?", (*values, agent_id))
+    records.update_user(ctx.db, agent_id, changes)
     return get_agent(ctx, agent_id)
 
 

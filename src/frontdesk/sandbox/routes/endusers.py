@@ -47,7 +47,6 @@ from ..context import (
     page_limit,
     page_meta,
 )
-from ..db import dumps
 from ..errors import bad_request, not_found
 from ..params import UserIdPath
 
@@ -120,10 +119,9 @@ def get_enduser(ctx: SandboxContext, user_id: str) -> Any:
 
 # ---------------------------------------------------------------- changes
 
-#: Optional end-user fields, as columns; the lists are stored as JSON.
+#: Optional end-user fields, as columns (the lists stored as JSON by ``records.update_user``).
 _OPTIONAL = ("email", "phone_number", "additional_emails", "additional_phone_numbers",
              "first_name", "last_name", "middle_names", "avatar_url", "external_id")
-_LISTS = frozenset({"additional_emails", "additional_phone_numbers", "middle_names"})
 
 
 def _check_name(name: str | None) -> None:
@@ -164,10 +162,7 @@ def _write(ctx: SandboxContext, user_id: str, changes: dict[str, Any]) -> Any:
     if "display_name" in changes:
         _check_name(changes["display_name"])
     _check_external_id(ctx, changes.get("external_id"), user_id)
-    if changes:
-        values = [dumps(v) if k in _LISTS and v is not None else v for k, v in changes.items()]
-        names = ", ".join(f"{k} = ?" for k in changes)
-        ctx.db.run(f"UPDATE users SET {names} WHERE id = ?", (*values, user_id))
+    records.update_user(ctx.db, user_id, changes)
     return get_enduser(ctx, user_id)
 
 
