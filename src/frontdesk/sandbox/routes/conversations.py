@@ -33,6 +33,7 @@ from ...api.models import (
     ImportConversationInput,
     ImportedConversation,
     ImportMessage,
+    OutboundMessageInput,
     ReopenInput,
     SmsConversationInput,
     TransferInput,
@@ -118,13 +119,14 @@ async def create_conversation(
             ctx.db, requester_id=body.requester_id, created_at=now, last_activity_at=now,
             **columns,
         )
-        author = (body.message.agent_id if not isinstance(body, CallbackConversationInput)
-                  and body.message.type == "Outbound" else body.requester_id)
+        first = None if isinstance(body, CallbackConversationInput) else body.message
+        author = (first.agent_id if isinstance(first, OutboundMessageInput)
+                  else body.requester_id)
         activity.created(ctx, conversation_id, columns.get("direction"), author,
                          columns.get("subject"), now)
-        if not isinstance(body, CallbackConversationInput):
+        if first is not None:
             row = rules.get_conversation(ctx, conversation_id)
-            write_message(ctx, row, body.message, str(request.base_url))
+            write_message(ctx, row, first, str(request.base_url))
     return ok({"id": conversation_id})
 
 
