@@ -125,3 +125,52 @@ async def test_unknown_and_malformed_ids(client: ApiClient) -> None:
     with pytest.raises(InvalidRequest) as caught:
         await client.endusers.get("12")
     assert caught.value.status is None
+
+
+async def test_update_patch_and_bulk(client: ApiClient) -> None:
+    user = await client.endusers.create(display_name="Alice", first_name="Alice",
+                                        phone_number="+551155256325")
+    patched = await client.endusers.patch(user.id, last_name="Brown")
+    assert (patched.first_name, patched.last_name) == ("Alice", "Brown")
+    cleared = await client.endusers.patch(user.id, {"phoneNumber": None})
+    assert cleared.phone_number is None and cleared.last_name == "Brown"
+    replaced = await client.endusers.update(user.id, display_name="Alice B.")
+    assert (replaced.display_name, replaced.first_name, replaced.last_name) == (
+        "Alice B.", None, None)
+
+    created = await client.endusers.bulk_create([{"displayName": "Bulk 1"},
+                                                 {"displayName": "Bulk 2",
+                                                  "externalId": f"#{uuid.uuid4().hex}"}])
+    assert [o.ok for o in created] == [True, True]
+    ids = [o.data["id"] for o in created]
+    updated = await client.endusers.bulk_update([{"id": ids[0], "displayName": "B1"},
+                                                 {"id": str(uuid.uuid4()), "displayName": "?"}])
+    assert [o.ok for o in updated] == [True, False]
+    assert updated[1].error is not None and updated[1].error.type == "NotFound"
+    patched_many = await client.endusers.bulk_patch([{"id": ids[1], "lastName": None},
+                                                     {"id": ids[0]}])
+    assert [o.ok for o in patched_many] == [True, False]
+    assert patched_many[1].error is not None and patched_many[1].error.type == "EmptyPatchSet"
+
+
+async def test_update_errors(client: ApiClient) -> None:
+    user = await client.endusers.create(display_name="Bob")
+    with pytest.raises(NotFound):
+        await client.endusers.update(str(uuid.uuid4()), display_name="x")
+    with pytest.raises(NotFound):
+        await client.endusers.patch(str(uuid.uuid4()), display_name="x")
+    with pytest.raises(InvalidRequest) as caught:  # the service refuses a patch of nothing
+        await client.endusers.patch(user.id)
+    assert caught.value.status == 400
+    refused_before_sending = [
+        client.endusers.update(user.id),  # no display name
+        client.endusers.update("nope", display_name="x"),
+        client.endusers.patch(user.id, {"displayNmae": "typo"}),
+        client.endusers.bulk_update([]),
+        client.endusers.bulk_patch([{"lastName": "no id"}]),
+        client.endusers.bulk_create([{"email": "not-an-address"}]),
+    ]
+    for call in refused_before_sending:
+        with pytest.raises(InvalidRequest) as caught:
+            await call
+        assert caught.value.status is None

@@ -304,7 +304,7 @@ def test_deprecated_post(http: httpx.Client, sandbox: SandboxServer) -> None:
         {"entityId": world["user"]},
         {"entityId": "", "_type": "User"},
         {"entityId": world["user"], "_type": "User", "entityType": "MessageAnonymizationType"},
-        {"entityId": world["user"], "_type": "User", "surprise": 1},
+        {"entityId": world["user"], "_type": "User", "forceAnonymization": "yes"},
     ):
         response = http.post(post, json=body)
         assert response.status_code == 400, body

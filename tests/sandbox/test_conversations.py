@@ -219,7 +219,7 @@ def test_create_rejects_invalid_json(http: httpx.Client) -> None:
 # ---------------------------------------------------------------- read
 
 
-@pytest.mark.parametrize("path", ["abc", "0", "-3", "1.5", str(2**63)])
+@pytest.mark.parametrize("path", ["0", "-3", "1.5", str(2**63)])
 def test_malformed_conversation_ids_are_400(http: httpx.Client, path: str) -> None:
     response = http.get(f"/v1/conversations/{path}")
     assert response.status_code == 400

@@ -58,7 +58,7 @@ def test_an_end_user_needs_no_field(http: httpx.Client) -> None:
 
 def test_invalid_bodies_are_refused(http: httpx.Client) -> None:
     before = len(user_ids_all(http))
-    for body in ({"email": "not-an-email"}, {"nickname": "x"}, {"displayName": "  "},
+    for body in ({"email": "not-an-email"}, {"displayName": 5}, {"displayName": "  "},
                  {"externalId": ""}, ["a"]):
         response = http.post("/v1/endusers", json=body)
         assert response.status_code == 400, body
@@ -189,3 +189,77 @@ def test_conversations_refusals(http: httpx.Client, sandbox: SandboxServer) -> N
     assert http.get(f"/v1/endusers/{user}/conversations").json() == {"data": []}
     key = http.get(f"/v1/endusers/{user}/conversations", params={"pageKey": "eyJhIjoxfQ"})
     assert key.status_code == 400
+
+
+# ---------------------------------------------------------------- updates (published beyond the
+# spec's tables)
+
+
+def test_put_replaces_patch_changes_only_what_it_carries(http: httpx.Client,
+                                                         sandbox: SandboxServer) -> None:
+    made = http.post("/v1/endusers", json={
+        "displayName": "Alice Brown", "email": unique_email("alice"), "firstName": "Alice",
+        "phoneNumber": "+551155256325", "middleNames": ["J."], "externalId": "#alice"}).json()
+    path = f"/v1/endusers/{made['data']['id']}"
+    patched = http.patch(path, json={"lastName": "Brown", "phoneNumber": None})
+    assert patched.status_code == 200, patched.text
+    data = EndUser.model_validate(patched.json()["data"])
+    assert (data.first_name, data.last_name, data.phone_number, data.external_id) == (
+        "Alice", "Brown", None, "#alice")
+    replaced = http.put(path, json={"displayName": "Alice B.", "additionalEmails": ["a@b.io"]})
+    assert replaced.status_code == 200, replaced.text
+    data = EndUser.model_validate(replaced.json()["data"])
+    assert (data.display_name, data.additional_emails, data.first_name, data.external_id,
+            data.middle_names) == ("Alice B.", ["a@b.io"], None, None, None)
+    assert http.get(path).json()["data"] == replaced.json()["data"]
+
+    other = add_enduser(sandbox, external_id="#taken")
+    for method, body in (("PUT", {"lastName": "x"}), ("PUT", {"displayName": " "}),
+                         ("PATCH", {}), ("PATCH", {"displayName": None}),
+                         ("PATCH", {"externalId": "#taken"}), ("PATCH", {"email": "nope"}),
+                         ("PATCH", {"middleNames": "J."})):
+        refused = http.request(method, path, json=body)
+        assert refused.status_code == 400, (method, body, refused.text)
+    assert http.patch(f"/v1/endusers/{other}", json={"externalId": "#taken"}).status_code == 200
+    assert http.put(f"/v1/endusers/{UNKNOWN}", json={"displayName": "x"}).status_code == 404
+    assert http.patch(f"/v1/endusers/{add_agent(sandbox)}",
+                      json={"displayName": "x"}).status_code == 404
+    assert http.patch("/v1/endusers/not-a-uuid", json={"displayName": "x"}).status_code == 400
+    assert http.get(path).json()["data"] == replaced.json()["data"]
+
+
+def test_bulk_updates_and_creates_answer_one_outcome_each(http: httpx.Client,
+                                                          sandbox: SandboxServer) -> None:
+    first, second = add_enduser(sandbox), add_enduser(sandbox, first_name="Bo")
+    put = http.put("/v1/endusers", json={"data": [
+        {"id": first, "displayName": "First"}, {"id": UNKNOWN, "displayName": "Nobody"},
+        {"id": second, "displayName": " "}]})
+    assert put.status_code == 200, put.text
+    outcomes = put.json()["data"]
+    assert [o["_type"] for o in outcomes] == ["BulkActionSuccess", "BulkActionFailure",
+                                              "BulkActionFailure"]
+    assert outcomes[0]["data"]["displayName"] == "First"
+    assert (outcomes[1]["error"]["_type"], outcomes[1]["error"]["id"]) == ("NotFound", UNKNOWN)
+    assert outcomes[2]["error"]["_type"] == "Validation"
+
+    patch = http.patch("/v1/endusers", json={"data": [
+        {"id": second, "lastName": "Berg"}, {"id": first}]})
+    assert [o["_type"] for o in patch.json()["data"]] == ["BulkActionSuccess",
+                                                          "BulkActionFailure"]
+    assert patch.json()["data"][0]["data"]["firstName"] == "Bo"
+    assert patch.json()["data"][1]["error"]["_type"] == "EmptyPatchSet"
+
+    created = http.post("/v1/endusers/bulk", json={"data": [
+        {"displayName": "Enduser 0", "externalId": "#bulk-1"},
+        {"displayName": "Enduser 1", "externalId": "#bulk-1"}, {}]})
+    assert created.status_code == 200, created.text
+    kinds = [o["_type"] for o in created.json()["data"]]
+    assert kinds == ["BulkActionSuccess", "BulkActionFailure", "BulkActionSuccess"]
+    made = EndUser.model_validate(created.json()["data"][0]["data"])
+    assert http.get(f"/v1/endusers/{made.id}").status_code == 200
+    for method, path, body in (("PUT", "/v1/endusers", {"data": []}),
+                               ("PATCH", "/v1/endusers", {"data": [{"lastName": "x"}]}),
+                               ("POST", "/v1/endusers/bulk", {"data": [{"email": "x"}]}),
+                               ("POST", "/v1/endusers/bulk", [])):
+        assert http.request(method, path, json=body).status_code == 400, (method, body)
+    assert http.get("/v1/endusers/bulk").status_code == 405

@@ -76,7 +76,7 @@ def test_create_refusals(http: httpx.Client) -> None:
                  {"request": {**good, "name": " "}}, {"request": {"name": "Q"}},
                  {"request": {**good, "offerTimeout": -1}},
                  {"request": {**good, "queueThresholds": {"Bogus": 1}}},
-                 {"request": {**good, "offeringAlgorithm": "AllAtOnce"}}):
+                 {"request": {**good, "offerAlgorithm": 3}}):
         assert http.post("/v1/queues", json=body).status_code == 400, body
 
 

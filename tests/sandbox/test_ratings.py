@@ -101,7 +101,7 @@ def test_offer_submit_and_statuses(http: httpx.Client, sandbox: SandboxServer) -
 def test_offer_defaults_and_explicit_people(http: httpx.Client, sandbox: SandboxServer) -> None:
     conv = make_conversation(sandbox, assigned=False)
     made = offer(http, conv["csid"], "Nps")
-    assert "agentId" not in made  # nobody is assigned
+    assert made["agentId"]  # nobody is assigned: the key's admin is picked
     chosen = offer(http, conv["csid"], "ThumbsUpOrDown", userId=conv["user"],
                    agentId=conv["agent"], offeredAt="2026-01-04T08:00:00Z")
     assert chosen["agentId"] == conv["agent"]
@@ -163,7 +163,7 @@ def test_submit_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert http.post(url, json={"ratingResult": {"_type": "Stars", "value": 3}}
                      ).status_code == 400
     assert http.post(url, json={}).status_code == 400
-    assert http.post(url, json={**csat, "extra": 1}).status_code == 400
+    assert http.post(url, json={**csat, "comment": 1}).status_code == 400
 
     assert http.post(url, json=csat).status_code == 200
     again = http.post(url, json={"ratingResult": {"_type": "Csat", "value": 5}})

@@ -379,7 +379,7 @@ def test_a_condition_that_does_not_fit_is_400(http: httpx.Client, condition: dic
     ({"query": {"value": "   "}}, {}),
     ({"query": {"value": ""}}, {}),
     ({"filters": {"strategy": "Most", "conditions": []}}, {}),
-    ({"unknown": 1}, {}),
+    ({"query": 1}, {}),
     (None, {"pageLimit": 0}),
     (None, {"pageLimit": 501}),
     (None, {"pageLimit": "ten"}),

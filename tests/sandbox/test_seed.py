@@ -297,7 +297,7 @@ def test_the_empty_organisation(tmp_path: Path) -> None:
     _seed(path, seed=None)
     counts = summary(path)
     nonempty = {name for name, n in counts.items() if n}
-    assert nonempty == {"meta", "users", "presence", "contact_endpoints",
+    assert nonempty == {"meta", "users", "presence", "contact_endpoints", "flows",
                         "custom_attribute_definitions", "schedules", "schedule_entries"}
     db = Database(path)
     try:

@@ -97,6 +97,11 @@ def test_two_hundred_steps_keep_the_invariants(ctx: SandboxContext) -> None:
                 "closed conversation", " is Online", "Offline"):
         assert act in joined, act
     assert one(ctx.db, "SELECT COUNT(*) AS n FROM conversations")["n"] > conversations_before
+    unlogged = ctx.db.all(
+        "SELECT m.id FROM messages m WHERE m.seq > ? AND NOT EXISTS (SELECT 1 FROM activity_log a "
+        "WHERE a.conversation_id = m.conversation_id "
+        "AND json_extract(a.attributes, '$.messageId') = m.id)", (last_seq,))
+    assert unlogged == [], "a message the activity log does not name"
 
     # the demo agent's conversations: still theirs, never closed or answered by the simulator
     after = _demo_work(ctx, demo_id)

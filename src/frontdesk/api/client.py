@@ -21,6 +21,7 @@ import httpx
 
 from .. import __version__
 from .pacing import Pacer
+from .resources.activity_log import ActivityLogResource
 from .resources.agents import AgentsResource
 from .resources.anonymization import AnonymizationResource
 from .resources.business_hours import BusinessHoursResource
@@ -28,13 +29,18 @@ from .resources.contact_endpoints import ContactEndpointsResource
 from .resources.conversations import ConversationsResource
 from .resources.custom_attributes import CustomAttributesResource
 from .resources.endusers import EndUsersResource
+from .resources.flows import FlowsResource
 from .resources.integrations import IntegrationsResource
+from .resources.links import LinksResource
 from .resources.messages import MessagesResource
+from .resources.notes import NotesResource
+from .resources.organization import OrganizationResource
 from .resources.queues import QueuesResource
 from .resources.ratings import RatingsResource
 from .resources.search import SearchResource
 from .resources.tags import TagsResource
 from .resources.teams import TeamsResource
+from .resources.templates import TemplatesResource
 from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
 from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
@@ -100,6 +106,12 @@ class ApiClient:
     anonymization: AnonymizationResource
     search: SearchResource
     integrations: IntegrationsResource
+    notes: NotesResource
+    activity_log: ActivityLogResource
+    links: LinksResource
+    organization: OrganizationResource
+    flows: FlowsResource
+    templates: TemplatesResource
 
     def __init__(
         self,
@@ -152,6 +164,12 @@ class ApiClient:
         self.anonymization = AnonymizationResource(self._transport)
         self.search = SearchResource(self._transport)
         self.integrations = IntegrationsResource(self._transport)
+        self.notes = NotesResource(self._transport)
+        self.activity_log = ActivityLogResource(self._transport)
+        self.links = LinksResource(self._transport)
+        self.organization = OrganizationResource(self._transport)
+        self.flows = FlowsResource(self._transport)
+        self.templates = TemplatesResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

@@ -67,7 +67,8 @@ def _op(
 
 _C = "/v1/conversations/{conversationId}"
 
-#: Every operation, in the order of the specification (the four beyond it at the end).
+#: Every operation, in the order of the specification; then the four beyond it, and the
+#: published operations of the groups the spec lists without operations.
 OPERATION_TABLE: tuple[Operation, ...] = (
     # -- operations with known shapes
     _op("PATCH", f"{_C}/anonymize", "anonymization.anonymize_conversation", idempotent=False),
@@ -163,6 +164,23 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("PUT", f"{_C}/reopen", "conversations.reopen"),
     _op("GET", "/v1/endusers", "endusers.list"),
     _op("POST", "/v1/search/conversations", "search.conversations", idempotent=True),
+    # -- beyond the spec's tables: groups the spec names without operations, as published
+    _op("GET", f"{_C}/notes", "notes.list"),
+    _op("POST", f"{_C}/notes", "notes.add"),
+    _op("POST", f"{_C}/notes/bulk", "notes.bulk_add"),
+    _op("GET", f"{_C}/activitylog", "activity_log.for_conversation"),
+    _op("GET", "/v1/conversations/activitylog", "activity_log.list"),
+    _op("PUT", f"{_C}/link", "links.link"),
+    _op("GET", f"{_C}/linked", "links.linked"),
+    _op("PUT", "/v1/endusers/{userId}", "endusers.update"),
+    _op("PATCH", "/v1/endusers/{userId}", "endusers.patch"),
+    _op("PUT", "/v1/endusers", "endusers.bulk_update"),
+    _op("PATCH", "/v1/endusers", "endusers.bulk_patch"),
+    _op("POST", "/v1/endusers/bulk", "endusers.bulk_create"),
+    _op("GET", "/v1/organization", "organization.get"),
+    _op("GET", "/v1/conversations/flows", "flows.list"),
+    _op("GET", "/v1/templates", "templates.list"),
+    _op("DELETE", "/v1/templates/{templateId}", "templates.delete"),
 )
 
 #: ``(METHOD, path template)`` → dotted client method name.

@@ -236,6 +236,59 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (done_at, due_at);
 
+-- Internal notes of a conversation (never shown to the customer).
+CREATE TABLE IF NOT EXISTS notes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    author_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    message TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_conversation ON notes (conversation_id, created_at, seq);
+
+-- What happened to conversations, recorded where the rules and routes change them.
+CREATE TABLE IF NOT EXISTS activity_log (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    conversation_id INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    type TEXT NOT NULL,
+    author_id TEXT,
+    attributes TEXT
+);
+CREATE INDEX IF NOT EXISTS activity_log_conversation ON activity_log (conversation_id, seq);
+
+-- A child conversation names its parent in its link; the parent finds its children here.
+CREATE INDEX IF NOT EXISTS conversations_parent
+    ON conversations (json_extract(link, '$.parentId')) WHERE link IS NOT NULL;
+
+-- Conversation flows: how conversations arriving at a contact endpoint are routed.
+CREATE TABLE IF NOT EXISTS flows (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    contact_endpoint_id TEXT NOT NULL,
+    position INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS flows_channel ON flows (channel, position);
+
+-- Templates: quick responses and email auto-replies, with their translations (JSON).
+CREATE TABLE IF NOT EXISTS templates (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('EmailAutoReply', 'QuickResponse')),
+    name TEXT NOT NULL,
+    content TEXT NOT NULL,
+    subject TEXT,
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_edited_by TEXT,
+    last_edited_at TEXT,
+    translations TEXT
+);
+CREATE INDEX IF NOT EXISTS templates_type ON templates (type, created_at, id);
+CREATE INDEX IF NOT EXISTS templates_created ON templates (created_at, id);
+
 -- Attachments sent as data: URLs, copied into the sandbox and served at /files/{id}.
 CREATE TABLE IF NOT EXISTS attachments (
     id TEXT PRIMARY KEY,

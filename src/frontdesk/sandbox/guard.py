@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -27,6 +28,11 @@ OPEN_PATHS = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/red
 
 RATE = 10.0
 BURST = 4.0
+
+#: ``/v1/conversations/<word>``: where the service names its collection-wide operations
+#: (``import``, ``activitylog``, ``flows``). A word there that names none of them is an
+#: unknown path (404), not a malformed conversation id: a conversation id is a number.
+_CONVERSATIONS_NAME = re.compile(r"/v1/conversations/[A-Za-z][A-Za-z_-]*")
 
 
 class TokenBucket:
@@ -71,6 +77,8 @@ class MethodTable:
 
     def __init__(self, templates: dict[str, set[str]]) -> None:
         self._by_length: dict[int, list[tuple[tuple[str | None, ...], frozenset[str]]]] = {}
+        #: paths without parameters: resources with a name of their own
+        self.named = frozenset(t for t in templates if "{" not in t)
         for template, methods in templates.items():
             parts = tuple(None if p.startswith("{") else p for p in template.split("/"))
             self._by_length.setdefault(len(parts), []).append((parts, frozenset(methods)))
@@ -119,6 +127,9 @@ class Guard:
                                                [(b"retry-after", retry)]))
                 return
         if self.methods is not None:
+            if _CONVERSATIONS_NAME.fullmatch(path) and path not in self.methods.named:
+                await self._send(send, *_error(404, "No such route: " + MESSAGES[404]))
+                return
             allowed = self.methods.allowed(path)
             if allowed is not None and scope["method"] not in allowed:
                 allow = ", ".join(sorted(allowed)).encode()

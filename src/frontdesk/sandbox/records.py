@@ -65,6 +65,19 @@ def insert_user(
     return user_id
 
 
+#: User columns stored as JSON lists.
+USER_LISTS = frozenset({"middle_names", "additional_emails", "additional_phone_numbers"})
+
+
+def update_user(db: Database, user_id: str, changes: dict[str, Any]) -> None:
+    """Set the user columns in ``changes`` (lists stored as JSON; ``None`` clears)."""
+    if not changes:
+        return
+    values = [_json_or_none(v) if k in USER_LISTS else v for k, v in changes.items()]
+    names = ", ".join(f"{k} = ?" for k in changes)
+    db.run(f"UPDATE users SET {names} WHERE id = ?", (*values, user_id))
+
+
 def set_presence(db: Database, user_id: str, *, connection: str, status: str,
                  channels: list[str], last_seen: str | None) -> None:
     """An agent's presence."""

@@ -19,6 +19,8 @@ Routes call these functions inside their transaction; nothing else writes ``stat
 
 Claim and transfer of a Closed conversation open it again. An anonymized conversation takes
 no claim, transfer, follow-up or reopen (400); closing it again is harmless.
+
+Every change made here is written to the activity log (``activity``) as it is made.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from . import activity
 from .context import SandboxContext
 from .db import iso
 from .errors import bad_request, conflict, not_found
@@ -73,9 +76,13 @@ def _not_anonymized(row: Any) -> None:
         raise bad_request(f"Conversation {row['id']} is anonymized")
 
 
-def _opened(row: Any) -> str:
-    """The state after an action that opens a Closed conversation and keeps any other."""
-    return OPEN if row["state"] == CLOSED else str(row["state"])
+def _opened(ctx: SandboxContext, row: Any, by: str | None, now: str) -> str:
+    """The state after an action that opens a Closed conversation (logged as reopened) and
+    keeps any other."""
+    if row["state"] != CLOSED:
+        return str(row["state"])
+    activity.record(ctx, row["id"], "ConversationReopened", author_id=by, at=now)
+    return OPEN
 
 
 def _closed_at(row: Any) -> str | None:
@@ -140,19 +147,26 @@ def claim(ctx: SandboxContext, row: Any, agent_id: str, force: bool) -> None:
         raise conflict(f"Conversation {row['id']} is already assigned to another agent; "
                        "claim with force to take it over")
     now = ctx.now_iso()
-    _state(ctx, row, _opened(row), now, assigned_agent_id=agent_id, assigned_at=now,
-           queue_id=None, queued_at=None, closed_at=_closed_at(row))
+    _state(ctx, row, _opened(ctx, row, agent_id, now), now, assigned_agent_id=agent_id,
+           assigned_at=now, queue_id=None, queued_at=None, closed_at=_closed_at(row))
+    taken_from = activity.person(ctx, current) if current is not None else None
+    activity.record(ctx, row["id"], "ConversationClaimed", author_id=agent_id, at=now,
+                    claimedFromType="Agent" if taken_from else None,
+                    claimedFromLabel=(taken_from or {}).get("name"))
 
 
 def transfer(ctx: SandboxContext, row: Any, queue_id: str, user_id: str | None) -> None:
     """Unassign and queue in ``queue_id`` from now."""
     _not_anonymized(row)
-    require_queue(ctx, queue_id)
+    queue = require_queue(ctx, queue_id)
     if user_id is not None:
         require_agent(ctx, user_id)
     now = ctx.now_iso()
-    _state(ctx, row, _opened(row), now, assigned_agent_id=None, assigned_at=None,
-           queue_id=queue_id, queued_at=now, closed_at=_closed_at(row))
+    _state(ctx, row, _opened(ctx, row, user_id, now), now, assigned_agent_id=None,
+           assigned_at=None, queue_id=queue_id, queued_at=now, closed_at=_closed_at(row))
+    activity.record(ctx, row["id"], "TransferSuccessful", author_id=user_id, at=now,
+                    transferType="Queue", destinationType="Queue", destinationId=queue_id,
+                    destinationLabel=queue["name"])
 
 
 def followup(ctx: SandboxContext, row: Any, until: datetime, user_id: str | None) -> None:
@@ -166,6 +180,7 @@ def followup(ctx: SandboxContext, row: Any, until: datetime, user_id: str | None
         raise bad_request(f"Conversation {row['id']} is closed; reopen it first")
     now = ctx.now_iso()
     _state(ctx, row, PENDING, now, followup_until=iso(until))
+    activity.record(ctx, row["id"], "FollowupAdded", author_id=user_id, at=now)
 
 
 def close(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
@@ -177,13 +192,15 @@ def close(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
     now = ctx.now_iso()
     _state(ctx, row, CLOSED, now, queue_id=None, queued_at=None, followup_until=None,
            closed_at=now)
+    activity.record(ctx, row["id"], "ConversationClosed", author_id=user_id, at=now)
 
 
-def _reopen(ctx: SandboxContext, row: Any, now: str) -> None:
+def _reopen(ctx: SandboxContext, row: Any, now: str, by: str | None) -> None:
     """Closed → Open, unassigned, queued in the queue it still names or the default one."""
     queue_id = row["queue_id"] or default_queue_id(ctx)
     _state(ctx, row, OPEN, now, queue_id=queue_id, queued_at=now if queue_id else None,
            assigned_agent_id=None, assigned_at=None, followup_until=None, closed_at=None)
+    activity.record(ctx, row["id"], "ConversationReopened", author_id=by, at=now)
 
 
 def reopen(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
@@ -194,18 +211,22 @@ def reopen(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
     if user_id is not None:
         require_agent(ctx, user_id)
     if row["state"] == CLOSED:
-        _reopen(ctx, row, ctx.now_iso())
+        _reopen(ctx, row, ctx.now_iso(), user_id)
     elif row["state"] in (PENDING, "AwaitingPending"):
-        _state(ctx, row, OPEN, ctx.now_iso(), followup_until=None)
+        now = ctx.now_iso()
+        _state(ctx, row, OPEN, now, followup_until=None)
+        activity.record(ctx, row["id"], "FollowupRemoved", author_id=user_id, at=now)
 
 
 def on_inbound_message(ctx: SandboxContext, row: Any) -> None:
     """A customer wrote: a Closed conversation reopens (queued), a Pending one opens."""
     now = ctx.now_iso()
     if row["state"] == CLOSED:
-        _reopen(ctx, row, now)
+        _reopen(ctx, row, now, row["requester_id"])
     elif row["state"] in (PENDING, "AwaitingPending"):
         _state(ctx, row, OPEN, now, followup_until=None)
+        activity.record(ctx, row["id"], "FollowupRemoved", author_id=row["requester_id"],
+                        at=now)
     else:
         _set(ctx, row["id"], last_activity_at=now)
 
@@ -219,9 +240,15 @@ def on_outbound_message(ctx: SandboxContext, row: Any) -> None:
 def expire_followups(ctx: SandboxContext) -> int:
     """Pending conversations whose follow-up time has come are Open again."""
     now = ctx.now_iso()
-    cursor = ctx.db.run(
+    due = ctx.db.all("SELECT id FROM conversations WHERE state = 'Pending' "
+                     "AND followup_until <= ?", (now,))
+    if not due:
+        return 0
+    ctx.db.run(
         "UPDATE conversations SET state = 'Open', state_updated_at = ?, followup_until = NULL, "
         "last_activity_at = ? WHERE state = 'Pending' AND followup_until <= ?",
         (now, now, now),
     )
-    return cursor.rowcount or 0
+    for row in due:
+        activity.record(ctx, int(row["id"]), "FollowupExpired", at=now)
+    return len(due)

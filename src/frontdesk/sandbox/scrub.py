@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from . import rules, worker
+from . import activity, rules, worker
 from .context import SandboxContext
 from .db import dumps, loads
 
@@ -69,6 +69,10 @@ def scrub_message_row(ctx: SandboxContext, row: Any) -> None:
         ctx.db.run("DELETE FROM attachments WHERE id = ?", (file_id,))
     ctx.db.run("UPDATE messages SET attributes = ?, body_text = '' WHERE seq = ?",
                (dumps(scrub_attributes(attributes)), row["seq"]))
+    files = attributes.get("attachments") if isinstance(attributes, dict) else None
+    activity.record(ctx, int(row["conversation_id"]), "ConversationMessageRedacted",
+                    messageId=row["id"], wasTextRedacted=True,
+                    numberOfDeletedFiles=len(files) if isinstance(files, list) else 0)
 
 
 def scrub_message(ctx: SandboxContext, conversation_id: int, message_id: str) -> None:
@@ -96,6 +100,12 @@ def scrub_conversation(ctx: SandboxContext, conversation_id: int) -> None:
                "AND entity_id = ?", (str(conversation_id),))
     ctx.db.run("UPDATE ratings SET comment = NULL WHERE conversation_id = ?",
                (conversation_id,))
+    # what agents wrote about it goes too: notes, and the log's copies of text
+    ctx.db.run("UPDATE notes SET message = '' WHERE conversation_id = ?", (conversation_id,))
+    ctx.db.run("UPDATE activity_log SET attributes = CASE type "
+               "WHEN 'NoteAdded' THEN '{\"message\":\"\"}' "
+               "ELSE json_remove(attributes, '$.subject', '$.message') END "
+               "WHERE conversation_id = ? AND attributes IS NOT NULL", (conversation_id,))
 
 
 def scrub_user(ctx: SandboxContext, user_id: str) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import demo_text as text
-from . import scrub
+from . import scrub, seed_org, seed_templates
 from .clock import ManualClock
 from .context import SandboxContext
 from .db import Database, dumps, iso
@@ -108,9 +108,12 @@ def ensure_seeded(path: Path, *, seed: int | None, empty: bool = False,
             db.run("PRAGMA journal_mode = DELETE")
         with db.tx():
             fixed = _build_fixed(db, moment)
+            seed_org.build(db)
             if not bare:
                 demo = _Demo(db, random.Random(seed), moment, fixed)
                 demo.build_small()
+                seed_templates.build(db, random.Random(f"templates {seed}"), moment,
+                                     [a.id for a in demo.agents])
                 if bulk:
                     demo.build_large()
             db.set_meta("scale", "empty" if bare else scale)

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+from . import activity, records, rules
 from . import demo_text as text
-from . import records, rules
 from .context import SandboxContext
 from .db import loads
 from .seed import (
@@ -206,9 +206,12 @@ class Simulator:
         if requester is None or requester["anonymized_at"] is not None:
             return None
         attributes = self._customer_message(row, requester)
-        records.insert_message(self.ctx.db, conversation_id=row["id"],
-                               author_id=row["requester_id"], created_at=self._now(),
-                               direction="Inbound", attributes=attributes)
+        at = self._now()
+        message_id = records.insert_message(self.ctx.db, conversation_id=row["id"],
+                                            author_id=row["requester_id"], created_at=at,
+                                            direction="Inbound", attributes=attributes)
+        activity.message_added(self.ctx, row["id"], "Inbound", row["requester_id"], message_id,
+                               at)
         rules.on_inbound_message(self.ctx, row)
         return f"customer {self._name(row['requester_id'])} wrote in conversation {row['id']}"
 
@@ -267,9 +270,14 @@ class Simulator:
             db, type=CONVERSATION_TYPES[channel], channel=channel,
             requester_id=requester["id"], created_at=now, **columns, **extra)
         row = rules.get_conversation(self.ctx, conversation_id)
-        records.insert_message(db, conversation_id=conversation_id, author_id=requester["id"],
-                               created_at=now, direction="Inbound",
-                               attributes=self._customer_message(row, requester))
+        activity.created(self.ctx, conversation_id, "Inbound", requester["id"],
+                         extra.get("subject"), now)
+        message_id = records.insert_message(db, conversation_id=conversation_id,
+                                            author_id=requester["id"], created_at=now,
+                                            direction="Inbound",
+                                            attributes=self._customer_message(row, requester))
+        activity.message_added(self.ctx, conversation_id, "Inbound", requester["id"],
+                               message_id, now)
         where = f" in queue {columns['queue_id']}" if columns["queue_id"] else ""
         return (f"new {channel} conversation {conversation_id} from "
                 f"{requester['display_name'] or requester['id']}{where}")
@@ -330,10 +338,13 @@ class Simulator:
         if row is None or row["channel"] == "PstnPhone":
             return None
         agent_id = row["assigned_agent_id"]
-        records.insert_message(self.ctx.db, conversation_id=row["id"], author_id=agent_id,
-                               created_at=self._now(), direction="Outbound",
-                               attributes=self._agent_message(row, agent_id),
-                               external_id=f"sim-{rng.getrandbits(64):016x}")
+        at = self._now()
+        message_id = records.insert_message(self.ctx.db, conversation_id=row["id"],
+                                            author_id=agent_id, created_at=at,
+                                            direction="Outbound",
+                                            attributes=self._agent_message(row, agent_id),
+                                            external_id=f"sim-{rng.getrandbits(64):016x}")
+        activity.message_added(self.ctx, row["id"], "Outbound", agent_id, message_id, at)
         rules.on_outbound_message(self.ctx, row)
         name = self._name(agent_id)
         if rng.random() < 0.2:

@@ -239,7 +239,7 @@ def import_problem(body: Mapping[str, Any]) -> str | None:
     from ..api.models.conversations import ImportConversationInput
 
     try:
-        ImportConversationInput.model_validate(dict(body))
+        ImportConversationInput.model_validate(dict(body), extra="forbid")
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ()))

@@ -28,6 +28,7 @@ ADMIN = "frontdesk.tui.screens.admin:AdminScreen"
 RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
 ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
+_NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,15 @@ _BY_NAME: dict[str, Way] = {
                                         "the header"),
     # -- search
     "search.conversations": Elsewhere("Inbox", "s searches the service by text"),
+    # -- the groups the spec lists without operations (published): client and sandbox only
+    **{name: NotDirect(_NOT_YET) for name in (
+        "notes.list", "notes.add", "notes.bulk_add",
+        "activity_log.for_conversation", "activity_log.list",
+        "links.link", "links.linked",
+        "endusers.update", "endusers.patch", "endusers.bulk_update", "endusers.bulk_patch",
+        "endusers.bulk_create",
+        "organization.get", "flows.list", "templates.list", "templates.delete",
+    )},
 }
 
 #: ``(METHOD, path)`` → how a person reaches it.

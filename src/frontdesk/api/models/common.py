@@ -4,8 +4,10 @@ Two families of models:
 
 * ``Record`` — what the service sends. Lenient, because the client must also work against the
   real service: unknown fields are kept, and enum-like fields accept values we do not know yet.
-* ``Input`` — what a caller sends. Exact: unknown fields and out-of-range values are refused,
-  so the sandbox rejects bad requests and the client refuses them before sending.
+* ``Input`` — what a caller sends. Exact about what it knows: wrong types and out-of-range
+  values are refused, so the sandbox rejects bad requests and the client refuses them before
+  sending. Unknown members are ignored by the sandbox, as the published schemas never forbid
+  them; the client validates with ``extra="forbid"`` so a caller's misspelt field is refused.
 
 Field names are snake_case in Python and camelCase on the wire; ``_type`` is ``type``.
 Timestamps come in three published forms (``…Z``, ``…Z[GMT]`` and zone-less) and all parse
@@ -164,11 +166,13 @@ class Input(BaseModel):
 
     Strict: ``0`` is not a boolean and ``"1"`` is not a number. Timestamps still come as text
     (their validator parses them first); enum fields opt out with ``Field(strict=False)``.
+    Unknown members are ignored (the service's published rule); the client's own checks add
+    ``extra="forbid"`` when validating a caller's input.
     """
 
     model_config = ConfigDict(
         strict=True,
-        extra="forbid",
+        extra="ignore",
         alias_generator=to_camel,
         validate_by_name=True,
         validate_by_alias=True,
@@ -213,10 +217,11 @@ class IdRef(Record):
 
 
 class BulkError(Record):
-    """Why one item of a bulk operation failed."""
+    """Why one item of a bulk operation failed (a bulk of notes gives the message alone)."""
 
-    type: str = Field(alias="_type", description="EmptyPatchSet, ErrorResponse, Infrastructure, "
-                      "Integrity, InvalidArgument, NotFound or Validation")
+    type: str | None = Field(default=None, alias="_type",
+                             description="EmptyPatchSet, ErrorResponse, Infrastructure, "
+                             "Integrity, InvalidArgument, NotFound or Validation")
     message: str
     id: str | None = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from .common import ConversationId, Input, Record, UtcDateTime, Uuid
 from .custom_attributes import CustomAttributeValue
@@ -80,10 +80,11 @@ class QueueRef(Record):
 
 
 class Link(Record):
-    """A link to a parent conversation."""
+    """A link to a parent conversation (see ``client.links``)."""
 
     parent_id: int
-    type: str = Field(alias="_type", description="EmailForward, FollowUp or SideConversation")
+    type: str = Field(alias="_type", description="EmailForward, FollowUp, SideConversation or "
+                      "Related")
 
 
 class BrowserInfo(Record):
@@ -190,16 +191,31 @@ class CreatedConversation(Record):
 # ---------------------------------------------------------------- import
 
 
-class ImportMessage(Input):
-    """One message of an imported conversation."""
+def _import_type(value: object) -> object:
+    """``Inbound``/``Outbound`` (an earlier form) read as the published ``…Import`` names."""
+    return f"{value}Import" if value in ("Inbound", "Outbound") else value
 
-    type: Literal["Inbound", "Outbound"] = Field(alias="_type")
+
+class ImportMessage(Input):
+    """One message of an imported conversation.
+
+    ``_type`` is ``InboundImport`` or ``OutboundImport`` as published; the short ``Inbound``
+    and ``Outbound`` are read as those, so a message is always sent in the published form.
+    """
+
+    type: Annotated[Literal["InboundImport", "OutboundImport"],
+                    BeforeValidator(_import_type)] = Field(alias="_type")
     content: ContentInput
     agent_id: Uuid | None = Field(default=None, description="required for Outbound")
     attachments: list[FileInput] | None = Field(default=None, max_length=20)
     external_id: str | None = Field(default=None, min_length=1, max_length=255)
     created_at: UtcDateTime
     attributes: dict[str, object] | None = None
+
+    @property
+    def direction(self) -> Literal["Inbound", "Outbound"]:
+        """Who wrote it: ``Inbound`` (the requester) or ``Outbound`` (an agent)."""
+        return "Outbound" if self.type == "OutboundImport" else "Inbound"
 
 
 class ImportAssignment(Input):
@@ -217,9 +233,11 @@ class ImportClosing(Input):
 
 
 class ImportConversationInput(Input):
-    """Import a conversation created elsewhere, with its history."""
+    """Import a conversation created elsewhere, with its history (``_type`` may be left out,
+    as the published schema does not require it)."""
 
-    type: Literal["GenericConversationImport"] = Field(alias="_type")
+    type: Literal["GenericConversationImport"] = Field(default="GenericConversationImport",
+                                                       alias="_type")
     generic_channel_name: Literal["email", "genericapimessaging"]
     requester_id: Uuid
     requester_connection_status: Literal["Connected", "Disconnected"] | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .common import Input, Record, UtcDateTime
+from .common import Input, Record, UtcDateTime, Uuid
 from .custom_attributes import CustomAttributeValue
 
 _EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -29,10 +29,9 @@ class EndUser(Record):
     custom_attributes: list[CustomAttributeValue] | None = None
 
 
-class CreateEndUserInput(Input):
-    """A new end user; every field is optional."""
+class _EndUserFields(Input):
+    """Optional fields shared by every end-user input."""
 
-    display_name: str | None = Field(default=None, min_length=1, max_length=255)
     email: str | None = Field(default=None, pattern=_EMAIL, max_length=320)
     phone_number: str | None = Field(default=None, pattern=_PHONE)
     additional_emails: list[str] | None = Field(default=None, max_length=50)
@@ -44,4 +43,64 @@ class CreateEndUserInput(Input):
     external_id: str | None = Field(default=None, min_length=1, max_length=255)
 
 
-__all__ = ["CreateEndUserInput", "EndUser"]
+class CreateEndUserInput(_EndUserFields):
+    """A new end user; every field is optional."""
+
+    display_name: str | None = Field(default=None, min_length=1, max_length=255)
+
+
+class UpdateEndUserInput(_EndUserFields):
+    """A full update of an end user (PUT): the display name is required; the optional fields
+    it does not carry are cleared."""
+
+    display_name: str = Field(min_length=1, max_length=255)
+
+
+class PatchEndUserInput(_EndUserFields):
+    """A partial update of an end user (PATCH): only what is given changes (``null`` clears
+    a field; the display name cannot be cleared)."""
+
+    display_name: str | None = Field(default=None, min_length=1, max_length=255)
+
+
+class BulkUpdateEndUserItem(UpdateEndUserInput):
+    """One item of a bulk full update."""
+
+    id: Uuid
+
+
+class BulkPatchEndUserItem(PatchEndUserInput):
+    """One item of a bulk partial update."""
+
+    id: Uuid
+
+
+class BulkUpdateEndUsersInput(Input):
+    """End users to update in full, in one call."""
+
+    data: list[BulkUpdateEndUserItem] = Field(min_length=1, max_length=500)
+
+
+class BulkPatchEndUsersInput(Input):
+    """End users to patch, in one call."""
+
+    data: list[BulkPatchEndUserItem] = Field(min_length=1, max_length=500)
+
+
+class BulkCreateEndUsersInput(Input):
+    """End users to create, in one call."""
+
+    data: list[CreateEndUserInput] = Field(min_length=1, max_length=500)
+
+
+__all__ = [
+    "BulkCreateEndUsersInput",
+    "BulkPatchEndUserItem",
+    "BulkPatchEndUsersInput",
+    "BulkUpdateEndUserItem",
+    "BulkUpdateEndUsersInput",
+    "CreateEndUserInput",
+    "EndUser",
+    "PatchEndUserInput",
+    "UpdateEndUserInput",
+]

@@ -32,7 +32,7 @@ class RatingOffer(Record):
 
     id: str
     user_id: str
-    agent_id: str | None = None
+    agent_id: str
     rating_type: str
     offered_at: UtcDateTime | None = None
 

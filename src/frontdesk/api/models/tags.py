@@ -34,7 +34,8 @@ class CreateTagInput(Input):
     """A new tag; creating a name that exists returns the existing tag."""
 
     name: str = Field(min_length=1, max_length=100)
-    color: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")
+    color: str | None = Field(default=None, max_length=100,
+                              description="any text, as published (e.g. #3b82f6 or teal)")
 
 
 class BulkTagName(Input):

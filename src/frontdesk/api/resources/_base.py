@@ -204,7 +204,8 @@ def check_page_size(value: object, op: Operation) -> int | None:
 
 def build(op: Operation, model: type[I], given: object = None, **fields: Any) -> I:
     """The input model of a call: ``given`` as it is (an instance or a mapping), or built from
-    the keyword ``fields`` (``None`` left out). Invalid input → InvalidRequest, nothing sent.
+    the keyword ``fields`` (``None`` left out). Invalid input → InvalidRequest, nothing sent;
+    an unknown (say, misspelt) member is invalid too, though the service would ignore it.
     """
     if isinstance(given, model):
         return given
@@ -212,8 +213,9 @@ def build(op: Operation, model: type[I], given: object = None, **fields: Any) ->
         if given is not None:
             if isinstance(given, BaseModel):
                 given = given.model_dump(by_alias=True, exclude_none=True)
-            return model.model_validate(given)
-        return model.model_validate({k: v for k, v in fields.items() if v is not None})
+            return model.model_validate(given, extra="forbid")
+        return model.model_validate({k: v for k, v in fields.items() if v is not None},
+                                    extra="forbid")
     except ValidationError as exc:
         raise fail(op, "Invalid input: " + describe_validation(exc)) from None
 

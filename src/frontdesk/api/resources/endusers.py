@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import builtins
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import httpx
 
+from ..models.common import BulkActionOutcome, Input
 from ..models.conversations import Conversation
-from ..models.endusers import CreateEndUserInput, EndUser
-from ..operations import operation
+from ..models.endusers import (
+    BulkCreateEndUsersInput,
+    BulkPatchEndUserItem,
+    BulkPatchEndUsersInput,
+    BulkUpdateEndUserItem,
+    BulkUpdateEndUsersInput,
+    CreateEndUserInput,
+    EndUser,
+    PatchEndUserInput,
+    UpdateEndUserInput,
+)
+from ..operations import Operation, operation
 from ..pacing import Priority
 from ._base import (
     Page,
@@ -17,6 +29,7 @@ from ._base import (
     build,
     check_uuid,
     fail,
+    parse_items,
     parse_one,
     unwrap,
 )
@@ -27,6 +40,11 @@ _LIST = operation("endusers.list")
 _CREATE = operation("endusers.create")
 _GET = operation("endusers.get")
 _CONVERSATIONS = operation("endusers.conversations")
+_UPDATE = operation("endusers.update")
+_PATCH = operation("endusers.patch")
+_BULK_UPDATE = operation("endusers.bulk_update")
+_BULK_PATCH = operation("endusers.bulk_patch")
+_BULK_CREATE = operation("endusers.bulk_create")
 
 
 class EndUsersResource(Resource):
@@ -97,6 +115,92 @@ class EndUsersResource(Resource):
         reply = await self._send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), EndUser)
 
+    async def update(
+        self,
+        user_id: str,
+        user: UpdateEndUserInput | Mapping[str, Any] | None = None,
+        *,
+        display_name: str | None = None,
+        email: str | None = None,
+        phone_number: str | None = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        external_id: str | None = None,
+        avatar_url: str | None = None,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> EndUser:
+        """Replace an end user's details (a full update: ``display_name`` is required, the
+        fields not given are cleared). (Published beyond the spec's tables.)"""
+        path = {"userId": check_uuid(user_id, _UPDATE, "end user id")}
+        body = build(_UPDATE, UpdateEndUserInput, user, display_name=display_name,
+                     email=email, phone_number=phone_number, first_name=first_name,
+                     last_name=last_name, external_id=external_id, avatar_url=avatar_url)
+        reply = await self._send(_UPDATE, path=path, body=body.wire(), priority=priority)
+        return parse_one(_UPDATE, unwrap(_UPDATE, reply.body), EndUser)
+
+    async def patch(
+        self,
+        user_id: str,
+        user: PatchEndUserInput | Mapping[str, Any] | None = None,
+        *,
+        display_name: str | None = None,
+        email: str | None = None,
+        phone_number: str | None = None,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        external_id: str | None = None,
+        avatar_url: str | None = None,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> EndUser:
+        """Change some of an end user's details; what is not given stays (pass a mapping
+        with ``None`` to clear a field). (Published beyond the spec's tables.)"""
+        path = {"userId": check_uuid(user_id, _PATCH, "end user id")}
+        body = build(_PATCH, PatchEndUserInput, user, display_name=display_name,
+                     email=email, phone_number=phone_number, first_name=first_name,
+                     last_name=last_name, external_id=external_id, avatar_url=avatar_url)
+        wire = body.model_dump(mode="json", exclude_unset=True)
+        reply = await self._send(_PATCH, path=path, body=wire, priority=priority)
+        return parse_one(_PATCH, unwrap(_PATCH, reply.body), EndUser)
+
+    async def bulk_update(
+        self,
+        users: Sequence[BulkUpdateEndUserItem | Mapping[str, Any]],
+        *,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> builtins.list[BulkActionOutcome]:
+        """Fully update several end users (``id`` and ``display_name`` each); one outcome
+        each, in order. (Published beyond the spec's tables.)"""
+        items = _items(_BULK_UPDATE, BulkUpdateEndUserItem, users)
+        body = build(_BULK_UPDATE, BulkUpdateEndUsersInput, {"data": items})
+        reply = await self._send(_BULK_UPDATE, body=body.wire(), priority=priority)
+        return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body), BulkActionOutcome)
+
+    async def bulk_patch(
+        self,
+        users: Sequence[BulkPatchEndUserItem | Mapping[str, Any]],
+        *,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> builtins.list[BulkActionOutcome]:
+        """Partly update several end users (``id`` and the fields to change); one outcome
+        each, in order. (Published beyond the spec's tables.)"""
+        items = _items(_BULK_PATCH, BulkPatchEndUserItem, users, unset=True)
+        build(_BULK_PATCH, BulkPatchEndUsersInput, {"data": items})
+        reply = await self._send(_BULK_PATCH, body={"data": items}, priority=priority)
+        return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body), BulkActionOutcome)
+
+    async def bulk_create(
+        self,
+        users: Sequence[CreateEndUserInput | Mapping[str, Any]],
+        *,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> builtins.list[BulkActionOutcome]:
+        """Create several end users; one outcome each, in order (an outcome's ``data`` is the
+        end user as a dict). Not retried after it may have reached the service."""
+        items = _items(_BULK_CREATE, CreateEndUserInput, users)
+        body = build(_BULK_CREATE, BulkCreateEndUsersInput, {"data": items})
+        reply = await self._send(_BULK_CREATE, body=body.wire(), priority=priority)
+        return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body), BulkActionOutcome)
+
     async def conversations(
         self,
         user_id: str,
@@ -129,6 +233,18 @@ class EndUsersResource(Resource):
         return await self._fetch_page(_CONVERSATIONS, Conversation, path=path,
                                       page_size=page_size, page_key=page_key,
                                       priority=priority)
+
+
+def _items(op: Operation, model: type[Input], items: Sequence[Any], *, unset: bool = False
+           ) -> builtins.list[dict[str, Any]]:
+    """The checked items of a bulk body, in wire form (``unset``: only the fields given, so a
+    patch can clear a field with ``None``)."""
+    if isinstance(items, str | Mapping) or not items:
+        raise fail(op, "Give a non-empty list of end users")
+    checked = [build(op, model, item) for item in items]
+    if unset:
+        return [item.model_dump(mode="json", exclude_unset=True) for item in checked]
+    return [item.wire() for item in checked]
 
 
 def _filters(email: str | None, phone: str | None, external_id: str | None) -> dict[str, str]:

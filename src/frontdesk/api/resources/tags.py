@@ -51,7 +51,8 @@ class TagsResource(Resource):
         color: str | None = None,
         priority: Priority = Priority.INTERACTIVE,
     ) -> Tag:
-        """Create a tag (``color`` as ``#rrggbb``); a name that exists returns that tag."""
+        """Create a tag (``color`` is any text, e.g. ``#rrggbb``); a name that exists returns
+        that tag."""
         body = build_tag(name, color)
         reply = await self._send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Tag)

@@ -1,6 +1,7 @@
 """The sandbox's routes: one module per API group (the deprecated listing is mounted apart)."""
 
 from . import (
+    activity_log,
     agents,
     anonymization,
     business_hours,
@@ -8,17 +9,25 @@ from . import (
     conversations,
     custom_attributes,
     endusers,
+    flows,
     integrations,
+    links,
     messages,
+    notes,
+    organization,
     queues,
     ratings,
     search,
     tags,
     teams,
+    templates,
 )
 
 #: Routers of the main interface, in the order of the specification.
 ROUTERS = [
+    # literal paths under /v1/conversations before the conversation-id routes
+    activity_log.router,
+    flows.router,
     conversations.router,
     messages.router,
     endusers.router,
@@ -32,6 +41,11 @@ ROUTERS = [
     business_hours.router,
     anonymization.router,
     search.router,
+    # the groups the spec lists without operations, as published
+    notes.router,
+    links.router,
+    organization.router,
+    templates.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]

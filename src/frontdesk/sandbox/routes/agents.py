@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
 
@@ -39,18 +38,18 @@ from ...api.models import (
     WorkingChannelInput,
 )
 from .. import records, shapes
+from ..bulk import failure, outcome, success
 from ..context import Ctx, SandboxContext, no_content, ok, raw
-from ..db import dumps, loads
+from ..db import loads
 from ..errors import ApiProblem, bad_request, not_found
 from ..params import AgentIdPath
 from .endusers import PageKey, PageLimit, users_page
 
 router = APIRouter(tags=["agents"])
 
-#: Optional agent fields, as columns; the lists are stored as JSON.
+#: Optional agent fields, as columns (the lists stored as JSON by ``records.update_user``).
 _OPTIONAL = ("phone_number", "additional_emails", "additional_phone_numbers", "first_name",
              "last_name", "middle_names", "avatar_url")
-_LISTS = frozenset({"additional_emails", "additional_phone_numbers", "middle_names"})
 
 #: Presence of every user row ``u`` (agents without a presence row are Offline and Away).
 PRESENCE_SELECT = (
@@ -84,10 +83,7 @@ def _check_display_name(name: str | None) -> None:
 
 def _write(ctx: SandboxContext, agent_id: str, changes: dict[str, Any]) -> Any:
     """Store ``changes`` (column → value) and answer the agent's new row."""
-    if changes:
-        values = [dumps(v) if k in _LISTS and v is not None else v for k, v in changes.items()]
-        names = ", ".join(f"{k} = ?" for k in changes)
-        ctx.db.run(f"UPDATE users SET {names} WHERE id = ?", (*values, agent_id))
+    records.update_user(ctx.db, agent_id, changes)
     return get_agent(ctx, agent_id)
 
 
@@ -120,30 +116,6 @@ def create_agent_row(ctx: SandboxContext, body: CreateAgentInput) -> Any:
         **body.model_dump(exclude_none=True, by_alias=False),
     )
     return get_agent(ctx, agent_id)
-
-
-# ---------------------------------------------------------------- bulk outcomes
-
-
-def _success(data: Any) -> dict[str, Any]:
-    return {"_type": "BulkActionSuccess", "data": data}
-
-
-def _failure(kind: str, message: str, item_id: str | None = None) -> dict[str, Any]:
-    error: dict[str, Any] = {"_type": kind, "message": message}
-    if item_id is not None:
-        error["id"] = item_id
-    return {"_type": "BulkActionFailure", "error": error}
-
-
-def _outcome(item_id: str | None, action: Callable[[], Any]) -> dict[str, Any]:
-    """Run one item's action; its refusal becomes that item's failure, not the request's."""
-    try:
-        return _success(shapes.agent(action()))
-    except ApiProblem as problem:
-        if problem.status == 404:
-            return _failure("NotFound", "Agent not found", item_id)
-        return _failure("Validation", problem.message, item_id)
 
 
 # ---------------------------------------------------------------- presence
@@ -190,7 +162,8 @@ async def create_agent(ctx: Ctx, body: CreateAgentInput) -> Response:
 async def bulk_update_agents(ctx: Ctx, body: BulkUpdateBody) -> Response:
     """A full update per item; unknown ids fail alone with ``NotFound``."""
     with ctx.db.tx():
-        outcomes = [_outcome(item.id, partial(replace_agent, ctx, item.id, item))
+        outcomes = [outcome(item.id, "Agent", partial(replace_agent, ctx, item.id, item),
+                                   shapes.agent)
                     for item in body]
     return ok(outcomes)
 
@@ -204,17 +177,17 @@ async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
         for item in body:
             if ctx.db.one("SELECT 1 FROM users WHERE id = ? AND kind = 'agent'",
                           (item.id,)) is None:
-                outcomes.append(_failure("NotFound", "Agent not found", item.id))
+                outcomes.append(failure("NotFound", "Agent not found", item.id))
                 continue
             try:
                 changes = patch_changes(item)
             except ApiProblem as problem:
-                outcomes.append(_failure("Validation", problem.message, item.id))
+                outcomes.append(failure("Validation", problem.message, item.id))
                 continue
             if not changes:
-                outcomes.append(_failure("EmptyPatchSet", "Nothing to change", item.id))
+                outcomes.append(failure("EmptyPatchSet", "Nothing to change", item.id))
                 continue
-            outcomes.append(_success(shapes.agent(_write(ctx, item.id, changes))))
+            outcomes.append(success(shapes.agent(_write(ctx, item.id, changes))))
     return ok(outcomes)
 
 
@@ -223,7 +196,8 @@ async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
 async def bulk_create_agents(ctx: Ctx, body: BulkCreateAgentsInput) -> Response:
     """Create each agent; a duplicate email fails alone with ``Validation``."""
     with ctx.db.tx():
-        outcomes = [_outcome(None, partial(create_agent_row, ctx, item)) for item in body.data]
+        outcomes = [outcome(None, "Agent", partial(create_agent_row, ctx, item),
+                                   shapes.agent) for item in body.data]
     return ok(outcomes)
 
 

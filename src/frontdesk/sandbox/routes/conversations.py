@@ -33,12 +33,13 @@ from ...api.models import (
     ImportConversationInput,
     ImportedConversation,
     ImportMessage,
+    OutboundMessageInput,
     ReopenInput,
     SmsConversationInput,
     TransferInput,
 )
 from ...api.models.common import is_uuid
-from .. import records, rules, shapes
+from .. import activity, records, rules, shapes
 from ..context import Ctx, SandboxContext, no_content, ok
 from ..db import iso
 from ..errors import bad_request
@@ -118,9 +119,14 @@ async def create_conversation(
             ctx.db, requester_id=body.requester_id, created_at=now, last_activity_at=now,
             **columns,
         )
-        if not isinstance(body, CallbackConversationInput):
+        first = None if isinstance(body, CallbackConversationInput) else body.message
+        author = (first.agent_id if isinstance(first, OutboundMessageInput)
+                  else body.requester_id)
+        activity.created(ctx, conversation_id, columns.get("direction"), author,
+                         columns.get("subject"), now)
+        if first is not None:
             row = rules.get_conversation(ctx, conversation_id)
-            write_message(ctx, row, body.message, str(request.base_url))
+            write_message(ctx, row, first, str(request.base_url))
     return ok({"id": conversation_id})
 
 
@@ -152,7 +158,7 @@ def _import_author(ctx: SandboxContext, message: ImportMessage, requester_id: st
                    email: bool, where: str) -> str:
     """Who wrote an imported message: the agent of an outbound one, else the requester (or,
     on email, the ``requesterId`` its attributes name)."""
-    if message.type == "Outbound":
+    if message.direction == "Outbound":
         if message.agent_id is None:
             raise bad_request(f"Invalid value in request: {where}: an outbound message "
                               "needs agentId")
@@ -234,6 +240,8 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
             last_activity_at=max(times), **columns,
         )
         row = rules.get_conversation(ctx, conversation_id)
+        activity.created(ctx, conversation_id, body.direction, body.requester_id,
+                         columns.get("subject"), created_at)
         email = body.generic_channel_name == "email"
         seen: set[str] = set()
         previous: str | None = None
@@ -251,7 +259,7 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
                 at = one_ms_after(previous)
             previous = at
             attributes = build_attributes(
-                ctx, row, direction=message.type,
+                ctx, row, direction=message.direction,
                 content=message.content.wire(),
                 attachments=store_attachments(ctx, message.attachments, base_url),
                 author_id=author,
@@ -260,10 +268,17 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
                 cc=_emails(message.attributes, "cc", where + ".attributes") if email else None,
                 bcc=_emails(message.attributes, "bcc", where + ".attributes") if email else None,
             )
-            records.insert_message(
+            message_id = records.insert_message(
                 ctx.db, conversation_id=conversation_id, author_id=author, created_at=at,
-                direction=message.type, attributes=attributes, external_id=message.external_id,
+                direction=message.direction, attributes=attributes,
+                external_id=message.external_id,
             )
+            activity.message_added(ctx, conversation_id, message.direction, author, message_id,
+                                   at)
+        if columns.get("closed_at"):
+            activity.record(ctx, conversation_id, "ConversationClosed",
+                            author_id=body.closing.closed_by if body.closing else None,
+                            at=columns["closed_at"])
     return ok({"id": conversation_id, "partialErrors": partial})
 
 

@@ -17,7 +17,7 @@ from ...api.models import (
     CustomAttributeValue,
     Envelope,
 )
-from .. import records, rules, shapes
+from .. import activity, records, rules, shapes
 from ..context import Ctx, SandboxContext, ok
 from ..db import loads
 from ..errors import bad_request, not_found
@@ -156,6 +156,9 @@ async def patch_conversation(ctx: Ctx, conversation_id: ConversationIdPath,
         if row["type"] == "AnonymizedConversation":
             raise bad_request(f"Conversation {conversation_id} is anonymized")
         values = apply_patch(ctx, "Conversation", str(conversation_id), body)
+        activity.record(ctx, conversation_id, "ConversationCustomAttributesUpdated",
+                        updatedAttributeIds=sorted(k.lower() for k in body),
+                        updatedAttributeValues={k.lower(): v for k, v in body.items()})
     return ok(values)
 
 

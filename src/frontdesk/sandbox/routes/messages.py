@@ -36,7 +36,7 @@ from ...api.models import (
     sms_problem,
     whatsapp_problem,
 )
-from .. import records, rules
+from .. import activity, records, rules
 from ..context import Ctx, SandboxContext, ok
 from ..db import from_iso, iso
 from ..errors import bad_request, not_found
@@ -302,6 +302,7 @@ def write_message(ctx: SandboxContext, conversation: Any, message: NewMessage, b
         ctx.db, conversation_id=conversation_id, author_id=author_id, created_at=created_at,
         direction=direction, attributes=attributes, external_id=message.external_id,
     )
+    activity.message_added(ctx, conversation_id, direction, author_id, message_id, created_at)
     added: dict[str, Any] = {"messageId": message_id, "authorId": author_id,
                              "direction": direction, "createdAt": created_at + "[GMT]"}
     if message.external_id is not None:

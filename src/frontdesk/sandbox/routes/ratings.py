@@ -20,7 +20,7 @@ from ...api.models import (
     RatingResult,
     SubmittedRatingResult,
 )
-from .. import rules
+from .. import activity, rules
 from ..context import Ctx, SandboxContext, ok
 from ..db import iso
 from ..errors import bad_request, conflict, not_found
@@ -37,11 +37,22 @@ def _put(out: dict[str, Any], key: str, value: Any) -> None:
 
 
 def offer_shape(row: Any) -> dict[str, Any]:
-    """A rating offer."""
-    out = {"id": row["id"], "userId": row["user_id"], "ratingType": row["rating_type"],
-           "offeredAt": row["offered_at"]}
-    _put(out, "agentId", row["agent_id"])
-    return out
+    """A rating offer (``agentId`` is always there: the published offer requires it)."""
+    return {"id": row["id"], "userId": row["user_id"], "agentId": row["agent_id"],
+            "ratingType": row["rating_type"], "offeredAt": row["offered_at"]}
+
+
+def _rated_agent(ctx: SandboxContext, conversation: Any) -> str:
+    """The agent an offer is about when none is named: "the agent most likely to be the
+    target" (published) — the assignee, else the last agent who wrote in the conversation,
+    else the admin the API key acts for."""
+    if conversation["assigned_agent_id"] is not None:
+        return str(conversation["assigned_agent_id"])
+    row = ctx.db.one(
+        "SELECT m.author_id FROM messages m JOIN users u ON u.id = m.author_id "
+        "WHERE m.conversation_id = ? AND m.direction = 'Outbound' AND u.kind = 'agent' "
+        "ORDER BY m.seq DESC LIMIT 1", (conversation["id"],))
+    return ctx.api_user_id if row is None else str(row["author_id"])
 
 
 def result_shape(row: Any) -> dict[str, Any]:
@@ -81,14 +92,16 @@ def _require_user(ctx: SandboxContext, user_id: str) -> None:
 async def offer_rating(ctx: Ctx, conversation_id: ConversationIdPath,
                        body: RatingOfferInput) -> Response:
     """Offer a rating to the customer (by default the requester) about the agent (by default
-    the assignee, if any)."""
+    the assignee, else the last agent who wrote, else the key's admin)."""
     with ctx.db.tx():
         conversation = rules.get_conversation(ctx, conversation_id)
         user_id = (body.user_id or conversation["requester_id"]).lower()
         _require_user(ctx, user_id)
-        agent_id = body.agent_id.lower() if body.agent_id else conversation["assigned_agent_id"]
         if body.agent_id is not None:
+            agent_id = body.agent_id.lower()
             rules.require_agent(ctx, agent_id)
+        else:
+            agent_id = _rated_agent(ctx, conversation)
         rating_id = ctx.new_id()
         ctx.db.run(
             "INSERT INTO ratings (id, conversation_id, user_id, agent_id, rating_type, "
@@ -98,6 +111,8 @@ async def offer_rating(ctx: Ctx, conversation_id: ConversationIdPath,
              conversation["language"]),
         )
         row = ctx.db.one("SELECT * FROM ratings WHERE id = ?", (rating_id,))
+        activity.record(ctx, conversation_id, "ConversationRatingOffered",
+                        agent=activity.person(ctx, agent_id), user=activity.person(ctx, user_id))
     return ok(offer_shape(row))
 
 
@@ -127,6 +142,10 @@ async def submit_rating(ctx: Ctx, conversation_id: ConversationIdPath, rating_id
              iso(body.submitted_at) if body.submitted_at else ctx.now_iso(), row["id"]),
         )
         row = ctx.db.one("SELECT * FROM ratings WHERE id = ?", (row["id"],))
+        assert row is not None
+        activity.record(ctx, conversation_id, "ConversationRated", author_id=row["user_id"],
+                        agent=activity.person(ctx, row["agent_id"]), score=row["score"],
+                        message=row["comment"])
     return ok(result_shape(row))
 
 

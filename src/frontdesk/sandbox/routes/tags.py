@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from starlette.responses import Response
 
 from ...api.models import BulkTagInput, CreateTagInput, Envelope, Tag
-from .. import rules, shapes, worker
+from .. import activity, rules, shapes, worker
 from ..context import Ctx, SandboxContext, accepted, no_content, ok
 from ..db import iso
 from ..errors import bad_request, not_found
@@ -124,11 +124,7 @@ async def tag_conversation(
         tag = get_tag(ctx, tag_id)
         if tag["state"] != "Active":
             raise bad_request(f"Tag '{tag['name']}' is deactivated and cannot be applied")
-        ctx.db.run(
-            "INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
-            "VALUES (?, ?, ?)",
-            (conversation_id, tag_id, ctx.now_iso()),
-        )
+        _tag(ctx, conversation_id, tag)
     return no_content()
 
 
@@ -143,11 +139,13 @@ async def untag_conversation(
     """Remove a tag, active or not (removing one that is not there is harmless)."""
     with ctx.db.tx():
         rules.get_conversation(ctx, conversation_id)
-        get_tag(ctx, tag_id)
-        ctx.db.run(
+        tag = get_tag(ctx, tag_id)
+        removed = ctx.db.run(
             "DELETE FROM conversation_tags WHERE conversation_id = ? AND tag_id = ?",
             (conversation_id, tag_id),
         )
+        if removed.rowcount:
+            activity.record(ctx, conversation_id, "TagRemoved", tag=tag["name"])
     return no_content()
 
 
@@ -178,8 +176,15 @@ def _apply_bulk_tag(ctx: SandboxContext, payload: dict[str, Any]) -> None:
         tag = create_or_get(ctx, name)
         if tag["state"] != "Active":
             continue
-        ctx.db.run(
-            "INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
-            "VALUES (?, ?, ?)",
-            (conversation_id, tag["id"], iso(ctx.clock.now())),
-        )
+        _tag(ctx, conversation_id, tag)
+
+
+def _tag(ctx: SandboxContext, conversation_id: int, tag: Any) -> None:
+    """Apply ``tag``; a tag newly applied is written to the activity log."""
+    added = ctx.db.run(
+        "INSERT OR IGNORE INTO conversation_tags (conversation_id, tag_id, tagged_at) "
+        "VALUES (?, ?, ?)",
+        (conversation_id, tag["id"], iso(ctx.clock.now())),
+    )
+    if added.rowcount:
+        activity.record(ctx, conversation_id, "TagAdded", tag=tag["name"])
