@@ -10,7 +10,9 @@ from textual.pilot import Pilot
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.finder import finder_of
+from frontdesk.store.rows import parse_wire_time
 from frontdesk.store.session import Session
+from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.inbox import InboxScreen
@@ -169,6 +171,19 @@ async def test_transfer_picks_a_queue(console: Console) -> None:
         assert isinstance(picker, QueuePicker)
         await pilot.press(*target.name.lower()[:6])
         assert picker.highlighted_id() == target.id
+        # while the picker is open the queues' waiting counts fill in, beside each name
+        for _ in range(30):
+            rows = await session.live.refresh("queues")
+            if all(r.waiting is not None and r.oldest_exact for r in rows):
+                break
+        await pilot.pause()
+        waiting = console.sandbox.query(
+            "SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM conversations WHERE "
+            "state = 'Open' AND assigned_agent_id IS NULL AND queue_id = ?", (target.id,))[0]
+        shown = str(picker.options.get_option(target.id).prompt)
+        assert f"{waiting['n']} waiting · oldest " in shown
+        assert shown.endswith(clock.ago(parse_wire_time(waiting["oldest"])))
+        assert picker.highlighted_id() == target.id  # a refill keeps the highlight
         await pilot.press("enter")
         await done(pilot)
         after = row(console, cid)

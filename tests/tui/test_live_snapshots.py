@@ -31,9 +31,10 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
         for topic in topics:
             await session.live.refresh(topic)
         if "queues" in topics:  # shown queues fill a few requests a second: wait for all
-            for _ in range(20):
+            for _ in range(30):
                 rows = await session.live.refresh("queues")
-                if all(row.channels and row.members is not None for row in rows):
+                if all(row.channels and row.members is not None and row.waiting is not None
+                       and row.oldest_exact for row in rows):
                     break
         if then is not None:
             await then(pilot)

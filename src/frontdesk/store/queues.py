@@ -1,22 +1,31 @@
-"""Queues mode's live state: every queue with its chat channels' availability and its member
-count, a typed conversation's position in its queue, and changes of queue members.
+"""Queues mode's live state: every queue with its chat channels' availability, its member
+count and how many wait in it since when; a typed conversation's position in its queue; and
+changes of queue members.
 
 Topics on the session's :class:`~frontdesk.store.live.LiveStore`:
 
-* ``queues`` — every ``settings.poll.queues`` seconds while Queues mode is shown. A tick
-  costs the queue list (every :data:`LIST_EVERY` ticks: queues are rarely created) plus a
-  few per-queue requests (availability, member count), spent on the queues the screen shows
-  (``visible``), oldest first (round-robin). How many: what is left of about one request a
-  second (:data:`CONSOLE_REQUESTS_PER_SECOND`) once the other active topics have taken
-  theirs, at most :data:`REQUESTS_PER_SECOND`, at least two a tick. Shown queues nobody
-  has seen yet are filled first, a few requests a second (:data:`FILL_BATCH`,
-  :data:`FILL_INTERVAL`). The value is a tuple of immutable :class:`QueueRow`, so a tick
-  where nothing moved is no change.
+* ``queues`` — every ``settings.poll.queues`` seconds while Queues mode (or the transfer
+  picker) is shown. A tick costs the queue list (every :data:`LIST_EVERY` ticks: queues are
+  rarely created) plus a few per-queue requests (availability, waiting, member count), spent
+  on the queues the screen shows (``visible``), stalest first (round-robin). How many: what
+  is left of about one request a second (:data:`CONSOLE_REQUESTS_PER_SECOND`) once the
+  other active topics have taken theirs, at most :data:`REQUESTS_PER_SECOND`, at least two
+  a tick. Shown queues nobody has seen yet are filled first, a few requests a second
+  (:data:`FILL_BATCH`, :data:`FILL_INTERVAL`). The value is a tuple of immutable
+  :class:`QueueRow`, so a tick where nothing moved is no change.
 * ``position`` — the conversation typed by the user, every 3 seconds until the service
   answers 404 (it left the queue: claimed, closed or moved); then no more requests. Without
   a conversation to follow the topic costs nothing.
 
 Member changes return ``None`` or the text to show, and update the member count at once.
+
+A queue's *waiting* refresh is one search at background priority (Open, unassigned, in that
+queue: the count, "200+" beyond one page) and, only when the oldest waiting conversation is
+not known yet, one position request: the service numbers a queue by ``queuedAt``, so the
+conversation at position 1 is the oldest, and it stays the oldest while it still waits. The
+candidate asked is the one with the earliest ``queuedAt`` known (from earlier answers or the
+inbox's rows), else the lowest id; a candidate that is not first gives a lower bound
+("≥ 12 min") until the next one asked is.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from ..api.errors import (
@@ -64,6 +73,8 @@ FILL_INTERVAL = 1.0
 MEMBERS_EVERY = 18
 #: Queues assumed shown before the screen says which ones it shows.
 DEFAULT_VISIBLE = 20
+#: Waiting conversations counted per queue (one search page); more shows as "200+".
+WAITING_PAGE = 200
 
 #: Errors that mean the service could not be reached: the tick fails and backs off.
 _UNREACHABLE = (TransportError, ServiceUnavailable, RateLimited)
@@ -89,6 +100,24 @@ class QueueRow:
     is_default: bool
     members: int | None
     channels: tuple[ChannelState, ...]
+    #: conversations waiting (Open, unassigned, queued here); None: not counted yet
+    waiting: int | None = None
+    #: more wait than one page counts (``waiting`` is then a lower bound)
+    waiting_more: bool = False
+    #: since when the oldest waiting conversation waits (None: none waits, or not known yet)
+    oldest: datetime | None = None
+    #: ``oldest`` is the oldest for sure (False: a lower bound on the longest wait)
+    oldest_exact: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What one waiting refresh of a queue found."""
+
+    count: int
+    more: bool
+    oldest: datetime | None
+    exact: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +150,14 @@ class QueueWatch:
         self._availability_at: dict[str, int] = {}
         self._members: dict[str, int] = {}
         self._members_at: dict[str, int] = {}
+        self._waiting: dict[str, Waiting] = {}
+        self._waiting_at: dict[str, int] = {}
+        #: conversation id -> (queue id, queued at), as far as known
+        self._queued: dict[int, tuple[str, datetime]] = {}
+        #: per queue, the waiting conversation known to stand first (the oldest)
+        self._first: dict[str, int] = {}
+        #: conversations asked that did not stand first (the next candidate is another)
+        self._not_first: set[int] = set()
         self._tick = 0
         self._listed_at = 0
         self._filling = False
@@ -144,6 +181,14 @@ class QueueWatch:
         """The followed conversation's latest state."""
         value = self._session.live.get(POSITION_TOPIC)
         return value if isinstance(value, PositionState) else None
+
+    def watch_topic(self) -> None:
+        """Something beyond Queues mode shows the rows (the transfer picker): poll them."""
+        self._session.live.watch(QUEUES_TOPIC)
+
+    def unwatch_topic(self) -> None:
+        """It no longer does."""
+        self._session.live.unwatch(QUEUES_TOPIC)
 
     # ------------------------------------------------------------------ the queues topic
 
@@ -180,24 +225,36 @@ class QueueWatch:
         return [queue_id for queue_id in wanted if queue_id in ids]
 
     def _missing(self, shown: list[str]) -> list[tuple[str, str]]:
-        """What the shown queues lack (availability first: it is what users look for)."""
+        """What the shown queues lack (availability and waiting first: what users look for)."""
         missing = [("availability", q) for q in shown if q not in self._availability]
+        missing += [("waiting", q) for q in shown if q not in self._waiting_at]
         return missing + [("members", q) for q in shown if q not in self._members_at]
 
     def _plan(self, listed: bool) -> list[tuple[str, str]]:
-        """This tick's per-queue requests: ``("availability" | "members", queue_id)``."""
+        """This tick's per-queue requests: ``("availability" | "waiting" | "members",
+        queue_id)``, the stalest first."""
         shown = self._shown()
         missing = self._missing(shown)
         if missing:
-            return missing[:max(1, FILL_BATCH - (1 if listed else 0))]
+            # a first waiting refresh costs two requests (the search, then a position)
+            room = max(1, FILL_BATCH - (1 if listed else 0))
+            batch: list[tuple[str, str]] = []
+            for item in missing:
+                room -= 2 if item[0] == "waiting" else 1
+                if batch and room < 0:
+                    break
+                batch.append(item)
+            return batch
         steady = self._per_tick() - (1 if listed else 0)
         plan: list[tuple[str, str]] = []
         due = [q for q in shown if self._tick - self._members_at.get(q, 0) >= MEMBERS_EVERY]
         if due and steady > 1:
             due.sort(key=lambda q: self._members_at.get(q, 0))
             plan.append(("members", due[0]))
-        order = sorted(shown, key=lambda q: self._availability_at.get(q, 0))
-        plan += [("availability", q) for q in order[:steady - len(plan)]]
+        stale = [("availability", q) for q in shown] + [("waiting", q) for q in shown]
+        stale.sort(key=lambda item: (self._availability_at if item[0] == "availability"
+                                     else self._waiting_at).get(item[1], 0))
+        plan += stale[:max(0, steady - len(plan))]
         return plan
 
     async def _fetch_queues(self) -> tuple[QueueRow, ...]:
@@ -218,7 +275,7 @@ class QueueWatch:
                 raise result
         known = {q.id for q in self._queues}
         for table in (self._availability, self._availability_at, self._members,
-                      self._members_at):
+                      self._members_at, self._waiting, self._waiting_at, self._first):
             for gone in [k for k in table if k not in known]:
                 del table[gone]
         self._filling = bool(self._missing(self._shown()))
@@ -241,6 +298,9 @@ class QueueWatch:
             self._members[queue_id] = len(members)
             self._members_at[queue_id] = self._tick
             return
+        if kind == "waiting":
+            await self._fetch_waiting(queue_id)
+            return
         try:
             outcomes = await client.queues.availability(queue_id, priority=Priority.VISIBLE)
         except Conflict as error:
@@ -256,15 +316,91 @@ class QueueWatch:
         self._availability[queue_id] = states
         self._availability_at[queue_id] = self._tick
 
+    async def _fetch_waiting(self, queue_id: str) -> None:
+        """Count the queue's waiting conversations and find since when the oldest waits."""
+        client = self._session.client
+        body = {"strategy": "All", "conditions": [
+            {"field": {"_type": "QueueId", "operator": {"_type": "IsOneOf",
+                                                        "values": [queue_id]}}},
+            {"field": {"_type": "AgentId", "operator": {"_type": "IsEmpty"}}},
+            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
+                                                       "values": ["open"]}}},
+        ]}
+        try:
+            page = await client.search.conversations_page(
+                filters=body, page_size=WAITING_PAGE, priority=Priority.BACKGROUND)
+        except ApiError as error:
+            if isinstance(error, _UNREACHABLE):
+                raise
+            log.info("could not count the waiting conversations of queue %s: %s",
+                     queue_id, error)
+            self._waiting_at[queue_id] = self._tick
+            return
+        ids = [hit.id for hit in page.items]
+        oldest, exact = await self._oldest(queue_id, ids)
+        self._waiting[queue_id] = Waiting(len(ids), page.next_key is not None, oldest, exact)
+        self._waiting_at[queue_id] = self._tick
+
+    async def _oldest(self, queue_id: str, ids: list[int]) -> tuple[datetime | None, bool]:
+        """Since when the queue's oldest waiting conversation (of ``ids``) waits, and whether
+        that is sure; at most one position request."""
+        if not ids:
+            self._first.pop(queue_id, None)
+            return None, True
+        first = self._first.get(queue_id)
+        if first is not None and first in ids and first in self._queued:
+            return self._queued[first][1], True
+        asked = [c for c in ids if c not in self._not_first] or ids
+        if len(asked) == len(ids):
+            self._not_first.difference_update(ids)  # every one asked: start again
+        candidate = min(asked, key=lambda c: self._estimate(queue_id, c))
+        try:
+            answer = await self._session.client.queues.conversation_position(
+                candidate, priority=Priority.BACKGROUND)
+        except NotFound:  # it left the queue since the search
+            self._queued.pop(candidate, None)
+            return None, False
+        except ApiError as error:
+            if isinstance(error, _UNREACHABLE):
+                raise
+            return None, False
+        self._queued[candidate] = (queue_id, answer.queued_at)
+        if answer.position == 1:
+            self._first[queue_id] = candidate
+            self._not_first.difference_update(ids)
+            return answer.queued_at, True
+        self._not_first.add(candidate)
+        return answer.queued_at, False  # the oldest waits at least this long
+
+    def _estimate(self, queue_id: str, conversation_id: int) -> tuple[bool, datetime, int]:
+        """How early a waiting conversation was probably queued, to ask the likely oldest
+        first: a position answered before, else the inbox's row (its latest moment), else
+        only its id (older conversations have lower ids)."""
+        known = self._queued.get(conversation_id)
+        if known is not None and known[0] == queue_id:
+            return (False, known[1], conversation_id)
+        row = self._session.inbox.rows.get(conversation_id)
+        if row is not None and row.queue_id == queue_id:
+            return (False, row.when, conversation_id)
+        return (True, datetime.max.replace(tzinfo=UTC), conversation_id)
+
     def _snapshot(self) -> tuple[QueueRow, ...]:
-        return tuple(QueueRow(
-            queue_id=queue.id,
-            name=queue.name,
-            priority=queue.priority,
-            is_default=queue.is_default,
-            members=self._members.get(queue.id),
-            channels=self._availability.get(queue.id, ()),
-        ) for queue in self._queues)
+        rows = []
+        for queue in self._queues:
+            waiting = self._waiting.get(queue.id)
+            rows.append(QueueRow(
+                queue_id=queue.id,
+                name=queue.name,
+                priority=queue.priority,
+                is_default=queue.is_default,
+                members=self._members.get(queue.id),
+                channels=self._availability.get(queue.id, ()),
+                waiting=waiting.count if waiting is not None else None,
+                waiting_more=waiting.more if waiting is not None else False,
+                oldest=waiting.oldest if waiting is not None else None,
+                oldest_exact=waiting.exact if waiting is not None else True,
+            ))
+        return tuple(rows)
 
     # ------------------------------------------------------------------ members
 

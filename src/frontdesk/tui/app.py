@@ -25,7 +25,7 @@ from ..text import clean
 from . import keymap
 from .commands import screen_commands
 from .registry import BINDING_OWNERS, owns_bindings
-from .screens.base import ModeScreen
+from .screens.base import LiveModal, ModeScreen
 from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.status_bar import StatusBar
@@ -163,7 +163,7 @@ class FrontdeskApp(App[None]):
             pass
         self._paint_statuses()
         screen = self.screen
-        if isinstance(screen, ModeScreen):
+        if isinstance(screen, (ModeScreen, LiveModal)):
             screen.on_store_change(topic, value)
         for other in self.screen_stack:
             if other is not screen and isinstance(other, ModeScreen):

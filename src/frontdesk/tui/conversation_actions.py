@@ -180,9 +180,11 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
+        from ..store.queues import queue_watch
         from .screens.pickers import QueuePicker
 
-        self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid), picked)
+        self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
+                                         watch=queue_watch(session)), picked)
 
     def action_conversation_followup(self) -> None:
         """Put the conversation in Pending until a time chosen in a picker."""

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -26,8 +26,12 @@ from textual.widgets.option_list import Option
 
 from ...api.models import Queue, Tag
 from ...text import one_line, safe
-from ..clock import now
+from ..clock import ago, now
 from ..registry import owns_bindings
+from .base import LiveModal
+
+if TYPE_CHECKING:
+    from ...store.queues import QueueRow, QueueWatch
 
 __all__ = ["FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice", "TagPicker",
            "parse_followup"]
@@ -279,20 +283,61 @@ class TagPicker(FilterPicker[TagChoice | None]):
 # ---------------------------------------------------------------------------- queues
 
 
+def waiting_text(row: QueueRow | None) -> Text:
+    """``  12 waiting · oldest 25 min`` for a queue (empty while not counted yet)."""
+    text = Text()
+    if row is None or row.waiting is None:
+        return text
+    if row.waiting == 0:
+        text.append("  none waiting", _DIM)
+        return text
+    count = f"{row.waiting}+" if row.waiting_more else str(row.waiting)
+    text.append(f"  {count} waiting")
+    if row.oldest is not None:
+        text.append(f" · oldest {'' if row.oldest_exact else '≥ '}{ago(row.oldest)}", _DIM)
+    return text
+
+
 @owns_bindings
-class QueuePicker(FilterPicker[str | None]):
-    """Pick the queue to transfer a conversation to."""
+class QueuePicker(LiveModal, FilterPicker[str | None]):
+    """Pick the queue to transfer a conversation to, with how many wait in each and for how
+    long (from the store's ``queues`` topic, watched while the picker is open)."""
 
     HELP_NAME = "Queue picker"
     HINT = "type to filter · enter transfers · esc cancels"
     PLACEHOLDER = "filter queues"
 
     def __init__(self, queues: Mapping[str, Queue], *, current: str | None = None,
-                 conversation_id: int | None = None) -> None:
+                 conversation_id: int | None = None, watch: QueueWatch | None = None) -> None:
         super().__init__()
         self.queues = dict(queues)
         self.current = current
         self.conversation_id = conversation_id
+        self.queue_watch = watch
+        self._waiting: dict[str, Text] = {}
+
+    def on_mount(self) -> None:
+        if self.queue_watch is not None:
+            self.queue_watch.watch_topic()
+            self._waiting = self._waiting_texts()
+        super().on_mount()
+
+    def on_unmount(self) -> None:
+        if self.queue_watch is not None:
+            self.queue_watch.unwatch_topic()
+
+    def _waiting_texts(self) -> dict[str, Text]:
+        rows = self.queue_watch.rows if self.queue_watch is not None else ()
+        return {row.queue_id: waiting_text(row) for row in rows}
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """New waiting counts: refill the list, keeping the highlighted queue."""
+        if topic != "queues" or self.queue_watch is None:
+            return
+        waiting = self._waiting_texts()
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self.refill(self.typed)
 
     def title_text(self) -> str:
         where = f" #{self.conversation_id}" if self.conversation_id is not None else ""
@@ -302,15 +347,23 @@ class QueuePicker(FilterPicker[str | None]):
         wanted = typed.strip().casefold()
         shown = sorted((q for q in self.queues.values() if wanted in q.name.casefold()),
                        key=lambda q: (not q.is_default, q.name.casefold(), q.id))
-        options: list[Option] = []
+        names: list[Text] = []
         for queue in shown:
             text = Text(one_line(queue.name, NAME_WIDTH))
             if queue.is_default:
                 text.append("  default", _DIM)
             if queue.id == self.current:
                 text.append("  (now here)", _DIM)
+            names.append(text)
+        width = max((text.cell_len for text in names), default=0)
+        options: list[Option] = []
+        for queue, text in zip(shown, names, strict=True):
+            waiting = self._waiting.get(queue.id)
+            if waiting:  # in a column of its own
+                text.pad_right(width - text.cell_len)
+                text.append_text(waiting)
             options.append(Option(text, id=queue.id))
-        self.set_options(options)
+        self.set_options(options, self.highlighted_id() if self.options.option_count else 0)
 
     def choose(self) -> None:
         queue_id = self.highlighted_id()
