@@ -36,6 +36,11 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
                 if all(row.channels and row.members is not None and row.waiting is not None
                        and row.oldest_exact for row in rows):
                     break
+        if "team:load" in topics:  # every shown agent's load, a few a second at first
+            for _ in range(30):
+                loads = await session.live.refresh("team:load")
+                if len(loads) == len(session.team.snapshot.rows):
+                    break
         if then is not None:
             await then(pilot)
         await pilot.app.workers.wait_for_complete()
@@ -46,7 +51,7 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
 
 @pytest.mark.parametrize("size", SIZES)
 def test_team_mode(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
-    run_before = prepare(console, ("3",), ("team:list", "team:presence"))
+    run_before = prepare(console, ("3",), ("team:list", "team:presence", "team:load"))
     assert snap_compare(console.app(), terminal_size=size, run_before=run_before)
 
 
@@ -73,7 +78,7 @@ def test_queue_position(console: Any, snap_compare: Any, size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_presence_toggles(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
-    run_before = prepare(console, ("3",), ("team:list", "team:presence", "presence:me"))
+    run_before = prepare(console, ("3",), ("team:list", "team:presence", "team:load", "presence:me"))
 
     async def open_toggles(pilot: Pilot[Any]) -> None:
         await run_before(pilot)

@@ -8,6 +8,11 @@ Two topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   the service's ``requestTime``, so a poll where nobody changed compares equal to the last
   one and tells nobody anything.
 * ``team:list`` — the teams (id and name), every 60 seconds.
+* ``team:load`` — each shown agent's load: how many open conversations are assigned to them.
+  One search a tick at background priority (Open, assigned to that agent; "200+" beyond one
+  page), for the agent counted longest ago, every :data:`LOAD_INTERVAL` seconds (0.25
+  requests a second); agents not counted yet are counted first, :data:`LOAD_FILL_BATCH` a
+  second. The value is a tuple of :class:`Load` sorted by agent, equal when nothing moved.
 
 Names and emails come from the session's directory (loaded at sign-in) and, for a team, from
 its member list; ids nobody knows yet are looked up at most once a minute.
@@ -38,6 +43,21 @@ LIST_INTERVAL = 60.0
 #: Presence ticks between two look-ups of names nobody knows (about a minute at 5 s).
 NAME_LOOKUP_TICKS = 12
 PAGE_SIZE = 200
+LOAD_TOPIC = "team:load"
+#: Seconds between two load counts once every shown agent has one (one search each).
+LOAD_INTERVAL = 4.0
+#: While shown agents have no count yet: searches a tick, and seconds between ticks.
+LOAD_FILL_BATCH = 3
+LOAD_FILL_INTERVAL = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """How many open conversations are assigned to an agent (``more``: beyond one page)."""
+
+    agent_id: str
+    open: int
+    more: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +138,10 @@ class TeamWatch:
         live = session.live
         live.add(PRESENCE_TOPIC, self._fetch_presence, session.settings.poll.presence)
         live.add(LIST_TOPIC, self._fetch_teams, LIST_INTERVAL)
+        self._loads: dict[str, Load] = {}
+        self._load_at: dict[str, int] = {}
+        self._load_ticks = 0
+        live.add(LOAD_TOPIC, self._fetch_loads, LOAD_INTERVAL)
 
     # ------------------------------------------------------------------ reading
 
@@ -132,6 +156,12 @@ class TeamWatch:
         """The teams known so far."""
         value = self._session.live.get(LIST_TOPIC)
         return value if isinstance(value, tuple) else ()
+
+    @property
+    def loads(self) -> dict[str, Load]:
+        """Each counted agent's load, by agent id."""
+        value = self._session.live.get(LOAD_TOPIC)
+        return {load.agent_id: load for load in value} if isinstance(value, tuple) else {}
 
     # ------------------------------------------------------------------ choosing
 
@@ -215,6 +245,39 @@ class TeamWatch:
             known = self._names.get(member.id)
             self._names[member.id] = (member.name or (known[0] if known else ""),
                                       member.email or (known[1] if known else ""))
+
+    async def _fetch_loads(self) -> tuple[Load, ...]:
+        """Count the open conversations of the agents shown, stalest first."""
+        self._load_ticks += 1
+        snapshot = self.snapshot
+        shown = [row.agent_id for row in snapshot.rows] if snapshot is not None else []
+        missing = [a for a in shown if a not in self._load_at]
+        if missing:
+            plan = missing[:LOAD_FILL_BATCH]
+        else:
+            plan = sorted(shown, key=lambda a: self._load_at.get(a, 0))[:1]
+        for agent_id in plan:
+            await self._count_load(agent_id)
+        topic = self._session.live.topic(LOAD_TOPIC)
+        if topic is not None:  # the next tick comes sooner while counting the first time
+            topic.interval = (LOAD_FILL_INTERVAL if any(a not in self._load_at for a in shown)
+                              else LOAD_INTERVAL)
+        return tuple(sorted(self._loads.values(), key=lambda load: load.agent_id))
+
+    async def _count_load(self, agent_id: str) -> None:
+        body = {"strategy": "All", "conditions": [
+            {"field": {"_type": "AgentId", "operator": {"_type": "IsOneOf",
+                                                        "values": [agent_id]}}},
+            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
+                                                       "values": ["open"]}}},
+        ]}
+        self._load_at[agent_id] = self._load_ticks
+        try:
+            page = await self._session.client.search.conversations_page(
+                filters=body, page_size=PAGE_SIZE, priority=Priority.BACKGROUND)
+        except NotFound:
+            return  # the service has no search: no loads to show
+        self._loads[agent_id] = Load(agent_id, len(page.items), page.next_key is not None)
 
     def _rows(self, presences: list[UserPresence]) -> tuple[MemberRow, ...]:
         rows: list[MemberRow] = []
