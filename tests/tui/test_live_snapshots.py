@@ -78,7 +78,8 @@ def test_queue_position(console: Any, snap_compare: Any, size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_presence_toggles(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
-    run_before = prepare(console, ("3",), ("team:list", "team:presence", "team:load", "presence:me"))
+    run_before = prepare(console, ("3",),
+                         ("team:list", "team:presence", "team:load", "presence:me"))
 
     async def open_toggles(pilot: Pilot[Any]) -> None:
         await run_before(pilot)
