@@ -3,6 +3,7 @@ holds afterwards; a refused claim rolls back and shows the service's message."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from textual.pilot import Pilot
@@ -16,8 +17,8 @@ from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.pickers import FollowupPicker, QueuePicker
-from frontdesk.tui.widgets.conversation_list import ConversationList
+from frontdesk.tui.screens.pickers import END_FOLLOWUP, FollowupPicker, QueuePicker
+from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()
@@ -206,6 +207,37 @@ async def test_followup_in_an_hour(console: Console) -> None:
         assert after["state"] == "Pending"
         assert after["followup_until"].startswith("2026-01-05T10:00")
         assert session.inbox.records[cid].state == "Pending"
+
+        # the Pending view shows until when, and f there ends the follow-up early
+        until = parse_wire_time(after["followup_until"])
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        screen.show_view("pending")
+        await pilot.pause()
+        assert "Follow-up" in listing.render_line(0).text
+        listing.focus()
+        listing.set_rows(screen.rows(), keep=cid)
+        await pilot.pause()
+        line = listing.render_line(listing.cursor + 1 - round(listing.scroll_y)).text
+        assert f"#{cid}" in line
+        assert line.rstrip().endswith(followup_text(until, clock.now()))
+        await pilot.press("f")
+        picker = app.screen
+        assert isinstance(picker, FollowupPicker)
+        assert "now until" in picker.title_text()
+        assert picker.highlighted_id() == END_FOLLOWUP
+        await pilot.press("enter")
+        await done(pilot)
+        assert "the follow-up ends now" in messages(app)[-1]
+        ends = parse_wire_time(row(console, cid)["followup_until"])
+        assert ends < until  # it ends in a moment, not at ten
+        console.sandbox.clock.set(ends + timedelta(seconds=1))
+        console.sandbox.run_pending()
+        assert row(console, cid)["state"] == "Open"
+        session.inbox.want([cid])
+        await session.live.refresh("inbox")
+        await pilot.pause()
+        assert cid not in listing.shown_ids()
 
 
 async def test_reopen_a_closed_conversation(console: Console) -> None:

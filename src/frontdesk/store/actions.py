@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from .session import Session
 
 log = logging.getLogger("frontdesk.store")
+
+
+#: How soon an ended follow-up expires (the service takes only times in the future).
+END_FOLLOWUP_IN = timedelta(seconds=2)
 
 
 class Actions:
@@ -96,13 +100,23 @@ class Actions:
             "transfer")
 
     async def followup(self, conversation_id: int, until: datetime) -> str | None:
-        """Pending until ``until``, then open again."""
+        """Pending until ``until``, then open again (the time is remembered for the list)."""
         me = self._session.me_id or None
-        return await self._apply(
+        error = await self._apply(
             conversation_id, {"state": "Pending"},
             lambda: self._session.client.conversations.followup(conversation_id, until,
                                                                 user_id=me),
             "follow up")
+        if error is None:
+            self._session.inbox.set_followup(conversation_id, until)
+            self._session.changed()
+        return error
+
+    async def end_followup(self, conversation_id: int) -> str | None:
+        """End a follow-up early: the service has no "remove", so the follow-up is set to
+        expire in a moment (:data:`END_FOLLOWUP_IN`), when the service opens it again."""
+        until = self._session.server_now() + END_FOLLOWUP_IN
+        return await self.followup(conversation_id, until)
 
     async def set_tags(self, conversation_id: int, add: Iterable[str], remove: Iterable[str],
                        create: Iterable[str] = ()) -> str | None:

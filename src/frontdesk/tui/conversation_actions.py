@@ -191,18 +191,28 @@ class ConversationActions(DOMNode):
         target = self._target()
         if target is None:
             return
-        _session, cid = target
+        session, cid = target
+        record = self._record(session, cid)
+        pending = record is not None and record.state in ("Pending", "AwaitingPending")
 
-        def picked(until: datetime | None) -> None:
+        from .screens.pickers import END_FOLLOWUP, FollowupPicker
+
+        def picked(until: datetime | str | None) -> None:
             if until is None:
+                return
+            if until == END_FOLLOWUP:
+                self._perform("followup", cid, lambda s: s.actions.end_followup(cid),
+                              f"#{cid}: the follow-up ends now; it opens again in a moment.")
+                return
+            if not isinstance(until, datetime):
                 return
             shown = until.astimezone().strftime("%a %d %b %H:%M")
             self._perform("followup", cid, lambda s: s.actions.followup(cid, until),
                           f"#{cid} is pending until {shown}.")
 
-        from .screens.pickers import FollowupPicker
-
-        self.app.push_screen(FollowupPicker(conversation_id=cid), picked)
+        self.app.push_screen(FollowupPicker(conversation_id=cid, pending=pending,
+                                            until=session.inbox.followups.get(cid)
+                                            if pending else None), picked)
 
     def action_conversation_bulk_tag(self) -> None:
         """Tag by names in one request; the service applies them moments later and creates

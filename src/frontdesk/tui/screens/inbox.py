@@ -57,6 +57,8 @@ EMPTY_TEXTS = {
 
 #: columns a view does not need: Mine is assigned to me and queued nowhere, Queue unassigned
 HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
+#: the last column of each view (the others: the age)
+LAST_COLUMNS = {"pending": "followup"}
 
 
 def session_lookups(session: Session | None) -> RowLookups:
@@ -84,6 +86,8 @@ def session_lookups(session: Session | None) -> RowLookups:
         when=when,
         ago=ago,
         generation=directory.known_counts,
+        followup=inbox.followups.get,
+        has_draft=lambda cid: cid in inbox.drafts,
     )
 
 
@@ -177,6 +181,8 @@ class InboxScreen(ModeScreen, ConversationActions):
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
         session = self.session
+        if session is not None:
+            session.inbox.refresh_drafts()  # written in a thread since the list was shown
         if session is not None and session.inbox.version != self._shown_version:
             self.rebuild()
 
@@ -203,6 +209,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         listing = self.conversation_list
         listing.empty_text = EMPTY_TEXTS.get(self.view, "")
         listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
+        listing.last_column = LAST_COLUMNS.get(self.view, "age")
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
         renders = self.fd.renders

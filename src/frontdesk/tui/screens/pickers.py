@@ -33,8 +33,8 @@ from .base import LiveModal
 if TYPE_CHECKING:
     from ...store.queues import QueueRow, QueueWatch
 
-__all__ = ["FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice", "TagPicker",
-           "parse_followup"]
+__all__ = ["END_FOLLOWUP", "FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice",
+           "TagPicker", "parse_followup"]
 
 T = TypeVar("T")
 
@@ -377,6 +377,8 @@ class QueuePicker(LiveModal, FilterPicker[str | None]):
 _RELATIVE = re.compile(r"^\+\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$",
                        re.IGNORECASE)
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
+#: the follow-up picker's answer for "end the follow-up now"
+END_FOLLOWUP = "end"
 #: how far ahead a follow-up may be set
 FOLLOWUP_LIMIT = timedelta(days=366)
 
@@ -434,26 +436,41 @@ def followup_presets(reference: datetime | None = None) -> list[tuple[str, str, 
 
 
 @owns_bindings
-class FollowupPicker(FilterPicker[datetime | None]):
-    """Pending until a time: in 1 hour, in 4 hours, tomorrow 09:00, or a typed time."""
+class FollowupPicker(FilterPicker[datetime | str | None]):
+    """Pending until a time: in 1 hour, in 4 hours, tomorrow 09:00, or a typed time; for a
+    Pending conversation also "end the follow-up now" (answered as :data:`END_FOLLOWUP`)."""
 
     HELP_NAME = "Follow-up picker"
     HINT = "↑/↓ and enter, or type +2h, +30m, YYYY-MM-DD HH:MM · esc cancels"
     PLACEHOLDER = "or type a time: +2h, +30m, 2026-01-06 14:00"
 
-    def __init__(self, *, conversation_id: int | None = None) -> None:
+    def __init__(self, *, conversation_id: int | None = None, pending: bool = False,
+                 until: datetime | None = None) -> None:
         super().__init__()
         self.conversation_id = conversation_id
         self.presets = followup_presets()
+        #: the conversation is Pending now (the list then offers to end the follow-up)
+        self.pending = pending
+        self.until = until
 
     def title_text(self) -> str:
         where = f" #{self.conversation_id}" if self.conversation_id is not None else ""
+        if self.pending:
+            now_until = ""
+            if self.until is not None:
+                local = self.until.astimezone(_local_zone(self.until))
+                now_until = f" (now until {local:%a %d %b %H:%M})"
+            return f"Follow up{where}{now_until}: pending until…"
         return f"Follow up{where}: pending until…"
 
     def refill(self, typed: str) -> None:
         hint = self.query_one("#picker-hint", Label)
         if not typed.strip():
-            self.set_options([Option(label, id=key) for key, label, _ in self.presets])
+            options = [Option(label, id=key) for key, label, _ in self.presets]
+            if self.pending:
+                options.insert(0, Option("End the follow-up now (opens it again)",
+                                         id=END_FOLLOWUP))
+            self.set_options(options)
             hint.update(safe(self.HINT))
             hint.remove_class("-error")
             return
@@ -476,6 +493,9 @@ class FollowupPicker(FilterPicker[datetime | None]):
             self.dismiss(result)
             return
         key = self.highlighted_id()
+        if key == END_FOLLOWUP:
+            self.dismiss(END_FOLLOWUP)
+            return
         for preset, _label, moment in followup_presets():
             if preset == key:
                 self.dismiss(moment)

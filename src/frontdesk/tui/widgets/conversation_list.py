@@ -54,7 +54,13 @@ CHANNEL_LABELS: Final = {
 }
 TITLES: Final = {"state": "", "channel": "Channel", "id": "#", "requester": "Requester",
                  "subject": "Subject / last message", "queue": "Queue",
-                 "assignee": "Assignee", "tags": "Tags", "age": "Age"}
+                 "assignee": "Assignee", "tags": "Tags", "age": "Age",
+                 "followup": "Follow-up"}
+#: what marks a row whose conversation has a draft (after its id)
+DRAFT_MARK: Final = "✎"
+#: width of the last column: the age, or (in the Pending view) the follow-up time
+LAST_WIDTHS: Final = {"age": 6, "followup": 11}
+_PENDING: Final = frozenset({"Pending", "AwaitingPending"})
 _STATE_CLASSES: Final = {"Open": "open", "Pending": "pending", "AwaitingPending": "pending",
                          "Closed": "closed"}
 
@@ -89,6 +95,25 @@ class RowLookups:
     ago: Callable[[datetime], str]
     #: changes when names, queues or tags may read differently (search strings are rebuilt)
     generation: Callable[[], object]
+    #: until when a Pending conversation waits (None: not known here)
+    followup: Callable[[int], datetime | None] = lambda _cid: None
+    #: whether a conversation has a draft reply (marked after its id)
+    has_draft: Callable[[int], bool] = lambda _cid: False
+
+
+def followup_text(until: datetime | None, reference: datetime) -> str:
+    """``14:00`` today, ``Tue 14:00`` within a week, ``12 Mar`` later, ``due`` once passed,
+    ``—`` when not known (local time)."""
+    if until is None:
+        return "—"
+    if until <= reference:
+        return "due"
+    local, here = until.astimezone(), reference.astimezone()
+    if local.date() == here.date():
+        return local.strftime("%H:%M")
+    if (local.date() - here.date()).days < 7:
+        return local.strftime("%a %H:%M")
+    return local.strftime("%d %b")
 
 
 @dataclass(frozen=True)
@@ -107,13 +132,14 @@ _SUBJECT_COMFORT: Final = 48
 SEARCH_SLICE: Final = 2_000
 
 
-def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) -> Layout:
+def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset(),
+               last: str = "age") -> Layout:
     """Columns for a list ``width`` cells wide: the essentials always, then queue, assignee
     and tags (unless ``hidden``) while the subject keeps room, then the spare cells shared
-    out."""
+    out; ``last`` is the age, or the follow-up time."""
     fixed = [("state", 1), ("channel", 9), ("id", id_width), ("requester", 16)]
     widths = dict(fixed)
-    age = 6
+    age = LAST_WIDTHS[last]
 
     def used(cols: dict[str, int]) -> int:
         # one leading blank, one blank between columns, then subject and age
@@ -136,8 +162,8 @@ def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) 
             spare -= grow
         subject = max(5, width - used(widths))
     order = ["state", "channel", "id", "requester", "subject", "queue", "assignee", "tags",
-             "age"]
-    columns = {**widths, "subject": subject, "age": age}
+             last]
+    columns = {**widths, "subject": subject, last: age}
     return Layout(width, tuple((key, columns[key]) for key in order if key in columns))
 
 
@@ -208,6 +234,7 @@ class ConversationList(ScrollView, can_focus=True):
         self._cursor = -1
         self._id_width = 6
         self._hidden: frozenset[str] = frozenset()
+        self._last = "age"
         self._layout: Layout | None = None
         self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
         self._styles: dict[str, Style] | None = None
@@ -499,6 +526,19 @@ class ConversationList(ScrollView, can_focus=True):
             self._strips.clear()
             self.refresh()
 
+    @property
+    def last_column(self) -> str:
+        """The last column: ``age``, or ``followup`` (until when a Pending one waits)."""
+        return self._last
+
+    @last_column.setter
+    def last_column(self, last: str) -> None:
+        if last != self._last and last in LAST_WIDTHS:
+            self._last = last
+            self._layout = None
+            self._strips.clear()
+            self.refresh()
+
     def _widen_ids(self, width: int) -> None:
         """A longer id came on screen: widen the id column (it never narrows again)."""
         if width > self._id_width:
@@ -511,7 +551,7 @@ class ConversationList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         layout = self._layout
         if layout is None or layout.width != width:
-            layout = self._layout = layout_for(width, self._id_width, self._hidden)
+            layout = self._layout = layout_for(width, self._id_width, self._hidden, self._last)
         return layout
 
     def _palette(self) -> dict[str, Style]:
@@ -553,7 +593,8 @@ class ConversationList(ScrollView, can_focus=True):
         parts = [" "]
         for key, width in layout.columns:
             title = TITLES[key]
-            parts.append(title.rjust(width)[:width] if key == "age" else _fit(title, width))
+            parts.append(title.rjust(width)[:width] if key in LAST_WIDTHS
+                         else _fit(title, width))
             parts.append(" ")
         return Strip([Segment("".join(parts), style)]).crop_extend(0, layout.width, style)
 
@@ -580,7 +621,7 @@ class ConversationList(ScrollView, can_focus=True):
             elif key == "channel":
                 append(Segment(_fit(channel_label(row.channel), width), dim))
             elif key == "id":
-                label = f"#{row.id}"
+                label = f"#{row.id}{DRAFT_MARK if look.has_draft(row.id) else ''}"
                 if len(label) > width:
                     self._widen_ids(len(label))
                 append(Segment(_fit(label, width), base))
@@ -605,6 +646,11 @@ class ConversationList(ScrollView, can_focus=True):
             elif key == "age":
                 age = one_line(look.ago(look.when(row)), width)
                 append(Segment(age.rjust(width) if age.isascii() else _fit(age, width), dim))
+            elif key == "followup":
+                until = look.followup(row.id) if row.state in _PENDING else None
+                shown = followup_text(until, now()) if row.state in _PENDING else ""
+                style = base + styles["pending"] if until is not None else dim
+                append(Segment(_fit(shown, width).rstrip().rjust(width), style))
             append(Segment(" ", base))
         total = 1 + sum(width + 1 for _key, width in layout.columns)
         if total == layout.width:  # every cell is fitted exactly: no measuring needed
