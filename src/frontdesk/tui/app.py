@@ -63,6 +63,7 @@ class FrontdeskApp(App[None]):
         Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("p", "presence", "My presence", id="app.presence", show=False),
+        Binding("O", "outbox", "Outbox", id="app.outbox", show=False),
         Binding("ctrl+q", "quit_safely", "Quit", id="app.quit", priority=True),
     ]
 
@@ -219,6 +220,17 @@ class FrontdeskApp(App[None]):
             return
         self.push_screen(module.PresenceScreen())
 
+    def action_outbox(self) -> None:
+        """Open the outbox: the replies waiting to be sent (retry, edit, discard)."""
+        from .screens.outbox import OutboxScreen
+
+        if not isinstance(self.screen, OutboxScreen):
+            self.push_screen(OutboxScreen())
+
+    def on_status_bar_outbox_clicked(self) -> None:
+        """A click on the header's outbox count opens the outbox."""
+        self.action_outbox()
+
     def action_quit_safely(self) -> None:
         """Quit; asks first when replies are still waiting in the outbox."""
         session = self.session
@@ -244,6 +256,8 @@ class FrontdeskApp(App[None]):
             yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
                                 lambda mode=mode: self.action_mode(mode))
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
+        yield SystemCommand("Outbox: replies waiting to be sent", "key: O",
+                            self.action_outbox)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
         yield from super().get_system_commands(screen)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -23,6 +25,14 @@ class StatusBar(Widget):
     outbox: reactive[int] = reactive(0)
     mode: reactive[str] = reactive("")
 
+    class OutboxClicked(Message):
+        """The outbox count was clicked (the app opens the outbox)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: where the outbox count starts on the line (None: not shown)
+        self._outbox_at: int | None = None
+
     def render(self) -> Text:
         """Left: app, profile and mode; right: presence, hours, connection and outbox."""
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -38,9 +48,18 @@ class StatusBar(Widget):
             right.append(self.hours + "   ")
         style = {"live": "green", "connecting": "yellow"}.get(self.connection, "bold red")
         right.append("● " + self.connection, style=style)
-        if self.outbox:
-            right.append(f"   outbox {self.outbox}", style="bold yellow")
+        count = f"outbox {self.outbox} (O)" if self.outbox else ""
+        if count:
+            right.append("   " + count, style="bold yellow")
         gap = max(1, self.size.width - line.cell_len - right.cell_len)
         line.append(" " * gap)
         line.append_text(right)
+        self._outbox_at = line.cell_len - len(count) if count else None
         return line
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on the outbox count asks the app to open the outbox."""
+        at = self._outbox_at
+        if at is not None and event.x >= at - 1:
+            event.stop()
+            self.post_message(self.OutboxClicked())
