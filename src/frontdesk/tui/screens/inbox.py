@@ -74,6 +74,10 @@ def session_lookups(session: Session | None) -> RowLookups:
     def tag_names(conversation_id: int) -> Sequence[str]:
         return [directory.tag_name(t) for t in inbox.tags.get(conversation_id, ())]
 
+    def tag_colors(conversation_id: int) -> Sequence[str | None]:
+        tags = directory.tags
+        return [tags[t].color if t in tags else None for t in inbox.tags.get(conversation_id, ())]
+
     def when(row: InboxRow) -> datetime:
         return inbox.activity.get(row.id) or row.when
 
@@ -88,6 +92,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         generation=directory.known_counts,
         followup=inbox.followups.get,
         has_draft=lambda cid: cid in inbox.drafts,
+        tag_colors=tag_colors,
     )
 
 

@@ -28,6 +28,7 @@ from ...api.models import Queue, Tag
 from ...text import one_line, safe
 from ..clock import ago, now
 from ..registry import owns_bindings
+from ..tag_colors import tag_style
 from .base import LiveModal
 
 if TYPE_CHECKING:
@@ -210,6 +211,8 @@ class TagPicker(FilterPicker[TagChoice | None]):
         on = tag_id in self.chosen
         inactive = tag is not None and not tag.active
         text = Text("[x] " if on else "[ ] ", style=_BOLD if on else "")
+        color = tag_style(tag.color) if tag is not None else None
+        text.append("■ " if color is not None else "  ", color or "")
         text.append(one_line(self._tag_name(tag_id), NAME_WIDTH), _DIM if inactive else "")
         if inactive:
             text.append("  deactivated", _DIM)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.cells import cell_len, set_cell_size
@@ -99,6 +100,8 @@ class RowLookups:
     followup: Callable[[int], datetime | None] = lambda _cid: None
     #: whether a conversation has a draft reply (marked after its id)
     has_draft: Callable[[int], bool] = lambda _cid: False
+    #: the colours of a conversation's tags (``#rrggbb`` or None), in ``tag_names`` order
+    tag_colors: Callable[[int], Sequence[str | None]] = lambda _cid: ()
 
 
 def followup_text(until: datetime | None, reference: datetime) -> str:
@@ -179,6 +182,29 @@ def _fit(text: str, width: int) -> str:
         shown = set_cell_size(shown, width)
         cells = cell_len(shown)
     return shown + " " * (width - cells)
+
+
+def _tag_segments(names: Sequence[str], colors: Sequence[str | None], width: int,
+                  style: Style) -> list[Segment]:
+    """Tag names in their colours, exactly ``width`` cells (cut with an ellipsis)."""
+    from ..tag_colors import tags_text
+
+    text = tags_text(names, colors, width)
+    text.pad_right(width - text.cell_len)
+    out: list[Segment] = []
+    plain = text.plain
+    cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
+    for start, end in pairwise(cuts):
+        piece = plain[start:end]
+        if not piece:
+            continue
+        extra = [span.style for span in text.spans if span.start <= start and end <= span.end]
+        piece_style = style
+        for found in extra:
+            if isinstance(found, Style):
+                piece_style = piece_style + found
+        out.append(Segment(piece, piece_style))
+    return out
 
 
 @owns_bindings
@@ -641,8 +667,12 @@ class ConversationList(ScrollView, can_focus=True):
                 agent = row.agent_id
                 append(Segment(_fit(look.name(agent) if agent else "", width), dim))
             elif key == "tags":
-                append(Segment(_fit(", ".join(look.tag_names(row.id)), width),
-                               base + styles["tags"]))
+                names = look.tag_names(row.id)
+                colors = look.tag_colors(row.id) if names else ()
+                if any(colors):
+                    segments.extend(_tag_segments(names, colors, width, base + styles["tags"]))
+                else:
+                    append(Segment(_fit(", ".join(names), width), base + styles["tags"]))
             elif key == "age":
                 age = one_line(look.ago(look.when(row)), width)
                 append(Segment(age.rjust(width) if age.isascii() else _fit(age, width), dim))
