@@ -39,7 +39,7 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
         if "team:load" in topics:  # every shown agent's load, a few a second at first
             for _ in range(30):
                 loads = await session.live.refresh("team:load")
-                if len(loads) == len(session.team.snapshot.rows):
+                if set(session.team.shown_agents()) <= {load.agent_id for load in loads}:
                     break
         if then is not None:
             await then(pilot)

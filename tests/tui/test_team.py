@@ -27,10 +27,11 @@ async def open_team(console: Any, pilot: Any) -> FrontdeskApp:
     await pilot.pause()
     assert isinstance(app.screen, TeamScreen)
     await app.session.live.refresh("team:list")
-    snapshot = await app.session.live.refresh("team:presence")
+    await app.session.live.refresh("team:presence")
+    await pilot.pause()
     for _ in range(30):
         loads = await app.session.live.refresh("team:load")
-        if len(loads) == len(snapshot.rows):
+        if set(app.session.team.shown_agents()) <= {load.agent_id for load in loads}:
             break
     await pilot.pause()
     return app  # type: ignore[no-any-return]
@@ -84,7 +85,7 @@ def open_assigned(console: Any, agent_id: str) -> int:
 
 async def test_each_agent_shows_their_load_and_it_follows_a_claim(console: Any) -> None:
     app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 40)) as pilot:  # every agent on screen
         await open_team(console, pilot)
         agents = console.sandbox.query("SELECT id FROM users WHERE kind = 'agent'")
         for agent in agents:

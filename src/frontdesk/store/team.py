@@ -8,11 +8,13 @@ Two topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   the service's ``requestTime``, so a poll where nobody changed compares equal to the last
   one and tells nobody anything.
 * ``team:list`` — the teams (id and name), every 60 seconds.
-* ``team:load`` — each shown agent's load: how many open conversations are assigned to them.
-  One search a tick at background priority (Open, assigned to that agent; "200+" beyond one
-  page), for the agent counted longest ago, every :data:`LOAD_INTERVAL` seconds (0.25
-  requests a second); agents not counted yet are counted first, :data:`LOAD_FILL_BATCH` a
-  second. The value is a tuple of :class:`Load` sorted by agent, equal when nothing moved.
+* ``team:load`` — the load of each agent on screen (``visible``): how many open
+  conversations are assigned to them. One search per agent at background priority (Open,
+  assigned to that agent; "200+" beyond one page): agents not counted yet first (up to
+  :data:`LOAD_FILL_BATCH` a tick), then the one counted longest ago. It spends at most
+  :data:`LOAD_REQUESTS_PER_SECOND`, less when the other active topics leave less of the
+  console's one request a second (the tick's interval follows). The value is a tuple of
+  :class:`Load` sorted by agent, equal when nothing moved.
 
 Names and emails come from the session's directory (loaded at sign-in) and, for a team, from
 its member list; ids nobody knows yet are looked up at most once a minute.
@@ -21,7 +23,7 @@ its member list; ids nobody knows yet are looked up at most once a minute.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -44,11 +46,17 @@ LIST_INTERVAL = 60.0
 NAME_LOOKUP_TICKS = 12
 PAGE_SIZE = 200
 LOAD_TOPIC = "team:load"
-#: Seconds between two load counts once every shown agent has one (one search each).
-LOAD_INTERVAL = 4.0
-#: While shown agents have no count yet: searches a tick, and seconds between ticks.
+#: The most the load topic spends (searches a second).
+LOAD_REQUESTS_PER_SECOND = 0.4
+#: What one console's polling asks of the service in all (as the queues topic counts it).
+CONSOLE_REQUESTS_PER_SECOND = 0.9
+#: Seconds of the first tick, and between ticks when no budget is left.
+LOAD_INTERVAL = 2.5
+LOAD_IDLE_INTERVAL = 30.0
+#: While shown agents have no count yet: searches a tick (the interval grows to match).
 LOAD_FILL_BATCH = 3
-LOAD_FILL_INTERVAL = 1.0
+#: Agents assumed shown before the screen says which ones it shows.
+DEFAULT_VISIBLE = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +149,8 @@ class TeamWatch:
         self._loads: dict[str, Load] = {}
         self._load_at: dict[str, int] = {}
         self._load_ticks = 0
+        #: the screen's answer to "which agents are shown?" (ids in row order)
+        self.visible: Callable[[], Sequence[str] | None] | None = None
         live.add(LOAD_TOPIC, self._fetch_loads, LOAD_INTERVAL)
 
     # ------------------------------------------------------------------ reading
@@ -249,8 +259,7 @@ class TeamWatch:
     async def _fetch_loads(self) -> tuple[Load, ...]:
         """Count the open conversations of the agents shown, stalest first."""
         self._load_ticks += 1
-        snapshot = self.snapshot
-        shown = [row.agent_id for row in snapshot.rows] if snapshot is not None else []
+        shown = self.shown_agents()
         missing = [a for a in shown if a not in self._load_at]
         if missing:
             plan = missing[:LOAD_FILL_BATCH]
@@ -259,10 +268,35 @@ class TeamWatch:
         for agent_id in plan:
             await self._count_load(agent_id)
         topic = self._session.live.topic(LOAD_TOPIC)
-        if topic is not None:  # the next tick comes sooner while counting the first time
-            topic.interval = (LOAD_FILL_INTERVAL if any(a not in self._load_at for a in shown)
-                              else LOAD_INTERVAL)
+        if topic is not None:  # the next tick waits as long as this one's requests cost
+            rate = self._load_rate()
+            batch = LOAD_FILL_BATCH if any(a not in self._load_at for a in shown) else 1
+            topic.interval = batch / rate if rate > 0 else LOAD_IDLE_INTERVAL
         return tuple(sorted(self._loads.values(), key=lambda load: load.agent_id))
+
+    def shown_agents(self) -> list[str]:
+        """The agents on screen, whose load is counted (the first rows before the screen
+        says)."""
+        snapshot = self.snapshot
+        known = [row.agent_id for row in snapshot.rows] if snapshot is not None else []
+        wanted = self.visible() if self.visible is not None else None
+        if not wanted:
+            return known[:DEFAULT_VISIBLE]
+        ids = set(known)
+        return [agent_id for agent_id in wanted if agent_id in ids]
+
+    def _load_rate(self) -> float:
+        """Searches a second the load topic may spend: what the other active topics leave
+        of the console's budget (each counted as one request a poll), at most
+        :data:`LOAD_REQUESTS_PER_SECOND`."""
+        live = self._session.live
+        others = 0.0
+        for name in live.stats():
+            topic = live.topic(name)
+            if topic is None or name == LOAD_TOPIC or not topic.active or topic.interval <= 0:
+                continue
+            others += 1.0 / topic.interval
+        return min(LOAD_REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
 
     async def _count_load(self, agent_id: str) -> None:
         body = {"strategy": "All", "conditions": [

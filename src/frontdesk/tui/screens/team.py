@@ -200,7 +200,20 @@ class TeamScreen(ModeScreen):
         """Create the store's Team topics on first show (before the base class watches)."""
         if self._watch is None and self.session is not None:
             self._watch = team_watch(self.session)
+            self._watch.visible = self._visible_ids
         return self._watch
+
+    def _visible_ids(self) -> list[str] | None:
+        """The agents on screen (the store counts their load)."""
+        try:
+            table = self.query_one("#team-table", DataTable)
+        except Exception:
+            return None
+        height = table.size.height - 1  # the header row
+        if height <= 0 or not self._table_rows.order:
+            return None
+        first = int(table.scroll_y)
+        return self._table_rows.order[first:first + height]
 
     def on_mount(self) -> None:
         self._attach_store()
