@@ -21,11 +21,11 @@ Member changes return ``None`` or the text to show, and update the member count 
 
 A queue's *waiting* refresh is one search at background priority (Open, unassigned, in that
 queue: the count, "200+" beyond one page) and, only when the oldest waiting conversation is
-not known yet, one position request: the service numbers a queue by ``queuedAt``, so the
-conversation at position 1 is the oldest, and it stays the oldest while it still waits. The
-candidate asked is the one with the earliest ``queuedAt`` known (from earlier answers or the
-inbox's rows), else the lowest id; a candidate that is not first gives a lower bound
-("≥ 12 min") until the next one asked is.
+not known yet, a position request or two (:data:`OLDEST_ASKS`): the service numbers a queue
+by ``queuedAt``, so the conversation at position 1 is the oldest, and it stays the oldest
+while it still waits. The candidate asked is the one with the earliest ``queuedAt`` known
+(from earlier answers or the inbox's records), else the lowest id; a candidate that is not
+first gives a lower bound ("≥ 12 min") until the next one asked is.
 """
 
 from __future__ import annotations
@@ -75,6 +75,8 @@ MEMBERS_EVERY = 18
 DEFAULT_VISIBLE = 20
 #: Waiting conversations counted per queue (one search page); more shows as "200+".
 WAITING_PAGE = 200
+#: Position requests one waiting refresh may spend looking for the oldest conversation.
+OLDEST_ASKS = 2
 
 #: Errors that mean the service could not be reached: the tick fails and backs off.
 _UNREACHABLE = (TransportError, ServiceUnavailable, RateLimited)
@@ -158,6 +160,10 @@ class QueueWatch:
         self._first: dict[str, int] = {}
         #: conversations asked that did not stand first (the next candidate is another)
         self._not_first: set[int] = set()
+        #: per queue, the earliest queuing time of a conversation asked that was not first
+        self._missed: dict[str, datetime] = {}
+        #: what the inbox's records say of waiting conversations (read once each)
+        self._guesses: dict[int, tuple[str, datetime] | None] = {}
         self._tick = 0
         self._listed_at = 0
         self._filling = False
@@ -208,7 +214,7 @@ class QueueWatch:
                 continue
             if name == POSITION_TOPIC and not self._following():
                 continue  # nothing followed: the topic asks nothing
-            others += 1.0 / topic.interval
+            others += topic.cost / topic.interval
         rate = min(REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
         return max(2, int(rate * self._interval))
 
@@ -236,11 +242,11 @@ class QueueWatch:
         shown = self._shown()
         missing = self._missing(shown)
         if missing:
-            # a first waiting refresh costs two requests (the search, then a position)
+            # a first waiting refresh costs the search and its position requests
             room = max(1, FILL_BATCH - (1 if listed else 0))
             batch: list[tuple[str, str]] = []
             for item in missing:
-                room -= 2 if item[0] == "waiting" else 1
+                room -= 1 + OLDEST_ASKS if item[0] == "waiting" else 1
                 if batch and room < 0:
                     break
                 batch.append(item)
@@ -275,13 +281,15 @@ class QueueWatch:
                 raise result
         known = {q.id for q in self._queues}
         for table in (self._availability, self._availability_at, self._members,
-                      self._members_at, self._waiting, self._waiting_at, self._first):
+                      self._members_at, self._waiting, self._waiting_at, self._first,
+                      self._missed):
             for gone in [k for k in table if k not in known]:
                 del table[gone]
         self._filling = bool(self._missing(self._shown()))
         topic = self._session.live.topic(QUEUES_TOPIC)
         if topic is not None:  # the next tick comes sooner while filling
             topic.interval = FILL_INTERVAL if self._filling else self._interval
+            topic.cost = float(len(plan) + (1 if listed else 0))
         return self._snapshot()
 
     async def _fetch_one(self, kind: str, queue_id: str) -> None:
@@ -343,46 +351,88 @@ class QueueWatch:
 
     async def _oldest(self, queue_id: str, ids: list[int]) -> tuple[datetime | None, bool]:
         """Since when the queue's oldest waiting conversation (of ``ids``) waits, and whether
-        that is sure; at most one position request."""
+        that is sure; at most :data:`OLDEST_ASKS` position requests, none once known."""
         if not ids:
             self._first.pop(queue_id, None)
             return None, True
         first = self._first.get(queue_id)
         if first is not None and first in ids and first in self._queued:
             return self._queued[first][1], True
-        asked = [c for c in ids if c not in self._not_first] or ids
-        if len(asked) == len(ids):
-            self._not_first.difference_update(ids)  # every one asked: start again
-        candidate = min(asked, key=lambda c: self._estimate(queue_id, c))
-        try:
-            answer = await self._session.client.queues.conversation_position(
-                candidate, priority=Priority.BACKGROUND)
-        except NotFound:  # it left the queue since the search
-            self._queued.pop(candidate, None)
-            return None, False
-        except ApiError as error:
-            if isinstance(error, _UNREACHABLE):
-                raise
-            return None, False
-        self._queued[candidate] = (queue_id, answer.queued_at)
-        if answer.position == 1:
-            self._first[queue_id] = candidate
-            self._not_first.difference_update(ids)
-            return answer.queued_at, True
-        self._not_first.add(candidate)
-        return answer.queued_at, False  # the oldest waits at least this long
+        bound: datetime | None = None
+        for _ in range(OLDEST_ASKS):
+            asked = [c for c in ids if c not in self._not_first]
+            if not asked:  # every one asked: start again
+                self._not_first.difference_update(ids)
+                self._missed.pop(queue_id, None)
+                asked = ids
+            candidate = self._candidate(queue_id, asked)
+            try:
+                answer = await self._session.client.queues.conversation_position(
+                    candidate, priority=Priority.BACKGROUND)
+            except NotFound:  # it left the queue since the search
+                self._queued.pop(candidate, None)
+                self._not_first.add(candidate)
+                continue
+            except ApiError as error:
+                if isinstance(error, _UNREACHABLE):
+                    raise
+                return bound, False
+            self._queued[candidate] = (queue_id, answer.queued_at)
+            if answer.position == 1:
+                self._first[queue_id] = candidate
+                self._missed.pop(queue_id, None)
+                self._not_first.difference_update(ids)
+                return answer.queued_at, True
+            self._not_first.add(candidate)
+            # the oldest waits at least as long as this one
+            bound = answer.queued_at if bound is None else max(bound, answer.queued_at)
+            missed = self._missed.get(queue_id)
+            self._missed[queue_id] = (answer.queued_at if missed is None
+                                      else min(missed, answer.queued_at))
+        return bound, False
+
+    def _candidate(self, queue_id: str, ids: list[int]) -> int:
+        """The waiting conversation most likely the oldest: the earliest estimate; once a
+        conversation asked was not first, only those estimated earlier than it, else the
+        ones nothing is known of (lowest id first)."""
+        estimates = {c: self._estimate(queue_id, c) for c in ids}
+        missed = self._missed.get(queue_id)
+        if missed is not None:
+            earlier = [c for c in ids if not estimates[c][0] and estimates[c][1] < missed]
+            if earlier:
+                return min(earlier, key=estimates.__getitem__)
+            unknown = [c for c in ids if estimates[c][0]]
+            if unknown:
+                return min(unknown)
+        return min(ids, key=estimates.__getitem__)
 
     def _estimate(self, queue_id: str, conversation_id: int) -> tuple[bool, datetime, int]:
         """How early a waiting conversation was probably queued, to ask the likely oldest
-        first: a position answered before, else the inbox's row (its latest moment), else
-        only its id (older conversations have lower ids)."""
+        first: a position answered before, else the inbox's record of it, else only its id
+        (older conversations have lower ids)."""
         known = self._queued.get(conversation_id)
         if known is not None and known[0] == queue_id:
             return (False, known[1], conversation_id)
-        row = self._session.inbox.rows.get(conversation_id)
-        if row is not None and row.queue_id == queue_id:
-            return (False, row.when, conversation_id)
+        guess = self._guesses.get(conversation_id)
+        if guess is None and conversation_id not in self._guesses:
+            guess = self._guess(conversation_id)
+            self._guesses[conversation_id] = guess
+        if guess is not None and guess[0] == queue_id:
+            return (False, guess[1], conversation_id)
         return (True, datetime.max.replace(tzinfo=UTC), conversation_id)
+
+    def _guess(self, conversation_id: int) -> tuple[str, datetime] | None:
+        """The queue and queuing time the inbox's record tells (it may be stale)."""
+        records = self._session.inbox.records
+        if conversation_id not in records:
+            return None
+        try:
+            queue = records[conversation_id].queue
+        except KeyError:
+            return None
+        if queue is None or queue.queued_at is None:
+            return None
+        return (queue.id, queue.queued_at)
 
     def _snapshot(self) -> tuple[QueueRow, ...]:
         rows = []

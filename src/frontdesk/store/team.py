@@ -272,6 +272,7 @@ class TeamWatch:
             rate = self._load_rate()
             batch = LOAD_FILL_BATCH if any(a not in self._load_at for a in shown) else 1
             topic.interval = batch / rate if rate > 0 else LOAD_IDLE_INTERVAL
+            topic.cost = float(batch)
         return tuple(sorted(self._loads.values(), key=lambda load: load.agent_id))
 
     def shown_agents(self) -> list[str]:
@@ -295,7 +296,7 @@ class TeamWatch:
             topic = live.topic(name)
             if topic is None or name == LOAD_TOPIC or not topic.active or topic.interval <= 0:
                 continue
-            others += 1.0 / topic.interval
+            others += topic.cost / topic.interval
         return min(LOAD_REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
 
     async def _count_load(self, agent_id: str) -> None:

@@ -72,7 +72,7 @@ class HelpScreen(ModalScreen[None]):
         for key, description, binding_id in self.rows:
             table.add_row(key, description, binding_id)
         with VerticalScroll():
+            yield Static(legend(), id="help-legend")
             yield Static(Text(f"Keys — {self.context}", style="bold"))
             yield Static(table)
-            yield Static(legend(), id="help-legend")
             yield Static(Text(GUIDE))
