@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import statistics
 import time
 from datetime import timedelta
@@ -15,7 +16,7 @@ from rich.text import Text
 from textual import events
 from textual.pilot import Pilot
 
-from frontdesk.api.models import Conversation
+from frontdesk.api.models import Conversation, reply_subject
 from frontdesk.sandbox import records
 from frontdesk.sandbox.db import iso
 from frontdesk.tui.app import FrontdeskApp
@@ -113,6 +114,12 @@ def test_attachment_from_urls_and_files(tmp_path: Path) -> None:
         assert "scan.png" in str(error)
     else:
         raise AssertionError("a vanished file must not be sent")
+
+
+def test_a_reply_subject_says_re_once() -> None:
+    assert reply_subject("Order #123") == "Re: Order #123"
+    assert reply_subject("RE: Order #123") == "RE: Order #123"
+    assert reply_subject("  ") is None and reply_subject(None) is None
 
 
 # --------------------------------------------------------------------------- in the app
@@ -241,3 +248,71 @@ async def test_keystrokes_cost_little_with_5000_messages(console: Console) -> No
         p90 = timings[int(len(timings) * 0.9)]
         print(f"\nkeystroke→frame with 5,000 messages: median {median:.1f} ms, "
               f"p90 {p90:.1f} ms, max {timings[-1]:.1f} ms ({len(timings)} keys)")
+
+
+async def test_markdown_is_remembered_per_channel_and_the_preview_closes_after_sending(
+        console: Console) -> None:
+    rows = console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
+                                 "AND state = 'Open' ORDER BY id LIMIT 2")
+    first, second = (int(row["id"]) for row in rows)
+    email = first_id(console, "channel = 'Email' AND state = 'Open'")
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, first)
+        composer = screen.composer
+        await pilot.press("i", "ctrl+k", "ctrl+t")
+        composer.editor.insert("**Shipped** today")
+        await pilot.pause()
+        assert composer.content_type == "Markdown" and composer.preview
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not composer.preview
+        assert not composer.query_one("#composer-preview").display
+        await app.session.outbox.flush()  # type: ignore[union-attr]
+        stored = console.sandbox.query(
+            "SELECT attributes FROM messages WHERE conversation_id = ? ORDER BY seq DESC "
+            "LIMIT 1", (first,))
+        assert json.loads(stored[0]["attributes"])["content"] == {
+            "value": "**Shipped** today", "_type": "Markdown"}
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+
+        # another chat opens in Markdown; an email stays Text
+        screen = await open_thread(pilot, second)
+        assert screen.composer.content_type == "Markdown"
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = await open_thread(pilot, email)
+        assert screen.composer.content_type == "Text"
+
+
+async def test_an_email_reply_shows_its_recipient_and_goes_out_with_re(
+        console: Console) -> None:
+    cid = first_id(console, "channel = 'Email' AND state = 'Open' AND direction = 'Inbound' "
+                            "AND subject IS NOT NULL AND subject NOT LIKE 'Re:%'")
+    conversation = console.sandbox.query(
+        "SELECT c.subject, c.from_email, u.display_name FROM conversations c "
+        "JOIN users u ON u.id = c.requester_id WHERE c.id = ?", (cid,))[0]
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=(140, 30)) as pilot:
+        await console.ready(pilot)
+        screen = await open_thread(pilot, cid)
+        await app.session.live.refresh("thread")  # type: ignore[union-attr]
+        await pilot.pause()
+        header = screen.composer.query_one("#composer-email").render()
+        shown = header.plain if isinstance(header, Text) else str(header)
+        assert f"To {conversation['display_name']} <{conversation['from_email']}>" in shown
+        assert f"Subject Re: {conversation['subject']}" in shown
+        await pilot.press("i")
+        screen.composer.editor.insert("We have sent a new one.")
+        await pilot.press("ctrl+s")
+        await app.session.outbox.flush()  # type: ignore[union-attr]
+        assert app.session.outbox.items() == []  # type: ignore[union-attr]
+        stored = console.sandbox.query(
+            "SELECT attributes FROM messages WHERE conversation_id = ? ORDER BY seq DESC "
+            "LIMIT 1", (cid,))
+        attributes = json.loads(stored[0]["attributes"])
+        assert attributes["emailContent"]["content"]["value"] == "We have sent a new one."
+        assert attributes["subject"] == f"Re: {conversation['subject']}"
+        assert attributes["to"][0]["email"] == conversation["from_email"]

@@ -235,10 +235,18 @@ async def test_search_shows_a_temporary_view(console: Console) -> None:
         assert subject
         await pilot.press("s")
         assert isinstance(app.screen, PromptScreen)
+        # a slow service: while the search runs, the Search view says so
+        console.sandbox.faults.latency(3.0, count=None, path_prefix="/v1/search")
         await pilot.press(*"router", "enter")
-        await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.view == "search"
+        assert "searching" in str(screen.query_one("#view-search").label)
+        assert "Searching the service for “router”" in listing.render_line(1).text
+        await app.workers.wait_for_complete()
+        console.sandbox.faults.clear()
+        await pilot.pause()
+        assert screen.view == "search"
+        assert "searching" not in str(screen.query_one("#view-search").label)
         found = listing.shown_ids()
         assert found
         assert all(cid in session.inbox.records for cid in found)
@@ -250,6 +258,16 @@ async def test_search_shows_a_temporary_view(console: Console) -> None:
         assert screen.view == "search"
         await pilot.press("escape")
         await pilot.pause()
+        assert screen.view == "mine"
+        assert not screen.query("#view-search")
+
+        # a search the service refuses says why and leaves no "searching" behind
+        console.sandbox.faults.fail(400, count=None, path_prefix="/v1/search")
+        await pilot.press("s", *"router", "enter")
+        await app.workers.wait_for_complete()
+        console.sandbox.faults.clear()
+        await pilot.pause()
+        assert any("Could not search" in str(n.message) for n in app._notifications)
         assert screen.view == "mine"
         assert not screen.query("#view-search")
 

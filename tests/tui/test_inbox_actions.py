@@ -10,12 +10,14 @@ from textual.pilot import Pilot
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.finder import finder_of
+from frontdesk.store.rows import parse_wire_time
 from frontdesk.store.session import Session
+from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.pickers import FollowupPicker, QueuePicker
-from frontdesk.tui.widgets.conversation_list import ConversationList
+from frontdesk.tui.screens.pickers import END_FOLLOWUP, FollowupPicker, QueuePicker
+from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()
@@ -169,6 +171,19 @@ async def test_transfer_picks_a_queue(console: Console) -> None:
         assert isinstance(picker, QueuePicker)
         await pilot.press(*target.name.lower()[:6])
         assert picker.highlighted_id() == target.id
+        # while the picker is open the queues' waiting counts fill in, beside each name
+        for _ in range(30):
+            rows = await session.live.refresh("queues")
+            if all(r.waiting is not None and r.oldest_exact for r in rows):
+                break
+        await pilot.pause()
+        waiting = console.sandbox.query(
+            "SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM conversations WHERE "
+            "state = 'Open' AND assigned_agent_id IS NULL AND queue_id = ?", (target.id,))[0]
+        shown = str(picker.options.get_option(target.id).prompt)
+        assert f"{waiting['n']} waiting · oldest " in shown
+        assert shown.endswith(clock.ago(parse_wire_time(waiting["oldest"])))
+        assert picker.highlighted_id() == target.id  # a refill keeps the highlight
         await pilot.press("enter")
         await done(pilot)
         after = row(console, cid)
@@ -191,6 +206,34 @@ async def test_followup_in_an_hour(console: Console) -> None:
         assert after["state"] == "Pending"
         assert after["followup_until"].startswith("2026-01-05T10:00")
         assert session.inbox.records[cid].state == "Pending"
+
+        # the Pending view shows until when, and f there ends the follow-up early
+        until = parse_wire_time(after["followup_until"])
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        screen.show_view("pending")
+        await pilot.pause()
+        assert "Follow-up" in listing.render_line(0).text
+        listing.focus()
+        listing.set_rows(screen.rows(), keep=cid)
+        await pilot.pause()
+        line = listing.render_line(listing.cursor + 1 - round(listing.scroll_y)).text
+        assert f"#{cid}" in line
+        assert line.rstrip().endswith(followup_text(until, clock.now()))
+        await pilot.press("f")
+        picker = app.screen
+        assert isinstance(picker, FollowupPicker)
+        assert "now until" in picker.title_text()
+        assert picker.highlighted_id() == END_FOLLOWUP
+        await pilot.press("enter")
+        await done(pilot)
+        assert "the follow-up has ended; it is open." in messages(app)[-1]
+        assert row(console, cid)["state"] == "Open"
+        assert row(console, cid)["followup_until"] is None
+        session.inbox.want([cid])
+        await session.live.refresh("inbox")
+        await pilot.pause()
+        assert cid not in listing.shown_ids()
 
 
 async def test_reopen_a_closed_conversation(console: Console) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from frontdesk.store.queues import queue_watch
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
@@ -21,15 +22,22 @@ Console = Any  # the `console` fixture of tests/tui/conftest.py
 SIZES = [(100, 30), (160, 45)]
 
 
-def prepared(console: Console, *keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:
+def prepared(console: Console, *keys: str,
+             queues: bool = False) -> Callable[[Pilot[Any]], Awaitable[None]]:
     """Sign in, poll until the inbox is complete and every name known, fill the header and
-    the preview, then press ``keys``."""
+    the preview (and with ``queues`` every queue's waiting count), then press ``keys``."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await console.ready(pilot)
         app = pilot.app
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
+        if queues:
+            queue_watch(session)
+            for _ in range(30):
+                rows = await session.live.refresh("queues")
+                if rows and all(r.waiting is not None and r.oldest_exact for r in rows):
+                    break
         for _ in range(20):
             version = session.inbox.version
             await app.workers.wait_for_complete()
@@ -70,7 +78,7 @@ def test_tag_picker(console: Console, snap_compare: Any, size: tuple[int, int]) 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_transfer_picker(console: Console, snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(console.app(), terminal_size=size,
-                        run_before=prepared(console, "T"))
+                        run_before=prepared(console, "T", queues=True))
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -31,9 +31,15 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
         for topic in topics:
             await session.live.refresh(topic)
         if "queues" in topics:  # shown queues fill a few requests a second: wait for all
-            for _ in range(20):
+            for _ in range(30):
                 rows = await session.live.refresh("queues")
-                if all(row.channels and row.members is not None for row in rows):
+                if all(row.channels and row.members is not None and row.waiting is not None
+                       and row.oldest_exact for row in rows):
+                    break
+        if "team:load" in topics:  # every shown agent's load, a few a second at first
+            for _ in range(30):
+                loads = await session.live.refresh("team:load")
+                if set(session.team.shown_agents()) <= {load.agent_id for load in loads}:
                     break
         if then is not None:
             await then(pilot)
@@ -45,7 +51,7 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
 
 @pytest.mark.parametrize("size", SIZES)
 def test_team_mode(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
-    run_before = prepare(console, ("3",), ("team:list", "team:presence"))
+    run_before = prepare(console, ("3",), ("team:list", "team:presence", "team:load"))
     assert snap_compare(console.app(), terminal_size=size, run_before=run_before)
 
 
@@ -72,7 +78,8 @@ def test_queue_position(console: Any, snap_compare: Any, size: tuple[int, int]) 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_presence_toggles(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
-    run_before = prepare(console, ("3",), ("team:list", "team:presence", "presence:me"))
+    run_before = prepare(console, ("3",),
+                         ("team:list", "team:presence", "team:load", "presence:me"))
 
     async def open_toggles(pilot: Pilot[Any]) -> None:
         await run_before(pilot)

@@ -12,6 +12,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from frontdesk.api.models import AVAILABILITY_CHANNELS
+from frontdesk.store.rows import parse_wire_time
+from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.queue_members import AgentPicks, QueueMembersScreen
 from frontdesk.tui.screens.queues import QueuesScreen
@@ -33,13 +35,15 @@ async def open_queues(console: Any, pilot: Any) -> FrontdeskApp:
 
 
 async def filled(app: Any) -> None:
-    """Tick the queues topic until every queue shows its availability and members (the
-    store fills what is shown a few requests a second)."""
-    for _ in range(20):
+    """Tick the queues topic until every queue shows its availability, members and waiting
+    conversations with the oldest one's wait known for sure (the store fills what is shown a
+    few requests a second)."""
+    for _ in range(30):
         rows = await app.session.live.refresh("queues")
-        if rows and all(row.channels and row.members is not None for row in rows):
+        if rows and all(row.channels and row.members is not None and row.waiting is not None
+                        and row.oldest_exact for row in rows):
             return
-    raise AssertionError("the queues did not fill")
+    raise AssertionError(f"the queues did not fill: {rows}")
 
 
 def table(app: FrontdeskApp) -> DataTable[Any]:
@@ -76,6 +80,44 @@ async def test_every_queue_with_availability_members_priority_default(console: A
                 assert cell(app, queue["id"], channel) == "Available"
         priorities = {cell(app, q["id"], "priority") for q in queues}
         assert priorities == {"1", "2", "3", "4", "5"}
+
+
+def expected_waiting(console: Any, queue_id: str) -> str:
+    """The waiting cell the sandbox's data calls for: "N · oldest's wait" or "0"."""
+    rows = console.sandbox.query(
+        f"SELECT COUNT(*) AS n, MIN(queued_at) AS oldest FROM conversations WHERE {WAITING} "
+        "AND queue_id = ?", (queue_id,))
+    if not rows[0]["n"]:
+        return "0"
+    return f"{rows[0]['n']} · {clock.ago(parse_wire_time(rows[0]['oldest']))}"
+
+
+async def test_waiting_counts_and_oldest_wait_follow_the_service(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_queues(console, pilot)
+        queues = console.sandbox.query("SELECT id FROM queues")
+        for queue in queues:
+            assert cell(app, queue["id"], "waiting") == expected_waiting(console, queue["id"])
+        busy = console.sandbox.query(
+            f"SELECT queue_id, id FROM conversations WHERE {WAITING} "
+            "ORDER BY queued_at, id LIMIT 1")[0]
+        before = cell(app, busy["queue_id"], "waiting")
+        with http(console) as client:  # someone claims the oldest
+            reply = client.put(f"/v1/conversations/{busy['id']}/claim",
+                               json={"agentId": app.session.me_id, "force": False})
+            assert reply.status_code == 204
+        await filled(app)
+        for _ in range(6):  # round-robin: the queue's turn comes within a few ticks
+            if cell(app, busy["queue_id"], "waiting") != before:
+                break
+            await app.session.live.refresh("queues")
+            await filled(app)
+            await pilot.pause()
+        await pilot.pause()
+        assert cell(app, busy["queue_id"], "waiting") == expected_waiting(
+            console, busy["queue_id"])
+        assert cell(app, busy["queue_id"], "waiting") != before
 
 
 async def test_a_queue_without_working_members_says_how_many_wait(console: Any) -> None:

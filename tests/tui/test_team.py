@@ -19,7 +19,8 @@ from frontdesk.tui.widgets.status_bar import StatusBar
 
 
 async def open_team(console: Any, pilot: Any) -> FrontdeskApp:
-    """Signed in, in Team mode, with both Team topics fetched."""
+    """Signed in, in Team mode, with the Team topics fetched (every shown agent's load
+    counted)."""
     app = pilot.app
     await console.ready(pilot)
     await pilot.press("3")
@@ -27,6 +28,11 @@ async def open_team(console: Any, pilot: Any) -> FrontdeskApp:
     assert isinstance(app.screen, TeamScreen)
     await app.session.live.refresh("team:list")
     await app.session.live.refresh("team:presence")
+    await pilot.pause()
+    for _ in range(30):
+        loads = await app.session.live.refresh("team:load")
+        if set(app.session.team.shown_agents()) <= {load.agent_id for load in loads}:
+            break
     await pilot.pause()
     return app  # type: ignore[no-any-return]
 
@@ -69,6 +75,36 @@ async def test_everyone_with_counts_at_the_top(console: Any) -> None:
         assert cell(app, me, "name") == "Demo Agent"
         assert cell(app, me, "status") == "● Online · Working"
         assert cell(app, me, "channels") == "Email, Chat"
+
+
+def open_assigned(console: Any, agent_id: str) -> int:
+    rows = console.sandbox.query("SELECT COUNT(*) AS n FROM conversations WHERE state = 'Open' "
+                                 "AND assigned_agent_id = ?", (agent_id,))
+    return int(rows[0]["n"])
+
+
+async def test_each_agent_shows_their_load_and_it_follows_a_claim(console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=(100, 40)) as pilot:  # every agent on screen
+        await open_team(console, pilot)
+        agents = console.sandbox.query("SELECT id FROM users WHERE kind = 'agent'")
+        for agent in agents:
+            assert cell(app, agent["id"], "load") == str(open_assigned(console, agent["id"]))
+        me = app.session.me_id
+        before = open_assigned(console, me)
+        waiting = console.sandbox.query(
+            "SELECT id FROM conversations WHERE state = 'Open' AND assigned_agent_id IS NULL "
+            "AND queue_id IS NOT NULL ORDER BY id LIMIT 1")[0]["id"]
+        with http(console) as client:
+            reply = client.put(f"/v1/conversations/{waiting}/claim",
+                               json={"agentId": me, "force": False})
+            assert reply.status_code == 204
+        for _ in range(len(agents) + 1):  # one agent a tick, the stalest first
+            await app.session.live.refresh("team:load")
+            await pilot.pause()
+            if cell(app, me, "load") != str(before):
+                break
+        assert cell(app, me, "load") == str(before + 1)
 
 
 async def test_a_presence_change_over_http_shows_without_a_key_press(console: Any) -> None:
@@ -123,6 +159,10 @@ async def test_s_cycles_the_sort_and_slash_filters_as_you_type(console: Any) -> 
         statuses = [str(v.plain) for v in table(app).get_column("status")]
         ranks = [0 if "Working" in s else 1 if "Online" in s else 2 for s in statuses]
         assert ranks == sorted(ranks)
+        await pilot.press("s")
+        assert "sorted by load" in shown(app, "team-info")
+        loads = [str(v.plain) for v in table(app).get_column("load")]
+        assert [int(n) for n in loads] == sorted((int(n) for n in loads), reverse=True)
         await pilot.press("s")
         assert "sorted by last seen" in shown(app, "team-info")
         await pilot.press("s")

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("frontdesk.store")
 
 
+
+
 class Actions:
     """Claim, close, reopen, transfer, follow up, tag, anonymize."""
 
@@ -114,13 +116,17 @@ class Actions:
             "transfer")
 
     async def followup(self, conversation_id: int, until: datetime) -> str | None:
-        """Pending until ``until``, then open again."""
+        """Pending until ``until``, then open again (the time is remembered for the list)."""
         me = self._session.me_id or None
-        return await self._apply(
+        error = await self._apply(
             conversation_id, {"state": "Pending"},
             lambda: self._session.client.conversations.followup(conversation_id, until,
                                                                 user_id=me),
             "follow up")
+        if error is None:
+            self._session.inbox.set_followup(conversation_id, until)
+            self._session.changed()
+        return error
 
     async def set_tags(self, conversation_id: int, add: Iterable[str], remove: Iterable[str],
                        create: Iterable[str] = ()) -> str | None:

@@ -118,6 +118,11 @@ class InboxStore:
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
         self.activity: dict[int, datetime] = {}
+        #: until when Pending conversations wait, as far as this console set them (the
+        #: service's record does not say)
+        self.followups: dict[int, datetime] = {}
+        #: the conversations with a draft reply (marked in the list)
+        self.drafts: set[int] = session.local.draft_ids()
         self.version = 0
         self.search_available: bool | None = None
         #: the first fill is done: what the views lack is not merely still on its way
@@ -143,6 +148,11 @@ class InboxStore:
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
             self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
+            for key, value in cached.get("followups", {}).items():
+                try:
+                    self.followups[int(key)] = datetime.fromisoformat(value)
+                except (TypeError, ValueError):
+                    continue
 
     # ------------------------------------------------------------------ views
 
@@ -203,6 +213,8 @@ class InboxStore:
             if old is not None and old.digest == digest:
                 continue
             row = self.rows[conversation.id] = InboxRow.of(conversation, digest)
+            if row.state not in PENDING_STATES:
+                self.followups.pop(row.id, None)
             changed.append((conversation.id, wire, row.compact()))
         if not changed:
             return
@@ -231,6 +243,21 @@ class InboxStore:
             self.previews[conversation_id] = text
             self._bump()
 
+    def set_followup(self, conversation_id: int, until: datetime) -> None:
+        """Remember until when a conversation set Pending here waits."""
+        if self.followups.get(conversation_id) != until:
+            self.followups[conversation_id] = until
+            self._bump()
+
+    def refresh_drafts(self) -> bool:
+        """Read again which conversations have drafts; True when that changed."""
+        drafts = self._session.local.draft_ids()
+        if drafts == self.drafts:
+            return False
+        self.drafts = drafts
+        self._bump()
+        return True
+
     def touch(self, conversation_id: int, when: datetime | None = None) -> None:
         """Mark activity (a new message) so the conversation sorts first."""
         self.activity[conversation_id] = when or datetime.now(UTC)
@@ -244,6 +271,7 @@ class InboxStore:
         self._session.local.save_snapshot("inbox", {
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
+            "followups": {str(k): v.isoformat() for k, v in self.followups.items()},
         })
 
     def want(self, conversation_ids: Iterable[int], priority: Priority = Priority.VISIBLE) -> None:

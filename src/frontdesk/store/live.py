@@ -111,6 +111,8 @@ class Topic(Generic[T]):
     error: ApiError | None = None
     failures: int = 0
     watchers: int = 0
+    #: requests a poll costs, as far as its owner knows (topics share the console's budget)
+    cost: float = 1.0
     polls: int = 0
     changes: int = 0
     _task: asyncio.Task[None] | None = field(default=None, repr=False)

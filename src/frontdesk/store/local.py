@@ -535,6 +535,12 @@ class LocalStore:
             ).fetchall()
         return [_draft(row) for row in rows]
 
+    def draft_ids(self) -> set[int]:
+        """The conversations that have a draft (for the inbox's marks)."""
+        with self._lock:
+            rows = self._conn.execute("SELECT conversation_id FROM drafts").fetchall()
+        return {int(row[0]) for row in rows}
+
     def delete_draft(self, conversation_id: int) -> None:
         """Forget the conversation's draft (nothing happens when there is none)."""
         with self._lock:

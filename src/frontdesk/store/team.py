@@ -8,6 +8,13 @@ Two topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   the service's ``requestTime``, so a poll where nobody changed compares equal to the last
   one and tells nobody anything.
 * ``team:list`` — the teams (id and name), every 60 seconds.
+* ``team:load`` — the load of each agent on screen (``visible``): how many open
+  conversations are assigned to them. One search per agent at background priority (Open,
+  assigned to that agent; "200+" beyond one page): agents not counted yet first (up to
+  :data:`LOAD_FILL_BATCH` a tick), then the one counted longest ago. It spends at most
+  :data:`LOAD_REQUESTS_PER_SECOND`, less when the other active topics leave less of the
+  console's one request a second (the tick's interval follows). The value is a tuple of
+  :class:`Load` sorted by agent, equal when nothing moved.
 
 Names and emails come from the session's directory (loaded at sign-in) and, for a team, from
 its member list; ids nobody knows yet are looked up at most once a minute.
@@ -16,7 +23,7 @@ its member list; ids nobody knows yet are looked up at most once a minute.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -38,6 +45,27 @@ LIST_INTERVAL = 60.0
 #: Presence ticks between two look-ups of names nobody knows (about a minute at 5 s).
 NAME_LOOKUP_TICKS = 12
 PAGE_SIZE = 200
+LOAD_TOPIC = "team:load"
+#: The most the load topic spends (searches a second).
+LOAD_REQUESTS_PER_SECOND = 0.4
+#: What one console's polling asks of the service in all (as the queues topic counts it).
+CONSOLE_REQUESTS_PER_SECOND = 0.9
+#: Seconds of the first tick, and between ticks when no budget is left.
+LOAD_INTERVAL = 2.5
+LOAD_IDLE_INTERVAL = 30.0
+#: While shown agents have no count yet: searches a tick (the interval grows to match).
+LOAD_FILL_BATCH = 3
+#: Agents assumed shown before the screen says which ones it shows.
+DEFAULT_VISIBLE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """How many open conversations are assigned to an agent (``more``: beyond one page)."""
+
+    agent_id: str
+    open: int
+    more: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +146,12 @@ class TeamWatch:
         live = session.live
         live.add(PRESENCE_TOPIC, self._fetch_presence, session.settings.poll.presence)
         live.add(LIST_TOPIC, self._fetch_teams, LIST_INTERVAL)
+        self._loads: dict[str, Load] = {}
+        self._load_at: dict[str, int] = {}
+        self._load_ticks = 0
+        #: the screen's answer to "which agents are shown?" (ids in row order)
+        self.visible: Callable[[], Sequence[str] | None] | None = None
+        live.add(LOAD_TOPIC, self._fetch_loads, LOAD_INTERVAL)
 
     # ------------------------------------------------------------------ reading
 
@@ -132,6 +166,12 @@ class TeamWatch:
         """The teams known so far."""
         value = self._session.live.get(LIST_TOPIC)
         return value if isinstance(value, tuple) else ()
+
+    @property
+    def loads(self) -> dict[str, Load]:
+        """Each counted agent's load, by agent id."""
+        value = self._session.live.get(LOAD_TOPIC)
+        return {load.agent_id: load for load in value} if isinstance(value, tuple) else {}
 
     # ------------------------------------------------------------------ choosing
 
@@ -215,6 +255,64 @@ class TeamWatch:
             known = self._names.get(member.id)
             self._names[member.id] = (member.name or (known[0] if known else ""),
                                       member.email or (known[1] if known else ""))
+
+    async def _fetch_loads(self) -> tuple[Load, ...]:
+        """Count the open conversations of the agents shown, stalest first."""
+        self._load_ticks += 1
+        shown = self.shown_agents()
+        missing = [a for a in shown if a not in self._load_at]
+        if missing:
+            plan = missing[:LOAD_FILL_BATCH]
+        else:
+            plan = sorted(shown, key=lambda a: self._load_at.get(a, 0))[:1]
+        for agent_id in plan:
+            await self._count_load(agent_id)
+        topic = self._session.live.topic(LOAD_TOPIC)
+        if topic is not None:  # the next tick waits as long as this one's requests cost
+            rate = self._load_rate()
+            batch = LOAD_FILL_BATCH if any(a not in self._load_at for a in shown) else 1
+            topic.interval = batch / rate if rate > 0 else LOAD_IDLE_INTERVAL
+            topic.cost = float(batch)
+        return tuple(sorted(self._loads.values(), key=lambda load: load.agent_id))
+
+    def shown_agents(self) -> list[str]:
+        """The agents on screen, whose load is counted (the first rows before the screen
+        says)."""
+        snapshot = self.snapshot
+        known = [row.agent_id for row in snapshot.rows] if snapshot is not None else []
+        wanted = self.visible() if self.visible is not None else None
+        if not wanted:
+            return known[:DEFAULT_VISIBLE]
+        ids = set(known)
+        return [agent_id for agent_id in wanted if agent_id in ids]
+
+    def _load_rate(self) -> float:
+        """Searches a second the load topic may spend: what the other active topics leave
+        of the console's budget (each counted as one request a poll), at most
+        :data:`LOAD_REQUESTS_PER_SECOND`."""
+        live = self._session.live
+        others = 0.0
+        for name in live.stats():
+            topic = live.topic(name)
+            if topic is None or name == LOAD_TOPIC or not topic.active or topic.interval <= 0:
+                continue
+            others += topic.cost / topic.interval
+        return min(LOAD_REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
+
+    async def _count_load(self, agent_id: str) -> None:
+        body = {"strategy": "All", "conditions": [
+            {"field": {"_type": "AgentId", "operator": {"_type": "IsOneOf",
+                                                        "values": [agent_id]}}},
+            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
+                                                       "values": ["open"]}}},
+        ]}
+        self._load_at[agent_id] = self._load_ticks
+        try:
+            page = await self._session.client.search.conversations_page(
+                filters=body, page_size=PAGE_SIZE, priority=Priority.BACKGROUND)
+        except NotFound:
+            return  # the service has no search: no loads to show
+        self._loads[agent_id] = Load(agent_id, len(page.items), page.next_key is not None)
 
     def _rows(self, presences: list[UserPresence]) -> tuple[MemberRow, ...]:
         rows: list[MemberRow] = []

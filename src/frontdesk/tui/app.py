@@ -27,7 +27,7 @@ from . import keymap
 from .commands import once_each, screen_commands
 from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
-from .screens.base import ModeScreen
+from .screens.base import LiveModal, ModeScreen
 from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
@@ -85,6 +85,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("p", "presence", "My presence", id="app.presence", show=False),
+        Binding("O", "outbox", "Outbox", id="app.outbox", show=False),
         Binding("ctrl+q", "quit_safely", "Quit", id="app.quit", priority=True),
     ]
 
@@ -219,7 +220,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
             pass
         self._paint_statuses()
         screen = self.screen
-        if isinstance(screen, ModeScreen):
+        if isinstance(screen, (ModeScreen, LiveModal)):
             screen.on_store_change(topic, value)
         for other in self.screen_stack:
             if other is not screen and isinstance(other, ModeScreen):
@@ -276,6 +277,17 @@ class FrontdeskApp(OrderedKeysApp[None]):
             return
         self.push_screen(module.PresenceScreen())
 
+    def action_outbox(self) -> None:
+        """Open the outbox: the replies waiting to be sent (retry, edit, discard)."""
+        from .screens.outbox import OutboxScreen
+
+        if not isinstance(self.screen, OutboxScreen):
+            self.push_screen(OutboxScreen())
+
+    def on_status_bar_outbox_clicked(self) -> None:
+        """A click on the header's outbox count opens the outbox."""
+        self.action_outbox()
+
     def action_quit_safely(self) -> None:
         """Quit; asks first when replies are still waiting in the outbox, or when a draft
         could not be saved (it would be lost)."""
@@ -327,6 +339,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
             yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
                                 lambda mode=mode: self.action_mode(mode))
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
+        yield SystemCommand("Outbox: replies waiting to be sent", "key: O",
+                            self.action_outbox)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         if self.sandbox_access is not None:
             yield SystemCommand("Sandbox: URL and key",

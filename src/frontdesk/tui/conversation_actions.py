@@ -190,27 +190,39 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
+        from ..store.queues import queue_watch
         from .screens.pickers import QueuePicker
 
-        self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid), picked)
+        self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
+                                         watch=queue_watch(session)), picked)
 
     def action_conversation_followup(self) -> None:
         """Put the conversation in Pending until a time chosen in a picker."""
         target = self._target()
         if target is None:
             return
-        _session, cid = target
+        session, cid = target
+        record = self._record(session, cid)
+        pending = record is not None and record.state in ("Pending", "AwaitingPending")
 
-        def picked(until: datetime | None) -> None:
+        from .screens.pickers import END_FOLLOWUP, FollowupPicker
+
+        def picked(until: datetime | str | None) -> None:
             if until is None:
+                return
+            if until == END_FOLLOWUP:
+                self._perform("reopen", cid, lambda s: s.actions.reopen(cid),
+                              f"#{cid}: the follow-up has ended; it is open.")
+                return
+            if not isinstance(until, datetime):
                 return
             shown = clock.shown(until, "day")
             self._perform("followup", cid, lambda s: s.actions.followup(cid, until),
                           f"#{cid} is pending until {shown}.")
 
-        from .screens.pickers import FollowupPicker
-
-        self.app.push_screen(FollowupPicker(conversation_id=cid), picked)
+        self.app.push_screen(FollowupPicker(conversation_id=cid, pending=pending,
+                                            until=session.inbox.followups.get(cid)
+                                            if pending else None), picked)
 
     def action_conversation_bulk_tag(self) -> None:
         """Tag by names in one request; the service applies them moments later and creates

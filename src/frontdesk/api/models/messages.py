@@ -166,6 +166,15 @@ def whatsapp_problem(message: InboundMessageInput | OutboundMessageInput) -> str
     return None
 
 
+def reply_subject(subject: str | None) -> str | None:
+    """The subject an email reply carries: ``Re: `` and the conversation's subject (once:
+    a subject that already starts with ``Re:`` keeps it as it is); None without a subject."""
+    if subject is None or not subject.strip():
+        return None
+    text = subject.strip()
+    return text if text[:3].casefold() == "re:" else f"Re: {text}"
+
+
 def sms_problem(message: InboundMessageInput | OutboundMessageInput) -> str | None:
     """Why ``message`` cannot go to an SMS conversation, or None when it can."""
     if message.type != "Outbound":
@@ -187,6 +196,7 @@ __all__ = [
     "MessageAttributes",
     "MessageInput",
     "OutboundMessageInput",
+    "reply_subject",
     "sms_problem",
     "whatsapp_problem",
 ]

@@ -33,6 +33,7 @@ from ...api.models import (
     Message,
     MessageInput,
     OutboundMessageInput,
+    reply_subject,
     sms_problem,
     whatsapp_problem,
 )
@@ -261,7 +262,14 @@ def build_attributes(
     if kind == "ContactFormAttributes" and direction == "Inbound" and sender["email"]:
         out["replyDefaultToEmails"] = [sender["email"]]
     if conversation["subject"]:
-        out["subject"] = conversation["subject"]
+        # an agent's reply carries "Re: …"; the message that starts a conversation (and the
+        # customer's) the conversation's subject
+        replying = direction == "Outbound" and (
+            conversation["direction"] != "Outbound" or ctx.db.one(
+                "SELECT 1 FROM messages WHERE conversation_id = ? LIMIT 1",
+                (conversation["id"],)) is not None)
+        out["subject"] = (reply_subject(conversation["subject"]) if replying
+                          else conversation["subject"])
     return out
 
 

@@ -4,7 +4,6 @@ conversation and cannot be undone) and ``D`` deletes without asking."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.text import Text
@@ -14,13 +13,14 @@ from textual.app import ComposeResult
 from ...api.models import Tag
 from ...store.admin import Refused
 from ...text import one_line
+from ..tag_colors import COLOR
 from ..widgets.safe import DataTable
 from .admin_pane import AdminPane
 from .confirm import ConfirmScreen
 from .people_common import admin_store, cell, highlighted_key, move_to
 from .people_form import FormField, FormScreen, Values
 
-_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_COLOR = COLOR
 DELETE_DETAIL = "This removes it from every conversation and cannot be undone."
 
 

@@ -116,3 +116,10 @@ class ModeScreen(Screen[None]):
 
     def on_store_change(self, topic: str, value: Any) -> None:
         """A topic changed: screens override to update their widgets (called on the loop)."""
+
+
+class LiveModal:
+    """A mix-in for a modal that shows a live store topic: the app hands it the changes."""
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """A topic changed: modals override to update their widgets (called on the loop)."""

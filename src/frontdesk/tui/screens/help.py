@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from ..registry import owns_bindings
+from ..widgets.conversation_list import DRAFT_MARK, STATE_GLYPHS
 from ..widgets.safe import Static
 
 GUIDE = """\
@@ -19,8 +20,31 @@ Working a conversation, from the queue to closed:
   i or tab writes a reply; ctrl+s sends it; esc leaves the composer
   t tags, T transfers to a queue, f follows up, x closes (X without asking), R reopens
   J/K next / previous conversation without leaving the thread, esc goes back
-Everywhere: 1-5 modes, ctrl+p every command, p my presence, ? this help, ctrl+q quit.
+Everywhere: 1-5 modes, ctrl+p every command, p my presence, O the outbox, ? this help,
+ctrl+q quit.
 """
+
+
+#: what each state glyph of the lists means, and the colour it is painted in there
+STATE_LEGEND = (("Open", "Open: someone works on it, or it waits in a queue", "green"),
+                ("Pending", "Pending: followed up, opens again at its time", "yellow"),
+                ("AwaitingPending", "Awaiting pending", "yellow"),
+                ("Closed", "Closed", "dim"))
+
+
+def legend() -> Text:
+    """The marks of the conversation lists: state glyphs, the draft mark, tag colours."""
+    out = Text("What the marks in the lists mean:\n", style="bold")
+    for state, meaning, style in STATE_LEGEND:
+        out.append(f"  {STATE_GLYPHS[state]} ", style=style)
+        out.append(meaning + "\n")
+    out.append(f"  {DRAFT_MARK} ", style="bold")
+    out.append("after the id: a draft reply is waiting in the composer\n")
+    out.append("  tags ", style="bold")
+    out.append("are painted in their own colour (Admin → Tags sets it)\n")
+    out.append("  outbox N ", style="bold yellow")
+    out.append("in the header: replies not sent yet (O or a click opens the outbox)\n")
+    return out
 
 
 @owns_bindings
@@ -48,6 +72,7 @@ class HelpScreen(ModalScreen[None]):
         for key, description, binding_id in self.rows:
             table.add_row(key, description, binding_id)
         with VerticalScroll():
+            yield Static(legend(), id="help-legend")
             yield Static(Text(f"Keys — {self.context}", style="bold"))
             yield Static(table)
             yield Static(Text(GUIDE))

@@ -59,6 +59,8 @@ EMPTY_TEXTS = {
 
 #: columns a view does not need: Mine is assigned to me and queued nowhere, Queue unassigned
 HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
+#: the last column of each view (the others: the age)
+LAST_COLUMNS = {"pending": "followup"}
 
 
 def session_lookups(session: Session | None) -> RowLookups:
@@ -74,6 +76,10 @@ def session_lookups(session: Session | None) -> RowLookups:
     def tag_names(conversation_id: int) -> Sequence[str]:
         return [directory.tag_name(t) for t in inbox.tags.get(conversation_id, ())]
 
+    def tag_colors(conversation_id: int) -> Sequence[str | None]:
+        tags = directory.tags
+        return [tags[t].color if t in tags else None for t in inbox.tags.get(conversation_id, ())]
+
     def when(row: InboxRow) -> datetime:
         return inbox.activity.get(row.id) or row.when
 
@@ -86,6 +92,9 @@ def session_lookups(session: Session | None) -> RowLookups:
         when=when,
         ago=ago,
         generation=directory.known_counts,
+        followup=inbox.followups.get,
+        has_draft=lambda cid: cid in inbox.drafts,
+        tag_colors=tag_colors,
     )
 
 
@@ -123,6 +132,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._shown_version: int | None = None
         self._search_ids: list[int] = []
         self._search_query = ""
+        #: the text of a search the service has not answered yet (None: none running)
+        self._searching: str | None = None
         self._finder: Finder | None = None
         self._counts_due = False
 
@@ -179,6 +190,8 @@ class InboxScreen(ModeScreen, ConversationActions):
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
         session = self.session
+        if session is not None:
+            session.inbox.refresh_drafts()  # written in a thread since the list was shown
         if session is not None and session.inbox.version != self._shown_version:
             self.rebuild()
 
@@ -215,7 +228,11 @@ class InboxScreen(ModeScreen, ConversationActions):
         session = self.session
         listing = self.conversation_list
         listing.empty_text = LOADING if self._loading() else EMPTY_TEXTS.get(self.view, "")
+        if self.view == SEARCH and self._searching is not None:
+            listing.empty_text = (f"Searching the service for “{one_line(self._searching, 40)}”"
+                                  "… (the results show here)")
         listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
+        listing.last_column = LAST_COLUMNS.get(self.view, "age")
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
         renders = self.fd.renders
@@ -236,8 +253,11 @@ class InboxScreen(ModeScreen, ConversationActions):
                 tab.label = Text(f"{VIEW_TITLES[name]} {counts.get(name, 0)}")
         search_tab = tabs.get_tab(f"view-{SEARCH}")
         if search_tab is not None:
-            search_tab.label = Text(f"Search: {one_line(self._search_query, 24)} "
-                                    f"{len(self._search_ids)}")
+            if self._searching is not None:
+                search_tab.label = Text(f"Search: {one_line(self._searching, 24)} searching…")
+            else:
+                search_tab.label = Text(f"Search: {one_line(self._search_query, 24)} "
+                                        f"{len(self._search_ids)}")
 
     def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
         """The views, for the command palette (besides the keys)."""
@@ -249,7 +269,8 @@ class InboxScreen(ModeScreen, ConversationActions):
     # ------------------------------------------------------------------ views
 
     def _views(self) -> list[str]:
-        return [*VIEWS, SEARCH] if self._search_ids or self._search_query else list(VIEWS)
+        searched = self._search_ids or self._search_query or self._searching is not None
+        return [*VIEWS, SEARCH] if searched else list(VIEWS)
 
     def show_view(self, name: str) -> None:
         """Switch to a view (the filter stays)."""
@@ -352,25 +373,39 @@ class InboxScreen(ModeScreen, ConversationActions):
         finder = self.finder
         if finder is None:
             return
-        self.notify(f"Searching for “{one_line(query, 40)}”…", markup=False, timeout=2)
-        found = await finder.search_text(query)
-        if isinstance(found, str):
-            self.notify(found, severity="error", markup=False)
-            return
-        self._search_query = query
-        self._search_ids = [c.id for c in found]
+        # at once, and until the service answers: the Search view says the search runs
+        before = (self.view, self._search_query, self._search_ids)
+        self._searching = query
+        self._search_ids = []
         tabs = self.query_one(ViewTabs)
         if tabs.get_tab(f"view-{SEARCH}") is None:
             await tabs.add_tab(Tab("Search", id=f"view-{SEARCH}"))
         self.view = SEARCH
         tabs.active = f"view-{SEARCH}"
         self.rebuild()
+        try:
+            found = await finder.search_text(query)
+        finally:
+            if self._searching == query:
+                self._searching = None
+        if isinstance(found, str):
+            self.notify(found, severity="error", markup=False)
+            view, self._search_query, self._search_ids = before
+            if not (self._search_ids or self._search_query):
+                self._drop_search(view if view != SEARCH else "mine")
+            else:
+                self.rebuild()
+            return
+        self._search_query = query
+        self._search_ids = [c.id for c in found]
+        self.rebuild()
         self.conversation_list.focus()
 
-    def _drop_search(self) -> None:
+    def _drop_search(self, back_to: str = "mine") -> None:
         self._search_ids = []
         self._search_query = ""
-        self.show_view("mine")
+        self._searching = None
+        self.show_view(back_to)
         self.query_one(ViewTabs).remove_tab(f"view-{SEARCH}")
 
     # ------------------------------------------------------------------ open, new, refresh

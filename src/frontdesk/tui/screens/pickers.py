@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
-from typing import ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -25,12 +25,17 @@ from textual.screen import ModalScreen
 from ...api.models import Queue, Tag
 from ...text import one_line, safe
 from .. import clock
-from ..clock import now
+from ..clock import ago, now
 from ..registry import owns_bindings
+from ..tag_colors import tag_style
 from ..widgets.safe import Input, Label, Option, OptionList
+from .base import LiveModal
 
-__all__ = ["FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice", "TagPicker",
-           "parse_followup"]
+if TYPE_CHECKING:
+    from ...store.queues import QueueRow, QueueWatch
+
+__all__ = ["END_FOLLOWUP", "FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice",
+           "TagPicker", "parse_followup"]
 
 T = TypeVar("T")
 
@@ -220,6 +225,8 @@ class TagPicker(FilterPicker[TagChoice | None]):
         on = tag_id in self.chosen
         inactive = tag is not None and not tag.active
         text = Text("[x] " if on else "[ ] ", style=_BOLD if on else "")
+        color = tag_style(tag.color) if tag is not None else None
+        text.append("■ " if color is not None else "  ", color or "")
         text.append(one_line(self._tag_name(tag_id), NAME_WIDTH), _DIM if inactive else "")
         if inactive:
             text.append("  deactivated", _DIM)
@@ -294,20 +301,61 @@ class TagPicker(FilterPicker[TagChoice | None]):
 # ---------------------------------------------------------------------------- queues
 
 
+def waiting_text(row: QueueRow | None) -> Text:
+    """``  12 waiting · oldest 25 min`` for a queue (empty while not counted yet)."""
+    text = Text()
+    if row is None or row.waiting is None:
+        return text
+    if row.waiting == 0:
+        text.append("  none waiting", _DIM)
+        return text
+    count = f"{row.waiting}+" if row.waiting_more else str(row.waiting)
+    text.append(f"  {count} waiting")
+    if row.oldest is not None:
+        text.append(f" · oldest {'' if row.oldest_exact else '≥ '}{ago(row.oldest)}", _DIM)
+    return text
+
+
 @owns_bindings
-class QueuePicker(FilterPicker[str | None]):
-    """Pick the queue to transfer a conversation to."""
+class QueuePicker(LiveModal, FilterPicker[str | None]):
+    """Pick the queue to transfer a conversation to, with how many wait in each and for how
+    long (from the store's ``queues`` topic, watched while the picker is open)."""
 
     HELP_NAME = "Queue picker"
     HINT = "type to filter · enter transfers · esc cancels"
     PLACEHOLDER = "filter queues"
 
     def __init__(self, queues: Mapping[str, Queue], *, current: str | None = None,
-                 conversation_id: int | None = None) -> None:
+                 conversation_id: int | None = None, watch: QueueWatch | None = None) -> None:
         super().__init__()
         self.queues = dict(queues)
         self.current = current
         self.conversation_id = conversation_id
+        self.queue_watch = watch
+        self._waiting: dict[str, Text] = {}
+
+    def on_mount(self) -> None:
+        if self.queue_watch is not None:
+            self.queue_watch.watch_topic()
+            self._waiting = self._waiting_texts()
+        super().on_mount()
+
+    def on_unmount(self) -> None:
+        if self.queue_watch is not None:
+            self.queue_watch.unwatch_topic()
+
+    def _waiting_texts(self) -> dict[str, Text]:
+        rows = self.queue_watch.rows if self.queue_watch is not None else ()
+        return {row.queue_id: waiting_text(row) for row in rows}
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """New waiting counts: refill the list, keeping the highlighted queue."""
+        if topic != "queues" or self.queue_watch is None:
+            return
+        waiting = self._waiting_texts()
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self.refill(self.typed)
 
     def title_text(self) -> str:
         where = f" #{self.conversation_id}" if self.conversation_id is not None else ""
@@ -317,15 +365,23 @@ class QueuePicker(FilterPicker[str | None]):
         wanted = typed.strip().casefold()
         shown = sorted((q for q in self.queues.values() if wanted in q.name.casefold()),
                        key=lambda q: (not q.is_default, q.name.casefold(), q.id))
-        options: list[Option] = []
+        names: list[Text] = []
         for queue in shown:
             text = Text(one_line(queue.name, NAME_WIDTH))
             if queue.is_default:
                 text.append("  default", _DIM)
             if queue.id == self.current:
                 text.append("  (now here)", _DIM)
+            names.append(text)
+        width = max((text.cell_len for text in names), default=0)
+        options: list[Option] = []
+        for queue, text in zip(shown, names, strict=True):
+            waiting = self._waiting.get(queue.id)
+            if waiting:  # in a column of its own
+                text.pad_right(width - text.cell_len)
+                text.append_text(waiting)
             options.append(Option(text, id=queue.id))
-        self.set_options(options)
+        self.set_options(options, self.highlighted_id() if self.options.option_count else 0)
 
     def choose(self) -> None:
         queue_id = self.highlighted_id()
@@ -339,6 +395,8 @@ class QueuePicker(FilterPicker[str | None]):
 _RELATIVE = re.compile(r"^\+\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$",
                        re.IGNORECASE)
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
+#: the follow-up picker's answer for "end the follow-up now"
+END_FOLLOWUP = "end"
 #: how far ahead a follow-up may be set
 FOLLOWUP_LIMIT = timedelta(days=366)
 
@@ -396,26 +454,41 @@ def followup_presets(reference: datetime | None = None) -> list[tuple[str, str, 
 
 
 @owns_bindings
-class FollowupPicker(FilterPicker[datetime | None]):
-    """Pending until a time: in 1 hour, in 4 hours, tomorrow 09:00, or a typed time."""
+class FollowupPicker(FilterPicker[datetime | str | None]):
+    """Pending until a time: in 1 hour, in 4 hours, tomorrow 09:00, or a typed time; for a
+    Pending conversation also "end the follow-up now" (answered as :data:`END_FOLLOWUP`)."""
 
     HELP_NAME = "Follow-up picker"
     HINT = "↑/↓ and enter, or type +2h, +30m, YYYY-MM-DD HH:MM · esc cancels"
     PLACEHOLDER = "or type a time: +2h, +30m, 2026-01-06 14:00"
 
-    def __init__(self, *, conversation_id: int | None = None) -> None:
+    def __init__(self, *, conversation_id: int | None = None, pending: bool = False,
+                 until: datetime | None = None) -> None:
         super().__init__()
         self.conversation_id = conversation_id
         self.presets = followup_presets()
+        #: the conversation is Pending now (the list then offers to end the follow-up)
+        self.pending = pending
+        self.until = until
 
     def title_text(self) -> str:
         where = f" #{self.conversation_id}" if self.conversation_id is not None else ""
+        if self.pending:
+            now_until = ""
+            if self.until is not None:
+                local = self.until.astimezone(_local_zone(self.until))
+                now_until = f" (now until {local:%a %d %b %H:%M})"
+            return f"Follow up{where}{now_until}: pending until…"
         return f"Follow up{where}: pending until…"
 
     def refill(self, typed: str) -> None:
         hint = self.query_one("#picker-hint", Label)
         if not typed.strip():
-            self.set_options([Option(label, id=key) for key, label, _ in self.presets])
+            options = [Option(label, id=key) for key, label, _ in self.presets]
+            if self.pending:
+                options.insert(0, Option("End the follow-up now (opens it again)",
+                                         id=END_FOLLOWUP))
+            self.set_options(options)
             hint.update(safe(self.HINT))
             hint.remove_class("-error")
             return
@@ -437,6 +510,9 @@ class FollowupPicker(FilterPicker[datetime | None]):
             self.dismiss(result)
             return
         key = self.highlighted_id()
+        if key == END_FOLLOWUP:
+            self.dismiss(END_FOLLOWUP)
+            return
         for preset, _label, moment in followup_presets():
             if preset == key:
                 self.dismiss(moment)

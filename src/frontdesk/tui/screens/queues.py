@@ -1,7 +1,8 @@
 """Mode 2, Queues: every queue with its chat channels' availability, and where a conversation
 stands in its queue.
 
-One row per queue: name, default flag, priority, member count, and the availability of the
+One row per queue: name, default flag, priority, member count, how many conversations wait
+in it and for how long the oldest has waited ("12 · 25 min"), and the availability of the
 three chat channels (adachat, kindlychat, digitalgeniuschat: "Available" or "Not available
 (N waiting)"; one column each on a wide terminal, one summary column on a narrow one).
 ``m`` manages the highlighted queue's members; ``P`` (or the field under the table) takes a
@@ -80,6 +81,20 @@ def summary_cell(channels: tuple[ChannelState, ...]) -> Cell:
         else:
             parts.append(f"{name} ✗{state.waiting if state.waiting is not None else ''}")
     return (" · ".join(parts), "yellow")
+
+
+def waiting_cell(row: QueueRow) -> Cell:
+    """``12 · 25 min`` (how many wait, the oldest's wait), ``0``, ``…`` (not counted yet);
+    ``200+`` beyond one page, ``≥ 25 min`` while the oldest is not known for sure."""
+    if row.waiting is None:
+        return ("…", "dim")
+    if row.waiting == 0:
+        return ("0", "dim")
+    count = f"{row.waiting}+" if row.waiting_more else str(row.waiting)
+    if row.oldest is None:
+        return (count, "bold")
+    age = clock.ago(row.oldest)
+    return (f"{count} · {'' if row.oldest_exact else '≥ '}{age}", "bold")
 
 
 def describe_position(state: PositionState | None, zone: Any = None) -> Text:
@@ -211,16 +226,17 @@ class QueuesScreen(ModeScreen):
             self.query_one("#position-view", Static).update(text)
 
     def _refresh_waiting(self) -> None:
-        """The waiting time moves on with the clock (repainted only when its text changes)."""
+        """Waiting times move on with the clock (repainted only where their text changes)."""
         if self.app.screen is self:
             self._paint_position()
+            self._paint(ages=True)
 
     # ------------------------------------------------------------------ the table
 
     def _layout(self, width: int) -> bool:
         """Columns for ``width`` cells; True when they changed (columns rebuilt)."""
         wide = width >= WIDE
-        fixed = (8, 8, 8)  # default, priority, members
+        fixed = (8, 8, 8, 15)  # default, priority, members, waiting
         channel_columns = len(AVAILABILITY_CHANNELS) if wide else 1
         padding = 2 * (4 + channel_columns) + 2
         room = max(50, width - padding - sum(fixed))
@@ -238,7 +254,7 @@ class QueuesScreen(ModeScreen):
         table = self.query_one("#queues-table", DataTable)
         table.clear(columns=True)
         labels = [("name", "Queue"), ("default", "Default"), ("priority", "Priority"),
-                  ("members", "Members")]
+                  ("members", "Members"), ("waiting", "Waiting, oldest")]
         if wide:
             labels += [(channel_name, channel_name) for channel_name in AVAILABILITY_CHANNELS]
         else:
@@ -255,6 +271,7 @@ class QueuesScreen(ModeScreen):
             (str(row.priority) if row.priority is not None else "—", ""),
             (str(row.members) if row.members is not None else "…",
              "" if row.members is not None else "dim"),
+            waiting_cell(row),
         ]
         if self._wide:
             by_channel = {state.channel: state for state in row.channels}
@@ -264,10 +281,11 @@ class QueuesScreen(ModeScreen):
             cells.append(summary_cell(row.channels))
         return tuple(cells)
 
-    def _paint(self, *, force: bool = False) -> None:
+    def _paint(self, *, force: bool = False, ages: bool = False) -> None:
+        """Show the store's rows (``ages``: the same rows, their waiting times moved on)."""
         watch = self._watch
         rows = watch.rows if watch is not None else ()
-        if rows == self._painted and not force:
+        if rows == self._painted and not force and not ages:
             return
         self._painted = rows
         table = self.query_one("#queues-table", DataTable)

@@ -1,10 +1,12 @@
 """Mode 3, Team: who is online and working, for everyone or one team, updated live.
 
 A team picker and the counts (online, working, working per channel) at the top; below, one
-row per member: name, email, connection and presence, active channels, last seen. ``s``
-cycles the sort (name, presence, last seen), ``/`` filters as you type, ``t`` picks a team.
+row per member: name, email, connection and presence, load (open conversations assigned),
+active channels, last seen. ``s`` cycles the sort (name, presence, load, last seen), ``/``
+filters as you type, ``t`` picks a team.
 
-The rows come from the store's ``team:presence`` topic (:mod:`frontdesk.store.team`); a poll
+The rows come from the store's ``team:presence`` topic and the loads from ``team:load``
+(:mod:`frontdesk.store.team`); a poll
 where nobody changed never reaches this screen, and a change updates only the cells that
 differ (the table is rebuilt only when rows come, go or move).
 """
@@ -24,7 +26,9 @@ from textual.events import Resize
 from ...channels import channel_name
 from ...store.team import (
     LIST_TOPIC,
+    LOAD_TOPIC,
     PRESENCE_TOPIC,
+    Load,
     MemberRow,
     TeamRef,
     TeamSnapshot,
@@ -43,7 +47,7 @@ if TYPE_CHECKING:
 
 #: The picker's value for "everyone".
 EVERYONE = "*"
-SORTS = ("name", "presence", "last seen")
+SORTS = ("name", "presence", "load", "last seen")
 
 Cell = tuple[str, str]  # (text, style): compared before a cell is touched
 
@@ -62,7 +66,21 @@ def status_cell(row: MemberRow) -> Cell:
     return ("● Online · " + one_line(row.presence, 10), "yellow")
 
 
-def _sort_key(sort: str) -> Callable[[MemberRow], Any]:
+def load_cell(load: Load | None) -> Cell:
+    """``3`` open conversations assigned, ``0`` (dim), ``200+``, ``…`` (not counted yet)."""
+    if load is None:
+        return ("…", "dim")
+    if load.open == 0:
+        return ("0", "dim")
+    return (f"{load.open}+" if load.more else str(load.open), "bold")
+
+
+def _sort_key(sort: str, loads: dict[str, Load]) -> Callable[[MemberRow], Any]:
+    if sort == "load":
+        def busiest(r: MemberRow) -> Any:
+            load = loads.get(r.agent_id)
+            return (load is None, -(load.open if load else 0), r.name.casefold(), r.agent_id)
+        return busiest
     if sort == "presence":
         return lambda r: (0 if r.working else 1 if r.online else 2, r.name.casefold(),
                           r.agent_id)
@@ -134,7 +152,7 @@ class TeamScreen(ModeScreen):
 
     MODE_NAME = "Team"
     HELP_NAME = "Team"
-    TOPICS = (PRESENCE_TOPIC, LIST_TOPIC)
+    TOPICS = (PRESENCE_TOPIC, LIST_TOPIC, LOAD_TOPIC)
     AUTO_FOCUS = "#team-table"
     BINDINGS: ClassVar[list[Any]] = [
         Binding("t", "pick_team", "Pick team", id="team.pick"),
@@ -181,7 +199,20 @@ class TeamScreen(ModeScreen):
         """Create the store's Team topics on first show (before the base class watches)."""
         if self._watch is None and self.session is not None:
             self._watch = team_watch(self.session)
+            self._watch.visible = self._visible_ids
         return self._watch
+
+    def _visible_ids(self) -> list[str] | None:
+        """The agents on screen (the store counts their load)."""
+        try:
+            table = self.query_one("#team-table", DataTable)
+        except Exception:
+            return None
+        height = table.size.height - 1  # the header row
+        if height <= 0 or not self._table_rows.order:
+            return None
+        first = int(table.scroll_y)
+        return self._table_rows.order[first:first + height]
 
     def on_mount(self) -> None:
         self._attach_store()
@@ -202,7 +233,7 @@ class TeamScreen(ModeScreen):
 
     def on_store_change(self, topic: str, value: Any) -> None:
         """Repaint what changed: the rows, or the team picker."""
-        if topic == PRESENCE_TOPIC:
+        if topic in (PRESENCE_TOPIC, LOAD_TOPIC):
             self._paint()
         elif topic == LIST_TOPIC:
             self._paint_teams()
@@ -229,7 +260,9 @@ class TeamScreen(ModeScreen):
         """Bring counts, info line and table up to date with the latest snapshot."""
         watch = self._watch
         snapshot = watch.snapshot if watch is not None else None
-        key = (snapshot, self._sort, self._filter, watch.team_id if watch else None)
+        loads = self._session_loads()
+        key = (snapshot, tuple(loads.values()), self._sort, self._filter,
+               watch.team_id if watch else None)
         if key == self._painted and not force:
             return
         self._painted = key
@@ -282,39 +315,43 @@ class TeamScreen(ModeScreen):
                                 row.connection, row.presence)).casefold()
                 return all(word in hay for word in wanted)
             rows = [row for row in rows if matches(row)]
-        rows.sort(key=_sort_key(self._sort))
+        rows.sort(key=_sort_key(self._sort, self._session_loads()))
         return rows
+
+    def _session_loads(self) -> dict[str, Load]:
+        return self._watch.loads if self._watch is not None else {}
 
     # ------------------------------------------------------------------ the table
 
     def _layout(self, width: int) -> bool:
         """Column widths for ``width`` cells; True when they changed (columns rebuilt)."""
         room = max(60, width - 2 - 2 * 6)  # the table's border/scrollbar, cell padding
-        status, seen = 18, 9
-        rest = room - status - seen
+        status, load, seen = 18, 5, 9
+        rest = room - status - load - seen - 2
         name = max(14, rest * 26 // 100)
         email = max(14, rest * 40 // 100)
         channels = max(12, rest - name - email)
-        widths = (name, email, status, channels, seen)
+        widths = (name, email, status, load, channels, seen)
         if widths == self._widths:
             return False
         self._widths = widths
         table = self.query_one("#team-table", DataTable)
         table.clear(columns=True)
         for (key, label), column_width in zip(
-                (("name", "Name"), ("email", "Email"), ("status", "Status"),
+                (("name", "Name"), ("email", "Email"), ("status", "Status"), ("load", "Load"),
                  ("channels", "Active channels"), ("seen", "Last seen")), widths, strict=True):
             table.add_column(label, key=key, width=column_width)
         self._table_rows.forget()
         return True
 
     def _row_cells(self, row: MemberRow) -> tuple[Cell, ...]:
-        name_w, email_w, _, channels_w, _ = self._widths
+        name_w, email_w, _, _, channels_w, _ = self._widths
         channels = ", ".join(channel_label(c) for c in row.channels) if row.channels else "—"
         return (
             (one_line(row.name, name_w), "bold" if row.working else ""),
             (one_line(row.email, email_w), "dim"),
             status_cell(row),
+            load_cell(self._session_loads().get(row.agent_id)),
             (one_line(channels, channels_w), "" if row.working else "dim"),
             (clock.ago(row.last_seen) if row.last_seen is not None else "—", "dim"),
         )
@@ -363,7 +400,7 @@ class TeamScreen(ModeScreen):
             await self._watch.choose(team_id)
 
     def action_sort(self) -> None:
-        """Cycle the sort: name, presence, last seen."""
+        """Cycle the sort: name, presence, load (busiest first), last seen."""
         self._sort = SORTS[(SORTS.index(self._sort) + 1) % len(SORTS)]
         self._paint()
 

@@ -302,8 +302,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if topic is not None and topic.error is not None:
             problem = "could not refresh: " + one_line(topic.error.message or str(topic.error),
                                                        80)
+        colors = tuple(directory.tags[tag_id].color if tag_id in directory.tags else None
+                       for tag_id in tag_ids)
         return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
-                         state.ratings, state.position, state.missing, loading, problem)
+                         state.ratings, state.position, state.missing, loading, problem,
+                         colors)
 
     def _show_head(self, state: ThreadState) -> None:
         self.head.show(self._facts(state))

@@ -1,8 +1,10 @@
 """The composer: where an agent writes a reply, below the thread.
 
 A multi-line editor, a line saying how the reply will go out (Text or Markdown, attachments,
-or why this conversation cannot take a reply), and an optional Markdown preview beside the
-editor. What it guarantees:
+or why this conversation cannot take a reply; for an email, to whom and under which subject:
+"Re: …"), and an optional Markdown preview beside the editor (closed once the reply is sent).
+Text or Markdown is remembered per channel (in the local store), so an agent who answers
+chats in Markdown picks it once. What it guarantees:
 
 * **Nothing typed is lost.** Every change is saved as the conversation's draft at once (one
   UPSERT in the local store, durable before the keystroke's frame is drawn), and the draft is
@@ -41,6 +43,7 @@ from textual.screen import ModalScreen
 from ...api.models import (
     Conversation,
     OutboundMessageInput,
+    reply_subject,
     sms_problem,
     whatsapp_problem,
 )
@@ -76,6 +79,10 @@ MAX_URL_CHARS: Final = 5_000_000
 SILENT_CHANNELS: Final[dict[str, str]] = {
     channel: channel_name(channel) or channel for channel in sorted(NO_MESSAGE_CHANNELS)
 }
+#: Channels whose replies are emails (a recipient and a subject).
+EMAIL_CHANNELS: Final = frozenset({"Email", "ContactForm"})
+#: The local store's key of the Text/Markdown choice per channel.
+TYPES_SNAPSHOT: Final = "composer-types"
 #: Stands in for my agent id when a reply is checked against the contract before sending.
 _ANY_AGENT: Final = "00000000-0000-4000-8000-000000000000"
 _INFO: Final = Style(dim=True)
@@ -344,11 +351,13 @@ class Composer(Vertical):
             highlight_cursor_line=False, id="composer-editor",
             placeholder="Write a reply…  (ctrl+s sends)")
         self._info = Static("", id="composer-info", markup=False)
+        self._email = Static("", id="composer-email", markup=False)
         self._preview = Static("", id="composer-preview", markup=False)
 
     # ------------------------------------------------------------------ building
 
     def compose(self) -> ComposeResult:
+        yield self._email
         yield self._info
         with Horizontal(id="composer-body"):
             yield self._editor
@@ -357,6 +366,7 @@ class Composer(Vertical):
     def on_mount(self) -> None:
         self._preview.border_title = "Preview"
         self._preview.display = False
+        self._chosen_type = self._remembered_type()
         self._load_draft()
         self._apply_rules()
 
@@ -399,7 +409,7 @@ class Composer(Vertical):
         self.conversation_id = conversation_id
         self._conversation = conversation
         self._unavailable = None
-        self._chosen_type = "Text"
+        self._chosen_type = self._remembered_type()
         self._load_draft()
         self._apply_rules()
 
@@ -407,7 +417,10 @@ class Composer(Vertical):
         """The conversation's record changed: re-apply its channel's rules if they differ."""
         old = self._conversation
         self._conversation = conversation
-        if _rules_key(old) != _rules_key(conversation):
+        if old is None and conversation is not None:
+            self._chosen_type = self._remembered_type()
+        if _rules_key(old) != _rules_key(conversation) or _email_key(old) != _email_key(
+                conversation):
             self._apply_rules()
 
     def load_draft(self, text: str, attachments: list[dict[str, str]]) -> None:
@@ -488,7 +501,59 @@ class Composer(Vertical):
 
     # ------------------------------------------------------------------ display
 
+    def _remembered_type(self) -> str:
+        """Text or Markdown, as last chosen for this conversation's channel."""
+        conversation = self._conversation
+        if conversation is None:
+            return "Text"
+        try:
+            chosen = self._session.local.snapshot(TYPES_SNAPSHOT)
+        except Exception:  # a damaged store: the default, and the reply still goes
+            return "Text"
+        value = chosen.get(str(conversation.channel)) if isinstance(chosen, dict) else None
+        return value if value in ("Text", "Markdown") else "Text"
+
+    def _remember_type(self) -> None:
+        """Keep the choice for the channel (the next conversation on it opens with it)."""
+        conversation = self._conversation
+        if conversation is None:
+            return
+        try:
+            chosen = self._session.local.snapshot(TYPES_SNAPSHOT)
+            types = dict(chosen) if isinstance(chosen, dict) else {}
+            types[str(conversation.channel)] = self._chosen_type
+            self._session.local.save_snapshot(TYPES_SNAPSHOT, types)
+        except Exception as error:
+            self.notify(f"The choice could not be kept: {error}", severity="warning",
+                        markup=False)
+
+    def email_header(self) -> Text | None:
+        """``To: Name <address> · Subject: Re: …`` for an email reply, else None."""
+        conversation = self._conversation
+        if conversation is None or str(conversation.channel) not in EMAIL_CHANNELS:
+            return None
+        address = (conversation.to_email if conversation.direction == "Outbound"
+                    else conversation.from_email)
+        name = self._session.directory.name(conversation.requester_id)
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        line.append("To ", _INFO)
+        who = one_line(name, 40) if name and name != "—" else ""
+        if address:
+            line.append(f"{who} <{one_line(address, 60)}>" if who else one_line(address, 60),
+                        _TYPE)
+        else:
+            line.append((who or "the customer") + " (no address on record)", _TYPE)
+        subject = reply_subject(conversation.subject)
+        if subject is not None:
+            line.append("  ·  Subject ", _INFO)
+            line.append(one_line(subject, 120))
+        return line
+
     def _update_info(self) -> None:
+        header = self.email_header() if self.blocked is None else None
+        self._email.display = header is not None
+        if header is not None:
+            self._email.update(header)
         line = Text(no_wrap=True, overflow="ellipsis", end="")
         reason = self.blocked
         if reason is not None:
@@ -533,6 +598,7 @@ class Composer(Vertical):
             self.notify("WhatsApp replies are always Markdown.", markup=False)
             return
         self._chosen_type = "Markdown" if self._chosen_type == "Text" else "Text"
+        self._remember_type()
         self._update_info()
         self._update_preview()
 
@@ -598,6 +664,8 @@ class Composer(Vertical):
         self._attachments = []
         self._saved = (self.conversation_id, "", ())
         self._editor.clear()
+        if self.preview:  # the reply is on its way: back to the full-width editor
+            self.action_toggle_preview()
         self._update_info()
         self._update_preview()
         self.post_message(self.Sent(item))
@@ -605,6 +673,13 @@ class Composer(Vertical):
 
 def _frozen(entries: list[dict[str, str]]) -> tuple[tuple[tuple[str, str], ...], ...]:
     return tuple(tuple(sorted(entry.items())) for entry in entries)
+
+
+def _email_key(conversation: Conversation | None) -> tuple[Any, ...]:
+    if conversation is None:
+        return ()
+    return (conversation.subject, conversation.from_email, conversation.to_email,
+            conversation.requester_id)
 
 
 def _rules_key(conversation: Conversation | None) -> tuple[Any, ...]:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.cells import cell_len, set_cell_size
@@ -49,7 +50,13 @@ __all__ = ["ConversationList", "Layout", "RowLookups", "channel_label", "layout_
 STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
 TITLES: Final = {"state": "", "channel": "Channel", "id": "#", "requester": "Requester",
                  "subject": "Subject / last message", "queue": "Queue",
-                 "assignee": "Assignee", "tags": "Tags", "age": "Age"}
+                 "assignee": "Assignee", "tags": "Tags", "age": "Age",
+                 "followup": "Follow-up"}
+#: what marks a row whose conversation has a draft (after its id)
+DRAFT_MARK: Final = "✎"
+#: width of the last column: the age, or (in the Pending view) the follow-up time
+LAST_WIDTHS: Final = {"age": 6, "followup": 11}
+_PENDING: Final = frozenset({"Pending", "AwaitingPending"})
 _STATE_CLASSES: Final = {"Open": "open", "Pending": "pending", "AwaitingPending": "pending",
                          "Closed": "closed"}
 
@@ -95,6 +102,27 @@ class RowLookups:
     ago: Callable[[datetime], str]
     #: changes when names, queues or tags may read differently (search strings are rebuilt)
     generation: Callable[[], object]
+    #: until when a Pending conversation waits (None: not known here)
+    followup: Callable[[int], datetime | None] = lambda _cid: None
+    #: whether a conversation has a draft reply (marked after its id)
+    has_draft: Callable[[int], bool] = lambda _cid: False
+    #: the colours of a conversation's tags (``#rrggbb`` or None), in ``tag_names`` order
+    tag_colors: Callable[[int], Sequence[str | None]] = lambda _cid: ()
+
+
+def followup_text(until: datetime | None, reference: datetime) -> str:
+    """``14:00`` today, ``Tue 14:00`` within a week, ``12 Mar`` later, ``due`` once passed,
+    ``—`` when not known (local time)."""
+    if until is None:
+        return "—"
+    if until <= reference:
+        return "due"
+    local, here = until.astimezone(), reference.astimezone()
+    if local.date() == here.date():
+        return local.strftime("%H:%M")
+    if (local.date() - here.date()).days < 7:
+        return local.strftime("%a %H:%M")
+    return local.strftime("%d %b")
 
 
 @dataclass(frozen=True)
@@ -113,13 +141,14 @@ _SUBJECT_COMFORT: Final = 48
 SEARCH_SLICE: Final = 2_000
 
 
-def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) -> Layout:
+def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset(),
+               last: str = "age") -> Layout:
     """Columns for a list ``width`` cells wide: the essentials always, then queue, assignee
     and tags (unless ``hidden``) while the subject keeps room, then the spare cells shared
-    out."""
+    out; ``last`` is the age, or the follow-up time."""
     fixed = [("state", 1), ("channel", 9), ("id", id_width), ("requester", 16)]
     widths = dict(fixed)
-    age = 6
+    age = LAST_WIDTHS[last]
 
     def used(cols: dict[str, int]) -> int:
         # one leading blank, one blank between columns, then subject and age
@@ -142,8 +171,8 @@ def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset()) 
             spare -= grow
         subject = max(5, width - used(widths))
     order = ["state", "channel", "id", "requester", "subject", "queue", "assignee", "tags",
-             "age"]
-    columns = {**widths, "subject": subject, "age": age}
+             last]
+    columns = {**widths, "subject": subject, last: age}
     return Layout(width, tuple((key, columns[key]) for key in order if key in columns))
 
 
@@ -159,6 +188,29 @@ def _fit(text: str, width: int) -> str:
         shown = set_cell_size(shown, width)
         cells = cell_len(shown)
     return shown + " " * (width - cells)
+
+
+def _tag_segments(names: Sequence[str], colors: Sequence[str | None], width: int,
+                  style: Style) -> list[Segment]:
+    """Tag names in their colours, exactly ``width`` cells (cut with an ellipsis)."""
+    from ..tag_colors import tags_text
+
+    text = tags_text(names, colors, width)
+    text.pad_right(width - text.cell_len)
+    out: list[Segment] = []
+    plain = text.plain
+    cuts = sorted({0, len(plain), *(s.start for s in text.spans), *(s.end for s in text.spans)})
+    for start, end in pairwise(cuts):
+        piece = plain[start:end]
+        if not piece:
+            continue
+        extra = [span.style for span in text.spans if span.start <= start and end <= span.end]
+        piece_style = style
+        for found in extra:
+            if isinstance(found, Style):
+                piece_style = piece_style + found
+        out.append(Segment(piece, piece_style))
+    return out
 
 
 @owns_bindings
@@ -214,6 +266,7 @@ class ConversationList(ScrollView, can_focus=True):
         self._cursor = -1
         self._id_width = 6
         self._hidden: frozenset[str] = frozenset()
+        self._last = "age"
         self._layout: Layout | None = None
         self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
         self._styles: dict[str, Style] | None = None
@@ -505,6 +558,19 @@ class ConversationList(ScrollView, can_focus=True):
             self._strips.clear()
             self.refresh()
 
+    @property
+    def last_column(self) -> str:
+        """The last column: ``age``, or ``followup`` (until when a Pending one waits)."""
+        return self._last
+
+    @last_column.setter
+    def last_column(self, last: str) -> None:
+        if last != self._last and last in LAST_WIDTHS:
+            self._last = last
+            self._layout = None
+            self._strips.clear()
+            self.refresh()
+
     def _widen_ids(self, width: int) -> None:
         """A longer id came on screen: widen the id column (it never narrows again)."""
         if width > self._id_width:
@@ -517,7 +583,7 @@ class ConversationList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         layout = self._layout
         if layout is None or layout.width != width:
-            layout = self._layout = layout_for(width, self._id_width, self._hidden)
+            layout = self._layout = layout_for(width, self._id_width, self._hidden, self._last)
         return layout
 
     def _palette(self) -> dict[str, Style]:
@@ -559,7 +625,8 @@ class ConversationList(ScrollView, can_focus=True):
         parts = [" "]
         for key, width in layout.columns:
             title = TITLES[key]
-            parts.append(title.rjust(width)[:width] if key == "age" else _fit(title, width))
+            parts.append(title.rjust(width)[:width] if key in LAST_WIDTHS
+                         else _fit(title, width))
             parts.append(" ")
         return Strip([Segment("".join(parts), style)]).crop_extend(0, layout.width, style)
 
@@ -586,7 +653,7 @@ class ConversationList(ScrollView, can_focus=True):
             elif key == "channel":
                 append(Segment(_fit(channel_label(row.channel), width), dim))
             elif key == "id":
-                label = f"#{row.id}"
+                label = f"#{row.id}{DRAFT_MARK if look.has_draft(row.id) else ''}"
                 if len(label) > width:
                     self._widen_ids(len(label))
                 append(Segment(_fit(label, width), base))
@@ -608,11 +675,20 @@ class ConversationList(ScrollView, can_focus=True):
                 agent = row.agent_id
                 append(Segment(_fit(look.name(agent) if agent else "", width), dim))
             elif key == "tags":
-                append(Segment(_fit(", ".join(look.tag_names(row.id)), width),
-                               base + styles["tags"]))
+                names = look.tag_names(row.id)
+                colors = look.tag_colors(row.id) if names else ()
+                if any(colors):
+                    segments.extend(_tag_segments(names, colors, width, base + styles["tags"]))
+                else:
+                    append(Segment(_fit(", ".join(names), width), base + styles["tags"]))
             elif key == "age":
                 age = one_line(look.ago(look.when(row)), width)
                 append(Segment(age.rjust(width) if age.isascii() else _fit(age, width), dim))
+            elif key == "followup":
+                until = look.followup(row.id) if row.state in _PENDING else None
+                shown = followup_text(until, now()) if row.state in _PENDING else ""
+                style = base + styles["pending"] if until is not None else dim
+                append(Segment(_fit(shown, width).rstrip().rjust(width), style))
             append(Segment(" ", base))
         total = 1 + sum(width + 1 for _key, width in layout.columns)
         if total == layout.width:  # every cell is fitted exactly: no measuring needed

@@ -150,8 +150,10 @@ class PreviewPane(Static):
         out.append(one_line(look.name(agent), 40) if agent else "—")
         tags = look.tag_names(conversation.id)
         if tags:
+            from ..tag_colors import tags_text
+
             out.append("\nTags ", _LABEL)
-            out.append(one_line(", ".join(tags), 200))
+            out.append_text(tags_text(tags, look.tag_colors(conversation.id), 200))
         return out
 
     def _message(self, message: Message) -> Text:

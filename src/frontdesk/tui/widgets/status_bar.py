@@ -4,6 +4,8 @@ and the local disk when it cannot be written."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -26,6 +28,14 @@ class StatusBar(Widget):
     #: what keeps the local database from being written ("disk full"), "" when nothing
     disk: reactive[str] = reactive("")
 
+    class OutboxClicked(Message):
+        """The outbox count was clicked (the app opens the outbox)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        #: where the outbox count starts on the line (None: not shown)
+        self._outbox_at: tuple[int, int] | None = None
+
     def render(self) -> Text:
         """Left: app, profile and mode; right: presence, hours, connection and outbox."""
         line = Text(no_wrap=True, overflow="ellipsis")
@@ -41,11 +51,25 @@ class StatusBar(Widget):
             right.append(one_line(self.hours) + "   ")
         style = {"live": "green", "connecting": "yellow"}.get(self.connection, "bold red")
         right.append("● " + self.connection, style=style)
+        outbox_at: int | None = None
         if self.outbox:
-            right.append(f"   outbox {self.outbox}", style="bold yellow")
+            right.append("   ")
+            outbox_at = right.cell_len
+            right.append(f"outbox {self.outbox} (O)", style="bold yellow")
+        outbox_end = right.cell_len
         if self.disk:
             right.append(f"   ● {self.disk} — not saving", style="bold red")
         gap = max(1, self.size.width - line.cell_len - right.cell_len)
         line.append(" " * gap)
+        start = line.cell_len
         line.append_text(right)
+        self._outbox_at = (None if outbox_at is None
+                           else (start + outbox_at, start + outbox_end))
         return line
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on the outbox count asks the app to open the outbox."""
+        at = self._outbox_at
+        if at is not None and at[0] - 1 <= event.x < at[1]:
+            event.stop()
+            self.post_message(self.OutboxClicked())

@@ -30,6 +30,7 @@ from ...api.models import Conversation, ConversationPosition, ConversationRating
 from ...channels import channel_name
 from ...text import one_line
 from ..clock import ago
+from ..tag_colors import tags_text
 
 __all__ = ["HeadFacts", "ThreadHead", "describe_position", "describe_rating", "ordinal"]
 
@@ -65,6 +66,8 @@ class HeadFacts:
     loading: bool = False
     #: why the last fetch of the thread failed ("" when it did not)
     problem: str = ""
+    #: the tags' colours (``#rrggbb`` or None), in ``tags`` order
+    tag_colors: tuple[str | None, ...] = ()
 
 
 def ordinal(number: int) -> str:
@@ -109,14 +112,17 @@ def channel_label(channel: str) -> str:
     return channel_name(channel) or one_line(channel, 24)
 
 
-def _joined(out: Text, parts: Iterable[tuple[str, Style | None]]) -> None:
+def _joined(out: Text, parts: Iterable[tuple[str | Text, Style | None]]) -> None:
     first = True
     for text, style in parts:
         if not text:
             continue
         if not first:
             out.append(" · ", _DIM)
-        out.append(text, style or "")
+        if isinstance(text, Text):
+            out.append_text(text)
+        else:
+            out.append(text, style or "")
         first = False
 
 
@@ -158,7 +164,7 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
     out.append(" · ", _DIM)
     _joined(out, line1)
     out.append("\n")
-    line2: list[tuple[str, Style | None]] = []
+    line2: list[tuple[str | Text, Style | None]] = []
     if conversation.assignment is not None:
         line2.append((f"Assigned to {facts.assignee}", None))
     elif facts.position is not None:
@@ -172,7 +178,8 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
     if conversation.subject:
         line2.append((one_line(conversation.subject, _FIELD), None))
     if facts.tags:
-        line2.append(("tags " + one_line(", ".join(facts.tags), _FIELD), None))
+        line2.append((Text("tags ").append_text(
+            tags_text(facts.tags, facts.tag_colors, _FIELD)), None))
     for rating in facts.ratings:
         line2.append((describe_rating(rating), None))
     _joined(out, line2)
