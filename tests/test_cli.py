@@ -394,7 +394,12 @@ def test_no_profile_in_a_terminal_opens_the_first_run(
     monkeypatch.setattr(cli, "_interactive", lambda: True)
     demos: list[bool] = []
     monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult("demo"))
-    monkeypatch.setattr(cli, "_run_demo", lambda settings, logs: demos.append(True) or 0)
+
+    def run_demo(settings: Settings, logs: object) -> int:
+        demos.append(True)
+        return 0
+
+    monkeypatch.setattr(cli, "_run_demo", run_demo)
     assert run(capsys)[0] == 0
     assert demos == [True]
 
@@ -426,7 +431,7 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
         while True:
             try:
                 reply = httpx.get(target.base_url + "/v1/tags",
-                                  headers={"Authorization": target.key}, timeout=5)
+                                  headers={"Authorization": target.key or ""}, timeout=5)
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:

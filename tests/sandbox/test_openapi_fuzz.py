@@ -18,7 +18,7 @@ from schemathesis.specs.openapi.checks import (
     positive_data_acceptance,
 )
 
-from conftest import start_sandbox  # type: ignore[import-not-found]
+from conftest import start_sandbox
 from frontdesk.sandbox.server import SandboxServer
 
 EXAMPLES = 12

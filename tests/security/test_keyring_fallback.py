@@ -48,7 +48,7 @@ SIZE = (110, 40)
 class LockedKeyring(KeyringBackend):
     """A real-looking keyring (priority 1) that refuses every call, like a locked one."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def get_password(self, service: str, username: str) -> str | None:
         raise KeyringLocked("the collection is locked")
@@ -63,10 +63,10 @@ class LockedKeyring(KeyringBackend):
 class HangingKeyring(KeyringBackend):
     """A keyring whose every call blocks (up to 10 s) until the test releases it."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring's constructor is unannotated
         self.release = threading.Event()
         self.calls = 0
 
@@ -244,7 +244,7 @@ def test_console_without_a_keyring_names_the_fixes(
 def test_a_refusing_keyring_is_explained_without_the_key(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    keyring.set_keyring(LockedKeyring())
+    keyring.set_keyring(LockedKeyring())  # type: ignore[no-untyped-call]
     monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
     code, out, err = run(capsys, *login_args(sandbox))
     assert code == 1
