@@ -6,16 +6,23 @@
             await console.ready(pilot)      # signed in, directory and inbox loaded
             ...
             rows = console.sandbox.query("SELECT ...")
+
+Snapshot tests start from ``await console.settled(pilot)`` instead: the inbox complete with
+its tags and names, nothing in flight, and the polling timers frozen, so nothing the service
+says can change the picture while it is taken.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import inspect
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -24,12 +31,26 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
+
+
+class PollTimers:
+    """The live store's sleep in console tests: real sleeps until frozen; then no poll timer
+    fires again (a poke, a refresh or a newly shown screen still polls)."""
+
+    def __init__(self) -> None:
+        self.frozen = False
+
+    async def sleep(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self.frozen:  # wait until the loop is woken (its sleeper is then cancelled)
+            await asyncio.get_running_loop().create_future()
 
 
 @dataclass
@@ -39,6 +60,7 @@ class Console:
     sandbox: SandboxServer
     settings: Settings = field(default_factory=Settings)
     sessions: list[Session] = field(default_factory=list)
+    timers: dict[int, PollTimers] = field(default_factory=dict)
 
     def session(self, identity: str = DEMO_AGENT_EMAIL, profile: str = "test") -> Session:
         """A session signed in (once started) as ``identity``."""
@@ -47,6 +69,9 @@ class Console:
         local = LocalStore(local_store_path(profile))
         session = Session(client=client, local=local, settings=self.settings, profile=profile,
                           identity=identity)
+        timers = PollTimers()
+        session.live = LiveStore(sleep=timers.sleep)
+        self.timers[id(session)] = timers
         self.sessions.append(session)
         return session
 
@@ -64,6 +89,63 @@ class Console:
         if session.live.topic("inbox") is not None:
             await session.live.refresh("inbox")
         await pilot.pause()
+
+    async def settled(self, pilot: Pilot[Any]) -> None:
+        """Wait until the inbox is complete (every wanted record, tag and name fetched), the
+        header's topics read and no worker running; then freeze the poll timers."""
+        await self.ready(pilot)
+        app = pilot.app
+        assert isinstance(app, FrontdeskApp) and app.session is not None
+        session = app.session
+        live, inbox = session.live, session.inbox
+        for _ in range(500):
+            version = inbox.version
+            await app.workers.wait_for_complete()
+            await live.refresh("inbox")
+            await pilot.pause()
+            # Conversations with recent activity are read again for a few seconds, and their
+            # tags with them: wait for every row's tags, not for an empty re-read list.
+            complete = (not inbox._backlog and not session.directory._pending
+                        and all(cid in inbox.tags for cid in inbox.rows))
+            if complete and inbox.version == version:
+                break
+        else:
+            raise AssertionError("the inbox never came complete")
+        self.timers[id(session)].frozen = True
+        await live.refresh("presence:me")
+        await live.refresh("hours")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def hold_cursors_still(pilot: Pilot[Any]) -> None:
+    """Stop every text cursor on screen blinking: a blink is a timer, and would show in one
+    picture and not in the next."""
+    screen = pilot.app.screen
+    for box in screen.query(Input):
+        box.cursor_blink = False
+    for area in screen.query(TextArea):
+        area.cursor_blink = False
+    await pilot.pause()
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
+    """pytest-textual-snapshot's comparison, with the text cursors held still before the
+    picture is taken (after ``run_before``)."""
+
+    def compare(app: Any, *args: Any, run_before: Callable[[Pilot[Any]], Any] | None = None,
+                **kwargs: Any) -> bool:
+        async def before(pilot: Pilot[Any]) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+            await hold_cursors_still(pilot)
+
+        return snap_compare(app, *args, run_before=before, **kwargs)
+
+    return compare
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
 
@@ -26,19 +25,8 @@ def prepared(console: Console, *keys: str) -> Callable[[Pilot[Any]], Awaitable[N
     the preview, then press ``keys``."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await console.ready(pilot)
+        await console.settled(pilot)
         app = pilot.app
-        assert isinstance(app, FrontdeskApp) and app.session is not None
-        session = app.session
-        for _ in range(20):
-            version = session.inbox.version
-            await app.workers.wait_for_complete()
-            await session.live.refresh("inbox")
-            await pilot.pause()
-            if session.inbox.version == version:
-                break
-        await session.live.refresh("presence:me")
-        await session.live.refresh("hours")
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         pane = screen.query_one(PreviewPane)

@@ -307,7 +307,10 @@ class InboxStore:
             self.activity[hit.id] = self._session.server_now()
 
     async def _fetch_backlog(self) -> None:
+        """Records first (a batch a tick); once none wait, tags still to read."""
         if not self._backlog:
+            if self._tag_backlog:
+                await self._fetch_tags()
             return
         ordered = sorted(self._backlog.items(), key=lambda item: item[1])[:BATCH]
         for conversation_id, _ in ordered:
