@@ -1,4 +1,4 @@
-"""Leniency toward the real service, and clear errors for garbage (QUALITY check 10).
+"""Leniency toward the real service, and clear errors for garbage (docs/quality.md, check 10).
 
 The sandbox's garbage faults break its own answers; a tiny HTTP server on loopback plays a
 service that answers in the other published forms (201/202, bare values, unknown fields and

@@ -1,4 +1,4 @@
-"""No secure keyring, a refusing keyring, a hanging keyring (QUALITY checks 4 and 5).
+"""No secure keyring, a refusing keyring, a hanging keyring (docs/quality.md, checks 4 and 5).
 
 * No secure backend → ``login`` says so plainly and offers the environment variable or a 0600
   key file; only ``--key-file``, ``--yes`` or an explicit answer writes a file, never silently.
