@@ -4,13 +4,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions the tests passed with, with their hashes (`make lock` refreshes them).
+LOCK := requirements-dev.lock
+UV_VERSION := 0.13.9
 
-.PHONY: demo test bench screenshots lint typecheck serve clean
+.PHONY: demo test bench screenshots lint typecheck serve clean lock
 
-$(STAMP): pyproject.toml
+# uv installs the lock in seconds; where uv cannot be had from the registry (or fails), pip
+# installs the same lock. The project itself goes in editable, without dependencies.
+$(STAMP): pyproject.toml $(LOCK)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	if $(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION) \
+		&& $(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r $(LOCK) \
+		&& $(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e . ; then :; \
+	else \
+		echo "uv unavailable: installing with pip"; \
+		$(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK) \
+		&& $(BIN)/python -m pip install --quiet --no-deps -e . ; \
+	fi
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -33,6 +44,13 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python -m frontdesk.tui.screenshots screenshots
+
+# Resolve pyproject.toml's ranges again to the newest releases, with hashes.
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--quiet -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra dev --universal --python-version 3.11 \
+		--generate-hashes --quiet -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
