@@ -118,21 +118,22 @@ class Console:
         await pilot.pause()
 
 
-async def hold_cursors_still(pilot: Pilot[Any]) -> None:
-    """Stop every text cursor on screen blinking: a blink is a timer, and would show in one
-    picture and not in the next."""
+async def hold_still(pilot: Pilot[Any]) -> None:
+    """Stop every text cursor on screen blinking and let every animation (a scroll to the
+    end) finish: a blink or a scroll in flight would show in one picture and not the next."""
     screen = pilot.app.screen
     for box in screen.query(Input):
         box.cursor_blink = False
     for area in screen.query(TextArea):
         area.cursor_blink = False
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
 @pytest.fixture
 def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
-    """pytest-textual-snapshot's comparison, with the text cursors held still before the
-    picture is taken (after ``run_before``)."""
+    """pytest-textual-snapshot's comparison, with the text cursors and animations held still
+    before the picture is taken (after ``run_before``)."""
 
     def compare(app: Any, *args: Any, run_before: Callable[[Pilot[Any]], Any] | None = None,
                 **kwargs: Any) -> bool:
@@ -141,7 +142,7 @@ def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
                 result = run_before(pilot)
                 if inspect.isawaitable(result):
                     await result
-            await hold_cursors_still(pilot)
+            await hold_still(pilot)
 
         return snap_compare(app, *args, run_before=before, **kwargs)
 
