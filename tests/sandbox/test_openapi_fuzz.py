@@ -21,7 +21,7 @@ from schemathesis.specs.openapi.checks import (
 from conftest import start_sandbox
 from frontdesk.sandbox.server import SandboxServer
 
-EXAMPLES = 12
+EXAMPLES = 6  # per operation, beside schemathesis' coverage phase (boundary and invalid cases)
 
 
 @pytest.fixture(scope="module")
