@@ -4,13 +4,33 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The versions the tests passed with, with their hashes (`make lock` refreshes them).
+LOCK := requirements-dev.lock
+UV_VERSION := 0.13.9
+# uv: the one on PATH, else one the registry gives pip into a bootstrap folder shared by every
+# clone on this machine (so a fresh clone finds it there).
+UV_BOOT := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/frontdesk/uv-$(UV_VERSION)
+UV := $(or $(shell command -v uv 2>/dev/null),$(UV_BOOT)/bin/uv)
 
-.PHONY: demo test bench screenshots lint typecheck serve clean
+.PHONY: demo test bench screenshots lint typecheck serve clean lock
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+# uv installs the lock in seconds (the venv is made without pip, which alone takes longer);
+# where uv cannot be had or fails, pip installs the same lock. The project goes in editable,
+# without dependencies, and pip beside it for whoever wants it in the venv.
+$(STAMP): pyproject.toml $(LOCK)
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	test -x $(UV) || $(PYTHON) -m pip install --quiet --disable-pip-version-check \
+		--target $(UV_BOOT) uv==$(UV_VERSION) >/dev/null 2>&1 || true
+	if test -x $(UV) \
+		&& $(UV) pip install --quiet --python $(BIN)/python --require-hashes -r $(LOCK) \
+		&& $(UV) pip install --quiet --python $(BIN)/python --no-deps -e . pip; then :; \
+	else \
+		echo "uv unavailable: installing with pip"; \
+		{ $(BIN)/python -m pip --version >/dev/null 2>&1 \
+			|| $(BIN)/python -m ensurepip --upgrade --default-pip >/dev/null; } \
+		&& $(BIN)/python -m pip install --quiet --require-hashes -r $(LOCK) \
+		&& $(BIN)/python -m pip install --quiet --no-deps -e . ; \
+	fi
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -19,18 +39,27 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/frontdesk sandbox serve
 
-test: $(STAMP)
+# The gates first (seconds when their caches are warm), then the suite.
+test: lint
 	$(BIN)/python -m pytest -n 2 -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --cache-dir $(VENV)/import_linter_cache
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
 screenshots: $(STAMP)
 	$(BIN)/python -m frontdesk.tui.screenshots screenshots
+
+# Resolve pyproject.toml's ranges again to the newest releases, with hashes.
+lock: $(STAMP)
+	$(UV) pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--quiet -o requirements.lock
+	$(UV) pip compile pyproject.toml --extra dev --universal --python-version 3.11 \
+		--generate-hashes --quiet -o $(LOCK)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -164,6 +164,12 @@ def _memory(ctx: BenchContext) -> Outcome:
     return bench_memory.run(ctx)
 
 
+def _local(ctx: BenchContext) -> Outcome:
+    from . import bench_local
+
+    return bench_local.run(ctx)
+
+
 def _sandbox(ctx: BenchContext) -> Outcome:
     from . import bench_sandbox
 
@@ -180,6 +186,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "client": ("(h) client overhead per call", _client, ("small",)),
     "memory": ("(i) console memory", _memory, ("big",)),
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
+    "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }
 
 

@@ -14,7 +14,7 @@ and ``--queues`` queues of 20 members each. The console runs headless (``App.run
 * **team+queues**: Team mode with the queues topic watched as well.
 
 For each it prints the CPU seconds of the console's process (``time.process_time``) per
-second of idling and the requests per minute it sent. Budgets (QUALITY.md): ≤ 60 requests a
+second of idling and the requests per minute it sent. Budgets (docs/quality.md): ≤ 60 requests a
 minute; a poll that changes nothing repaints nothing, so idle CPU is the cost of polling and
 parsing alone.
 """

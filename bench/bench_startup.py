@@ -17,7 +17,7 @@ JSON and leaves with ``os._exit``. Both apps run with ``App.run(headless=True)``
   the inbox reads at start), information beside the budget.
 
 Runs alternate bare and frontdesk so that drift in the machine's load hits both alike.
-Budget: frontdesk ≤ 1.4 x bare (QUALITY.md). Also reports whether fastapi or uvicorn were
+Budget: frontdesk ≤ 1.4 x bare (docs/quality.md). Also reports whether fastapi or uvicorn were
 imported before the first frame (they must not be).
 """
 

@@ -35,10 +35,10 @@ SEED = 7
 class MemoryKeyring(KeyringBackend):
     """A keyring that lives in memory for the test run: the user's is never touched."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = 1
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]  # keyring's constructor is unannotated
         self.store: dict[tuple[str, str], str] = {}
 
     def get_password(self, service: str, username: str) -> str | None:

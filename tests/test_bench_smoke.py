@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", "sandbox")
+BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", "sandbox",
+              "local")
 
 
 def test_quick_bench_writes_results(tmp_path: Path) -> None:

@@ -186,6 +186,38 @@ def test_login_with_the_key_in_the_environment(
     assert stat.S_IMODE(config.settings_path().stat().st_mode) == 0o600
 
 
+def test_login_keeps_the_comments_and_layout_of_a_hand_edited_file(
+        sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = config.settings_path()
+    path.parent.mkdir(parents=True)
+    hand_written = (
+        "# frontdesk settings, kept by hand\n"
+        "\n"
+        "[profiles.home]  # the one at home\n"
+        "base_url = \"https://home.example.com\"  # behind the VPN\n"
+        "agent_email = \"me@example.com\"\n"
+        "\n"
+        "[keys]\n"
+        "# I claim with C\n"
+        "\"inbox.claim\" = \"C\"\n"
+    )
+    path.write_text(hand_written)
+    code, _, err = login(sandbox, monkeypatch, capsys, "--profile", "work")
+    assert code == 0, err
+    lines = path.read_text().splitlines()
+    kept = [line for line in hand_written.splitlines() if line]
+    assert [line for line in lines if line in kept] == kept  # every line, in its order
+    settings = load_settings()
+    assert settings.default_profile == "work"
+    assert settings.profiles["work"].base_url == sandbox.base_url
+    assert settings.profiles["home"].base_url == "https://home.example.com"
+    assert settings.keys["inbox.claim"] == "C"
+    code, _, err = run(capsys, "logout", "--profile", "work")
+    assert code == 0, err
+    assert "# the one at home" in path.read_text()
+
+
 def test_login_with_the_key_piped(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(sandbox.key + "\n"))
@@ -510,7 +542,12 @@ def test_no_profile_in_a_terminal_opens_the_first_run(
     monkeypatch.setattr(cli, "_interactive", lambda: True)
     demos: list[bool] = []
     monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult("demo"))
-    monkeypatch.setattr(cli, "_run_demo", lambda settings, logs: demos.append(True) or 0)
+
+    def run_demo(settings: Settings, logs: object) -> int:
+        demos.append(True)
+        return 0
+
+    monkeypatch.setattr(cli, "_run_demo", run_demo)
     assert run(capsys)[0] == 0
     assert demos == [True]
 
@@ -542,7 +579,7 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
         while True:
             try:
                 reply = httpx.get(target.base_url + "/v1/tags",
-                                  headers={"Authorization": target.key}, timeout=5)
+                                  headers={"Authorization": target.key or ""}, timeout=5)
                 break
             except httpx.HTTPError:
                 if time.monotonic() > deadline:

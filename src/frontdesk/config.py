@@ -63,6 +63,7 @@ __all__ = [
     "load_settings",
     "locations",
     "log_dir",
+    "merge_toml",
     "read_key_file",
     "resolve_key",
     "save_settings",
@@ -657,7 +658,8 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
 
     Written to a temporary file in the same directory and moved into place with
     :func:`os.replace`, so a crash leaves the old file or the new one, never half of one.
-    Comments in a hand-edited file are not kept.
+    A hand-edited file keeps its comments, order and layout: only the values that changed are
+    rewritten, new ones added and removed ones dropped (:func:`merge_toml`).
     """
     path = settings_path() if path is None else path
     try:
@@ -666,7 +668,12 @@ def save_settings(settings: Settings, path: Path | None = None) -> None:
         raise ConfigError(
             f"Refusing to save invalid settings:\n{_describe_problems(exc)}"
         ) from None
-    text = dumps_toml(checked.to_mapping())  # unset (None) values are left out
+    data = checked.to_mapping()  # unset (None) values are left out
+    try:
+        current = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        current = ""
+    text = merge_toml(current, data) if current.strip() else dumps_toml(data)
     _atomic_write(path, text.encode("utf-8"))
 
 
@@ -766,6 +773,74 @@ def dumps_toml(data: Mapping[str, object]) -> str:
     lines: list[str] = []
     _write_table(lines, (), data)
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def merge_toml(current: str, data: Mapping[str, object]) -> str:
+    """``current`` TOML text changed to hold exactly ``data``, keeping its comments and layout.
+
+    Values equal to what the text holds are left as written; changed ones are written as
+    :func:`dumps_toml` would (the same escaping) in place, keeping their comment. Text that is
+    not valid TOML is replaced by :func:`dumps_toml` of ``data``.
+    """
+    import tomlkit  # only when saving: not on the way to the first frame
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        document = tomlkit.parse(current)
+    except TOMLKitError:
+        return dumps_toml(data)
+    _merge_table(document, data)
+    return _space_tables(tomlkit.dumps(document))
+
+
+_TABLE_HEADER = re.compile(r"^\[[^\]=,]+\]\s*(#.*)?$")
+
+
+def _space_tables(text: str) -> str:
+    """A blank line before each table header that directly follows a value (tomlkit adds
+    keys and tables without one); a header under its own comment stays under it."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if (_TABLE_HEADER.match(line) and out and out[-1].strip()
+                and not out[-1].lstrip().startswith("#")):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _merge_table(table: Any, data: Mapping[str, object]) -> None:
+    """Make a tomlkit table (or the document) hold ``data``; see :func:`merge_toml`."""
+    import tomlkit
+
+    for key in list(table.keys()):
+        if data.get(key) is None:
+            del table[key]
+    for key, value in data.items():
+        if not isinstance(key, str):
+            raise TypeError(f"TOML keys must be strings, not {type(key).__name__}")
+        if value is None:
+            continue
+        existing = table.get(key)
+        if isinstance(value, Mapping):
+            if not isinstance(existing, Mapping):
+                existing = tomlkit.table(
+                    is_super_table=bool(value) and all(isinstance(v, Mapping)
+                                                       for v in value.values()))
+                _merge_table(existing, value)
+                table[key] = existing
+            else:
+                _merge_table(existing, value)
+            continue
+        item = tomlkit.parse(f"value = {_toml_value(value)}")["value"]
+        if existing is None or _plain(existing) != _plain(item):
+            table[key] = item
+
+
+def _plain(item: Any) -> Any:
+    """A tomlkit item as plain Python values (for comparing what a file holds)."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if unwrap is not None else item
 
 
 def _write_table(lines: list[str], prefix: tuple[str, ...], table: Mapping[str, object]) -> None:

@@ -1,4 +1,4 @@
-"""Retries (QUALITY check 7): what is retried, how often, and what never is."""
+"""Retries (docs/quality.md, check 7): what is retried, how often, and what never is."""
 
 from __future__ import annotations
 

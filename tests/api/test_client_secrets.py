@@ -1,4 +1,4 @@
-"""The API key (QUALITY checks 4 and 6): sent only as ``Authorization`` to the configured
+"""The API key (docs/quality.md, checks 4 and 6): sent only as ``Authorization`` to the configured
 origins, never after a redirect, never in a log line, a repr or an error.
 
 Two tiny HTTP servers on loopback play "the service" and "somewhere else", so the test can

@@ -323,18 +323,16 @@ def test_priorities_order() -> None:
 
 
 # ------------------------------------------------------------------------------ real time
+# The pacer on the real clock: only lower bounds (waiting less than the rate allows is wrong on
+# any machine, and a busy one only waits longer); how long exactly is the fake-time tests' job.
 
 
 async def test_burst_then_rate_real_time() -> None:
     pacer = Pacer(rate=50, burst=2)
     start = time.monotonic()
-    await pacer.acquire()
-    await pacer.acquire()
-    assert time.monotonic() - start < 0.05
-    for _ in range(4):
+    for _ in range(6):
         await pacer.acquire()
-    elapsed = time.monotonic() - start
-    assert 0.075 <= elapsed < 0.3  # 4 tokens at 50/s = 0.08 s
+    assert time.monotonic() - start >= 0.075  # a burst of 2, then 4 tokens at 50/s = 0.08 s
 
 
 async def test_priority_real_time() -> None:
@@ -358,14 +356,12 @@ async def test_priority_real_time() -> None:
 async def test_cancellation_real_time() -> None:
     pacer = Pacer(rate=20, burst=1)
     await drain(pacer)
-    start = time.monotonic()
     tasks = [asyncio.create_task(pacer.acquire()) for _ in range(4)]
     await asyncio.sleep(0)
     tasks[0].cancel()
     tasks[2].cancel()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     assert [isinstance(r, asyncio.CancelledError) for r in done] == [True, False, True, False]
-    assert time.monotonic() - start < 0.17  # two tokens (0.1 s), not four (0.2 s)
     assert pacer.waiting == 0
 
 
@@ -381,5 +377,4 @@ async def test_many_concurrent_acquires_real_time() -> None:
     pacer = Pacer(rate=200, burst=4)
     start = time.monotonic()
     await asyncio.gather(*(pacer.acquire(Priority(i % 3)) for i in range(50)))
-    elapsed = time.monotonic() - start
-    assert 0.22 <= elapsed < 0.6  # 46 tokens at 200/s = 0.23 s
+    assert time.monotonic() - start >= 0.22  # 46 tokens at 200/s = 0.23 s

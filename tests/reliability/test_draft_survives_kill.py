@@ -1,6 +1,7 @@
-"""QUALITY.md checks 8 and 9 with a real process: the console's composer is ``kill -9``-ed while
-typing, with a reply enqueued, and with a reply the service stored but never confirmed; what
-was typed is there afterwards, and the restarted outbox sends each reply exactly once."""
+"""docs/quality.md checks 8 and 9 with a real process: the console's composer is
+``kill -9``-ed while typing, with a reply enqueued, and with a reply the service stored but
+never confirmed; what was typed is there afterwards, and the restarted outbox sends each reply
+exactly once."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""QUALITY.md check 10 at the console (and the "lost connection" and "asks before quitting" parts
-of check 9): the service answering garbage or not answering at all, while the console runs.
+"""docs/quality.md check 10 at the console (and the "lost connection" and "asks before
+quitting" parts of check 9): the service answering garbage or not answering at all, while the
+console runs.
 
 The client's own handling of each kind of garbage is ``tests/api/test_client_lenient.py``; here
 the whole console (``FrontdeskApp`` on a session) keeps running on the data it has, the status

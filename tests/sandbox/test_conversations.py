@@ -28,6 +28,7 @@ from factories_conversations import (
 )
 
 from frontdesk.api.models import Conversation, Message
+from frontdesk.api.models.messages import EmailContact
 from frontdesk.sandbox.db import iso
 from frontdesk.sandbox.server import SandboxServer
 
@@ -107,8 +108,9 @@ def test_email_conversation_records_addresses_and_subject(
     assert attributes.email_content is not None
     assert attributes.email_content.type == "Regular"
     assert attributes.body is not None and attributes.body.value == "It flickers"
-    assert attributes.from_ is not None and attributes.from_.email == email
-    assert [c.email for c in attributes.to or []] == [EMAIL_INTEGRATION]
+    assert isinstance(attributes.from_, EmailContact) and attributes.from_.email == email
+    assert [c if isinstance(c, str) else c.email for c in attributes.to or []] == [
+        EMAIL_INTEGRATION]
     assert attributes.is_auto_reply is False
     assert attributes.subject == "Broken lamp"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import itertools
-import time
 from typing import Any
 
 import httpx
@@ -78,15 +77,11 @@ def test_a_thread_of_ten_thousand_messages(sandbox: SandboxServer, http: httpx.C
     cid = stored_conversation(sandbox, world.requester, channel="WidgetChat",
                               type="ChatConversation")
     stored_messages(sandbox, cid, world.requester, 10_000)
-    http.get(f"/v1/conversations/{cid}/messages")  # warm up
-    started = time.perf_counter()
-    thread = messages(http, cid)
-    elapsed = time.perf_counter() - started
+    thread = messages(http, cid)  # bench `sandbox` times a 10,000-message thread
     assert len(thread) == 10_000
     assert thread[0]["attributes"]["content"]["value"] == "message 0"
     assert thread[-1]["attributes"]["content"]["value"] == "message 9999"
     Message.model_validate(thread[-1])
-    assert elapsed < 2.0  # generous: catches a per-message query, not a benchmark
 
 
 # ---------------------------------------------------------------- add

@@ -1,4 +1,4 @@
-"""Hostile strings shared by the security tests (QUALITY.md checks 1-3), and how to plant them
+"""Hostile strings shared by the security tests (docs/quality.md checks 1-3), and how to plant them
 in a running sandbox as a customer would: an end user's name, a conversation's subject,
 message bodies in every content type, email headers, a tag and attachments.
 

@@ -1,4 +1,4 @@
-"""QUALITY.md checks 2 and 3 in the widgets: customer markup (``[bold red]``, ``[link=…]``,
+"""docs/quality.md checks 2 and 3 in the widgets: customer markup (``[bold red]``, ``[link=…]``,
 ``[@click=app.quit]``, ``[/foo]``) shows literally, triggers nothing and crashes nothing, and a
 link in a message is shown with its real target and opened only after a key press.
 

@@ -1,4 +1,4 @@
-"""QUALITY.md check 1 at the terminal: the whole console, run in a real pseudo-terminal, never
+"""docs/quality.md check 1 at the terminal: the whole console, run in a real pseudo-terminal, never
 writes a customer's escape sequences.
 
 The unit-level proof is ``tests/security/test_text_sanitiser.py``; this one is end to end.
@@ -14,7 +14,7 @@ to the master — inbox → filter → thread → attributes panel → transfer 
 People (an end user's profile, the agents, the agent edit form) → Team and its team picker →
 Queues → Admin (tags, teams, queues, attribute definitions) — ends on a deliberate crash
 (Textual's crash screen prints a traceback with locals), and then checks the raw bytes, crash
-screen included: no escape of the customer's, and not the API key either (QUALITY.md check 4).
+screen included: no escape of the customer's, and not the API key either (docs/quality.md check 4).
 """
 
 from __future__ import annotations
@@ -354,6 +354,6 @@ def test_customer_escapes_never_reach_the_terminal(
     assert "\x1b]52;c;U1RPTEVO" not in written and "PWNED\x1b" not in written
     for literal in hostile.MARKUP.values():
         assert literal in written, f"{literal!r} did not show literally"
-    # QUALITY.md check 4, on the screen and the crash screen: the API key was never written.
+    # docs/quality.md check 4, on the screen and the crash screen: the API key was never written.
     assert sandbox.key not in written
 

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import sqlite3
 import stat
-import statistics
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,17 +126,14 @@ def test_draft_round_trip_and_delete_on_empty(store: LocalStore) -> None:
     assert store.drafts() == []
 
 
-def test_draft_write_cost(store: LocalStore) -> None:
-    timings = []
-    for n in range(1000):
-        started = time.perf_counter()
+def test_a_draft_saved_per_keystroke_keeps_one_row(store: LocalStore) -> None:
+    """The composer saves on every keystroke: each save replaces the row (bench `local`
+    times it)."""
+    for n in range(200):
         store.save_draft(9, "x" * n)
-        timings.append(time.perf_counter() - started)
-    median_ms = statistics.median(timings) * 1000
-    print(f"draft save: median {median_ms:.3f} ms, max {max(timings) * 1000:.3f} ms")
-    assert median_ms < 50  # the goal is < 1 ms; only a gross regression fails here
     draft = store.draft(9)
-    assert draft is not None and len(draft.text) == 999
+    assert draft is not None and len(draft.text) == 199
+    assert store.execute("SELECT count(*) FROM drafts") == [(1,)]
 
 
 def test_draft_survives_kill_9(db_path: Path) -> None:
@@ -195,11 +190,7 @@ def test_remember_100k_conversations(store: LocalStore) -> None:
         for i in range(1, 100_001)
     ) + "]"
     records = TypeAdapter(list[Conversation]).validate_json(body)
-    started = time.perf_counter()
-    assert store.remember(records, "inbox") == 100_000
-    elapsed = time.perf_counter() - started
-    print(f"remember 100,000 conversations: {elapsed:.2f} s")
-    assert elapsed < 9  # the goal is < 3 s; generous for loaded CI machines
+    assert store.remember(records, "inbox") == 100_000  # bench `local` times it
     assert store.execute("SELECT count(*) FROM working_set") == [(100_000,)]
     assert len(store.working_set(limit=50)) == 50
 

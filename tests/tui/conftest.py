@@ -6,13 +6,19 @@
             await console.ready(pilot)      # signed in, directory and inbox loaded
             ...
             rows = console.sandbox.query("SELECT ...")
+
+Snapshot tests start from ``await console.settled(pilot)`` instead: the inbox complete with
+its tags and names, nothing in flight, and the polling timers frozen, so nothing the service
+says can change the picture while it is taken.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import inspect
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +27,7 @@ from textual import events
 from textual.dom import DOMNode
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.api.client import ApiClient
@@ -30,12 +37,26 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
+
+
+class PollTimers:
+    """The live store's sleep in console tests: real sleeps until frozen; then no poll timer
+    fires again (a poke, a refresh or a newly shown screen still polls)."""
+
+    def __init__(self) -> None:
+        self.frozen = False
+
+    async def sleep(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self.frozen:  # wait until the loop is woken (its sleeper is then cancelled)
+            await asyncio.get_running_loop().create_future()
 
 
 @dataclass
@@ -45,6 +66,7 @@ class Console:
     sandbox: SandboxServer
     settings: Settings = field(default_factory=Settings)
     sessions: list[Session] = field(default_factory=list)
+    timers: dict[int, PollTimers] = field(default_factory=dict)
 
     def session(self, identity: str = DEMO_AGENT_EMAIL, profile: str = "test") -> Session:
         """A session signed in (once started) as ``identity``."""
@@ -53,6 +75,9 @@ class Console:
         local = LocalStore(local_store_path(profile))
         session = Session(client=client, local=local, settings=self.settings, profile=profile,
                           identity=identity)
+        timers = PollTimers()
+        session.live = LiveStore(sleep=timers.sleep)
+        self.timers[id(session)] = timers
         self.sessions.append(session)
         return session
 
@@ -119,6 +144,63 @@ def busy_nodes(app: Any) -> list[str]:
     for screen in app.screen_stack:
         nodes.extend(screen.walk_children())
     return [repr(node) for node in nodes if not node._message_queue.empty()]
+    async def settled(self, pilot: Pilot[Any]) -> None:
+        """Wait until the inbox is complete (every wanted record, tag and name fetched), the
+        header's topics read and no worker running; then freeze the poll timers."""
+        await self.ready(pilot)
+        app = pilot.app
+        assert isinstance(app, FrontdeskApp) and app.session is not None
+        session = app.session
+        live, inbox = session.live, session.inbox
+        for _ in range(500):
+            version = inbox.version
+            await app.workers.wait_for_complete()
+            await live.refresh("inbox")
+            await pilot.pause()
+            # Conversations with recent activity are read again for a few seconds, and their
+            # tags with them: wait for every row's tags, not for an empty re-read list.
+            complete = (not inbox._backlog and not session.directory._pending
+                        and all(cid in inbox.tags for cid in inbox.rows))
+            if complete and inbox.version == version:
+                break
+        else:
+            raise AssertionError("the inbox never came complete")
+        self.timers[id(session)].frozen = True
+        await live.refresh("presence:me")
+        await live.refresh("hours")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def hold_still(pilot: Pilot[Any]) -> None:
+    """Stop every text cursor on screen blinking and let every animation (a scroll to the
+    end) finish: a blink or a scroll in flight would show in one picture and not the next."""
+    screen = pilot.app.screen
+    for box in screen.query(Input):
+        box.cursor_blink = False
+    for area in screen.query(TextArea):
+        area.cursor_blink = False
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
+    """pytest-textual-snapshot's comparison, with the text cursors and animations held still
+    before the picture is taken (after ``run_before``)."""
+
+    def compare(app: Any, *args: Any, run_before: Callable[[Pilot[Any]], Any] | None = None,
+                **kwargs: Any) -> bool:
+        async def before(pilot: Pilot[Any]) -> None:
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+            await hold_still(pilot)
+
+        return snap_compare(app, *args, run_before=before, **kwargs)
+
+    return compare
 
 
 @pytest.fixture

@@ -269,7 +269,7 @@ async def test_markdown_is_remembered_per_channel_and_the_preview_closes_after_s
         await pilot.pause()
         assert not composer.preview
         assert not composer.query_one("#composer-preview").display
-        await app.session.outbox.flush()  # type: ignore[union-attr]
+        await app.session.outbox.flush()
         stored = console.sandbox.query(
             "SELECT attributes FROM messages WHERE conversation_id = ? ORDER BY seq DESC "
             "LIMIT 1", (first,))

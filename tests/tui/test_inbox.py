@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Tab
 
 from frontdesk.sandbox import records
 from frontdesk.sandbox.clock import ManualClock
@@ -240,13 +240,13 @@ async def test_search_shows_a_temporary_view(console: Console) -> None:
         await pilot.press(*"router", "enter")
         await pilot.pause()
         assert screen.view == "search"
-        assert "searching" in str(screen.query_one("#view-search").label)
+        assert "searching" in str(screen.query_one("#view-search", Tab).label)
         assert "Searching the service for “router”" in listing.render_line(1).text
         await app.workers.wait_for_complete()
         console.sandbox.faults.clear()
         await pilot.pause()
         assert screen.view == "search"
-        assert "searching" not in str(screen.query_one("#view-search").label)
+        assert "searching" not in str(screen.query_one("#view-search", Tab).label)
         found = listing.shown_ids()
         assert found
         assert all(cid in session.inbox.records for cid in found)

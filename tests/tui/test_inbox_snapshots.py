@@ -28,7 +28,7 @@ def prepared(console: Console, *keys: str,
     the preview (and with ``queues`` every queue's waiting count), then press ``keys``."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await console.ready(pilot)
+        await console.settled(pilot)
         app = pilot.app
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
@@ -38,15 +38,8 @@ def prepared(console: Console, *keys: str,
                 rows = await session.live.refresh("queues")
                 if rows and all(r.waiting is not None and r.oldest_exact for r in rows):
                     break
-        for _ in range(20):
-            version = session.inbox.version
             await app.workers.wait_for_complete()
-            await session.live.refresh("inbox")
             await pilot.pause()
-            if session.inbox.version == version:
-                break
-        await session.live.refresh("presence:me")
-        await session.live.refresh("hours")
         screen = app.screen
         assert isinstance(screen, InboxScreen)
         pane = screen.query_one(PreviewPane)

@@ -24,7 +24,7 @@ def prepare(console: Any, keys: tuple[str, ...], topics: tuple[str, ...],
     """Sign in, press ``keys``, fetch ``topics`` and let the screen settle."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await console.ready(pilot)
+        await console.settled(pilot)
         await pilot.press(*keys)
         await pilot.pause()
         session = pilot.app.session  # type: ignore[attr-defined]

@@ -12,8 +12,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from frontdesk.tui.app import FrontdeskApp
-
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
 
 
@@ -29,11 +27,8 @@ def prepare(console: Any, *keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]
     """Sign in, read the header's topics, then press ``keys`` (settling after each)."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await console.ready(pilot)
+        await console.settled(pilot)
         app = pilot.app
-        assert isinstance(app, FrontdeskApp) and app.session is not None
-        await app.session.live.refresh("presence:me")
-        await app.session.live.refresh("hours")
         for key in keys:
             await pilot.press(key)
             await settle(pilot)

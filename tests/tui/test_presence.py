@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.widgets import Switch
+
 from frontdesk.tui.screens.presence import PresenceScreen
 
 
@@ -38,8 +40,8 @@ async def test_toggles_in_a_burst_reach_the_service_in_order_and_once(console) -
         assert ("Speak" in rows[0]["channels"]) is speak
         assert ("Messaging" in rows[0]["channels"]) is (not messaging)
         screen = app.screen
-        assert screen.query_one("#channel-Speak").value is speak
-        assert screen.query_one("#channel-Messaging").value is (not messaging)
+        assert screen.query_one("#channel-Speak", Switch).value is speak
+        assert screen.query_one("#channel-Messaging", Switch).value is (not messaging)
         # and quiet afterwards: no change sent back and forth
         await console.idle(pilot)
         assert not screen._echoes or not any(screen._echoes.values())

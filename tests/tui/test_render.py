@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -200,21 +199,19 @@ def test_text_is_plain() -> None:
         "word " * 20000,
     ],
 )
-def test_hostile_markdown_stays_fast(source: str) -> None:
-    start = time.perf_counter()
+def test_hostile_markdown_renders(source: str) -> None:
+    """Bodies built to make a backtracking parser slow render (bench `local` times them)."""
     text = markdown_to_text(source)
-    assert time.perf_counter() - start < 0.5
     assert text.plain  # rendered something
 
 
 # ---------------------------------------------------------------------- HTML --
 
 
-def test_deeply_nested_html_stays_fast_and_bounded() -> None:
+def test_deeply_nested_html_renders_bounded() -> None:
+    """Nesting 5,000 deep renders to a short text (bench `local` times it)."""
     source = "<blockquote>" * 5_000 + "<ul><li>" * 5_000 + "x" + "<b>" * 5_000 + "y"
-    start = time.perf_counter()
     rendered = render_body("Html", source)
-    assert time.perf_counter() - start < 2.0
     assert isinstance(rendered, Text)
     assert "x" in rendered.plain
     assert len(rendered.plain) < 1_000

@@ -43,7 +43,7 @@ def first_id(console: Console, where: str) -> int:
 
 async def show_thread(console: Console, pilot: Pilot[Any], cid: int) -> ThreadScreen:
     """Sign in, open the thread and wait until it has been polled and painted."""
-    await console.ready(pilot)
+    await console.settled(pilot)
     app = pilot.app
     assert isinstance(app, FrontdeskApp) and app.session is not None
     screen = ThreadScreen(cid)

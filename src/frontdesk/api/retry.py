@@ -1,7 +1,7 @@
 """The retry policy: which failures are worth another attempt, and how long to wait first.
 
 Kept as data and pure functions, so the rules can be tested without a network and the client
-only has to loop. The rules (QUALITY.md, check 7):
+only has to loop. The rules (docs/quality.md, check 7):
 
 - a request that never reached the service (connect error) is always retried;
 - a timeout or broken connection after sending, or an unreadable answer, is retried only when

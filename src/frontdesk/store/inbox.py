@@ -344,7 +344,10 @@ class InboxStore:
             self._stale_previews.add(hit.id)
 
     async def _fetch_backlog(self) -> None:
+        """Records first (a batch a tick); once none wait, tags still to read."""
         if not self._backlog:
+            if self._tag_backlog:
+                await self._fetch_tags()
             return
         ordered = sorted(self._backlog.items(), key=lambda item: item[1])[:BATCH]
         for conversation_id, _ in ordered:

@@ -3,7 +3,7 @@
 What it keeps, and why:
 
 * **drafts** — the composer's text and attachments per conversation, saved on every keystroke,
-  so a reply survives quitting, a crash, a killed process or a power cut (QUALITY.md, check 9);
+  so a reply survives quitting, a crash, a killed process or a power cut (docs/quality.md, check 9);
 * **the outbox** — replies kept until the service confirms them (the table lives here so an
   enqueue and the deletion of its draft share one transaction; :mod:`.outbox` drives it);
 * **the working set** — every conversation opened, created, claimed or seen, as its wire JSON

@@ -1,6 +1,6 @@
 """The outbox: a reply is kept on disk until the service confirms it, and is never posted twice.
 
-How "never twice" works (QUALITY.md, check 8): each reply gets an ``external_id`` (a uuid4)
+How "never twice" works (docs/quality.md, check 8): each reply gets an ``external_id`` (a uuid4)
 when it is enqueued, stored with it, and sent with every attempt. The service refuses a second
 message with an ``externalId`` the conversation already has, so when an answer is lost after
 the service stored the message, the resend is refused as a duplicate — which the sender (the
