@@ -125,25 +125,6 @@ class Console:
                     return
         raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}")
 
-
-def key_event(key: str) -> events.Key:
-    """The Key event the terminal driver makes of ``key`` (a key name or one character)."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
-    character: str | None
-    try:
-        character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-    except KeyError:
-        character = key if len(key) == 1 else None
-    return events.Key(key, character)
-
-
-def busy_nodes(app: Any) -> list[str]:
-    """Nodes of the app with messages still queued (the app, its screens, their widgets)."""
-    nodes: list[DOMNode] = [app, *app.screen_stack]
-    for screen in app.screen_stack:
-        nodes.extend(screen.walk_children())
-    return [repr(node) for node in nodes if not node._message_queue.empty()]
     async def settled(self, pilot: Pilot[Any]) -> None:
         """Wait until the inbox is complete (every wanted record, tag and name fetched), the
         header's topics read and no worker running; then freeze the poll timers."""
@@ -172,6 +153,24 @@ def busy_nodes(app: Any) -> list[str]:
         await pilot.pause()
 
 
+def key_event(key: str) -> events.Key:
+    """The Key event the terminal driver makes of ``key`` (a key name or one character)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    character: str | None
+    try:
+        character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        character = key if len(key) == 1 else None
+    return events.Key(key, character)
+
+
+def busy_nodes(app: Any) -> list[str]:
+    """Nodes of the app with messages still queued (the app, its screens, their widgets)."""
+    nodes: list[DOMNode] = [app, *app.screen_stack]
+    for screen in app.screen_stack:
+        nodes.extend(screen.walk_children())
+    return [repr(node) for node in nodes if not node._message_queue.empty()]
 async def hold_still(pilot: Pilot[Any]) -> None:
     """Stop every text cursor on screen blinking and let every animation (a scroll to the
     end) finish: a blink or a scroll in flight would show in one picture and not the next."""

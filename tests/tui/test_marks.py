@@ -52,11 +52,9 @@ def has_colour(segments: Any, text: str, color: str) -> bool:
 async def test_tags_show_their_colours_and_help_explains_the_marks(console: Console) -> None:
     app: FrontdeskApp = console.app()
     async with app.run_test(size=(220, 45)) as pilot:  # the list wide enough for tags
-        await console.ready(pilot)
+        await console.settled(pilot)  # every row's tags read, and the tags' colours
         session = app.session
         assert session is not None
-        for _ in range(3):  # tags are read a few a tick, after the records
-            await session.live.refresh("inbox")
         cid, name, color = colored(console, session.inbox.tags)
         await pilot.pause()
         screen = app.screen
