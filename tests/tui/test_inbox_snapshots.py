@@ -30,12 +30,12 @@ def prepared(console: Console, *keys: str) -> Callable[[Pilot[Any]], Awaitable[N
         app = pilot.app
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
-        for _ in range(20):
+        for _ in range(80):  # the records a batch a tick, then the tags a batch a tick
             version = session.inbox.version
             await app.workers.wait_for_complete()
             await session.live.refresh("inbox")
             await pilot.pause()
-            if session.inbox.version == version:
+            if session.inbox.version == version and session.inbox.settled:
                 break
         await session.live.refresh("presence:me")
         await session.live.refresh("hours")
