@@ -41,3 +41,18 @@ def test_rows_of_calls_say_so_rather_than_nothing() -> None:
     assert conversation_list.silent_text("Voicemail") == "Voicemail, no messages"
     assert SILENT_CHANNELS == {"Callback": "Callback", "PstnPhone": "Phone",
                                "Twitter": "Twitter", "Voicemail": "Voicemail"}
+
+
+def test_the_head_names_the_customers_address_not_ours() -> None:
+    from frontdesk.api.models import Conversation
+
+    def record(direction: str) -> Conversation:
+        return Conversation.model_validate({
+            "id": 7, "_type": "EmailConversation", "channel": "Email", "direction": direction,
+            "requesterId": "00000000-0000-4000-8000-000000000002",
+            "createdAt": "2026-01-05T09:00:00.000Z",
+            "fromEmail": "ours@acme.example" if direction == "Outbound" else "ann@example.org",
+            "toEmail": "ann@example.org" if direction == "Outbound" else "ours@acme.example"})
+
+    assert thread_head.customer_contact(record("Outbound"))[0] == "ann@example.org"
+    assert thread_head.customer_contact(record("Inbound"))[0] == "ann@example.org"

@@ -122,3 +122,15 @@ async def test_an_agents_day(console: Console) -> None:
         for key in ("shift+tab", "shift+tab", "j", "k", "g"):
             await step(console, pilot, key)
         assert app.screen.view == "pending"
+        # a question is never cut: the quit question wraps in its box
+        from frontdesk.tui.screens.confirm import ConfirmScreen
+
+        app.push_screen(ConfirmScreen(
+            "1 reply is still waiting to be sent.",
+            "Quit anyway? They are kept and sent the next time frontdesk starts."))
+        await console.idle(pilot)
+        detail = app.screen.query_one("#detail")
+        assert detail.size.height >= 2
+        assert detail.region.right <= app.size.width
+        await step(console, pilot, "n")
+        assert isinstance(app.screen, InboxScreen)

@@ -274,6 +274,11 @@ class InboxStore:
             "followups": {str(k): v.isoformat() for k, v in self.followups.items()},
         })
 
+    @property
+    def settled(self) -> bool:
+        """Nothing is left to fetch: no record and no tags waiting for a later tick."""
+        return not self._backlog and not self._tag_backlog
+
     def want(self, conversation_ids: Iterable[int], priority: Priority = Priority.VISIBLE) -> None:
         """Fetch these conversations at the next poll."""
         for conversation_id in conversation_ids:

@@ -77,9 +77,12 @@ class OrderedKeysApp(App[ReturnType]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not isinstance(event, OrderedKey) \
                 and not event.is_forwarded:
+            if self._key_in_flight is None and not self._keys_settling \
+                    and not self._held_keys:
+                # nothing before it: handled now, as Textual would
+                await self.on_event(self._in_flight(event))
+                return
             self._held_keys.append(event)
-            if self._key_in_flight is None and not self._keys_settling:
-                self._let_next_key_go()
             return
         was_forwarded = event.is_forwarded
         await super().on_event(event)
@@ -87,15 +90,17 @@ class OrderedKeysApp(App[ReturnType]):
             # back at the app (its bindings ran), or taken at once by a priority binding
             self._key_done(event)
 
-    def _let_next_key_go(self) -> None:
-        if not self._held_keys:
-            return
-        raw = self._held_keys.popleft()
+    def _in_flight(self, raw: events.Key) -> OrderedKey:
+        """The key that stands for ``raw`` while it is handled (the only one in flight)."""
         key = OrderedKey(raw.key, raw.character, self._key_done)
         key.set_sender(self)
         self._key_in_flight = key
-        self.post_message(key)
         self.set_timer(KEY_PATIENCE, lambda: self._key_done(key), name="key patience")
+        return key
+
+    def _let_next_key_go(self) -> None:
+        if self._held_keys:
+            self.post_message(self._in_flight(self._held_keys.popleft()))
 
     def _key_done(self, key: OrderedKey) -> None:
         if key is not self._key_in_flight:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -28,7 +29,9 @@ PALETTE_KEY_FROM = 120
 
 class FittedFooter(Footer):
     """The footer, showing only the keys that fit whole (the others are in the help and
-    the palette) rather than cutting the last one in the middle of a word."""
+    the palette) rather than cutting the last one in the middle of a word. Widths are
+    counted from the keys' text, as the footer's styles lay them out, so the choice does not
+    wait for a layout."""
 
     async def recompose(self) -> None:
         await super().recompose()
@@ -37,23 +40,26 @@ class FittedFooter(Footer):
     def on_resize(self, _event: events.Resize) -> None:
         self._fit()
 
-    def _keys(self) -> list[FooterKey]:
-        return [key for key in self.query_children(FooterKey)
-                if not key.has_class("-command-palette")]
+    def _width(self, key: FooterKey) -> int:
+        """Cells a key takes, its margin included."""
+        keys, words = cell_len(key.key_display), cell_len(key.description)
+        if self.compact:  # "k Words" and a margin of one
+            return keys + (1 + words if words else 0) + 1
+        return keys + 2 + (words + 1 if words else 0)  # " k " "Words "
 
     def _fit(self) -> None:
-        for key in self._keys():
-            key.display = True
-        self.call_after_refresh(self._hide_overflow)
-
-    def _hide_overflow(self) -> None:
-        room = self.size.width - sum(key.outer_size.width
-                                     for key in self.query_children(FooterKey)
-                                     if key.has_class("-command-palette"))
-        left = self.region.x
-        for key in self._keys():
-            if key.region.right - left > room:
-                key.display = False
+        room = self.app.size.width
+        keys: list[FooterKey] = []
+        for key in self.query_children(FooterKey):
+            if key.has_class("-command-palette"):
+                room -= self._width(key) + 1  # its border
+            else:
+                keys.append(key)
+        used = 0
+        for key in keys:
+            used += self._width(key)
+            # the last key's margin may go past the edge
+            key.display = used - (1 if self.compact else 0) <= room
 
 
 class ModeScreen(Screen[None]):
