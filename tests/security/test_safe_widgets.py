@@ -40,6 +40,8 @@ TUI_SOURCES: Final = Path(__file__).resolve().parents[2] / "src" / "frontdesk" /
 SAFE: Final = TUI_SOURCES / "widgets" / "safe"
 #: ``textual.widgets`` that show no text of ours: allowed anywhere.
 TEXTLESS: Final = frozenset({"ContentSwitcher", "Footer", "Switch", "LoadingIndicator", "Rule"})
+#: Parts of those, from the module that holds them (the footer's keys show our bindings).
+TEXTLESS_PARTS: Final = {"textual.widgets._footer": frozenset({"FooterKey"})}
 
 #: The repro of the attribute value: clipboard write and window title, ended by ``ESC \``.
 ATTRIBUTE_VALUE: Final = "ORD-1\x1b]52;c;U1RPTEVO\x1b\\\x1b]2;PWNED\x1b\\"
@@ -71,7 +73,9 @@ def _violations(path: Path) -> list[str]:
                 found += [f"{where}:{node.lineno} imports {a.name} from textual.widgets"
                           for a in node.names if a.name not in TEXTLESS]
             elif module.startswith("textual.widgets."):
-                found.append(f"{where}:{node.lineno} imports from {module}")
+                allowed = TEXTLESS_PARTS.get(module, frozenset())
+                found += [f"{where}:{node.lineno} imports {a.name} from {module}"
+                          for a in node.names if a.name not in allowed]
             elif module == "textual" and any(a.name == "widgets" for a in node.names):
                 found.append(f"{where}:{node.lineno} imports textual.widgets whole")
         elif isinstance(node, ast.Import):

@@ -18,12 +18,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
 
 from ...store.outbox import OutboxBusy, OutboxItem
 from ...text import one_line, safe
 from .. import clock
 from ..registry import owns_bindings
+from ..widgets.safe import DataTable, Label
 from .base import LiveModal
 
 if TYPE_CHECKING:
