@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,8 @@ BATCH = 24
 TAG_BATCH = 12
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
+#: changes remembered one by one, so a view can be updated in place rather than rebuilt
+CHANGES_KEPT = 256
 
 
 class Records(Mapping[int, "Conversation"]):
@@ -128,6 +130,9 @@ class InboxStore:
         self._stale_previews: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
+        #: (version, conversation id or None for "anything may have changed", its row before)
+        self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
+            maxlen=CHANGES_KEPT)
         for conversation_id, compact, wire in session.local.working_set_rows(
                 limit=WORKING_SET_LIMIT):
             try:
@@ -190,6 +195,45 @@ class InboxStore:
                 counts["closed"] += 1
         return counts
 
+    def views_of(self, row: InboxRow) -> tuple[str, ...]:
+        """The views a row belongs to (the same rules as :meth:`view` and :meth:`counts`)."""
+        state = row.state
+        if state in OPEN_STATES:
+            if row.agent_id is not None:
+                if row.agent_id == self._session.me_id:
+                    return ("mine", "all")
+            elif row.queue_id is not None:
+                mine_queues = self._session.directory.my_queue_ids
+                if not mine_queues or row.queue_id in mine_queues:
+                    return ("queue", "all")
+        elif state in PENDING_STATES:
+            return ("pending", "all")
+        elif state == "Closed":
+            return ("closed", "all")
+        return ("all",)
+
+    def sort_key(self, row: InboxRow) -> datetime:
+        """What a view is ordered by (descending): the last activity seen, else the row's
+        latest moment."""
+        return self.activity.get(row.id) or row.when
+
+    def changes_since(self, version: int) -> dict[int, InboxRow | None] | None:
+        """The conversations changed after ``version``, each with its row as it was then
+        (None: it had none), so a view can be updated in place. None when that cannot be
+        told — a change that may touch every row, or one too long ago: rebuild the view."""
+        if version > self.version:
+            return None
+        changed: dict[int, InboxRow | None] = {}
+        expected = self.version
+        for number, conversation_id, old in reversed(self._changes):
+            if expected == version:
+                break
+            if number != expected or conversation_id is None:
+                return None
+            changed[conversation_id] = old  # walking back: the earliest row wins
+            expected -= 1
+        return changed if expected == version else None
+
     # ------------------------------------------------------------------ changes
 
     def upsert(self, conversations: Iterable[Conversation], source: str = "seen") -> None:
@@ -204,18 +248,18 @@ class InboxStore:
                 continue
             row = self.rows[conversation.id] = InboxRow.of(conversation, digest)
             changed.append((conversation.id, wire, row.compact()))
-        if not changed:
-            return
-        self._session.local.remember_rows(changed, source)
-        self._bump()
+            self._bump(conversation.id, old)
+        if changed:
+            self._session.local.remember_rows(changed, source)
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""
         old = self.records.get(conversation.id)
+        old_row = self.rows.get(conversation.id)
         self.rows[conversation.id] = InboxRow.of(
             conversation, digest_of(conversation.model_dump_json(exclude_none=True)))
         self.records.pin(conversation)
-        self._bump()
+        self._bump(conversation.id, old_row)
         return old
 
     def set_tags(self, conversation_id: int, tag_ids: Iterable[str]) -> None:
@@ -223,21 +267,23 @@ class InboxStore:
         value = tuple(sorted(tag_ids))
         if self.tags.get(conversation_id) != value:
             self.tags[conversation_id] = value
-            self._bump()
+            self._bump(conversation_id, self.rows.get(conversation_id))
 
     def set_preview(self, conversation_id: int, text: str) -> None:
         """The last message's first line, shown in the list."""
         if self.previews.get(conversation_id) != text:
             self.previews[conversation_id] = text
-            self._bump()
+            self._bump(conversation_id, self.rows.get(conversation_id))
 
     def touch(self, conversation_id: int, when: datetime | None = None) -> None:
         """Mark activity (a new message) so the conversation sorts first."""
         self.activity[conversation_id] = when or datetime.now(UTC)
-        self._bump()
+        self._bump(conversation_id, self.rows.get(conversation_id))
 
-    def _bump(self) -> None:
+    def _bump(self, conversation_id: int | None = None, old: InboxRow | None = None) -> None:
+        """A new version: of one conversation (with its row before), or of anything."""
         self.version += 1
+        self._changes.append((self.version, conversation_id, old))
 
     def save(self) -> None:
         """Keep tags and previews for the next start."""
@@ -358,9 +404,10 @@ class InboxStore:
             conversation = await client.conversations.get(conversation_id, priority=priority)
         except NotFound:
             self.records.drop(conversation_id)
-            if self.rows.pop(conversation_id, None) is not None:
+            gone = self.rows.pop(conversation_id, None)
+            if gone is not None:
                 self._session.local.forget(conversation_id)
-                self._bump()
+                self._bump(conversation_id, gone)
             return None
         except ApiError:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
