@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
-from .rows import InboxRow, digest_of
+from .rows import InboxRow, digest_of, rows_from_compact
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -133,11 +133,15 @@ class InboxStore:
         #: (version, conversation id or None for "anything may have changed", its row before)
         self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
             maxlen=CHANGES_KEPT)
-        for conversation_id, compact, wire in session.local.working_set_rows(
-                limit=WORKING_SET_LIMIT):
+        kept = session.local.working_set_rows(limit=WORKING_SET_LIMIT)
+        compacts = rows_from_compact([compact for _, compact, _ in kept if compact is not None])
+        compacts.reverse()
+        for conversation_id, compact, wire in kept:
             try:
                 if compact is not None:
-                    row = InboxRow.from_compact(compact)
+                    row = compacts.pop()
+                    if row is None:
+                        raise ValueError("not a row")
                 else:  # kept before rows were
                     row = InboxRow.from_wire(json.loads(wire or ""), digest_of(wire or ""))
             except (ValueError, TypeError, KeyError, AttributeError, IndexError):
