@@ -7,7 +7,7 @@ from typing import Any
 
 from test_inbox import parts, settle  # type: ignore[import-not-found]
 
-from frontdesk.store.inbox import VIEW_TITLES, VIEWS
+from frontdesk.store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox import InboxScreen, ViewTabs
@@ -80,6 +80,16 @@ async def test_a_poll_changing_one_conversation_updates_it_in_place(console: Con
         await pilot.pause()
         assert listing.shown_ids()[0] == last
         expect_consistent(session, screen, listing)
+        assert listing.highlighted_id == kept
+
+        # a name resolved by a poll: the lines read anew, nothing is rebuilt
+        top = session.inbox.rows[listing.shown_ids()[0]]
+        session.directory.names[top.requester_id] = "Renamed Ann"
+        session.inbox._bump(NAMES_CHANGED)
+        session.live.put("inbox", session.inbox.version)
+        await pilot.pause()
+        assert "Renamed Ann" in "".join(
+            s.text for s in listing.render_line(1 - round(listing.scroll_y)))
         assert listing.highlighted_id == kept
 
         assert listing.builds == builds

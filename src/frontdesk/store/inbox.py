@@ -51,6 +51,8 @@ TAG_BATCH = 12
 SLACK = timedelta(seconds=10)
 #: changes remembered one by one, so a view can be updated in place rather than rebuilt
 CHANGES_KEPT = 256
+#: the change log's mark for "names read differently" (no row, no place changes)
+NAMES_CHANGED = -1
 
 
 class Records(Mapping[int, "Conversation"]):
@@ -223,8 +225,9 @@ class InboxStore:
 
     def changes_since(self, version: int) -> dict[int, InboxRow | None] | None:
         """The conversations changed after ``version``, each with its row as it was then
-        (None: it had none), so a view can be updated in place. None when that cannot be
-        told — a change that may touch every row, or one too long ago: rebuild the view."""
+        (None: it had none), so a view can be updated in place; :data:`NAMES_CHANGED` among
+        them when names may read differently (lines repaint, nothing moves). None when that
+        cannot be told — a change that may touch every row, or one too long ago: rebuild."""
         if version > self.version:
             return None
         changed: dict[int, InboxRow | None] = {}
@@ -285,7 +288,8 @@ class InboxStore:
         self._bump(conversation_id, self.rows.get(conversation_id))
 
     def _bump(self, conversation_id: int | None = None, old: InboxRow | None = None) -> None:
-        """A new version: of one conversation (with its row before), or of anything."""
+        """A new version: of one conversation (with its row before), of the names shown
+        (:data:`NAMES_CHANGED`), or of anything (None)."""
         self.version += 1
         self._changes.append((self.version, conversation_id, old))
 
@@ -326,7 +330,7 @@ class InboxStore:
         self._since = started - SLACK
         await self._fetch_backlog()
         if await self._session.directory.resolve_pending():
-            self._bump()
+            self._bump(NAMES_CHANGED)
         if not self.filled and not self._backlog and (
                 "mine" in self._primed or self.search_available is False):
             self.filled = True

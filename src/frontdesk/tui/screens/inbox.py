@@ -28,7 +28,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ...store.finder import Finder, finder_of
-from ...store.inbox import VIEW_TITLES, VIEWS
+from ...store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ...text import one_line
 from ..clock import ago
 from ..conversation_actions import ConversationActions
@@ -223,6 +223,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         changes = inbox.changes_since(shown)
         if changes is None or len(changes) > IN_PLACE_MAX:
             return False
+        names = changes.pop(NAMES_CHANGED, False) is not False
         view = self.view
         moved: dict[int, InboxRow | None] = {}
         for conversation_id in changes:
@@ -230,7 +231,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             moved[conversation_id] = (row if row is not None and view in inbox.views_of(row)
                                       else None)
         listing = self.conversation_list
-        listing.update_rows(moved, inbox.sort_key)
+        listing.update_rows(moved, inbox.sort_key, names=names)
         self._shown_version = inbox.version
         renders = self.fd.renders
         renders["inbox.update"] = renders.get("inbox.update", 0) + 1

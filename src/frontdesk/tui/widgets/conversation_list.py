@@ -285,13 +285,14 @@ class ConversationList(ScrollView, can_focus=True):
         self._settle(keep_id, position)
 
     def update_rows(self, changes: Mapping[int, InboxRow | None],
-                    key: Callable[[InboxRow], Any]) -> None:
+                    key: Callable[[InboxRow], Any], *, names: bool = False) -> None:
         """Change a few conversations in place: each id's old line goes, its new row (None:
         it left the view) goes where ``key`` puts it in the descending order the rows are in.
         Only these conversations' lines and search strings are made again; the cursor stays
-        on the highlighted conversation as with :meth:`set_rows`."""
+        on the highlighted conversation as with :meth:`set_rows`. ``names``: names may read
+        differently (every line and search string is made again)."""
         generation = self.lookups.generation()
-        if generation != self._generation:
+        if names or generation != self._generation:
             # names may read differently now: search strings and lines are made afresh
             self._generation = generation
             self._search_cache.clear()
