@@ -17,7 +17,9 @@ after ``gc.collect()``) read after each:
 
 Budget: ≤ 200 MB RSS at step 4. The peak (VmHWM) is reported beside it. The probe also times
 ``InboxScreen.rebuild()`` on the real InboxStore (the store's views, the view counts and the
-list's rows) — information to set beside bench_inbox's list-only build.
+list's rows) — information to set beside bench_inbox's list-only build — and polls that each
+change one conversation (``poll.one``: ``InboxStore.upsert`` and the screen's store-change
+handler, the time on the UI thread; budget ≤ 16 ms with no list build).
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ from .common import (
 )
 
 BUDGET_MB = 200.0
+#: a poll that changes one conversation, 100,000 rows in the inbox: time on the UI thread
+POLL_ONE_BUDGET_MS = 16.0
 SIZE = (160, 45)
 
 
@@ -131,6 +135,7 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
         out["rebuild_ms"] = (time.perf_counter() - started) * 1000
         await _workers_done(app)
         await pilot.pause()
+        out.update(await _poll_one(screen, inbox, pilot))
         out["rows"] = screen.conversation_list.total_count
         step("inbox")
         thread = ThreadScreen(thread_id)
@@ -149,6 +154,26 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
         out["peak_mb"] = rss_mb()[1]
     out["steps_mb"] = steps
     return out
+
+
+async def _poll_one(screen: Any, inbox: Any, pilot: Any, samples: int = 9) -> dict[str, Any]:
+    """Polls that each change one conversation (a new subject), as the poll keeps it
+    (``InboxStore.upsert``) and the screen shows it (its store-change handler): the time on
+    the UI thread, and how many list builds that cost."""
+    listing = screen.conversation_list
+    ids = list(inbox.rows)
+    step = max(1, len(ids) // samples)
+    times: list[float] = []
+    builds = listing.builds
+    for n, conversation_id in enumerate(ids[::step][:samples]):
+        changed = inbox.records[conversation_id].model_copy(update={"subject": f"Changed {n}"})
+        await pilot.pause()
+        started = time.perf_counter()
+        inbox.upsert([changed], "inbox")
+        screen.on_store_change("inbox", inbox.version)
+        times.append((time.perf_counter() - started) * 1000)
+    await pilot.pause()
+    return {"poll_one_ms": times, "poll_one_builds": listing.builds - builds}
 
 
 def probe(server_json: str, records: str, thread_id: str, identity: str) -> None:
@@ -206,6 +231,15 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                  [r["rebuild_ms"] for r in reports], budget="information (build ≤ 300 ms)",
                  note="the store's view + the 5 view counts + the list's set_rows"),
     ]
+    polls = [t for r in reports for t in r.get("poll_one_ms", [])]
+    if polls:
+        builds = max(r.get("poll_one_builds", 0) for r in reports)
+        rows.append(measured(
+            "poll.one", f"poll changing one conversation, {last['rows']:,} rows: UI thread",
+            polls, budget=f"≤ {POLL_ONE_BUDGET_MS:.0f} ms",
+            met=median(polls) <= POLL_ONE_BUDGET_MS and builds == 0,
+            note=f"InboxStore.upsert + the inbox screen's update; list builds {builds} "
+                 f"(worst run)"))
     return rows, {"reports": reports, "errors": errors}
 
 

@@ -33,6 +33,7 @@ from . import __version__
 if TYPE_CHECKING:
     from .api.secrets import ApiKey
     from .config import ConfigError, Profile, SecretStore, Settings
+    from .keycheck import KeyCheck
     from .launch import Target
     from .store.signin import KeySource
     from .tui.screens.first_run import FirstRunResult
@@ -381,14 +382,20 @@ def _console(argv: Sequence[str]) -> int:
             if profile is None:
                 return _first_run_then_console(settings, logs)
             target = _profile_target(profile, args.key_file)
+        check = None
         if target.key is not None:
             _check_key_text(target.key)
             logs.protect(target.key)
-            _check_with_the_service(target)
+            check = _check_with_the_service(target)
         elif target.read_key is not None:
             target.read_key = _protected(target.read_key, logs)
         if target.reread is not None:
             target.reread = _protected(target.reread, logs)
+        if check is not None:
+            _load_console()  # while the service answers the check
+            refusal = check.result()
+            if refusal is not None:
+                raise _Fail(1, _clean(refusal))
         return _run(target, settings)
 
 
@@ -403,20 +410,22 @@ def _check_key_text(key: str) -> None:
         raise _Fail(1, f"the API key cannot be used: {error}") from None
 
 
-def _check_with_the_service(target: Target) -> None:
-    """Ask the service who the target's identity is with the target's key, before the
-    console opens: a refused key or an unknown identity ends here in one line. A service
-    that cannot be reached is no reason to stop: the console opens on its cached data."""
-    import asyncio
-
-    from .store import signin
+def _check_with_the_service(target: Target) -> KeyCheck:
+    """Start asking the service who the target's identity is with the target's key (on a
+    thread, while the console loads): before the console opens, a refused key or an unknown
+    identity ends the command in one line. A service that cannot be reached is no reason to
+    stop: the console opens on its cached data."""
+    from .keycheck import KeyCheck
 
     assert target.key is not None
-    outcome = asyncio.run(signin.verify(target.base_url, target.integrations_url, target.key,
-                                        target.identity, http_timeout=_CHECK_TIMEOUT))
-    if isinstance(outcome, signin.Unreachable) or not isinstance(outcome, str):
-        return
-    raise _Fail(1, _clean(outcome))
+    return KeyCheck(target.base_url, target.key, target.identity, _CHECK_TIMEOUT)
+
+
+def _load_console() -> None:
+    """Import what the console's first frame needs (what ``launch.run_console`` loads)."""
+    from . import launch  # noqa: F401
+    from .store import local, session  # noqa: F401
+    from .tui import app  # noqa: F401
 
 
 def _protected(read_key: Callable[[], str], logs: _Logs) -> Callable[[], str]:
@@ -460,8 +469,8 @@ def _script_profile_name(base_url: str) -> str:
 def _script_target(args: argparse.Namespace) -> Target:
     """The target of ``frontdesk --base-url URL --as WHO`` with the key from the environment."""
     from .config import API_KEY_ENV, KeyFileError, Profile, SettingsError, read_key_file
+    from .keycheck import identity_fields
     from .launch import Target
-    from .store.signin import identity_fields
 
     if not args.identity:
         raise _Fail(2, "--base-url needs --as EMAIL_OR_AGENT_ID (who you are at the service)")

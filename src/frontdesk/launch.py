@@ -21,6 +21,10 @@ from . import config
 
 if TYPE_CHECKING:
     from .api.client import ApiClient
+    from .sandbox.server import SandboxServer
+
+#: who the demo console signs in as (the seeded demo agent; a test keeps them equal)
+DEMO_IDENTITY = "demo.agent@acme-demo.example"
 
 
 @dataclass
@@ -43,6 +47,8 @@ class Target:
     #: reads the key again from where it is kept (the keyring, a key file); None when it
     #: cannot change while the console runs (the environment, a key given at sign-in)
     reread: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    #: waits until the service can answer (the demo's sandbox, started beside the console)
+    wait_ready: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def api_key(self) -> str:
         """The API key (reads it when it is not known yet; raises ``ConfigError`` with the
@@ -87,6 +93,8 @@ def connect(target: Target, settings: config.Settings) -> ApiClient:
     """
     from .api.client import ApiClient, pacer_for
 
+    if target.wait_ready is not None:
+        target.wait_ready()
     return ApiClient(target.base_url, target.api_key(), target.integrations_url,
                      pacer=pacer_for(settings.rate.rate, settings.rate.burst))
 
@@ -207,43 +215,92 @@ def reset_demo() -> None:
     shutil.rmtree(config.data_dir() / "demo", ignore_errors=True)
 
 
+#: the longest the demo's sandbox waits for the console's first frame before it starts
+DEMO_START_WAIT = 2.0
+
+
 @contextlib.contextmanager
 def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     """A seeded, lively sandbox in a background thread; yields where to connect.
 
-    The server starts (and seeds, the first time) while the console is already painting.
+    The server (FastAPI, uvicorn, and the seeding the first time) is loaded and started on
+    its thread once the console's first frame is painted (:data:`startup.FIRST_FRAME`), or
+    after :data:`DEMO_START_WAIT` seconds at the latest; the console connects once it
+    answers.
     """
     import logging
 
-    from .sandbox.cli import key_file_for, stable_key
-    from .sandbox.seed import DEMO_AGENT_EMAIL
-    from .sandbox.server import SandboxServer, new_key
+    from .sandbox.cli import key_file_for
+    from .startup import FIRST_FRAME
 
     db_path, _ = demo_paths()
     port = free_port()
-    try:
-        key = stable_key(db_path)  # the same key every time, for a script or a profile
-    except (OSError, config.ConfigError) as error:
-        logging.getLogger("frontdesk.demo").warning("the demo's key cannot be kept: %s", error)
-        key = new_key()
-    server = SandboxServer(db_path, keys=[key], seed=seed, simulator=True, port=port)
-    if chaos:
-        server.faults.chaos()
-    starter = threading.Thread(target=server.start, name="frontdesk-demo-sandbox", daemon=True)
+    key = _demo_key(db_path)
+    base_url = f"http://127.0.0.1:{port}"
+    ready = threading.Event()
+    stopping = threading.Event()
+    servers: list[SandboxServer] = []
+
+    def serve() -> None:
+        try:
+            FIRST_FRAME.wait(DEMO_START_WAIT)
+            if stopping.is_set():
+                return
+            from .sandbox.server import SandboxServer
+
+            server = SandboxServer(db_path, keys=[key], seed=seed, simulator=True, port=port)
+            if chaos:
+                server.faults.chaos()
+            servers.append(server)
+            server.start()
+        except Exception:  # the console says it cannot connect; the log says why
+            logging.getLogger("frontdesk.demo").exception("the demo sandbox did not start")
+        finally:
+            ready.set()
+
+    starter = threading.Thread(target=serve, name="frontdesk-demo-sandbox", daemon=True)
     starter.start()
-    noted = _note_demo_url(server.base_url)
+    noted = _note_demo_url(base_url)
     logging.getLogger("frontdesk.demo").warning(
         "demo sandbox at %s; its API key is in %s (`frontdesk locate` shows both)",
-        server.base_url, key_file_for(db_path))
+        base_url, key_file_for(db_path))
     try:
-        yield Target("demo", server.base_url, server.integrations_url, key, DEMO_AGENT_EMAIL,
-                     demo=True)
+        yield Target("demo", base_url, base_url + "/integrations", key, DEMO_IDENTITY,
+                     demo=True, wait_ready=lambda: _wait(ready))
     finally:
+        stopping.set()
         if noted:
             with contextlib.suppress(OSError):
                 demo_url_file().unlink()
         starter.join(60)
-        server.stop()
+        for server in servers:
+            server.stop()
+
+
+def _wait(ready: threading.Event) -> None:
+    """Wait for the demo's sandbox to answer (or to have failed to start)."""
+    ready.wait(120)
+
+
+def _demo_key(db_path: Path) -> str:
+    """The demo sandbox's key: the same every time, for a script or a profile (kept beside
+    its database); a fresh one when it cannot be kept."""
+    import logging
+
+    from .sandbox.cli import key_file_for, stable_key
+
+    try:
+        kept = key_file_for(db_path)
+        if kept.exists():  # the usual case: read without loading the sandbox
+            found = config.read_key_file(kept).splitlines()[0].strip()
+            if found:
+                return found
+        return stable_key(db_path)
+    except (OSError, IndexError, config.ConfigError) as error:
+        logging.getLogger("frontdesk.demo").warning("the demo's key cannot be kept: %s", error)
+        from .sandbox.server import new_key
+
+        return new_key()
 
 
 def _note_demo_url(base_url: str) -> bool:

@@ -7,15 +7,21 @@ classes, styles), and each collection walks them all again — tens of milliseco
 start for nothing, as none of them is garbage. Once the frame is painted, everything alive is
 frozen (moved out of the collector's sight: it is the program, not garbage) and collection
 resumes as usual.
+
+:data:`FIRST_FRAME` is set at that moment too, for work that should not compete with the first
+frame for the interpreter (the demo's sandbox starts then).
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 
-__all__ = ["hold_gc", "release_gc"]
+__all__ = ["FIRST_FRAME", "hold_gc", "release_gc"]
 
 _held = False
+#: set once the console's first frame is on screen
+FIRST_FRAME = threading.Event()
 
 
 def hold_gc() -> None:
@@ -27,8 +33,10 @@ def hold_gc() -> None:
 
 
 def release_gc() -> None:
-    """Freeze what start-up built and resume collection, if :func:`hold_gc` paused it."""
+    """Freeze what start-up built and resume collection, if :func:`hold_gc` paused it; the
+    first frame is on screen (:data:`FIRST_FRAME`)."""
     global _held
+    FIRST_FRAME.set()
     if _held:
         _held = False
         gc.freeze()

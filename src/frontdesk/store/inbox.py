@@ -18,14 +18,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
-from .rows import InboxRow, digest_of
+from .rows import InboxRow, digest_of, rows_from_compact
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -49,6 +49,10 @@ BATCH = 24
 TAG_BATCH = 12
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
+#: changes remembered one by one, so a view can be updated in place rather than rebuilt
+CHANGES_KEPT = 256
+#: the change log's mark for "names read differently" (no row, no place changes)
+NAMES_CHANGED = -1
 
 
 class Records(Mapping[int, "Conversation"]):
@@ -133,11 +137,18 @@ class InboxStore:
         self._stale_previews: set[int] = set()
         self._since: datetime | None = None
         self._primed: set[str] = set()
-        for conversation_id, compact, wire in session.local.working_set_rows(
-                limit=WORKING_SET_LIMIT):
+        #: (version, conversation id or None for "anything may have changed", its row before)
+        self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
+            maxlen=CHANGES_KEPT)
+        kept = session.local.working_set_rows(limit=WORKING_SET_LIMIT)
+        compacts = rows_from_compact([compact for _, compact, _ in kept if compact is not None])
+        compacts.reverse()
+        for conversation_id, compact, wire in kept:
             try:
                 if compact is not None:
-                    row = InboxRow.from_compact(compact)
+                    row = compacts.pop()
+                    if row is None:
+                        raise ValueError("not a row")
                 else:  # kept before rows were
                     row = InboxRow.from_wire(json.loads(wire or ""), digest_of(wire or ""))
             except (ValueError, TypeError, KeyError, AttributeError, IndexError):
@@ -200,6 +211,46 @@ class InboxStore:
                 counts["closed"] += 1
         return counts
 
+    def views_of(self, row: InboxRow) -> tuple[str, ...]:
+        """The views a row belongs to (the same rules as :meth:`view` and :meth:`counts`)."""
+        state = row.state
+        if state in OPEN_STATES:
+            if row.agent_id is not None:
+                if row.agent_id == self._session.me_id:
+                    return ("mine", "all")
+            elif row.queue_id is not None:
+                mine_queues = self._session.directory.my_queue_ids
+                if not mine_queues or row.queue_id in mine_queues:
+                    return ("queue", "all")
+        elif state in PENDING_STATES:
+            return ("pending", "all")
+        elif state == "Closed":
+            return ("closed", "all")
+        return ("all",)
+
+    def sort_key(self, row: InboxRow) -> datetime:
+        """What a view is ordered by (descending): the last activity seen, else the row's
+        latest moment."""
+        return self.activity.get(row.id) or row.when
+
+    def changes_since(self, version: int) -> dict[int, InboxRow | None] | None:
+        """The conversations changed after ``version``, each with its row as it was then
+        (None: it had none), so a view can be updated in place; :data:`NAMES_CHANGED` among
+        them when names may read differently (lines repaint, nothing moves). None when that
+        cannot be told — a change that may touch every row, or one too long ago: rebuild."""
+        if version > self.version:
+            return None
+        changed: dict[int, InboxRow | None] = {}
+        expected = self.version
+        for number, conversation_id, old in reversed(self._changes):
+            if expected == version:
+                break
+            if number != expected or conversation_id is None:
+                return None
+            changed[conversation_id] = old  # walking back: the earliest row wins
+            expected -= 1
+        return changed if expected == version else None
+
     # ------------------------------------------------------------------ changes
 
     def upsert(self, conversations: Iterable[Conversation], source: str = "seen") -> None:
@@ -216,18 +267,18 @@ class InboxStore:
             if row.state not in PENDING_STATES:
                 self.followups.pop(row.id, None)
             changed.append((conversation.id, wire, row.compact()))
-        if not changed:
-            return
-        self._session.local.remember_rows(changed, source)
-        self._bump()
+            self._bump(conversation.id, old)
+        if changed:
+            self._session.local.remember_rows(changed, source)
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""
         old = self.records.get(conversation.id)
+        old_row = self.rows.get(conversation.id)
         self.rows[conversation.id] = InboxRow.of(
             conversation, digest_of(conversation.model_dump_json(exclude_none=True)))
         self.records.pin(conversation)
-        self._bump()
+        self._bump(conversation.id, old_row)
         return old
 
     def set_tags(self, conversation_id: int, tag_ids: Iterable[str]) -> None:
@@ -235,13 +286,13 @@ class InboxStore:
         value = tuple(sorted(tag_ids))
         if self.tags.get(conversation_id) != value:
             self.tags[conversation_id] = value
-            self._bump()
+            self._bump(conversation_id, self.rows.get(conversation_id))
 
     def set_preview(self, conversation_id: int, text: str) -> None:
         """The last message's first line, shown in the list."""
         if self.previews.get(conversation_id) != text:
             self.previews[conversation_id] = text
-            self._bump()
+            self._bump(conversation_id, self.rows.get(conversation_id))
 
     def set_followup(self, conversation_id: int, until: datetime) -> None:
         """Remember until when a conversation set Pending here waits."""
@@ -261,10 +312,13 @@ class InboxStore:
     def touch(self, conversation_id: int, when: datetime | None = None) -> None:
         """Mark activity (a new message) so the conversation sorts first."""
         self.activity[conversation_id] = when or datetime.now(UTC)
-        self._bump()
+        self._bump(conversation_id, self.rows.get(conversation_id))
 
-    def _bump(self) -> None:
+    def _bump(self, conversation_id: int | None = None, old: InboxRow | None = None) -> None:
+        """A new version: of one conversation (with its row before), of the names shown
+        (:data:`NAMES_CHANGED`), or of anything (None)."""
         self.version += 1
+        self._changes.append((self.version, conversation_id, old))
 
     def save(self) -> None:
         """Keep tags and previews for the next start."""
@@ -309,7 +363,7 @@ class InboxStore:
         self._since = started - SLACK
         await self._fetch_backlog()
         if await self._session.directory.resolve_pending():
-            self._bump()
+            self._bump(NAMES_CHANGED)
         if not self.filled and not self._backlog and (
                 "mine" in self._primed or self.search_available is False):
             self.filled = True
@@ -394,9 +448,10 @@ class InboxStore:
             conversation = await client.conversations.get(conversation_id, priority=priority)
         except NotFound:
             self.records.drop(conversation_id)
-            if self.rows.pop(conversation_id, None) is not None:
+            gone = self.rows.pop(conversation_id, None)
+            if gone is not None:
                 self._session.local.forget(conversation_id)
-                self._bump()
+                self._bump(conversation_id, gone)
             return None
         except ApiError:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)

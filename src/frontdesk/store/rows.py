@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from ..api.models import Conversation
 
-__all__ = ["InboxRow", "digest_of", "parse_wire_time"]
+__all__ = ["InboxRow", "digest_of", "parse_wire_time", "rows_from_compact"]
 
 _intern = sys.intern
 
@@ -114,6 +114,41 @@ class InboxRow(NamedTuple):
         return cls(int(cid), _maybe(state), _intern(str(channel)), _intern(str(requester)),
                    str(subject) if subject is not None else None, _maybe(queue),
                    _maybe(agent), moment, int(digest))
+
+
+def rows_from_compact(texts: list[str]) -> list[InboxRow | None]:
+    """:meth:`InboxRow.from_compact` of many rows at once (None where one does not parse):
+    the arrays are read by one JSON parse, several times faster than one parse per row —
+    what the first frame waits for with a large working set."""
+    try:
+        arrays = json.loads("[" + ",".join(texts) + "]")
+        if not isinstance(arrays, list) or len(arrays) != len(texts):
+            raise ValueError("not one array per row")
+    except ValueError:  # one of them is not JSON: each on its own
+        return [_one_from_compact(text) for text in texts]
+    rows: list[InboxRow | None] = []
+    append = rows.append
+    fromisoformat = datetime.fromisoformat
+    for values in arrays:
+        try:
+            (cid, state, channel, requester, subject, queue, agent, when, digest) = values
+            moment = fromisoformat(when)
+            if moment.tzinfo is None:
+                raise ValueError("a row's time has no zone")
+            append(InboxRow(int(cid), _maybe(state), _intern(str(channel)),
+                            _intern(str(requester)),
+                            str(subject) if subject is not None else None, _maybe(queue),
+                            _maybe(agent), moment, int(digest)))
+        except (ValueError, TypeError, IndexError):
+            append(None)
+    return rows
+
+
+def _one_from_compact(text: str) -> InboxRow | None:
+    try:
+        return InboxRow.from_compact(text)
+    except (ValueError, TypeError, IndexError):
+        return None
 
 
 def _maybe(value: Any) -> str | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import uuid
 from pathlib import Path
 from typing import Literal
 
@@ -30,6 +29,7 @@ from ..api.models import Agent
 from ..api.pacing import Pacer
 from ..api.retry import RetryPolicy
 from ..api.secrets import ApiKey
+from ..keycheck import identity_fields
 
 __all__ = [
     "KeySource",
@@ -59,25 +59,6 @@ _SIGNIN_RETRY = RetryPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, max_r
 _SIGNIN_TIMEOUT = 10.0
 #: The list of key files frontdesk wrote itself, one path per line, in the config directory.
 _MADE_KEY_FILES = "made-key-files"
-
-
-def identity_fields(identity: str) -> tuple[str | None, str | None]:
-    """``(agent_email, agent_id)`` for what a person typed as "who am I".
-
-    Anything with an ``@`` is an email; anything else must be an agent id (a UUID). Raises
-    :class:`ValueError` with a message for people otherwise.
-    """
-    text = identity.strip()
-    if not text:
-        raise ValueError("Give your agent email or your agent id.")
-    if "@" in text:
-        return text, None
-    try:
-        return None, str(uuid.UUID(text))
-    except ValueError:
-        raise ValueError(
-            f"{text!r} is neither an email address nor an agent id (a UUID)."
-        ) from None
 
 
 async def verify(

@@ -6,8 +6,10 @@ inbox store, in a virtual list; ``tab``/``shift+tab`` or a click on the view bar
 ``n`` starts a conversation; ``enter`` opens the highlighted one in the thread. The keys of
 :class:`~frontdesk.tui.conversation_actions.ConversationActions` act on the highlighted row.
 
-The list is rebuilt only when the inbox's version changed (a poll that changes nothing costs
-no repaint), keeping the cursor on the same conversation. When the terminal is wide, a preview
+The list changes only when the inbox's version changed (a poll that changes nothing costs
+no repaint), keeping the cursor on the same conversation: a poll that changes a few
+conversations moves only their lines and adjusts the view counts by them; anything larger
+(or a change that may touch every row) rebuilds the view. When the terminal is wide, a preview
 of the highlighted conversation sits beside the list.
 """
 
@@ -26,7 +28,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ...store.finder import Finder, finder_of
-from ...store.inbox import VIEW_TITLES, VIEWS
+from ...store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ...text import one_line
 from ..clock import ago
 from ..conversation_actions import ConversationActions
@@ -56,6 +58,9 @@ EMPTY_TEXTS = {
     "all": "No conversations known yet: s searches the service, o opens one by id.",
     SEARCH: "The search found nothing.",
 }
+
+#: conversations changed at once up to which the list is updated in place, not rebuilt
+IN_PLACE_MAX = 64
 
 #: columns a view does not need: Mine is assigned to me and queued nowhere, Queue unassigned
 HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
@@ -136,6 +141,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._searching: str | None = None
         self._finder: Finder | None = None
         self._counts_due = False
+        #: the views' counts as painted, and who "me" and "my queues" were for them
+        self._counts: dict[str, int] | None = None
+        self._basis: tuple[str | None, frozenset[str]] | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -202,9 +210,59 @@ class InboxScreen(ModeScreen, ConversationActions):
         if session is None:
             return
         inbox = session.inbox
-        if (topic == "inbox" and inbox.version != self._shown_version) \
-                or (topic == "connection" and not inbox.filled):
+        if topic == "inbox" and inbox.version != self._shown_version:
+            if not self.update_in_place():
+                self.rebuild()
+        elif topic == "connection" and not inbox.filled:
             self.rebuild()
+
+    def _basis_now(self) -> tuple[str | None, frozenset[str]] | None:
+        session = self.session
+        if session is None:
+            return None
+        return session.me_id, frozenset(session.directory.my_queue_ids)
+
+    def update_in_place(self) -> bool:
+        """Show the inbox's new version by changing only the conversations that changed
+        (their lines, their places, the view counts). False when that cannot be done — too
+        many changes, a change of everything, another identity, the search view — and the
+        view must be rebuilt."""
+        session = self.session
+        shown = self._shown_version
+        if session is None or shown is None or self.view == SEARCH \
+                or self._basis != self._basis_now():
+            return False
+        inbox = session.inbox
+        changes = inbox.changes_since(shown)
+        if changes is None or len(changes) > IN_PLACE_MAX:
+            return False
+        names = changes.pop(NAMES_CHANGED, False) is not False
+        view = self.view
+        moved: dict[int, InboxRow | None] = {}
+        for conversation_id in changes:
+            row = inbox.rows.get(conversation_id)
+            moved[conversation_id] = (row if row is not None and view in inbox.views_of(row)
+                                      else None)
+        listing = self.conversation_list
+        listing.update_rows(moved, inbox.sort_key, names=names)
+        self._shown_version = inbox.version
+        renders = self.fd.renders
+        renders["inbox.update"] = renders.get("inbox.update", 0) + 1
+        counts = self._counts
+        if counts is not None and not self._counts_due:
+            for conversation_id, old in changes.items():
+                if old is not None:
+                    for name in inbox.views_of(old):
+                        counts[name] -= 1
+                row = inbox.rows.get(conversation_id)
+                if row is not None:
+                    for name in inbox.views_of(row):
+                        counts[name] += 1
+            self._paint_tabs(counts)
+        elif not self._counts_due:
+            self._counts_due = True
+            self.call_after_refresh(self._paint_counts)
+        return True
 
     def _loading(self) -> bool:
         """Whether the inbox is still being filled for the first time (and can be)."""
@@ -235,6 +293,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         listing.last_column = LAST_COLUMNS.get(self.view, "age")
         listing.set_rows(self.rows())
         self._shown_version = session.inbox.version if session is not None else None
+        self._basis = self._basis_now()
         renders = self.fd.renders
         renders["inbox.list"] = renders.get("inbox.list", 0) + 1
         if not self._counts_due:
@@ -246,18 +305,29 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._counts_due = False
         session = self.session
         counts = session.inbox.counts() if session is not None else {}
+        # counted for the version shown: in-place updates adjust them from there
+        fresh = session is not None and session.inbox.version == self._shown_version \
+            and self._basis == self._basis_now()
+        self._counts = counts if fresh else None
+        self._paint_tabs(counts)
+
+    def _paint_tabs(self, counts: dict[str, int]) -> None:
+        """The views' labels with their counts (a label that reads the same is left)."""
         tabs = self.query_one(ViewTabs)
         for name in VIEWS:
             tab = tabs.get_tab(f"view-{name}")
             if tab is not None:
-                tab.label = Text(f"{VIEW_TITLES[name]} {counts.get(name, 0)}")
+                label = f"{VIEW_TITLES[name]} {counts.get(name, 0)}"
+                if tab.label_text != label:
+                    tab.label = Text(label)
         search_tab = tabs.get_tab(f"view-{SEARCH}")
         if search_tab is not None:
             if self._searching is not None:
-                search_tab.label = Text(f"Search: {one_line(self._searching, 24)} searching…")
+                label = f"Search: {one_line(self._searching, 24)} searching…"
             else:
-                search_tab.label = Text(f"Search: {one_line(self._search_query, 24)} "
-                                        f"{len(self._search_ids)}")
+                label = f"Search: {one_line(self._search_query, 24)} {len(self._search_ids)}"
+            if search_tab.label_text != label:
+                search_tab.label = Text(label)
 
     def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
         """The views, for the command palette (besides the keys)."""

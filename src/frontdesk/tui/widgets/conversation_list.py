@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import asyncio
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -257,8 +257,13 @@ class ConversationList(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.lookups = lookups
         self.empty_text = "No conversations here."
-        self._rows: Sequence[InboxRow] = ()
-        self._visible: list[int] = []
+        self._rows: list[InboxRow] = []
+        #: changes with every change of the rows (a search-string build in slices checks it)
+        self._serial = 0
+        #: the rows' ids, in the same order (found by a C-level ``index``, not a loop)
+        self._ids: list[int] = []
+        #: positions in ``_rows`` shown, ascending (a range when nothing is filtered out)
+        self._visible: Sequence[int] = range(0)
         self._search: list[str] | None = None
         self._search_cache: dict[int, tuple[InboxRow, tuple[str, ...], str, str]] = {}
         self._generation: object = None
@@ -272,6 +277,8 @@ class ConversationList(ScrollView, can_focus=True):
         self._styles: dict[str, Style] | None = None
         self._minute = ""
         self.builds = 0
+        #: rows changed in place (:meth:`update_rows`), without a build
+        self.updates = 0
 
     # ------------------------------------------------------------------ data
 
@@ -318,7 +325,9 @@ class ConversationList(ScrollView, can_focus=True):
         same position."""
         keep_id = self.highlighted_id if keep is None else keep
         position = self._cursor
-        self._rows = rows
+        self._rows = list(rows)
+        self._serial += 1
+        self._ids = [row.id for row in rows]
         self._search = None
         self._strips.clear()
         self.builds += 1
@@ -326,8 +335,62 @@ class ConversationList(ScrollView, can_focus=True):
         if generation != self._generation:
             self._generation = generation
             self._search_cache.clear()
+        self._settle(keep_id, position)
+
+    def update_rows(self, changes: Mapping[int, InboxRow | None],
+                    key: Callable[[InboxRow], Any], *, names: bool = False) -> None:
+        """Change a few conversations in place: each id's old line goes, its new row (None:
+        it left the view) goes where ``key`` puts it in the descending order the rows are in.
+        Only these conversations' lines and search strings are made again; the cursor stays
+        on the highlighted conversation as with :meth:`set_rows`. ``names``: names may read
+        differently (every line and search string is made again)."""
+        generation = self.lookups.generation()
+        if names or generation != self._generation:
+            # names may read differently now: search strings and lines are made afresh
+            self._generation = generation
+            self._search_cache.clear()
+            self._search = None
+            self._strips.clear()
+        keep_id = self.highlighted_id
+        position = self._cursor
+        rows = self._rows
+        ids = self._ids
+        self._serial += 1
+        search = self._search
+        strips = self._strips
+        for cid, row in changes.items():
+            strips.discard((cid, False))
+            strips.discard((cid, True))
+            try:
+                at = ids.index(cid)
+            except ValueError:
+                at = -1
+            if at >= 0:
+                del rows[at], ids[at]
+                if search is not None:
+                    del search[at]
+            if row is None:
+                continue
+            moment = key(row)
+            low, high = 0, len(rows)
+            while low < high:
+                middle = (low + high) // 2
+                if key(rows[middle]) > moment:
+                    low = middle + 1
+                else:
+                    high = middle
+            rows.insert(low, row)
+            ids.insert(low, cid)
+            if search is not None:
+                search.insert(low, self._search_text(row))
+        self.updates += 1
+        self._settle(keep_id, position)
+
+    def _settle(self, keep_id: int | None, position: int) -> None:
+        """After new rows: filter them again and put the cursor back on ``keep_id`` (else on
+        the same position)."""
         needle, self._needle = self._needle, ""
-        self._visible = list(range(len(rows)))
+        self._visible = range(len(self._rows))
         if needle:
             self._apply_filter(needle)
         cursor = -1
@@ -356,7 +419,7 @@ class ConversationList(ScrollView, can_focus=True):
         previous = self._needle
         self._needle = needle
         if not needle:
-            self._visible = list(range(len(self._rows)))
+            self._visible = range(len(self._rows))
             return
         search = self._search_strings()
         candidates: Sequence[int] = (self._visible if previous and needle.startswith(previous)
@@ -373,14 +436,14 @@ class ConversationList(ScrollView, can_focus=True):
     async def _prepare_search(self) -> None:
         """Build the search strings in slices between frames, so the first filter keystroke
         only scans (the work is lost if the rows change meanwhile)."""
-        rows = self._rows
+        rows, serial = self._rows, self._serial
         strings: list[str] = []
         for start in range(0, len(rows), SEARCH_SLICE):
-            if self._rows is not rows or self._search is not None:
+            if self._serial != serial or self._search is not None:
                 return
             strings.extend(self._search_text(c) for c in rows[start:start + SEARCH_SLICE])
             await asyncio.sleep(0)
-        if self._rows is rows and self._search is None:
+        if self._serial == serial and self._search is None:
             self._search = strings
 
     def _search_strings(self) -> list[str]:
@@ -419,18 +482,17 @@ class ConversationList(ScrollView, can_focus=True):
                 if rows[visible[position]].id == conversation_id:
                     return position
         if len(visible) == len(rows):
-            for position, row in enumerate(rows):
-                if row.id == conversation_id:
-                    return position
-            return -1
+            try:
+                return self._ids.index(conversation_id)
+            except ValueError:
+                return -1
         for position, index in enumerate(visible):
             if rows[index].id == conversation_id:
                 return position
         return -1
 
     def _after_change(self, cursor: int) -> None:
-        self._cursor = cursor
-        self._strips.clear()
+        self._cursor = cursor  # lines are cached by conversation and cursor: all still hold
         self.virtual_size = Size(0, len(self._visible) + 1)
         self._scroll_to_cursor()
         self.refresh()

@@ -1,0 +1,115 @@
+"""Checking a given API key and identity with the service while the console loads.
+
+A key from ``FRONTDESK_API_KEY`` or a key file is checked before the console opens: a key the
+service refuses, or an identity it does not know, ends the command in one line. The check
+asks the same question as the sign-in (who is this agent, with this key) with the standard
+library alone, on a thread, so it runs while the console's modules load instead of before
+them: the HTTP stack and the models are loaded after the first frame, as for every start.
+
+Only a clear answer stops the start (401/403, no agent with that email or id); anything else
+— no answer, an error, a certificate the standard library does not trust, an odd reply —
+leaves it to the console's own sign-in, which says what is wrong in the header.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import uuid
+from urllib.parse import quote, urlencode, urlsplit
+
+__all__ = ["KeyCheck", "check_key", "identity_fields"]
+
+
+def identity_fields(identity: str) -> tuple[str | None, str | None]:
+    """``(agent_email, agent_id)`` for what a person typed as "who am I".
+
+    Anything with an ``@`` is an email; anything else must be an agent id (a UUID). Raises
+    :class:`ValueError` with a message for people otherwise.
+    """
+    text = identity.strip()
+    if not text:
+        raise ValueError("Give your agent email or your agent id.")
+    if "@" in text:
+        return text, None
+    try:
+        return None, str(uuid.UUID(text))
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is neither an email address nor an agent id (a UUID)."
+        ) from None
+
+
+def refused_text(base_url: str, status: int) -> str:
+    """What a refused key says (never the key itself)."""
+    return (f"The key was refused by {base_url} (HTTP {status}). "
+            "Check the API key and try again.")
+
+
+def check_key(base_url: str, key: str, identity: str, timeout: float) -> str | None:
+    """One sentence when the service refuses ``key`` or knows nobody as ``identity``; None
+    when it accepts them or gives no clear answer."""
+    try:
+        email, agent_id = identity_fields(identity)
+    except ValueError as error:
+        return str(error)
+    parts = urlsplit(base_url.strip().rstrip("/"))
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    if email is not None:
+        path = f"{parts.path}/v1/agents?{urlencode({'email': email, 'pageLimit': 5})}"
+    else:
+        path = f"{parts.path}/v1/agents/{quote(agent_id or '')}"
+    try:
+        connection: http.client.HTTPConnection
+        if parts.scheme == "https":
+            connection = http.client.HTTPSConnection(parts.hostname, parts.port,
+                                                     timeout=timeout)
+        else:
+            connection = http.client.HTTPConnection(parts.hostname, parts.port,
+                                                    timeout=timeout)
+        try:
+            connection.request("GET", path, headers={"Authorization": key.strip(),
+                                                     "Accept": "application/json"})
+            response = connection.getresponse()
+            status, body = response.status, response.read(4_000_000)
+        finally:
+            connection.close()
+    except (OSError, http.client.HTTPException, ValueError):
+        return None  # no clear answer: the console's sign-in tells
+    if status in (401, 403):
+        return refused_text(base_url, status)
+    if agent_id is not None:
+        return f"No agent or admin has the id {agent_id} at {base_url}." \
+            if status == 404 else None
+    if status != 200:
+        return None
+    try:
+        data = json.loads(body)["data"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    if isinstance(data, list) and not data:
+        return f"No agent or admin has the email {email} at {base_url}."
+    return None
+
+
+class KeyCheck:
+    """:func:`check_key` on a thread, started at once; :meth:`result` waits for it."""
+
+    def __init__(self, base_url: str, key: str, identity: str, timeout: float) -> None:
+        self._outcome: str | None = None
+        self._thread = threading.Thread(target=self._run, name="frontdesk-key-check",
+                                        args=(base_url, key, identity, timeout), daemon=True)
+        self._thread.start()
+
+    def _run(self, base_url: str, key: str, identity: str, timeout: float) -> None:
+        try:
+            self._outcome = check_key(base_url, key, identity, timeout)
+        except Exception:  # a check that breaks is no answer; the sign-in tells
+            self._outcome = None
+
+    def result(self) -> str | None:
+        """The refusal sentence, or None (waits for the answer)."""
+        self._thread.join()
+        return self._outcome
