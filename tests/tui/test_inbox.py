@@ -344,8 +344,34 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         # three key presses on a loaded machine can take longer than the real 0.3 s)
         monkeypatch.setattr(PreviewPane, "DEBOUNCE", 30.0)
         fetches = pane.fetches
-        await pilot.press("j", "j", "j")
+        await pilot.press("j", "k")
         assert pane.fetches == fetches
+        # a poll changing the shown conversation's record keeps its messages on screen
+        # while they are read again (the list re-announces its row at every rebuild)
+        cid = listing.highlighted_id
+        assert cid is not None
+        record = _session.inbox.records.get(cid)
+        assert record is not None
+        _session.inbox.upsert([record.model_copy(update={"subject": "Changed meanwhile"})])
+        _screen.rebuild()
+        await pilot.pause()
+        shown = str(pane.render())
+        assert "Changed meanwhile" in shown and last.split()[0] in shown
+        assert "Loading the last messages" not in shown
+        # the inbox rebuilding again and again while a read is pending does not put that
+        # read off: the rest counts from when the cursor came to the conversation
+        pending = pane._timer
+        assert pending is not None
+        for _ in range(3):
+            _screen.rebuild()
+            await pilot.pause()
+        assert pane._timer is pending
+        worker = pane.flush()
+        assert worker is not None
+        await worker.wait()
+        assert pane.fetches == fetches + 1
+        await pilot.press("j", "j", "j")
+        assert pane.fetches == fetches + 1
     narrow = console.app()
     async with narrow.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
