@@ -3,6 +3,7 @@ hostile text — against the seeded sandbox."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -542,3 +543,36 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
         await console.idle(pilot)
         assert session.inbox.filled
         assert listing.empty_text != "Loading…"
+
+
+async def test_view_counts_are_never_a_false_zero_while_loading(console: Console) -> None:
+    """Before the first fill the views say "…", not 0; once the service answered, numbers."""
+    from frontdesk.store.inbox import VIEWS
+    from frontdesk.tui.screens.inbox import ViewTabs
+
+    def labels(screen: InboxScreen) -> list[str]:
+        tabs = screen.query_one(ViewTabs)
+        found = [tabs.get_tab(f"view-{name}") for name in VIEWS]
+        return [str(tab.label) for tab in found if tab is not None]
+
+    for prefix in ("/v1/conversations", "/v1/search"):
+        console.sandbox.faults.fail(503, count=None, path_prefix=prefix)
+    app = console.app()
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(3):  # the first polls, refused
+                await pilot.pause()
+                with contextlib.suppress(Exception):
+                    await app.workers.wait_for_complete()
+            screen = app.screen
+            assert isinstance(screen, InboxScreen)
+            assert app.session is not None and not app.session.inbox.filled
+            shown = labels(screen)
+            assert shown and all(label.endswith(" …") for label in shown), shown
+            console.sandbox.faults.clear()
+            await settle(console, pilot)
+            shown = labels(screen)
+            assert all(label.split()[-1].isdigit() for label in shown), shown
+            assert any(label.split()[-1] != "0" for label in shown), shown
+    finally:
+        console.sandbox.faults.clear()

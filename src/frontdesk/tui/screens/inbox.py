@@ -246,11 +246,14 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._counts_due = False
         session = self.session
         counts = session.inbox.counts() if session is not None else {}
+        # before the first fill a 0 is not known yet: "…" until the service has answered
+        unknown = "…" if self._loading() or session is None else "0"
         tabs = self.query_one(ViewTabs)
         for name in VIEWS:
             tab = tabs.get_tab(f"view-{name}")
             if tab is not None:
-                tab.label = Text(f"{VIEW_TITLES[name]} {counts.get(name, 0)}")
+                count = counts.get(name, 0)
+                tab.label = Text(f"{VIEW_TITLES[name]} {count or unknown}")
         search_tab = tabs.get_tab(f"view-{SEARCH}")
         if search_tab is not None:
             if self._searching is not None:
