@@ -123,9 +123,22 @@ def refresh(*topics: str) -> Step:
         session = getattr(pilot.app, "session", None)
         if session is None:
             return
+        live = session.live
         for topic in topics:
-            if session.live.topic(topic) is not None:
-                await session.live.refresh(topic)
+            if live.topic(topic) is not None:
+                await live.refresh(topic)
+        if "queues" in topics and live.topic("queues") is not None:
+            # shown queues fill a few requests per poll: poll until every shown one is whole
+            for _ in range(30):
+                rows = await live.refresh("queues")
+                if all(row.channels and row.members is not None and row.waiting is not None
+                       and row.oldest_exact for row in rows):
+                    break
+        if "team:load" in topics and live.topic("team:load") is not None:
+            for _ in range(30):  # every shown agent's load, a few per poll
+                loads = await live.refresh("team:load")
+                if set(session.team.shown_agents()) <= {load.agent_id for load in loads}:
+                    break
         await settle(pilot)
 
     return step
@@ -266,9 +279,10 @@ def shots() -> list[Shot]:
         Shot("thread", [open_thread(THREAD_WHERE)], "ThreadScreen"),
         Shot("composer-preview",
              [open_thread(WHATSAPP_WHERE, [_write_reply, press("ctrl+t")])], "ThreadScreen"),
-        Shot("presence", [press("3"), refresh("team:list", "team:presence", "presence:me"),
-                          press("p")], "PresenceScreen"),
-        Shot("team", [press("3"), refresh("team:list", "team:presence")], "TeamScreen"),
+        Shot("presence", [press("3"), refresh("team:list", "team:presence", "team:load",
+                                              "presence:me"), press("p")], "PresenceScreen"),
+        Shot("team", [press("3"), refresh("team:list", "team:presence", "team:load")],
+             "TeamScreen"),
         Shot("queues", [press("2"), refresh("queues", "queues")], "QueuesScreen"),
         Shot("queue-position", [press("2"), refresh("queues", "queues"), _follow_position],
              "QueuesScreen"),
