@@ -4,14 +4,22 @@ time."""
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from frontdesk.store.session import HoursNow
+from frontdesk.tui import clock
 from frontdesk.tui.screens.admin import AdminScreen
 from frontdesk.tui.screens.admin_hours import DAY_STEPS, HoursPane
 from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.widgets.status_bar import StatusBar, describe_hours
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -45,6 +53,8 @@ async def test_calendar_of_fourteen_days(console: Any) -> None:
         assert pane.calendar is not None and len(pane.calendar.days) == 7
         status = str(pane.query_one("#hours-status", Static).render())
         assert "Europe/Copenhagen" in status and "Open" in status and "closes 17:00" in status
+        # the header says it in the user's own time (UTC here), not the schedule's
+        assert app.screen.query_one(StatusBar).hours == "Open · closes 16:00"
         definition = str(pane.query_one("#hours-definition", Static).render())
         assert "Fri 08:00\u201315:30" in definition and "Sat\u2013Sun closed" in definition
         assert "Christmas Day (every 25 Dec) closed" in definition
@@ -95,3 +105,41 @@ async def test_open_at_a_typed_time(console: Any) -> None:
         await settle(pilot)
         status = str(pane.query_one("#hours-status", Static).render())
         assert "At Wed 07 Jan 2026 12:00: open" in status and "closes 17:00" in status
+
+
+@contextmanager
+def local_zone(zone: str) -> Iterator[None]:
+    """The process's local time zone set to ``zone`` for a while."""
+    original = os.environ.get("TZ")
+    os.environ["TZ"] = zone
+    time.tzset()
+    try:
+        yield
+    finally:
+        if original is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = original
+        time.tzset()
+
+
+def test_header_hours_are_in_the_users_local_time() -> None:
+    """17:00 in Copenhagen (16:00 UTC) is shown as the user's own clock reads it, with the
+    weekday only when it falls on another local day than the user's today."""
+    closes = HoursNow(True, datetime(2026, 1, 5, 16, 0, tzinfo=UTC))
+    opens = HoursNow(False, datetime(2026, 1, 5, 19, 0, tzinfo=UTC))
+    clock.freeze(datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
+    try:
+        with local_zone("UTC"):
+            assert describe_hours(closes) == "Open · closes 16:00"
+            assert describe_hours(opens) == "Closed · opens 19:00"
+        with local_zone("Asia/Kolkata"):  # Monday 17:30 there
+            assert describe_hours(closes) == "Open · closes 21:30"
+            assert describe_hours(opens) == "Closed · opens Tue 00:30"
+        with local_zone("America/New_York"):
+            assert describe_hours(closes) == "Open · closes 11:00"
+            assert describe_hours(opens) == "Closed · opens 14:00"
+        assert describe_hours(HoursNow(True, None)) == "Open"
+        assert describe_hours(None) == ""
+    finally:
+        clock.freeze(None)

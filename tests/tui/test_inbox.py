@@ -3,6 +3,7 @@ hostile text — against the seeded sandbox."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -344,8 +345,34 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         # three key presses on a loaded machine can take longer than the real 0.3 s)
         monkeypatch.setattr(PreviewPane, "DEBOUNCE", 30.0)
         fetches = pane.fetches
-        await pilot.press("j", "j", "j")
+        await pilot.press("j", "k")
         assert pane.fetches == fetches
+        # a poll changing the shown conversation's record keeps its messages on screen
+        # while they are read again (the list re-announces its row at every rebuild)
+        cid = listing.highlighted_id
+        assert cid is not None
+        record = _session.inbox.records.get(cid)
+        assert record is not None
+        _session.inbox.upsert([record.model_copy(update={"subject": "Changed meanwhile"})])
+        _screen.rebuild()
+        await pilot.pause()
+        shown = str(pane.render())
+        assert "Changed meanwhile" in shown and last.split()[0] in shown
+        assert "Loading the last messages" not in shown
+        # the inbox rebuilding again and again while a read is pending does not put that
+        # read off: the rest counts from when the cursor came to the conversation
+        pending = pane._timer
+        assert pending is not None
+        for _ in range(3):
+            _screen.rebuild()
+            await pilot.pause()
+        assert pane._timer is pending
+        worker = pane.flush()
+        assert worker is not None
+        await worker.wait()
+        assert pane.fetches == fetches + 1
+        await pilot.press("j", "j", "j")
+        assert pane.fetches == fetches + 1
     narrow = console.app()
     async with narrow.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
@@ -516,3 +543,36 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
         await console.idle(pilot)
         assert session.inbox.filled
         assert listing.empty_text != "Loading…"
+
+
+async def test_view_counts_are_never_a_false_zero_while_loading(console: Console) -> None:
+    """Before the first fill the views say "…", not 0; once the service answered, numbers."""
+    from frontdesk.store.inbox import VIEWS
+    from frontdesk.tui.screens.inbox import ViewTabs
+
+    def labels(screen: InboxScreen) -> list[str]:
+        tabs = screen.query_one(ViewTabs)
+        found = [tabs.get_tab(f"view-{name}") for name in VIEWS]
+        return [str(tab.label) for tab in found if tab is not None]
+
+    for prefix in ("/v1/conversations", "/v1/search"):
+        console.sandbox.faults.fail(503, count=None, path_prefix=prefix)
+    app = console.app()
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(3):  # the first polls, refused
+                await pilot.pause()
+                with contextlib.suppress(Exception):
+                    await app.workers.wait_for_complete()
+            screen = app.screen
+            assert isinstance(screen, InboxScreen)
+            assert app.session is not None and not app.session.inbox.filled
+            shown = labels(screen)
+            assert shown and all(label.endswith(" …") for label in shown), shown
+            console.sandbox.faults.clear()
+            await settle(console, pilot)
+            shown = labels(screen)
+            assert all(label.split()[-1].isdigit() for label in shown), shown
+            assert any(label.split()[-1] != "0" for label in shown), shown
+    finally:
+        console.sandbox.faults.clear()

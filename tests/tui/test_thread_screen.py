@@ -325,6 +325,43 @@ async def test_y_copies_the_focused_message(console: Console) -> None:
         assert "Copied" in notices
 
 
+async def test_y_with_no_message_focused_copies_the_newest(console: Console) -> None:
+    """With no message under the cursor, ``y`` copies the newest one; in a conversation without
+    messages it says there is none and copies nothing."""
+    cid = chat(console)
+    newest = console.sandbox.query(
+        "SELECT id FROM messages WHERE conversation_id = ? ORDER BY created_at DESC, id DESC "
+        "LIMIT 1", (cid,))[0]["id"]
+    requester = console.sandbox.query("SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")
+    queue = console.sandbox.query("SELECT id FROM queues LIMIT 1")
+    async with httpx.AsyncClient(base_url=console.sandbox.base_url,
+                                 headers={"Authorization": console.sandbox.key}) as http:
+        created = await http.post("/v1/conversations", json={
+            "_type": "Callback", "requesterId": requester[0]["id"], "direction": "Inbound",
+            "contactEndpointId": "+15550100200", "queueId": queue[0]["id"]})
+        assert created.status_code == 200, created.text
+    empty = int(created.json()["data"]["id"])
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        notices = record_notices(app)
+        screen = await open_thread(pilot, cid)
+        assert screen.thread_view.focused_message is None
+        await pilot.press("y")
+        message = screen.thread_view.messages[-1]
+        assert str(message.id) == str(newest)
+        assert app.clipboard == copy_text(message) and app.clipboard
+        assert notices == ["Copied"]
+        app.pop_screen()
+        await pilot.pause()
+        app.copy_to_clipboard("")
+        screen = await open_thread(pilot, empty)
+        assert not screen.thread_view.messages
+        await pilot.press("y")
+        assert app.clipboard == ""
+        assert notices[-1].startswith("No message to copy yet")
+
+
 async def test_anonymize_asks_for_the_id_typed_back(console: Console) -> None:
     cid = chat(console)
     app: FrontdeskApp = console.app()

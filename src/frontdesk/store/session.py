@@ -14,6 +14,7 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -296,7 +297,7 @@ class Session:
         # The service's clock reading is not news: without it an unchanged poll is no change.
         return presence.model_copy(update={"request_time": _EPOCH})
 
-    async def _hours(self) -> str | None:
+    async def _hours(self) -> HoursNow | None:
         client = self.client
         if self.schedule_id is None:
             wanted = self.settings.ui.business_hours_schedule
@@ -317,7 +318,7 @@ class Session:
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()
         self.server_offset = status.timestamp - (before + (after - before) / 2)
-        return describe_hours(status, self.schedule_zone)
+        return hours_now(status)
 
     # ------------------------------------------------------------------ replies
 
@@ -357,22 +358,20 @@ class Session:
         self.local.save_snapshot("anonymizations", items[:200])
 
 
-def describe_hours(status: BusinessHoursStatus, zone: ZoneInfo | None) -> str:
-    """``Open · closes 17:00`` or ``Closed · opens Mon 08:00`` in the schedule's time zone."""
+@dataclass(frozen=True)
+class HoursNow:
+    """Whether the business is open, and until when (``is_open``) or from when (closed): the
+    moment in UTC, for the console to show in the user's own time zone. None when the schedule
+    gives none (always open, or never opening soon). Equal readings compare equal, so an
+    unchanged poll is no change."""
 
-    def local(moment: datetime) -> datetime:
-        return moment.astimezone(zone) if zone is not None else moment
+    is_open: bool
+    until: datetime | None
 
-    if status.is_open:
-        if status.closes_at is None:
-            return "Open"
-        return "Open · closes " + local(status.closes_at).strftime("%H:%M")
-    if status.opens_at is None:
-        return "Closed"
-    opens = local(status.opens_at)
-    now = local(status.timestamp)
-    day = "" if opens.date() == now.date() else opens.strftime("%a ")
-    return "Closed · opens " + day + opens.strftime("%H:%M")
+
+def hours_now(status: BusinessHoursStatus) -> HoursNow:
+    """The header's reading of a business-hours status."""
+    return HoursNow(status.is_open, status.closes_at if status.is_open else status.opens_at)
 
 
 def describe_presence(presence: UserPresence | None) -> str:

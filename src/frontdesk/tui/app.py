@@ -21,7 +21,7 @@ from textual.screen import Screen
 
 from ..startup import release_gc
 from ..store.live import ConnectionState, Link
-from ..store.session import describe_presence
+from ..store.session import HoursNow, describe_presence
 from ..text import clean
 from . import keymap
 from .commands import once_each, screen_commands
@@ -31,7 +31,7 @@ from .screens.base import LiveModal, ModeScreen
 from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
-from .widgets.status_bar import StatusBar
+from .widgets.status_bar import StatusBar, describe_hours
 
 if TYPE_CHECKING:
     from ..store.session import Session
@@ -213,7 +213,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         elif topic == "presence:me":
             self.status_presence = describe_presence(value)
         elif topic == "hours":
-            self.status_hours = value if isinstance(value, str) else ""
+            self.status_hours = describe_hours(value if isinstance(value, HoursNow) else None)
         elif topic == "disk":
             self.status_disk = value if isinstance(value, str) else ""
         elif topic == "outbox":

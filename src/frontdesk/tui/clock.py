@@ -27,14 +27,24 @@ def local(moment: datetime) -> datetime:
 
 
 def shown(moment: datetime, style: str = "time") -> str:
-    """A moment as the screens show it, in local time: ``time`` (``09:53``), ``day``
-    (``Tue 24 Nov 09:53``), ``date`` (``2026-11-24``), ``minute`` (``2026-11-24 09:53``)
-    or ``full`` (``Tue 24 Nov 2026 09:53``)."""
+    """A moment as the screens show it, in local time: ``time`` (``09:53``), ``weekday``
+    (``Tue 09:53``), ``day`` (``Tue 24 Nov 09:53``), ``date`` (``2026-11-24``), ``minute``
+    (``2026-11-24 09:53``) or ``full`` (``Tue 24 Nov 2026 09:53``)."""
     return local(moment).strftime(_STYLES[style])
 
 
-_STYLES = {"time": "%H:%M", "day": "%a %d %b %H:%M", "date": "%Y-%m-%d",
+_STYLES = {"time": "%H:%M", "weekday": "%a %H:%M", "day": "%a %d %b %H:%M", "date": "%Y-%m-%d",
            "minute": "%Y-%m-%d %H:%M", "full": "%a %d %b %Y %H:%M"}
+
+
+def when(moment: datetime, *, reference: datetime | None = None) -> str:
+    """A coming moment, short, in local time: ``17:00`` today, ``Mon 08:00`` on another day
+    (within a week), ``Mon 12 Jan 08:00`` further off."""
+    today = local(reference or now()).date()
+    days = (local(moment).date() - today).days
+    if days == 0:
+        return shown(moment)
+    return shown(moment, "weekday" if 0 < days < 7 else "day")
 
 
 def ago(moment: datetime, *, reference: datetime | None = None) -> str:

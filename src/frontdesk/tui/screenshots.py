@@ -123,30 +123,72 @@ def refresh(*topics: str) -> Step:
         session = getattr(pilot.app, "session", None)
         if session is None:
             return
+        live = session.live
         for topic in topics:
-            if session.live.topic(topic) is not None:
-                await session.live.refresh(topic)
+            if live.topic(topic) is not None:
+                await live.refresh(topic)
+        if "queues" in topics and live.topic("queues") is not None:
+            # shown queues fill a few requests per poll: poll until every shown one is whole
+            for _ in range(30):
+                rows = await live.refresh("queues")
+                if all(row.channels and row.members is not None and row.waiting is not None
+                       and row.oldest_exact for row in rows):
+                    break
+        if "team:load" in topics and live.topic("team:load") is not None:
+            for _ in range(30):  # every shown agent's load, a few per poll
+                loads = await live.refresh("team:load")
+                if set(session.team.shown_agents()) <= {load.agent_id for load in loads}:
+                    break
         await settle(pilot)
 
     return step
 
 
+class PollTimers:
+    """A session's poll sleep for pictures: real sleeps until frozen; then no poll timer fires
+    again (a poke, a refresh or a newly shown screen still polls), so nothing the service says
+    between two steps changes a picture."""
+
+    def __init__(self) -> None:
+        self.frozen = False
+
+    async def sleep(self, delay: float) -> None:
+        """Sleep ``delay`` seconds; once frozen, wait until the loop is woken instead."""
+        await asyncio.sleep(delay)
+        if self.frozen:
+            await asyncio.get_running_loop().create_future()
+
+
+#: the poll timers of each session made for a picture (by ``id`` of the session)
+TIMERS: dict[int, PollTimers] = {}
+
+
 async def ready(pilot: Pilot[Any]) -> None:
-    """Signed in, the inbox complete (polled until a poll changes nothing), every name known,
-    the header's topics fetched and the preview pane (when shown) filled."""
+    """Signed in, the inbox complete (every wanted record, tag and name fetched, a poll
+    changing nothing), the poll timers frozen, the header's topics fetched and the preview pane
+    (when shown) filled: the settled state the snapshot tests wait for."""
     app = pilot.app
     session = getattr(app, "session", None)
     await app.workers.wait_for_complete()
     if session is None:
         return
-    for _ in range(30):
-        version = session.inbox.version
-        await app.workers.wait_for_complete()
+    inbox = session.inbox
+    for _ in range(500):
+        version = inbox.version
+        with contextlib.suppress(Exception):
+            await app.workers.wait_for_complete()
         if session.live.topic("inbox") is not None:
             await session.live.refresh("inbox")
         await pilot.pause()
-        if session.inbox.version == version:
+        # Conversations with recent activity are read again for a few seconds, and their
+        # tags with them: wait for every row's tags, not for an empty re-read list.
+        complete = (inbox.settled and not session.directory._pending
+                    and all(cid in inbox.tags for cid in inbox.rows))
+        if complete and inbox.version == version:
             break
+    timers = TIMERS.get(id(session))
+    if timers is not None:
+        timers.frozen = True
     for topic in ("presence:me", "hours"):
         if session.live.topic(topic) is not None:
             await session.live.refresh(topic)
@@ -237,9 +279,10 @@ def shots() -> list[Shot]:
         Shot("thread", [open_thread(THREAD_WHERE)], "ThreadScreen"),
         Shot("composer-preview",
              [open_thread(WHATSAPP_WHERE, [_write_reply, press("ctrl+t")])], "ThreadScreen"),
-        Shot("presence", [press("3"), refresh("team:list", "team:presence", "presence:me"),
-                          press("p")], "PresenceScreen"),
-        Shot("team", [press("3"), refresh("team:list", "team:presence")], "TeamScreen"),
+        Shot("presence", [press("3"), refresh("team:list", "team:presence", "team:load",
+                                              "presence:me"), press("p")], "PresenceScreen"),
+        Shot("team", [press("3"), refresh("team:list", "team:presence", "team:load")],
+             "TeamScreen"),
         Shot("queues", [press("2"), refresh("queues", "queues")], "QueuesScreen"),
         Shot("queue-position", [press("2"), refresh("queues", "queues"), _follow_position],
              "QueuesScreen"),
@@ -305,9 +348,14 @@ class Sandbox:
         profile = PROFILE
         client = client_module.ApiClient(self.server.base_url, KEY, self.server.integrations_url,
                                          pacer=pacing.Pacer(enabled=False))
+        live_module = importlib.import_module("frontdesk.store.live")
         local = local_module.LocalStore(launch.local_store_path(profile))
-        return session_module.Session(client=client, local=local, settings=config.Settings(),
-                                      profile=profile, identity=self.identity)
+        session = session_module.Session(client=client, local=local, settings=config.Settings(),
+                                         profile=profile, identity=self.identity)
+        timers = PollTimers()
+        session.live = live_module.LiveStore(sleep=timers.sleep)
+        TIMERS[id(session)] = timers
+        return session
 
 
 CURRENT: Sandbox  # the sandbox of the run in progress (set by take_all)
@@ -335,6 +383,7 @@ async def take(shot: Shot, size: tuple[int, int], folder: Path) -> Path:
         else:
             tui_app = _module("frontdesk.tui.app")
             app = tui_app.FrontdeskApp(CURRENT.session())
+        app.animation_level = "none"  # scrolls land at once, whatever the machine's speed
         name = f"{shot.name}-{size[0]}x{size[1]}.svg"
         async with app.run_test(size=size) as pilot:
             if shot.signed_in:

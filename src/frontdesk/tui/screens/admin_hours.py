@@ -5,7 +5,7 @@ schedule's time zone)."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -18,7 +18,6 @@ from textual.containers import Horizontal, VerticalScroll
 
 from ...api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
 from ...store.admin import Calendar, CalendarDay, Refused
-from ...store.session import describe_hours
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Label, Static
 from .admin_pane import AdminPane
@@ -133,8 +132,22 @@ def render_calendar(calendar: Calendar) -> Table:
 
 
 def describe_status(status: BusinessHoursStatus, zone: ZoneInfo | None) -> str:
-    """``Open · closes 17:00`` in the schedule's zone (the header's words)."""
-    return describe_hours(status, zone)
+    """``Open · closes 17:00`` or ``Closed · opens Mon 08:00`` in the schedule's zone (the pane
+    names that zone beside it)."""
+
+    def local(moment: datetime) -> datetime:
+        return moment.astimezone(zone) if zone is not None else moment
+
+    if status.is_open:
+        if status.closes_at is None:
+            return "Open"
+        return "Open · closes " + local(status.closes_at).strftime("%H:%M")
+    if status.opens_at is None:
+        return "Closed"
+    opens = local(status.opens_at)
+    now = local(status.timestamp)
+    day = "" if opens.date() == now.date() else opens.strftime("%a ")
+    return "Closed · opens " + day + opens.strftime("%H:%M")
 
 
 class HoursPane(AdminPane):

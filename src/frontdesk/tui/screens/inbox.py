@@ -313,11 +313,14 @@ class InboxScreen(ModeScreen, ConversationActions):
 
     def _paint_tabs(self, counts: dict[str, int]) -> None:
         """The views' labels with their counts (a label that reads the same is left)."""
+        # before the first fill a 0 is not known yet: "…" until the service has answered
+        session = self.session
+        unknown = "…" if self._loading() or session is None else "0"
         tabs = self.query_one(ViewTabs)
         for name in VIEWS:
             tab = tabs.get_tab(f"view-{name}")
             if tab is not None:
-                label = f"{VIEW_TITLES[name]} {counts.get(name, 0)}"
+                label = f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}"
                 if tab.label_text != label:
                     tab.label = Text(label)
         search_tab = tabs.get_tab(f"view-{SEARCH}")

@@ -57,6 +57,8 @@ class PreviewPane(Static):
         self._messages: OrderedDict[int, tuple[InboxRow, list[Message] | str]] = \
             OrderedDict()
         self._timer: Timer | None = None
+        #: the conversation whose messages are being read
+        self._fetching: int | None = None
         self.fetches = 0
 
     @property
@@ -65,17 +67,25 @@ class PreviewPane(Static):
         return self._conversation.id if self._conversation is not None else None
 
     def show(self, conversation: InboxRow | None) -> None:
-        """Show this conversation: the head now, its messages after the debounce."""
-        same = conversation is not None and conversation == self._conversation
+        """Show this conversation: the head now, its messages after the debounce.
+
+        The list re-announces its highlighted row after every rebuild (several a second
+        while the inbox fills): showing the same conversation again neither restarts a
+        pending debounce nor a fetch under way, and a changed record of it keeps its known
+        messages on screen while they are read again."""
+        previous = self._conversation
         self._conversation = conversation
-        if self._timer is not None:
+        same_id = (conversation is not None and previous is not None
+                   and conversation.id == previous.id)
+        if not same_id and self._timer is not None:
             self._timer.stop()
             self._timer = None
         self._paint()
-        if conversation is None or not self.display or (same and self._cached() is not None):
+        if conversation is None or not self.display or self._fresh():
             return
-        if self._cached() is None:
-            self._timer = self.set_timer(self.DEBOUNCE, self._fetch)
+        if same_id and (self._timer is not None or self._fetching == conversation.id):
+            return  # already on its way; a changed record is read again when it lands
+        self._timer = self.set_timer(self.DEBOUNCE, self._fetch)
 
     def flush(self) -> Worker[None] | None:
         """Fetch now instead of after the debounce (tests and snapshots)."""
@@ -86,13 +96,18 @@ class PreviewPane(Static):
         return self._fetch()
 
     def _cached(self) -> list[Message] | str | None:
+        """The known messages of the conversation shown (maybe of an older record of it)."""
         conversation = self._conversation
         if conversation is None:
             return None
         known = self._messages.get(conversation.id)
-        if known is None or known[0] != conversation:
-            return None
-        return known[1]
+        return None if known is None else known[1]
+
+    def _fresh(self) -> bool:
+        """Whether the known messages were read for the record shown."""
+        conversation = self._conversation
+        known = self._messages.get(conversation.id) if conversation is not None else None
+        return known is not None and known[0] == conversation
 
     @work(exclusive=True, exit_on_error=False, group="preview")
     async def _fetch(self) -> None:
@@ -101,13 +116,24 @@ class PreviewPane(Static):
         if conversation is None:
             return
         self.fetches += 1
-        result = await self._load(conversation.id)
+        self._fetching = conversation.id
+        try:
+            try:
+                result = await self._load(conversation.id)
+            except Exception as error:  # never "Loading…" for good: say what went wrong
+                result = f"Could not read the messages: {error}"
+        finally:
+            if self._fetching == conversation.id:
+                self._fetching = None
         self._messages[conversation.id] = (conversation, result)
         self._messages.move_to_end(conversation.id)
         while len(self._messages) > self.CACHE_SIZE:
             self._messages.popitem(last=False)
-        if self._conversation is not None and self._conversation.id == conversation.id:
+        shown = self._conversation
+        if shown is not None and shown.id == conversation.id:
             self._paint()
+            if shown != conversation and self.display and self._timer is None:
+                self._timer = self.set_timer(self.DEBOUNCE, self._fetch)  # changed meanwhile
 
     # ------------------------------------------------------------------ painting
 

@@ -9,7 +9,19 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ...store.session import HoursNow
 from ...text import one_line
+from .. import clock
+
+
+def describe_hours(hours: HoursNow | None) -> str:
+    """``Open · closes 17:00`` or ``Closed · opens Mon 08:00``, in the user's local time (the
+    schedule's own zone may be another)."""
+    if hours is None:
+        return ""
+    if hours.is_open:
+        return "Open" if hours.until is None else "Open · closes " + clock.when(hours.until)
+    return "Closed" if hours.until is None else "Closed · opens " + clock.when(hours.until)
 
 
 class StatusBar(Widget):
