@@ -10,13 +10,9 @@ around them as usual. A text longer than the contract allows is cut in the clien
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from collections.abc import AsyncIterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any, Final
 
 import httpx
@@ -35,22 +31,11 @@ from frontdesk.sandbox.server import SandboxServer
 from frontdesk.tui.screens.thread import ThreadScreen
 from frontdesk.tui.widgets.message_view import SHORT_CHARS, MessageView
 from frontdesk.tui.widgets.status_bar import StatusBar
+from tui_conftest import tui_fixtures
 
 STUFFED: Final = 15
 ESCAPES: Final = "\x1b" * 100_000
 
-
-def _tui_fixtures() -> ModuleType:
-    """tests/tui/conftest.py as a module: its Console builds sessions and apps."""
-    path = Path(__file__).resolve().parents[1] / "tui" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("frontdesk_tui_fixtures", path)
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
 
 
 def stuff_a_thread(sandbox: SandboxServer, http: httpx.Client) -> tuple[int, int]:
@@ -92,7 +77,7 @@ async def test_a_thread_larger_than_the_cap_is_read_whole_and_shown_per_message(
         with pytest.raises(UnexpectedResponse, match="larger than 8 MB"):
             await client.tags.list()
 
-    console = _tui_fixtures().Console(sandbox)
+    console = tui_fixtures().Console(sandbox)
     app = console.app()
     async with app.run_test(size=(120, 40)) as pilot:
         await console.ready(pilot)

@@ -11,11 +11,7 @@ to trigger an action when markup *is* parsed, so a pass means something.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import hostile
@@ -40,24 +36,13 @@ from frontdesk.tui.screens.people_common import cell
 from frontdesk.tui.screens.people_form import FormScreen
 from frontdesk.tui.screens.pickers import TagPicker
 from frontdesk.tui.screens.thread import ThreadScreen
+from tui_conftest import tui_fixtures
 
 Console = Any  # tests/tui/conftest.py's Console
 
 
-def _tui_fixtures() -> ModuleType:
-    """tests/tui/conftest.py as a module: its Console builds sessions and apps."""
-    path = Path(__file__).resolve().parents[1] / "tui" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("frontdesk_tui_fixtures", path)
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
 
-
-TUI = _tui_fixtures()
+TUI = tui_fixtures()
 
 CLICK = hostile.MARKUP["click"]  # "[@click=app.quit]press me[/]"
 #: Words of the hostile markup's content: a segment carrying one comes from customer text.

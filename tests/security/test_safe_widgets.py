@@ -13,11 +13,8 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Final
 
 import hostile
@@ -34,6 +31,7 @@ from frontdesk.tui.screens.attributes_panel import AttributesPanel
 from frontdesk.tui.screens.people import PeopleScreen
 from frontdesk.tui.screens.people_form import FormScreen
 from frontdesk.tui.widgets import safe
+from tui_conftest import tui_fixtures
 
 TUI_SOURCES: Final = Path(__file__).resolve().parents[2] / "src" / "frontdesk" / "tui"
 #: The safe widgets: the only place that takes text widgets from Textual.
@@ -182,18 +180,6 @@ async def test_every_way_into_a_widget_is_inert() -> None:
 # ------------------------------------------------------------------------------ pre-filled
 
 
-def _tui_fixtures() -> ModuleType:
-    """tests/tui/conftest.py as a module: its Console builds sessions and apps."""
-    path = Path(__file__).resolve().parents[1] / "tui" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("frontdesk_tui_fixtures", path)
-    assert spec is not None and spec.loader is not None
-    module = sys.modules.get(spec.name)
-    if module is None:
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-    return module
-
 
 async def settle(pilot: Pilot[Any]) -> None:
     for _ in range(3):
@@ -225,7 +211,7 @@ def plant_prefills(sandbox: SandboxServer, http: httpx.Client) -> tuple[int, str
 async def test_prefilled_inputs_are_inert_and_kept_when_untouched(
         sandbox: SandboxServer, http: httpx.Client) -> None:
     conversation, order, agent, name = plant_prefills(sandbox, http)
-    console = _tui_fixtures().Console(sandbox)
+    console = tui_fixtures().Console(sandbox)
     app = console.app()
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
         await console.ready(pilot)
