@@ -3,11 +3,13 @@ typist) act exactly as the same keys typed one by one, and the console falls bac
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from textual.widgets import Input, OptionList
 
 from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.key_order import KEY_STUCK, OrderedKey
 from frontdesk.tui.screens.admin import AdminScreen
 from frontdesk.tui.screens.inbox import InboxScreen
 from frontdesk.tui.screens.pickers import TagPicker
@@ -86,3 +88,19 @@ async def test_bursts_in_the_inbox_its_filter_the_tag_picker_and_admin(console: 
         await console.idle(pilot)
         await console.burst(pilot, "down", "down", "down", "up")
         assert menu.highlighted == 2
+
+
+async def test_a_key_that_is_never_done_with_holds_no_key_after_it(console: Console) -> None:
+    """Whatever goes wrong with one key (lost on its way, a handler that never says done),
+    the keys after it are not held for good: the next key that comes moves them on."""
+    app = console.app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await console.ready(pilot)
+        await console.idle(pilot)
+        # a key stuck in flight since long ago (never done, its patience timer gone)
+        stuck = OrderedKey("x", "x", lambda key: None)
+        app._key_in_flight = stuck
+        app._key_since = time.monotonic() - KEY_STUCK - 1
+        await console.burst(pilot, "tab", "tab")
+        assert inbox(app).view == "pending"
+        assert app.keys_waiting == 0

@@ -17,6 +17,8 @@ refilled for a filter) has played out: a burst acts as the same keys typed one b
 
 from __future__ import annotations
 
+import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
@@ -29,6 +31,8 @@ from textual.screen import Screen
 
 __all__ = ["KEY_PATIENCE", "OrderedKey", "OrderedKeysApp"]
 
+log = logging.getLogger("frontdesk.tui")
+
 ReturnType = TypeVar("ReturnType")
 
 #: seconds after which a key never reported done lets the next one go
@@ -36,6 +40,9 @@ KEY_PATIENCE = 2.0
 #: seconds between two looks for a screen that has become quiet, and looks at most
 SETTLE_STEP = 0.002
 SETTLE_TRIES = 500
+#: seconds after which a key still in flight or settling is given up when the next one comes:
+#: whatever went wrong with one key, the keys after it are never held for good
+KEY_STUCK = KEY_PATIENCE + SETTLE_STEP * SETTLE_TRIES + 1.0
 
 
 class OrderedKey(events.Key):
@@ -68,6 +75,8 @@ class OrderedKeysApp(App[ReturnType]):
         self._held_keys: deque[events.Key] = deque()
         self._key_in_flight: OrderedKey | None = None
         self._keys_settling = False
+        #: when the key in flight went, or settling began (``time.monotonic``)
+        self._key_since = 0.0
 
     @property
     def keys_waiting(self) -> int:
@@ -77,12 +86,15 @@ class OrderedKeysApp(App[ReturnType]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not isinstance(event, OrderedKey) \
                 and not event.is_forwarded:
+            self._unstick()
             if self._key_in_flight is None and not self._keys_settling \
                     and not self._held_keys:
                 # nothing before it: handled now, as Textual would
                 await self.on_event(self._in_flight(event))
                 return
             self._held_keys.append(event)
+            if self._key_in_flight is None and not self._keys_settling:
+                self._let_next_key_go()  # nothing is moving the queue: move it
             return
         was_forwarded = event.is_forwarded
         await super().on_event(event)
@@ -90,11 +102,22 @@ class OrderedKeysApp(App[ReturnType]):
             # back at the app (its bindings ran), or taken at once by a priority binding
             self._key_done(event)
 
+    def _unstick(self) -> None:
+        """Give up a key that has been in flight or settling for far longer than any key
+        takes (whatever went wrong with it), so that the keys after it are never held for
+        good."""
+        if (self._key_in_flight is not None or self._keys_settling) \
+                and time.monotonic() - self._key_since > KEY_STUCK:
+            log.warning("a key was never done with; the keys after it go on")
+            self._key_in_flight = None
+            self._keys_settling = False
+
     def _in_flight(self, raw: events.Key) -> OrderedKey:
         """The key that stands for ``raw`` while it is handled (the only one in flight)."""
         key = OrderedKey(raw.key, raw.character, self._key_done)
         key.set_sender(self)
         self._key_in_flight = key
+        self._key_since = time.monotonic()
         self.set_timer(KEY_PATIENCE, lambda: self._key_done(key), name="key patience")
         return key
 
@@ -107,6 +130,7 @@ class OrderedKeysApp(App[ReturnType]):
             return
         self._key_in_flight = None
         self._keys_settling = True
+        self._key_since = time.monotonic()
         self._settle_keys(0)
 
     def _settle_keys(self, tries: int) -> None:
