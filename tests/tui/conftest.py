@@ -111,19 +111,24 @@ class Console:
         await self.idle(pilot)
 
     async def idle(self, pilot: Pilot[Any], rounds: int = 20) -> None:
-        """Wait until every message queue of the console is empty and no worker runs;
-        fails when that does not happen in ``rounds`` pauses (a screen reacting to its own
-        changes forever never gets there)."""
+        """Wait until every message queue of the console is empty, no key of a burst is held
+        and no worker runs; fails when that does not happen in ``rounds`` × 10 pauses (a
+        screen reacting to its own changes forever never gets there)."""
         app = pilot.app
-        for _ in range(rounds):
+
+        def quiet() -> bool:  # keys of a burst still held count as work to do
+            return not busy_nodes(app) and not getattr(app, "keys_waiting", 0)
+
+        for _ in range(rounds * 10):
             await pilot.pause()
             with contextlib.suppress(WorkerCancelled, WorkerFailed):
                 await app.workers.wait_for_complete()
-            if not busy_nodes(app):
+            if quiet():
                 await pilot.pause()
-                if not busy_nodes(app):
+                if quiet():
                     return
-        raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}")
+        raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}, "
+                             f"{getattr(app, 'keys_waiting', 0)} keys waiting")
 
     async def settled(self, pilot: Pilot[Any]) -> None:
         """Wait until the inbox is complete (every wanted record, tag and name fetched), the

@@ -32,8 +32,10 @@ async def test_toggles_in_a_burst_reach_the_service_in_order_and_once(console) -
     async with app.run_test(size=(100, 30)) as pilot:
         await console.ready(pilot)
         me = app.session.me_id
-        speak = app.session.presence.working("Speak")
-        messaging = app.session.presence.working("Messaging")
+        await app.session.live.refresh("presence:me")  # the switches open on the service's state
+        before = console.sandbox.query("SELECT channels FROM presence WHERE user_id = ?", (me,))
+        speak = "Speak" in before[0]["channels"]
+        messaging = "Messaging" in before[0]["channels"]
         await console.burst(pilot, "p", "4", "4", "3")
         assert isinstance(app.screen, PresenceScreen)
         rows = console.sandbox.query("SELECT channels FROM presence WHERE user_id = ?", (me,))
