@@ -112,7 +112,7 @@ class Console:
 
     async def idle(self, pilot: Pilot[Any], rounds: int = 20) -> None:
         """Wait until every message queue of the console is empty, no key of a burst is held
-        and no worker runs; fails when that does not happen in ``rounds`` × 10 pauses (a
+        and no worker runs; fails when that does not happen in ten times ``rounds`` pauses (a
         screen reacting to its own changes forever never gets there)."""
         app = pilot.app
 
