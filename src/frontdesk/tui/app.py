@@ -18,6 +18,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.worker import Worker
 
 from ..startup import release_gc
 from ..store.live import ConnectionState, Link
@@ -32,6 +33,7 @@ from .screens.inbox import InboxScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
 from .widgets.status_bar import StatusBar, describe_hours
+from .worker_failures import ReportingWorkers, failure_line, log_failure
 
 if TYPE_CHECKING:
     from ..store.session import Session
@@ -92,6 +94,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
                  start_session: bool = True, sandbox_access: SandboxAccess | None = None) -> None:
         super().__init__()
+        # every worker that fails unexpectedly is reported in one place: worker_failed
+        self._workers = ReportingWorkers(self, self.worker_failed)
         self.session = session
         #: the demo's own sandbox: the palette shows its URL and key (for curl)
         self.sandbox_access = sandbox_access
@@ -128,7 +132,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
                 # is missing is known at once): show what it already knows
                 self._store_changed("connection", session.live.connection)
 
-    @work(exclusive=True, group="session", exit_on_error=False)
+    @work(exclusive=True, group="session", exit_on_error=False, description="sign in")
     async def _start(self) -> None:
         assert self.session is not None
         await self.session.start()
@@ -159,6 +163,12 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
     def validate_sub_title(self, sub_title: Any) -> str:
         return clean(str(sub_title), multiline=False)
+
+    def worker_failed(self, worker: Worker[Any]) -> None:
+        """A worker of any screen or widget ended with an error it did not handle: the
+        traceback goes to the log file, one line naming what failed to the screen."""
+        log_failure(worker)
+        self.notify(failure_line(worker), severity="error", markup=False, timeout=15)
 
     def _notice(self, severity: str, text: str) -> None:
         level = severity if severity in ("information", "warning", "error") else "information"
