@@ -690,6 +690,10 @@ class PeopleStore:
             page_key = page.next_key
         return found
 
+    def remember(self, user: EndUser) -> None:
+        """Keep an end user's name after a change made elsewhere (the edit module)."""
+        self._remember_names([user])
+
     def _remember_names(self, users: Sequence[EndUser]) -> None:
         names = self._session.directory.names
         for user in users:
