@@ -41,6 +41,7 @@ from .resources.search import SearchResource
 from .resources.tags import TagsResource
 from .resources.teams import TeamsResource
 from .resources.templates import TemplatesResource
+from .resources.webhooks import WebhooksResource
 from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
 from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
@@ -112,6 +113,7 @@ class ApiClient:
     organization: OrganizationResource
     flows: FlowsResource
     templates: TemplatesResource
+    webhooks: WebhooksResource
 
     def __init__(
         self,
@@ -170,6 +172,7 @@ class ApiClient:
         self.organization = OrganizationResource(self._transport)
         self.flows = FlowsResource(self._transport)
         self.templates = TemplatesResource(self._transport)
+        self.webhooks = WebhooksResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

@@ -66,6 +66,7 @@ def _op(
 
 
 _C = "/v1/conversations/{conversationId}"
+_W = "/v1/webhooks/{webhookSubscriptionId}"
 
 #: Every operation, in the order of the specification; then the four beyond it, and the
 #: published operations of the groups the spec lists without operations.
@@ -181,6 +182,13 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("GET", "/v1/conversations/flows", "flows.list"),
     _op("GET", "/v1/templates", "templates.list"),
     _op("DELETE", "/v1/templates/{templateId}", "templates.delete"),
+    _op("GET", "/v1/webhooks", "webhooks.list"),
+    _op("POST", "/v1/webhooks", "webhooks.create"),
+    _op("GET", _W, "webhooks.get"),
+    _op("PATCH", _W, "webhooks.update"),
+    _op("DELETE", _W, "webhooks.delete"),
+    _op("GET", f"{_W}/delivery-status", "webhooks.delivery_status"),
+    _op("GET", f"{_W}/delivery-status/logs/{{event}}", "webhooks.delivery_log"),
 )
 
 #: ``(METHOD, path template)`` → dotted client method name.

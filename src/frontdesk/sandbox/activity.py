@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import webhooks
 from .context import SandboxContext
 from .db import dumps, loads
 from .shapes import zoned
@@ -39,14 +40,17 @@ def record(ctx: SandboxContext, conversation_id: int, kind: str, *,
            author_id: str | None = None, at: str | None = None,
            **attributes: Any) -> None:
     """Write one entry (``at``: a stored time, default now); ``None`` attributes are left
-    out. The caller owns the transaction."""
+    out. The caller owns the transaction. The entry's event is queued to the webhooks that
+    want it."""
     details = {k: v for k, v in attributes.items() if v is not None}
+    at = at or ctx.now_iso()
     ctx.db.run(
         "INSERT INTO activity_log (id, conversation_id, at, type, author_id, attributes) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        (ctx.new_id(), conversation_id, at or ctx.now_iso(), kind, author_id,
+        (ctx.new_id(), conversation_id, at, kind, author_id,
          dumps(details) if details else None),
     )
+    webhooks.emit(ctx, conversation_id, kind, author_id, at, details)
 
 
 def person(ctx: SandboxContext, user_id: str | None) -> dict[str, Any] | None:

@@ -4,6 +4,7 @@
                             [--api-key-file PATH] [--seed N | --empty] [--scale small|large]
                             [--no-simulator] [--no-rate-limit] [--chaos] [--speed X]
     frontdesk sandbox reset [--db PATH]
+    frontdesk sandbox listen [--host H] [--port P] [--secret S] [--body]
 
 ``serve`` runs in the foreground until Ctrl-C or SIGTERM and prints what a client needs: the
 base URL, the integrations URL and the API key(s). The keys come from ``--api-key``,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_SEED = 1
+DEFAULT_LISTEN_PORT = 8766
 
 
 def default_db() -> Path:
@@ -93,7 +95,7 @@ def parser() -> argparse.ArgumentParser:
         prog="frontdesk sandbox",
         description="A complete local sandbox of the Customer Conversation Service API v1 "
         "(SQLite on disk), with a lively demo organisation.")
-    commands = top.add_subparsers(dest="command", metavar="{serve,reset}")
+    commands = top.add_subparsers(dest="command", metavar="{serve,reset,listen}")
     serve = commands.add_parser(
         "serve", help="run the sandbox in the foreground until Ctrl-C",
         description="Run the sandbox in the foreground until Ctrl-C or SIGTERM. A new "
@@ -128,12 +130,26 @@ def parser() -> argparse.ArgumentParser:
                        help="inject latency, 503s, 429s and dropped responses at random")
     serve.add_argument("--speed", type=_positive, default=1.0, metavar="X",
                        help="simulator speed: X times the normal pace (default 1)")
+    serve.add_argument("--webhooks-anywhere", action="store_true",
+                       help="deliver webhooks to any host (default: loopback addresses only)")
     reset = commands.add_parser(
         "reset", help="delete the sandbox's database",
         description="Delete the sandbox's database (and its -wal and -shm files); the next "
         "'serve' seeds a new one.")
     reset.add_argument("--db", type=Path, default=None,
                        help="database file (default: sandbox.db in the user data directory)")
+    listen = commands.add_parser(
+        "listen", help="receive webhook deliveries and print each event",
+        description="A webhook receiver: subscribe its URL (POST /v1/webhooks) and each "
+        "event the sandbox delivers is printed, with its signature checked when --secret "
+        "gives the subscription's secretKey.")
+    listen.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"address to listen on (default {DEFAULT_HOST})")
+    listen.add_argument("--port", type=_port, default=DEFAULT_LISTEN_PORT,
+                        help=f"port to listen on (default {DEFAULT_LISTEN_PORT})")
+    listen.add_argument("--secret", default=None,
+                        help="the subscription's secretKey, to check each signature")
+    listen.add_argument("--body", action="store_true", help="print each event's JSON too")
     return top
 
 
@@ -152,6 +168,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return refused.code
     if args.command == "reset":
         return reset(args.db or default_db())
+    if args.command == "listen":
+        return listen(args)
     top.print_help(sys.stderr)
     return 2
 
@@ -240,6 +258,7 @@ def serve(args: argparse.Namespace) -> int:
         except (OSError, RuntimeError) as exc:
             print(f"frontdesk sandbox: could not start: {exc}", file=sys.stderr)
             return 1
+        server.ctx.webhooks_anywhere = args.webhooks_anywhere
         try:
             seeded = server.call(lambda ctx: ctx.db.get_meta("seeded"))
             _banner(server, db, seeded, args)
@@ -252,6 +271,27 @@ def serve(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def listen(args: argparse.Namespace) -> int:
+    """Receive webhook deliveries in the foreground until SIGINT or SIGTERM."""
+    from .listen import run
+
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        run(args.host, args.port, args.secret, show_body=args.body, out=sys.stdout, stop=stop)
+    except OSError as exc:
+        print(f"frontdesk sandbox: could not listen: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
 
 
 def _own_key(server: SandboxServer, db: Path) -> bool:
@@ -275,6 +315,9 @@ def _banner(server: SandboxServer, db: Path, seeded: str | None,
         f"  database          {db} ({organisation})",
         "  simulator         " + (f"on (speed {args.speed:g})" if args.simulator else "off"),
         "  rate limit        " + ("10 requests/s, burst 4" if args.rate_limit else "off"),
+        "  webhooks          delivered to " + (
+            "any host" if args.webhooks_anywhere else "loopback addresses only")
+        + " (frontdesk sandbox listen prints them)",
     ]
     if args.chaos:
         lines.append("  chaos             on (latency, 503, 429, dropped responses)")

@@ -35,6 +35,8 @@ class SandboxContext:
     integrations_prefix: str = "/integrations"
     #: seconds before asynchronous work (bulk tags, anonymisation) is done
     work_delay: float = 0.5
+    #: whether webhooks may be delivered beyond loopback addresses
+    webhooks_anywhere: bool = False
 
     def new_id(self) -> str:
         """A fresh UUID in text form."""

@@ -236,6 +236,37 @@ CREATE TABLE IF NOT EXISTS jobs (
 );
 CREATE INDEX IF NOT EXISTS jobs_due ON jobs (done_at, due_at);
 
+-- Webhook subscriptions, and every attempt to deliver an event to one (the delivery log).
+CREATE TABLE IF NOT EXISTS webhooks (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    events TEXT NOT NULL DEFAULT '[]',
+    authorization TEXT,
+    custom_headers TEXT NOT NULL DEFAULT '{}',
+    secret_key TEXT NOT NULL,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    filters TEXT,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    updated_by TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    webhook_id TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    event TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    delivered_at TEXT NOT NULL,
+    success INTEGER NOT NULL,
+    response_code INTEGER NOT NULL,
+    response_text TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_event
+    ON webhook_deliveries (webhook_id, event, seq);
+
 -- Internal notes of a conversation (never shown to the customer).
 CREATE TABLE IF NOT EXISTS notes (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -216,6 +216,11 @@ _BY_NAME: dict[str, Way] = {
         "endusers.bulk_create",
         "organization.get", "flows.list", "templates.list", "templates.delete",
     )},
+    # -- webhooks
+    **{name: NotDirect(_NOT_YET) for name in (
+        "webhooks.list", "webhooks.create", "webhooks.get", "webhooks.update",
+        "webhooks.delete", "webhooks.delivery_status", "webhooks.delivery_log",
+    )},
 }
 
 #: ``(METHOD, path)`` → how a person reaches it.

@@ -21,3 +21,4 @@ from .search import *  # noqa: F403
 from .tags import *  # noqa: F403
 from .teams import *  # noqa: F403
 from .templates import *  # noqa: F403
+from .webhooks import *  # noqa: F403

@@ -21,6 +21,7 @@ from . import (
     tags,
     teams,
     templates,
+    webhooks,
 )
 
 #: Routers of the main interface, in the order of the specification.
@@ -46,6 +47,7 @@ ROUTERS = [
     links.router,
     organization.router,
     templates.router,
+    webhooks.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]

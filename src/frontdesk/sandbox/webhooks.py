@@ -1,0 +1,288 @@
+"""Webhook deliveries: each change the activity log records becomes an event, POSTed to every
+enabled subscription that asked for it.
+
+``emit`` is called by ``activity.record`` inside the change's own transaction: it builds the
+event's JSON once (a snapshot of the conversation as it is now) and queues one delivery job
+per subscription, due at once, so a refused request sends nothing. The worker's job
+``webhook.deliver`` POSTs it with the subscription's custom headers and authorization, signs
+it with the subscription's secret, writes the attempt to the delivery log, and on a failure
+(no answer, or a status outside 2xx) queues the next attempt after ``RETRY_DELAYS`` on the
+sandbox's clock — so tests move a ManualClock and call ``run_pending`` instead of waiting.
+
+The signature: ``X-Frontdesk-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`` keyed
+with the subscription's ``secretKey``, where ``<timestamp>`` is the ``X-Frontdesk-Timestamp``
+header (Unix seconds) and ``<body>`` the exact bytes received (see ``verify``).
+
+Deliveries go to loopback addresses only unless the sandbox was started to deliver anywhere
+(``serve --webhooks-anywhere``): a sandbox should not reach out to the world unasked. A
+delivery waits at most ``TIMEOUT`` seconds for its receiver, on the sandbox's own thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import re
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from . import worker
+from .context import SandboxContext
+from .db import dumps, loads
+
+#: The activity log's kinds of entry, and the webhook event each one is.
+EVENT_OF_ACTIVITY: dict[str, str] = {
+    "ConversationCreatedByCustomer": "ConversationCreated",
+    "ConversationCreatedByAgent": "ConversationCreated",
+    "MessageAddedByCustomer": "ConversationMessageAdded",
+    "MessageAddedByAgent": "ConversationMessageAdded",
+    "ConversationClaimed": "ConversationAssigned",
+    "ConversationAssigned": "ConversationAssigned",
+    "ConversationUnassigned": "ConversationUnassigned",
+    "TransferSuccessful": "ConversationTransferred",
+    "TagAdded": "ConversationTagAdded",
+    "TagRemoved": "ConversationTagRemoved",
+    "FollowupAdded": "ConversationPending",
+    "FollowupExpired": "ConversationPendingExpired",
+    "FollowupRemoved": "ConversationOpen",
+    "ConversationReopened": "ConversationOpen",
+    "ConversationClosed": "ConversationClosed",
+    "NoteAdded": "ConversationNoteAdded",
+    "ConversationRated": "ConversationRated",
+    "ConversationCustomAttributesUpdated": "ConversationCustomAttributeUpdated",
+    "ConversationEndUserReplaced": "ConversationEndUserReplaced",
+}
+
+#: Seconds to wait after the 1st, 2nd, … failed attempt; then the event is given up.
+RETRY_DELAYS: tuple[float, ...] = (10, 60, 300, 1800, 7200)
+#: Seconds a delivery waits for its receiver.
+TIMEOUT = 3.0
+
+SIGNATURE_HEADER = "X-Frontdesk-Signature"
+TIMESTAMP_HEADER = "X-Frontdesk-Timestamp"
+EVENT_HEADER = "X-Frontdesk-Event"
+DELIVERY_HEADER = "X-Frontdesk-Delivery"
+#: Headers the sandbox sets itself: a subscription's custom headers may not name them.
+RESERVED_HEADERS = frozenset({
+    "authorization", "content-type", "content-length", "host", "user-agent", "connection",
+    "transfer-encoding", SIGNATURE_HEADER.lower(), TIMESTAMP_HEADER.lower(),
+    EVENT_HEADER.lower(), DELIVERY_HEADER.lower(),
+})
+_JOB = "webhook.deliver"
+_UPPER = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def sign(secret: str, timestamp: str, body: bytes) -> str:
+    """The signature header's value for ``body`` sent at ``timestamp``."""
+    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
+    return "v1=" + digest.hexdigest()
+
+
+def verify(secret: str, timestamp: str, body: bytes, signature: str, *,
+           now: float | None = None, tolerance: float = 300) -> bool:
+    """Whether ``signature`` is the subscription's for ``body`` and ``timestamp`` is recent
+    (within ``tolerance`` seconds of ``now``): what a receiver checks."""
+    try:
+        sent = float(timestamp)
+    except ValueError:
+        return False
+    if abs((time.time() if now is None else now) - sent) > tolerance:
+        return False
+    return hmac.compare_digest(sign(secret, timestamp, body), signature)
+
+
+def upper_snake(name: str) -> str:
+    """``WidgetChat`` → ``WIDGET_CHAT`` (how event payloads write names)."""
+    return _UPPER.sub("_", name).upper()
+
+
+def _snake(name: str) -> str:
+    return _UPPER.sub("_", name).lower()
+
+
+# ------------------------------------------------------------------ events
+
+
+def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | None,
+         at: str, details: dict[str, Any]) -> None:
+    """Queue the event an activity entry stands for to every subscription that wants it.
+    The caller owns the transaction."""
+    event = EVENT_OF_ACTIVITY.get(kind)
+    if event is None:
+        return
+    subscriptions = ctx.db.all("SELECT id, events, filters FROM webhooks WHERE enabled = 1")
+    if not subscriptions:
+        return
+    conversation = ctx.db.one("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
+    targets = [row["id"] for row in subscriptions
+               if event in (loads(row["events"]) or [])
+               and passes(loads(row["filters"]), conversation)]
+    if not targets:
+        return
+    event_id = ctx.new_id()
+    payload = dumps(_payload(ctx, event, event_id, at, conversation, author_id, details))
+    for webhook_id in targets:
+        worker.enqueue(ctx, _JOB, {"webhook": webhook_id, "event": event, "eventId": event_id,
+                                   "payload": payload, "attempt": 1}, delay=0)
+
+
+def passes(filters: dict[str, Any] | None, conversation: Any) -> bool:
+    """Whether a conversation's event gets through a subscription's filters (conditions on
+    ``InitialChannel`` and ``QueueId``; ``OperationOrigin`` is kept but not applied)."""
+    combined = (filters or {}).get("Conversation")
+    if not combined or conversation is None:
+        return True
+    results = []
+    for condition in combined.get("conditions", []):
+        field = condition.get("field")
+        if field == "InitialChannel":
+            actual, values = _plain(conversation["channel"]), {_plain(v) for v in
+                                                               condition["values"]}
+        elif field == "QueueId":
+            actual, values = (conversation["queue_id"] or "").lower(), {
+                v.lower() for v in condition["values"]}
+        else:
+            continue
+        inside = actual in values
+        results.append(inside if condition.get("_type") == "IsOneOf" else not inside)
+    if not results:
+        return True
+    return all(results) if combined.get("strategy") == "All" else any(results)
+
+
+def _plain(channel: str) -> str:
+    """A channel compared without case or underscores (``pstn_phone`` is ``PstnPhone``)."""
+    return channel.replace("_", "").lower()
+
+
+def _person(ctx: SandboxContext, user_id: str | None) -> dict[str, Any] | None:
+    if user_id is None:
+        return None
+    row = ctx.db.one("SELECT kind, display_name, email, phone_number, roles FROM users "
+                     "WHERE id = ?", (user_id,))
+    if row is None:
+        return {"id": user_id, "name": None, "email": None, "phone": None, "roles": []}
+    roles = ["Enduser"] if row["kind"] == "enduser" else (loads(row["roles"]) or ["Agent"])
+    return {"id": user_id, "name": row["display_name"], "email": row["email"],
+            "phone": row["phone_number"], "roles": roles}
+
+
+def _conversation(ctx: SandboxContext, row: Any) -> dict[str, Any]:
+    queue = None
+    if row["queue_id"]:
+        found = ctx.db.one("SELECT id, name FROM queues WHERE id = ?", (row["queue_id"],))
+        queue = {"id": found["id"], "name": found["name"]} if found else None
+    tags = [t["name"] for t in ctx.db.all(
+        "SELECT t.name FROM conversation_tags ct JOIN tags t ON t.id = ct.tag_id "
+        "WHERE ct.conversation_id = ? ORDER BY ct.tagged_at, t.name", (row["id"],))]
+    return {
+        "csid": row["id"], "channel": upper_snake(row["channel"]),
+        "status": upper_snake(row["state"]),
+        "direction": upper_snake(row["direction"] or "Inbound"),
+        "queue": queue, "contact_point": row["to_email"] or row["to_number"],
+        "requester": _person(ctx, row["requester_id"]),
+        "assignee": _person(ctx, row["assigned_agent_id"]),
+        "subject": row["subject"], "tags": tags, "created_at": row["created_at"],
+    }
+
+
+def _payload(ctx: SandboxContext, event: str, event_id: str, at: str, conversation: Any,
+             author_id: str | None, details: dict[str, Any]) -> dict[str, Any]:
+    """The event as sent: its id, kind, time, organisation, and the conversation with the
+    change's own details (``text`` of a note, ``tag``, ``message_id``, …)."""
+    data: dict[str, Any] = {}
+    if conversation is not None:
+        data["conversation"] = _conversation(ctx, conversation)
+    for key, value in details.items():
+        data["text" if key == "message" else _snake(key)] = value
+    if author_id is not None:
+        data["author"] = _person(ctx, author_id)
+    name = ctx.db.get_meta("organization_name") or "Frontdesk Demo"
+    return {"event_id": event_id, "event_fqn": upper_snake(event), "event_version": "1",
+            "event_timestamp": at,
+            "organization": {"id": ctx.organization_id, "name": name}, "data": data}
+
+
+# ------------------------------------------------------------------ delivery
+
+
+def allowed(ctx: SandboxContext, url: str) -> bool:
+    """Whether the sandbox may deliver to ``url`` (loopback, unless told otherwise)."""
+    if ctx.webhooks_anywhere:
+        return True
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def headers_for(row: Any, event: str, event_id: str, timestamp: str, body: bytes
+                ) -> dict[str, str]:
+    """Every header of one delivery: custom ones, authorization, and the signed ones."""
+    headers = dict(loads(row["custom_headers"]) or {})
+    if row["authorization"]:
+        headers["Authorization"] = row["authorization"]
+    headers.update({
+        "Content-Type": "application/json",
+        "User-Agent": "frontdesk-sandbox-webhooks/1",
+        EVENT_HEADER: event,
+        DELIVERY_HEADER: event_id,
+        TIMESTAMP_HEADER: timestamp,
+        SIGNATURE_HEADER: sign(row["secret_key"], timestamp, body),
+    })
+    return headers
+
+
+def _send(url: str, headers: dict[str, str], body: bytes) -> tuple[int, str]:
+    """POST ``body``: the status and a short text (0 and the reason when nothing came
+    back)."""
+    try:
+        with httpx.Client(timeout=TIMEOUT, trust_env=False, follow_redirects=False) as http:
+            response = http.post(url, content=body, headers=headers)
+    except httpx.TimeoutException:
+        return 0, f"No answer within {TIMEOUT:g} s"
+    except (httpx.HTTPError, ValueError) as exc:
+        return 0, f"Not delivered: {type(exc).__name__}: {exc}"[:300]
+    text = response.reason_phrase or response.text[:200] or str(response.status_code)
+    return response.status_code, text
+
+
+@worker.job(_JOB)
+def deliver(ctx: SandboxContext, job: dict[str, Any]) -> None:
+    """One attempt to deliver one event to one subscription (it may have gone or been
+    disabled since the event: then nothing is sent)."""
+    row = ctx.db.one("SELECT * FROM webhooks WHERE id = ?", (job["webhook"],))
+    if row is None or not row["enabled"]:
+        return
+    body = str(job["payload"]).encode()
+    timestamp = str(int(ctx.clock.now().timestamp()))
+    if allowed(ctx, row["url"]):
+        code, text = _send(row["url"], headers_for(row, job["event"], job["eventId"],
+                                                   timestamp, body), body)
+    else:
+        code, text = 0, ("Not delivered: the sandbox delivers to loopback addresses only "
+                         "(serve --webhooks-anywhere lifts this)")
+    success = 200 <= code < 300
+    attempt = int(job["attempt"])
+    ctx.db.run(
+        "INSERT INTO webhook_deliveries (webhook_id, event, event_id, attempt, delivered_at, "
+        "success, response_code, response_text, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (row["id"], job["event"], job["eventId"], attempt, ctx.now_iso(), int(success), code,
+         text, job["payload"]))
+    if not success and attempt <= len(RETRY_DELAYS):
+        worker.enqueue(ctx, _JOB, {**job, "attempt": attempt + 1},
+                       delay=RETRY_DELAYS[attempt - 1])
+
+
+def delivery_detail(row: Any) -> dict[str, Any]:
+    """One attempt as the API reports it."""
+    return {"deliveryTimestamp": row["delivered_at"], "success": bool(row["success"]),
+            "responseCode": row["response_code"], "responseText": row["response_text"]}
+

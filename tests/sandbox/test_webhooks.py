@@ -1,0 +1,248 @@
+"""The sandbox's webhooks: subscriptions (each published error too), and a real receiver on
+loopback that gets each subscribed event as it happens — signed, with its headers and
+authorization, retried on the sandbox's clock after a failure — while the delivery status
+and logs say what happened."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import httpx
+import pytest
+from factories_conversations import advance, create_chat, create_email, org, outbound, tag
+from test_published_shapes import fits
+
+from frontdesk.api.models import (
+    Envelope,
+    EventDeliveryLog,
+    EventDeliveryStatus,
+    WebhookSubscription,
+)
+from frontdesk.sandbox.db import iso
+from frontdesk.sandbox.listen import Receiver
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
+
+UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
+EVERY_KIND = ["ConversationCreated", "ConversationMessageAdded", "ConversationAssigned",
+              "ConversationTransferred", "ConversationTagAdded", "ConversationTagRemoved",
+              "ConversationPending", "ConversationOpen", "ConversationClosed",
+              "ConversationNoteAdded", "ConversationRated"]
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with Receiver() as running:
+        yield running
+
+
+def _subscribe(http: httpx.Client, url: str, events: list[str], **extra: Any) -> dict[str, Any]:
+    body = {"name": "Integration", "url": url, "events": events,
+            "authorization": {"_type": "TokenAuth", "value": "tok-123"},
+            "customHeaders": {"X-Team": "billing"}, **extra}
+    response = http.post("/v1/webhooks", json=body)
+    assert response.status_code == 201, response.text
+    data: dict[str, Any] = Envelope[WebhookSubscription].model_validate(response.json()).data \
+        .wire()
+    return data
+
+
+def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
+    assert http.get("/v1/webhooks").json() == {"data": []}
+    made = _subscribe(http, "http://127.0.0.1:9/hook", ["ConversationCreated"],
+                      authorization={"_type": "BasicAuth", "username": "u", "password": "p"},
+                      filters={"Conversation": {"strategy": "All", "_type": "CombinedFilters",
+                                                "conditions": [{"field": "InitialChannel",
+                                                                "values": ["email"],
+                                                                "_type": "IsOneOf"}]}})
+    assert made["headers"] == {"X-Team": "billing",
+                               "Authorization": "Basic " + base64.b64encode(b"u:p").decode()}
+    assert made["enabled"] is True and len(made["secretKey"]) == 64
+    assert made["subscribedEvents"] == ["ConversationCreated"]
+    assert made["filters"]["Conversation"]["conditions"][0]["values"] == ["email"]
+    wid = made["id"]
+    assert http.get(f"/v1/webhooks/{wid}").json()["data"] == made
+    assert [w["id"] for w in http.get("/v1/webhooks").json()["data"]] == [wid]
+
+    patched = http.patch(f"/v1/webhooks/{wid}", json={
+        "enabled": False, "events": ["ConversationClosed", "ConversationClosed"],
+        "authorization": {"_type": "NoAuth"}})
+    assert patched.status_code == 200, patched.text
+    changed = patched.json()["data"]
+    assert changed["enabled"] is False and changed["subscribedEvents"] == ["ConversationClosed"]
+    assert changed["headers"] == {"X-Team": "billing"} and changed["name"] == "Integration"
+    assert changed["secretKey"] == made["secretKey"]
+
+    status = http.get(f"/v1/webhooks/{wid}/delivery-status")
+    assert status.json()["data"] == [{"event": "ConversationClosed",
+                                      "deliveryStatus": {"_type": "NoRecentDelivery"}}]
+    assert http.get(f"/v1/webhooks/{wid}/delivery-status/logs/ConversationClosed"
+                    ).json()["data"] == []
+
+    good = {"name": "x", "url": "http://127.0.0.1:9/", "authorization": {"_type": "NoAuth"},
+            "customHeaders": {}}
+    for bad in ({**good, "url": "ftp://127.0.0.1/"}, {**good, "url": "not a url"},
+                {**good, "events": ["Nope"]}, {**good, "name": " "},
+                {**good, "customHeaders": {"X-Frontdesk-Signature": "forged"}},
+                {**good, "customHeaders": {"Bad Name": "v"}},
+                {**good, "customHeaders": {"X-A": "two\r\nlines"}},
+                {**good, "authorization": {"_type": "Magic"}},
+                {k: v for k, v in good.items() if k != "customHeaders"},
+                {**good, "filters": {"Agent": {"strategy": "All", "conditions": [
+                    {"field": "QueueId", "values": ["x"], "_type": "IsOneOf"}]}}}):
+        response = http.post("/v1/webhooks", json=bad)
+        assert response.status_code == 400, (bad, response.text)
+        assert set(response.json()) == {"message"}
+    assert http.patch(f"/v1/webhooks/{wid}", json={"url": "nope"}).status_code == 400
+    assert http.patch(f"/v1/webhooks/{UNKNOWN}", json={"name": "y"}).status_code == 404
+    for path in (f"/v1/webhooks/{UNKNOWN}", f"/v1/webhooks/{UNKNOWN}/delivery-status",
+                 f"/v1/webhooks/{UNKNOWN}/delivery-status/logs/ConversationClosed"):
+        assert http.get(path).status_code == 404, path
+    assert http.get("/v1/webhooks/not-a-uuid").status_code == 400
+    assert http.get(f"/v1/webhooks/{wid}/delivery-status/logs/Nope").status_code == 400
+    assert http.delete(f"/v1/webhooks/{wid}").status_code == 204
+    assert http.delete(f"/v1/webhooks/{wid}").status_code == 404
+    assert http.get("/v1/webhooks").json() == {"data": []}
+
+
+def test_a_receiver_gets_each_event_signed_and_retried(
+        http: httpx.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
+    world = org(sandbox)
+    hook = _subscribe(http, receiver.url, EVERY_KIND)
+    receiver.secret = hook["secretKey"]
+    emails_only = _subscribe(http, receiver.url.replace("/hook", "/emails"),
+                             ["ConversationCreated"], filters={"Conversation": {
+                                 "strategy": "All", "_type": "CombinedFilters", "conditions": [
+                                     {"field": "InitialChannel", "values": ["email"],
+                                      "_type": "IsOneOf"}]}})
+    cid = create_chat(http, world.requester)
+    base = f"/v1/conversations/{cid}"
+    vip = tag(sandbox, name="vip-hooks")
+    later = iso(sandbox.clock.now() + timedelta(hours=2))
+    for method, path, body in (
+            ("PUT", "claim", {"agentId": world.agent}),
+            ("POST", "messages", outbound(world.agent)),
+            ("PUT", f"tags/{vip}", None), ("DELETE", f"tags/{vip}", None),
+            ("PUT", "transfer/queue", {"queueId": world.queue}),
+            ("PUT", "followup", {"timestamp": later}), ("PUT", "reopen", None),
+            ("POST", "notes", {"message": "Internal: refund approved"}),
+            ("PUT", "close", None)):
+        response = http.request(method, f"{base}/{path}", json=body)
+        assert response.status_code < 300, (path, response.text)
+    offer = http.post(f"{base}/ratings/offer", json={"ratingType": "Csat"}).json()["data"]
+    assert http.post(f"{base}/ratings/{offer['id']}/submit", json={
+        "ratingResult": {"_type": "Csat", "value": 5}}).status_code < 300
+    assert http.put(f"{base}/claim", json={"agentId": "nope"}).status_code == 400  # no event
+    sandbox.run_pending()
+
+    mine = [r for r in receiver.received if r.path == "/hook"]
+    kinds = [r.event for r in mine]
+    assert kinds == ["ConversationCreated", "ConversationMessageAdded", "ConversationAssigned",
+                     "ConversationMessageAdded", "ConversationTagAdded",
+                     "ConversationTagRemoved", "ConversationTransferred",
+                     "ConversationPending", "ConversationOpen", "ConversationNoteAdded",
+                     "ConversationClosed", "ConversationRated"]
+    assert all(r.signed for r in mine) and all(r.status == 200 for r in mine)
+    first = mine[0]
+    assert first.headers["authorization"] == "Bearer tok-123"
+    assert first.headers["x-team"] == "billing"
+    assert first.headers["content-type"] == "application/json"
+    assert verify(hook["secretKey"], first.headers["x-frontdesk-timestamp"], first.body,
+                  first.headers["x-frontdesk-signature"], now=sandbox.clock.now().timestamp())
+    assert not verify("another secret", first.headers["x-frontdesk-timestamp"], first.body,
+                      first.headers["x-frontdesk-signature"],
+                      now=sandbox.clock.now().timestamp())
+    payload = first.payload()
+    assert payload["event_fqn"] == "CONVERSATION_CREATED" and payload["event_version"] == "1"
+    assert payload["data"]["conversation"]["csid"] == cid
+    assert payload["data"]["conversation"]["channel"] == "WIDGET_CHAT"
+    note = next(r.payload() for r in mine if r.event == "ConversationNoteAdded")
+    assert note["data"]["text"] == "Internal: refund approved"
+    assert [r.path for r in receiver.received].count("/emails") == 0  # a chat: filtered out
+    create_email(http, world.requester)
+    sandbox.run_pending()
+    assert [r.path for r in receiver.received].count("/emails") == 1
+
+    # the receiver fails twice: the event is tried again on the sandbox's clock
+    receiver.fail_next(503, count=2)
+    before = len(receiver.received)
+    http.post(f"{base}/notes", json={"message": "second note"})
+    sandbox.run_pending()
+    assert [r.status for r in receiver.received[before:]] == [503]
+    sandbox.run_pending()
+    assert len(receiver.received) == before + 1  # not yet due
+    advance(sandbox, RETRY_DELAYS[0])
+    sandbox.run_pending()
+    advance(sandbox, RETRY_DELAYS[1])
+    sandbox.run_pending()
+    tries = receiver.received[before:]
+    assert [r.status for r in tries] == [503, 503, 200]
+    assert len({r.headers["x-frontdesk-delivery"] for r in tries}) == 1
+    assert len({r.body for r in tries}) == 1
+
+    log = http.get(f"/v1/webhooks/{hook['id']}/delivery-status/logs/ConversationNoteAdded")
+    entries = Envelope[list[EventDeliveryLog]].model_validate(log.json()).data
+    assert [(e.delivery_detail.success, e.delivery_detail.response_code) for e in entries] == [
+        (True, 200), (False, 503), (False, 503), (True, 200)]
+    assert json.loads(entries[0].payload)["data"]["text"] == "second note"
+    assert entries[0].payload.encode() == tries[-1].body
+    status = http.get(f"/v1/webhooks/{hook['id']}/delivery-status")
+    statuses = {s.event: s.delivery_status
+                for s in Envelope[list[EventDeliveryStatus]].model_validate(status.json()).data}
+    assert list(statuses) == EVERY_KIND
+    for answer, name in ((status, "EventDeliveryStatus"), (log, "EventDeliveryLog"),
+                         (http.get("/v1/webhooks"), "WebhookSubscription")):
+        for item in answer.json()["data"]:
+            fits(item, name)
+            if name == "EventDeliveryStatus":
+                fits(item["deliveryStatus"], item["deliveryStatus"]["_type"])
+    assert statuses["ConversationNoteAdded"].type == "DeliveryDetail"
+    assert statuses["ConversationNoteAdded"].response_code == 200
+    assert all(s.type == "DeliveryDetail" for s in statuses.values())
+
+    # disabled: nothing more is sent; deleted: nothing either
+    assert http.patch(f"/v1/webhooks/{hook['id']}", json={"enabled": False}).status_code == 200
+    assert http.delete(f"/v1/webhooks/{emails_only['id']}").status_code == 204
+    before = len(receiver.received)
+    http.post(f"{base}/notes", json={"message": "unheard"})
+    create_email(http, world.requester)
+    sandbox.run_pending()
+    assert len(receiver.received) == before
+
+
+def test_a_receiver_that_never_answers_is_given_up(http: httpx.Client,
+                                                   sandbox: SandboxServer) -> None:
+    world = org(sandbox)
+    with Receiver() as gone:
+        url = gone.url
+    hook = _subscribe(http, url, ["ConversationCreated"])
+    elsewhere = _subscribe(http, "http://192.0.2.1/hook", ["ConversationCreated"])
+    create_chat(http, world.requester)
+    sandbox.run_pending()
+    for delay in RETRY_DELAYS:
+        advance(sandbox, delay)
+        sandbox.run_pending()
+    advance(sandbox, 10 * RETRY_DELAYS[-1])
+    sandbox.run_pending()
+    log = http.get(f"/v1/webhooks/{hook['id']}/delivery-status/logs/ConversationCreated")
+    details = [e["deliveryDetail"] for e in log.json()["data"]]
+    assert len(details) == len(RETRY_DELAYS) + 1
+    assert {(d["success"], d["responseCode"]) for d in details} == {(False, 0)}
+    far = http.get(f"/v1/webhooks/{elsewhere['id']}/delivery-status/logs/ConversationCreated")
+    assert "loopback" in far.json()["data"][0]["deliveryDetail"]["responseText"]
+
+
+def test_the_signature_is_hmac_of_timestamp_and_body() -> None:
+    import hashlib
+    import hmac
+
+    body = b'{"event_id":"x"}'
+    expected = hmac.new(b"s3cret", b"1700000000." + body, hashlib.sha256).hexdigest()
+    assert sign("s3cret", "1700000000", body) == "v1=" + expected
+    assert verify("s3cret", "1700000000", body, "v1=" + expected, now=1700000100)
+    assert not verify("s3cret", "1700000000", body, "v1=" + expected, now=1700009999)
+    assert not verify("s3cret", "soon", body, "v1=" + expected, now=1700000000)
