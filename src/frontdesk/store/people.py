@@ -19,7 +19,6 @@ import contextlib
 import csv
 import io
 import re
-import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,10 +42,13 @@ from ..api.models import (
 from ..api.models.common import is_uuid
 from ..api.pacing import Priority
 from ..api.resources import Page
+from .anonymizations import keep_status, remember_anonymization
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .local import LocalStore
 
 __all__ = [
     "AGENT_CSV_COLUMNS",
@@ -60,9 +62,7 @@ __all__ = [
     "Profile",
     "Refused",
     "anonymization_topic",
-    "keep_status",
     "parse_agents_csv",
-    "people_of",
     "read_agents_csv",
     "refusals",
 ]
@@ -114,24 +114,6 @@ def refusals(what: str) -> Iterator[None]:
 def anonymization_topic(request_id: str) -> str:
     """The live topic that follows one anonymisation request until it is processed."""
     return f"anonymization:{request_id}"
-
-
-def keep_status(session: Session, status: AnonymizationRequestStatus) -> bool:
-    """Update a request kept in the snapshot "anonymizations" in place (its order stays);
-    False when it was not made here (then nothing is kept)."""
-    kept = session.local.snapshot("anonymizations")
-    items = kept if isinstance(kept, list) else []
-    found = False
-    replaced: list[Any] = []
-    for item in items:
-        if isinstance(item, dict) and item.get("id") == status.id:
-            replaced.append(status.wire())
-            found = True
-        else:
-            replaced.append(item)
-    if found:
-        session.local.save_snapshot("anonymizations", replaced)
-    return found
 
 
 def _text(value: object) -> str:
@@ -337,14 +319,16 @@ def _bulk_detail(outcome: BulkActionOutcome) -> tuple[bool, str, str | None]:
 class PeopleStore:
     """End users and agents, for the People mode (and the panels that edit attributes)."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
+        self._hub = hub
+        self._local = local
+        self._directory = directory
         self._definitions: list[CustomAttributeDefinition] | None = None
 
     @property
     def client(self) -> ApiClient:
         """The session's API client."""
-        return self._session.client
+        return self._hub.client
 
     # ------------------------------------------------------------------ end users
 
@@ -496,7 +480,7 @@ class PeopleStore:
         except ApiError as error:
             raise Refused(f"Could not anonymize the end user: {error.message}",
                           error=error) from error
-        self._session.remember_anonymization(status)
+        remember_anonymization(self._local, status)
         self.follow(status)
         return status
 
@@ -505,7 +489,7 @@ class PeopleStore:
         with refusals("Could not read the anonymization request"):
             status: AnonymizationRequestStatus = \
                 await self.client.anonymization.get_request(request_id)
-        keep_status(self._session, status)
+        keep_status(self._local, status)
         return status
 
     def follow(self, status: AnonymizationRequestStatus) -> str:
@@ -513,7 +497,7 @@ class PeopleStore:
         :func:`anonymization_topic`) polls the request and stops once ``processedAt`` is set.
         Returns the topic's name."""
         name = anonymization_topic(status.id)
-        live = self._session.live
+        live = self._hub.live
         if status.processed:
             return name
         request_id = status.id
@@ -521,7 +505,7 @@ class PeopleStore:
         async def fetch() -> AnonymizationRequestStatus:
             current = await self.client.anonymization.get_request(request_id,
                                                                   priority=Priority.VISIBLE)
-            keep_status(self._session, current)
+            keep_status(self._local, current)
             if current.processed:
                 asyncio.get_running_loop().call_soon(live.remove, name)
             return current
@@ -542,7 +526,7 @@ class PeopleStore:
         with refusals("Could not list agents"):
             agents: list[Agent] = [a async for a in self.client.agents.list(
                 email=email or None, phone=phone or None, page_size=200)]
-        directory = self._session.directory
+        directory = self._directory
         for agent in agents:
             directory.agents[agent.id] = agent
             directory.names[agent.id] = agent.display_name
@@ -599,7 +583,7 @@ class PeopleStore:
                 report[row.line] = BulkRow(row.line, row.display_name, row.email, ok, detail,
                                            agent_id)
                 if ok and agent_id:
-                    self._session.directory.names[agent_id] = row.display_name
+                    self._directory.names[agent_id] = row.display_name
         return BulkReport([report[r.line] for r in rows])
 
     async def update_agent(self, agent_id: str, fields: Mapping[str, object]) -> Agent:
@@ -661,13 +645,13 @@ class PeopleStore:
         queue memberships go)."""
         with refusals("Could not downgrade the agent"):
             await self.client.agents.downgrade(agent_id)
-        self._session.directory.agents.pop(agent_id, None)
+        self._directory.agents.pop(agent_id, None)
 
     # ------------------------------------------------------------------ helpers
 
     def _keep(self, agent: Agent) -> None:
-        self._session.directory.agents[agent.id] = agent
-        self._session.directory.names[agent.id] = agent.display_name
+        self._directory.agents[agent.id] = agent
+        self._directory.names[agent.id] = agent.display_name
 
     async def _endusers_named(self, value: str) -> list[EndUser]:
         """End users whose names (display, first, last) contain every word of ``value``,
@@ -691,19 +675,8 @@ class PeopleStore:
         return found
 
     def _remember_names(self, users: Sequence[EndUser]) -> None:
-        names = self._session.directory.names
+        names = self._directory.names
         for user in users:
             label = user.display_name or user.email or user.phone_number
             if label:
                 names[user.id] = label
-
-
-_STORES: weakref.WeakKeyDictionary[Session, PeopleStore] = weakref.WeakKeyDictionary()
-
-
-def people_of(session: Session) -> PeopleStore:
-    """The session's people store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = PeopleStore(session)
-    return store

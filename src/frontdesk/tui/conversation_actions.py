@@ -190,11 +190,10 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
-        from ..store.queues import queue_watch
         from .screens.pickers import QueuePicker
 
         self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
-                                         watch=queue_watch(session)), picked)
+                                         watch=session.queues), picked)
 
     def action_conversation_followup(self) -> None:
         """Put the conversation in Pending until a time chosen in a picker."""
@@ -253,10 +252,9 @@ class ConversationActions(DOMNode):
         session, cid = target
 
         async def open_picker() -> None:
-            from ..store.finder import finder_of
             from .screens.pickers import TagPicker
 
-            await finder_of(session).refresh_tags(cid)
+            await session.finder.refresh_tags(cid)
 
             def picked(choice: TagChoice | None) -> None:
                 if choice is None:

@@ -190,10 +190,9 @@ class QueuesPane(AdminPane):
             return
         session = session_of(self)
         if not session.directory.agents:
-            from ...store.people import people_of
 
             try:
-                await people_of(session).list_agents()
+                await session.people.list_agents()
             except Refused as refusal:
                 self.notify(refusal.message, severity="error", markup=False)
                 return

@@ -151,10 +151,9 @@ class TeamsPane(AdminPane):
             return
         agents = session_of(self).directory.agents
         if not agents:
-            from ...store.people import people_of
 
             try:
-                await people_of(session_of(self)).list_agents()
+                await session_of(self).people.list_agents()
             except Refused as refusal:
                 self.notify(refusal.message, severity="error", markup=False)
                 return
