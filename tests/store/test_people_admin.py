@@ -19,12 +19,8 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.admin import QueueSettings, parse_moment
-from frontdesk.store.people import (
-    NeedsForce,
-    Refused,
-    anonymization_topic,
-    parse_agents_csv,
-)
+from frontdesk.store.errors import Refusal, Refused
+from frontdesk.store.people import anonymization_topic, parse_agents_csv
 from frontdesk.store.session import Session
 
 
@@ -131,8 +127,9 @@ async def test_anonymize_needs_force_then_is_followed(session: Session,
     people = session.people
     user_id = sandbox.query("SELECT requester_id FROM conversations WHERE state != 'Closed' "
                             "LIMIT 1")[0]["requester_id"]
-    with pytest.raises(NeedsForce):
+    with pytest.raises(Refused) as refused:
         await people.anonymize_enduser(user_id)
+    assert refused.value.kind is Refusal.NEEDS_FORCE
     status = await people.anonymize_enduser(user_id, force=True)
     assert sandbox.query("SELECT type, target_entity_id FROM anonymization_requests "
                          "WHERE id = ?", (status.id,)) == [{"type": "User",

@@ -2,7 +2,7 @@
 deprecated endpoint listing), business hours, anonymisation requests and ratings.
 
 The convention is :mod:`.people`'s: every method returns typed records, and a refusal — the
-service's, or the console's before sending — raises :class:`~.people.Refused` with the
+service's, or the console's before sending — raises :class:`~.errors.Refused` with the
 sentence a person reads. No Textual here.
 """
 
@@ -41,7 +41,7 @@ from ..api.models import (
 from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
 from .anonymizations import keep_status, remember_anonymization
-from .people import Refused, refusals
+from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -57,7 +57,6 @@ __all__ = [
     "CalendarDay",
     "MembersChange",
     "QueueSettings",
-    "Refused",
     "parse_moment",
 ]
 

@@ -19,7 +19,7 @@ import contextlib
 import csv
 import io
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -43,6 +43,7 @@ from ..api.models.common import is_uuid
 from ..api.pacing import Priority
 from ..api.resources import Page
 from .anonymizations import keep_status, remember_anonymization
+from .errors import Refusal, Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -57,10 +58,8 @@ __all__ = [
     "BulkRow",
     "CsvRow",
     "FindKind",
-    "NeedsForce",
     "PeopleStore",
     "Profile",
-    "Refused",
     "anonymization_topic",
     "parse_agents_csv",
     "read_agents_csv",
@@ -81,34 +80,6 @@ FOLLOW_INTERVAL = 2.0
 NAME_SCAN_LIMIT = 2_000
 #: At most this many agents per bulk call (the service's limit).
 BULK_LIMIT = 500
-
-
-class Refused(Exception):
-    """An action that did not happen, and why, in words for a person.
-
-    ``error`` is the service's error when the service refused (None when the console refused
-    before sending).
-    """
-
-    def __init__(self, message: str, *, error: ApiError | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.error = error
-
-
-class NeedsForce(Refused):
-    """The service refused because something is still open; repeating with force would do it
-    (an end user with open conversations, for anonymisation)."""
-
-
-@contextlib.contextmanager
-def refusals(what: str) -> Iterator[None]:
-    """Turn the client's errors inside the block into :class:`Refused` ("what: message")."""
-    try:
-        yield
-    except ApiError as error:
-        raise Refused(f"{what}: {error.message}" if what else error.message,
-                      error=error) from error
 
 
 def anonymization_topic(request_id: str) -> str:
@@ -467,8 +438,9 @@ class PeopleStore:
     async def anonymize_enduser(self, user_id: str, *, force: bool = False
                                 ) -> AnonymizationRequestStatus:
         """Ask the service to anonymise an end user; ``force`` closes their open
-        conversations first. Raises :class:`NeedsForce` when some are open and ``force`` is
-        not given. The request is kept (Admin → Anonymisation) and followed live."""
+        conversations first. Raises :class:`Refused` of kind ``NEEDS_FORCE`` when some are
+        open and ``force`` is not given. The request is kept (Admin → Anonymisation) and
+        followed live."""
         try:
             status: AnonymizationRequestStatus = \
                 await self.client.anonymization.anonymize_enduser(user_id, force=force)
@@ -476,7 +448,7 @@ class PeopleStore:
             if force:
                 raise Refused(f"Could not anonymize the end user: {error.message}",
                               error=error) from error
-            raise NeedsForce(error.message, error=error) from error
+            raise Refused(error.message, kind=Refusal.NEEDS_FORCE, error=error) from error
         except ApiError as error:
             raise Refused(f"Could not anonymize the end user: {error.message}",
                           error=error) from error

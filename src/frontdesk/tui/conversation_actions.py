@@ -51,7 +51,7 @@ CONVERSATION_BINDINGS: list[BindingType] = [
             show=False),
 ]
 
-Call = Callable[["Session"], Awaitable["str | None"]]
+Call = Callable[["Session"], Awaitable[None]]
 
 
 @owns_bindings
@@ -99,10 +99,16 @@ class ConversationActions(DOMNode):
             return
 
         async def run() -> None:
-            error = await call(session)
-            if error is None:
-                self.app.notify(success, markup=False)
-            self.conversation_action_done(kind, conversation_id, error)
+            from ..store.errors import Refused
+
+            try:
+                await call(session)
+            except Refused as refusal:
+                self.app.notify(refusal.reason, severity="error", markup=False)
+                self.conversation_action_done(kind, conversation_id, refusal.reason)
+                return
+            self.app.notify(success, markup=False)
+            self.conversation_action_done(kind, conversation_id, None)
 
         self.run_worker(run(), group="conversation-actions", exit_on_error=False,
                         name=f"{kind} #{conversation_id}")
