@@ -18,14 +18,9 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.store.admin import QueueSettings, admin_of, parse_moment
-from frontdesk.store.people import (
-    NeedsForce,
-    Refused,
-    anonymization_topic,
-    parse_agents_csv,
-    people_of,
-)
+from frontdesk.store.admin import QueueSettings, parse_moment
+from frontdesk.store.errors import Refusal, Refused
+from frontdesk.store.people import anonymization_topic, parse_agents_csv
 from frontdesk.store.session import Session
 
 
@@ -68,7 +63,7 @@ def _enduser(sandbox: SandboxServer, where: str = "1 = 1") -> dict[str, Any]:
 
 
 async def test_find_end_users_by_each_kind(session: Session, sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     row = _enduser(sandbox, "external_id IS NOT NULL AND phone_number IS NOT NULL")
     assert [u.id for u in await people.find_endusers("email", row["email"])] == [row["id"]]
     assert [u.id for u in await people.find_endusers("phone", row["phone_number"])] == [row["id"]]
@@ -83,7 +78,7 @@ async def test_find_end_users_by_each_kind(session: Session, sandbox: SandboxSer
 
 
 async def test_find_refuses_what_cannot_match_before_sending(session: Session) -> None:
-    people = people_of(session)
+    people = session.people
     counter = Counter(session)
     with pytest.raises(Refused, match="UUID"):
         await people.find_endusers("id", "not-an-id")
@@ -95,7 +90,7 @@ async def test_find_refuses_what_cannot_match_before_sending(session: Session) -
 
 
 async def test_create_end_user_and_refusals(session: Session, sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     user = await people.create_enduser({"display_name": "Ada Lovelace", "email": "ada@example.org",
                                         "external_id": "crm-ada", "phone_number": ""})
     rows = sandbox.query("SELECT display_name, email, external_id FROM users WHERE id = ?",
@@ -111,7 +106,7 @@ async def test_create_end_user_and_refusals(session: Session, sandbox: SandboxSe
 
 
 async def test_profile_and_attributes(session: Session, sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     row = sandbox.query("SELECT requester_id FROM conversations GROUP BY requester_id "
                         "ORDER BY COUNT(*) DESC LIMIT 1")[0]
     profile = await people.profile(row["requester_id"])
@@ -129,31 +124,32 @@ async def test_profile_and_attributes(session: Session, sandbox: SandboxServer) 
 
 async def test_anonymize_needs_force_then_is_followed(session: Session,
                                                        sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     user_id = sandbox.query("SELECT requester_id FROM conversations WHERE state != 'Closed' "
                             "LIMIT 1")[0]["requester_id"]
-    with pytest.raises(NeedsForce):
+    with pytest.raises(Refused) as refused:
         await people.anonymize_enduser(user_id)
+    assert refused.value.kind is Refusal.NEEDS_FORCE
     status = await people.anonymize_enduser(user_id, force=True)
     assert sandbox.query("SELECT type, target_entity_id FROM anonymization_requests "
                          "WHERE id = ?", (status.id,)) == [{"type": "User",
                                                             "target_entity_id": user_id}]
     topic = anonymization_topic(status.id)
     assert session.live.topic(topic) is not None
-    assert admin_of(session).requests_made_here()[0].id == status.id
+    assert session.admin.requests_made_here()[0].id == status.id
     assert isinstance(sandbox.clock, ManualClock)
     sandbox.clock.advance(5)
     sandbox.run_pending()
     current = await session.live.refresh(topic)
     assert current.processed
-    assert admin_of(session).requests_made_here()[0].processed
+    assert session.admin.requests_made_here()[0].processed
 
 
 # ---------------------------------------------------------------------- agents
 
 
 async def test_agents_filter_by_both_is_refused_before_sending(session: Session) -> None:
-    people = people_of(session)
+    people = session.people
     counter = Counter(session)
     with pytest.raises(Refused, match="not both"):
         await people.list_agents(email="a@b.example", phone="+4511223344")
@@ -184,7 +180,7 @@ def test_csv_rows_are_checked_line_by_line() -> None:
 
 async def test_bulk_create_reports_every_line(session: Session, sandbox: SandboxServer,
                                               tmp_path: Path) -> None:
-    people = people_of(session)
+    people = session.people
     csv_file = tmp_path / "agents.csv"
     csv_file.write_text("displayName,email,phoneNumber\n"
                         "New One,new.one@example.org,+4511111111\n"
@@ -206,7 +202,7 @@ async def test_bulk_create_reports_every_line(session: Session, sandbox: Sandbox
 
 async def test_agent_create_update_patch_detail_downgrade(session: Session,
                                                           sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     agent = await people.create_agent({"display_name": "Zed", "email": "zed@example.org",
                                        "phone_number": "+4599887766", "first_name": "Z"})
     counter = Counter(session)
@@ -234,7 +230,7 @@ async def test_agent_create_update_patch_detail_downgrade(session: Session,
 
 
 async def test_tags_lifecycle(session: Session, sandbox: SandboxServer) -> None:
-    admin = admin_of(session)
+    admin = session.admin
     tag = await admin.create_tag("priority-x", "#112233")
     assert tag.active
     tag = await admin.set_tag_active(tag, False)
@@ -251,7 +247,7 @@ async def test_tags_lifecycle(session: Session, sandbox: SandboxServer) -> None:
 
 
 async def test_team_and_queue_members(session: Session, sandbox: SandboxServer) -> None:
-    admin = admin_of(session)
+    admin = session.admin
     agents = [r["id"] for r in sandbox.query(
         "SELECT id FROM users WHERE kind = 'agent' ORDER BY created_at LIMIT 3")]
     team = await admin.create_team("Night shift")
@@ -284,7 +280,7 @@ async def test_team_and_queue_members(session: Session, sandbox: SandboxServer) 
 
 
 async def test_business_hours_calendar_and_status(session: Session) -> None:
-    admin = admin_of(session)
+    admin = session.admin
     schedules = await admin.list_schedules()
     copenhagen = next(s for s in schedules if s.name == "Copenhagen support")
     definition = await admin.definition(copenhagen.id)
@@ -317,7 +313,7 @@ def test_parse_moment_forms() -> None:
 
 
 async def test_endpoints_definitions_and_deprecated_listing(session: Session) -> None:
-    admin = admin_of(session)
+    admin = session.admin
     endpoints = await admin.list_contact_endpoints()
     assert endpoints[0].type == "EmailEndpoint"
     assert (await admin.get_contact_endpoint(endpoints[0].key)).key == endpoints[0].key
@@ -343,7 +339,7 @@ async def test_endpoints_definitions_and_deprecated_listing(session: Session) ->
 
 async def test_anonymisation_requests_and_ratings(session: Session,
                                                   sandbox: SandboxServer) -> None:
-    admin = admin_of(session)
+    admin = session.admin
     closed = sandbox.query("SELECT id FROM conversations WHERE state = 'Closed' "
                            "AND type != 'AnonymizedConversation' LIMIT 1")[0]["id"]
     status = await admin.anonymize_deprecated("Conversation", str(closed), False)

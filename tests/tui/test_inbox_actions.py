@@ -9,7 +9,6 @@ from textual.pilot import Pilot
 
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
-from frontdesk.store.finder import finder_of
 from frontdesk.store.rows import parse_wire_time
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
@@ -104,7 +103,7 @@ async def test_refused_claim_rolls_back_then_force_claim_takes_it(console: Conso
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
         _app, session, screen, listing = parts(pilot)
-        assert not isinstance(await finder_of(session).open_by_id(cid), str)
+        assert not isinstance(await session.finder.open_by_id(cid), str)
         screen.show_view("all")
         await pilot.pause()
         assert listing.move_to(cid)

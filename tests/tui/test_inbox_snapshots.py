@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from frontdesk.store.queues import queue_watch
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
@@ -33,7 +32,7 @@ def prepared(console: Console, *keys: str,
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
         if queues:
-            queue_watch(session)
+            session.queues  # noqa: B018 - made on first use: its topics start
             for _ in range(30):
                 rows = await session.live.refresh("queues")
                 if rows and all(r.waiting is not None and r.oldest_exact for r in rows):

@@ -1,8 +1,8 @@
 """What an agent does to a conversation: applied on screen at once, sent to the service, and
 rolled back with the service's own words when it refuses.
 
-Every action returns ``None`` on success or the error's text on failure (the caller shows it);
-it never raises for a refusal, so a key press can never crash the console.
+Every action returns when the service did it and raises :class:`~frontdesk.store.errors.Refused`
+(its ``reason`` one line for the screen to show) when the service or a rule refused it.
 """
 
 from __future__ import annotations
@@ -14,10 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
 from ..api.pacing import Priority
+from .anonymizations import remember_anonymization
+from .errors import Refused
 
 if TYPE_CHECKING:
     from ..api.models import AnonymizationRequestStatus, Conversation
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .inbox import InboxStore
+    from .local import LocalStore
 
 log = logging.getLogger("frontdesk.store")
 
@@ -27,127 +32,120 @@ log = logging.getLogger("frontdesk.store")
 class Actions:
     """Claim, close, reopen, transfer, follow up, tag, anonymize."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, local: LocalStore, inbox: InboxStore,
+                 directory: Directory) -> None:
+        self._hub = hub
+        self._local = local
+        self._inbox = inbox
+        self._directory = directory
 
     async def _apply(self, conversation_id: int, change: dict[str, Any] | None,
-                     call: Callable[[], Awaitable[Any]], what: str) -> str | None:
-        inbox = self._session.inbox
+                     call: Callable[[], Awaitable[Any]], what: str) -> None:
+        inbox = self._inbox
         old = inbox.records.get(conversation_id)
         if old is not None and change is not None:
             inbox.replace(old.model_copy(update=change))
-            self._session.changed()
+            self._inbox.changed()
         try:
             await call()
         except ApiError as error:
             if old is not None and change is not None:
                 inbox.replace(old)
-                self._session.changed()
-            message = f"Could not {what} #{conversation_id}: {error.message}"
-            self._session.notice("error", message)
-            return message
-        self._session.live.poke("thread")
-        self._session.inbox.want([conversation_id])
-        self._session.live.poke("inbox")
-        return None
+                self._inbox.changed()
+            raise Refused(f"Could not {what} #{conversation_id}: {error.message}",
+                          error=error) from error
+        self._hub.live.poke("thread")
+        self._inbox.want([conversation_id])
+        self._hub.live.poke("inbox")
 
     @staticmethod
     def _now() -> datetime:
         return datetime.now(UTC)
 
-    async def claim(self, conversation_id: int, *, force: bool = False) -> str | None:
+    async def claim(self, conversation_id: int, *, force: bool = False) -> None:
         """Assign the conversation to me; ``force`` takes it over from someone else."""
-        me = self._session.me_id
+        me = self._hub.me_id
         if not me:
-            return "Not signed in as an agent"
+            raise Refused("Not signed in as an agent")
         from ..api.models import Assignment
 
         change = {"assignment": Assignment(agent_id=me, assigned_at=self._now()), "queue": None,
                   "state": "Open"}
-        return await self._apply(
+        await self._apply(
             conversation_id, change,
-            lambda: self._session.client.conversations.claim(conversation_id, me, force=force),
+            lambda: self._hub.client.conversations.claim(conversation_id, me, force=force),
             "claim")
 
-    async def close(self, conversation_id: int) -> str | None:
+    async def close(self, conversation_id: int) -> None:
         """Close the conversation."""
-        me = self._session.me_id or None
-        return await self._apply(
+        me = self._hub.me_id or None
+        await self._apply(
             conversation_id, {"state": "Closed", "queue": None},
-            lambda: self._session.client.conversations.close(conversation_id, user_id=me),
+            lambda: self._hub.client.conversations.close(conversation_id, user_id=me),
             "close")
 
-    async def reopen(self, conversation_id: int) -> str | None:
+    async def reopen(self, conversation_id: int) -> None:
         """Open a conversation again: a Closed one is queued again, a Pending one's
         follow-up ends now. The service answers 204 whatever it did, so the record is read
         back: success only when it really is Open."""
-        me = self._session.me_id or None
-        error = await self._apply(
+        me = self._hub.me_id or None
+        await self._apply(
             conversation_id, {"state": "Open"},
-            lambda: self._session.client.conversations.reopen(conversation_id, user_id=me),
+            lambda: self._hub.client.conversations.reopen(conversation_id, user_id=me),
             "reopen")
-        if error is not None:
-            return error
-        inbox = self._session.inbox
+        inbox = self._inbox
         try:
-            record = await self._session.client.conversations.get(
+            record = await self._hub.client.conversations.get(
                 conversation_id, priority=Priority.INTERACTIVE)
         except ApiError as failure:
-            return f"#{conversation_id} may not be open: {failure.message}"
+            raise Refused(f"#{conversation_id} may not be open: {failure.message}",
+                          error=failure) from failure
         inbox.upsert([record])
-        self._session.changed()
+        self._inbox.changed()
         if record.state != "Open":
-            message = (f"The service left #{conversation_id} "
-                       f"{record.state or 'in an unknown state'!s}: it is not open.")
-            self._session.notice("error", message)
-            return message
-        return None
+            raise Refused(f"The service left #{conversation_id} "
+                          f"{record.state or 'in an unknown state'!s}: it is not open.")
 
-    async def transfer(self, conversation_id: int, queue_id: str) -> str | None:
+    async def transfer(self, conversation_id: int, queue_id: str) -> None:
         """Move the conversation to a queue (it becomes unassigned)."""
-        me = self._session.me_id or None
+        me = self._hub.me_id or None
         from ..api.models import QueueRef
 
         change = {"assignment": None, "queue": QueueRef(id=queue_id, queued_at=self._now())}
-        return await self._apply(
+        await self._apply(
             conversation_id, change,
-            lambda: self._session.client.conversations.transfer(conversation_id, queue_id,
-                                                                user_id=me),
+            lambda: self._hub.client.conversations.transfer(conversation_id, queue_id,
+                                                            user_id=me),
             "transfer")
 
-    async def followup(self, conversation_id: int, until: datetime) -> str | None:
+    async def followup(self, conversation_id: int, until: datetime) -> None:
         """Pending until ``until``, then open again (the time is remembered for the list)."""
-        me = self._session.me_id or None
-        error = await self._apply(
+        me = self._hub.me_id or None
+        await self._apply(
             conversation_id, {"state": "Pending"},
-            lambda: self._session.client.conversations.followup(conversation_id, until,
-                                                                user_id=me),
+            lambda: self._hub.client.conversations.followup(conversation_id, until,
+                                                            user_id=me),
             "follow up")
-        if error is None:
-            self._session.inbox.set_followup(conversation_id, until)
-            self._session.changed()
-        return error
+        self._inbox.set_followup(conversation_id, until)
+        self._inbox.changed()
 
     async def set_tags(self, conversation_id: int, add: Iterable[str], remove: Iterable[str],
-                       create: Iterable[str] = ()) -> str | None:
+                       create: Iterable[str] = ()) -> None:
         """Apply the difference chosen in the tag picker; new names are created first."""
-        session = self._session
-        client = session.client
-        inbox = session.inbox
+        client = self._hub.client
+        inbox = self._inbox
         before = inbox.tags.get(conversation_id, ())
         add_ids = set(add)
         remove_ids = set(remove)
         try:
             for name in create:
                 tag = await client.tags.create(name)
-                session.directory.tags[tag.id] = tag
+                self._directory.tags[tag.id] = tag
                 add_ids.add(tag.id)
         except ApiError as error:
-            message = f"Could not create the tag: {error.message}"
-            session.notice("error", message)
-            return message
+            raise Refused(f"Could not create the tag: {error.message}", error=error) from error
         inbox.set_tags(conversation_id, (set(before) | add_ids) - remove_ids)
-        session.changed()
+        self._inbox.changed()
         failures: list[str] = []
         for tag_id in sorted(add_ids):
             try:
@@ -166,42 +164,35 @@ class Actions:
         except ApiError:
             if failures:
                 inbox.set_tags(conversation_id, before)
-        session.changed()
-        session.live.poke("thread")
+        self._inbox.changed()
+        self._hub.live.poke("thread")
         if failures:
-            message = "Some tags were not changed: " + "; ".join(failures)
-            session.notice("error", message)
-            return message
-        return None
+            raise Refused("Some tags were not changed: " + "; ".join(failures))
 
-    async def bulk_tag(self, conversation_id: int, names: list[str]) -> str | None:
+    async def bulk_tag(self, conversation_id: int, names: list[str]) -> None:
         """Tag by names in one request (asynchronous on the service; unknown names created).
 
         The tags show once the service has applied them: the thread and the inbox are asked
         to look again shortly after."""
-        session = self._session
         try:
-            await session.client.tags.bulk_tag_conversation(conversation_id, names)
+            await self._hub.client.tags.bulk_tag_conversation(conversation_id, names)
         except ApiError as error:
-            message = f"Could not tag #{conversation_id}: {error.message}"
-            session.notice("error", message)
-            return message
-        session.inbox.want_tags([conversation_id])
-        session.live.poke("thread")
-        session.live.poke("inbox")
-        return None
+            raise Refused(f"Could not tag #{conversation_id}: {error.message}",
+                          error=error) from error
+        self._inbox.want_tags([conversation_id])
+        self._hub.live.poke("thread")
+        self._hub.live.poke("inbox")
 
     async def anonymize_message(self, conversation_id: int, message_id: str
-                                ) -> AnonymizationRequestStatus | str:
-        """Ask the service to scrub one message; returns the request or the error's text."""
+                                ) -> AnonymizationRequestStatus:
+        """Ask the service to scrub one message; returns the request."""
         try:
-            status = await self._session.client.anonymization.anonymize_message(
+            status = await self._hub.client.anonymization.anonymize_message(
                 conversation_id, message_id)
         except ApiError as error:
-            message = f"Could not anonymize the message: {error.message}"
-            self._session.notice("error", message)
-            return message
-        self._session.remember_anonymization(status)
+            raise Refused(f"Could not anonymize the message: {error.message}",
+                          error=error) from error
+        remember_anonymization(self._local, status)
         return status
 
 

@@ -2,7 +2,7 @@
 deprecated endpoint listing), business hours, anonymisation requests and ratings.
 
 The convention is :mod:`.people`'s: every method returns typed records, and a refusal — the
-service's, or the console's before sending — raises :class:`~.people.Refused` with the
+service's, or the console's before sending — raises :class:`~.errors.Refused` with the
 sentence a person reads. No Textual here.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
@@ -41,11 +40,14 @@ from ..api.models import (
 )
 from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
-from .people import Refused, keep_status, refusals
+from .anonymizations import keep_status, remember_anonymization
+from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .local import LocalStore
 
 __all__ = [
     "ALGORITHMS",
@@ -55,8 +57,6 @@ __all__ = [
     "CalendarDay",
     "MembersChange",
     "QueueSettings",
-    "Refused",
-    "admin_of",
     "parse_moment",
 ]
 
@@ -265,13 +265,15 @@ def build_calendar(upcoming: UpcomingSchedule, definition: ScheduleDefinition | 
 class AdminStore:
     """What admins manage, for the Admin mode (and the ratings panel of a thread)."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
+        self._hub = hub
+        self._local = local
+        self._directory = directory
 
     @property
     def client(self) -> ApiClient:
         """The session's API client."""
-        return self._session.client
+        return self._hub.client
 
     # ------------------------------------------------------------------ tags
 
@@ -280,7 +282,7 @@ class AdminStore:
         with refusals("Could not list tags"):
             tags = await self.client.tags.list(include_deactivated=include_deactivated)
         if include_deactivated:
-            self._session.directory.tags = {t.id: t for t in tags}
+            self._directory.tags = {t.id: t for t in tags}
         return sorted(tags, key=lambda t: t.name.casefold())
 
     async def get_tag(self, tag_id: str) -> Tag:
@@ -299,7 +301,7 @@ class AdminStore:
             raise Refused("A color is written #rrggbb, like #3366ff")
         with refusals("Could not create the tag"):
             tag = await self.client.tags.create(name, color=color or None)
-        self._session.directory.tags[tag.id] = tag
+        self._directory.tags[tag.id] = tag
         return tag
 
     async def set_tag_active(self, tag: Tag, active: bool) -> Tag:
@@ -314,14 +316,14 @@ class AdminStore:
             updated = await self.client.tags.get(tag.id)
         except ApiError:
             updated = tag.model_copy(update={"state": "Active" if active else "Inactive"})
-        self._session.directory.tags[updated.id] = updated
+        self._directory.tags[updated.id] = updated
         return updated
 
     async def delete_tag(self, tag_id: str) -> None:
         """Delete a tag and every association with it. Irreversible."""
         with refusals("Could not delete the tag"):
             await self.client.tags.delete(tag_id)
-        self._session.directory.tags.pop(tag_id, None)
+        self._directory.tags.pop(tag_id, None)
 
     # ------------------------------------------------------------------ teams
 
@@ -392,7 +394,7 @@ class AdminStore:
         """Every queue (the default first, then by priority and name)."""
         with refusals("Could not list queues"):
             queues = await self.client.queues.list()
-        self._session.directory.queues.update({q.id: q for q in queues})
+        self._directory.queues.update({q.id: q for q in queues})
         return sorted(queues, key=lambda q: (not q.is_default, q.priority or 0,
                                              q.name.casefold()))
 
@@ -409,7 +411,7 @@ class AdminStore:
             raise Refused(f"The queue settings are not valid: {error}") from None
         with refusals("Could not create the queue"):
             queue = await self.client.queues.create(request=request)
-        self._session.directory.queues[queue.id] = queue
+        self._directory.queues[queue.id] = queue
         return queue
 
     async def queue_members(self, queue_id: str) -> list[QueueMember]:
@@ -440,7 +442,7 @@ class AdminStore:
                         added.append(agent_id)
                     else:
                         reason = outcome.error.message if outcome.error else "refused"
-                        name = self._session.directory.name(agent_id)
+                        name = self._directory.name(agent_id)
                         failures.append(f"{name}: {reason}")
         if remove_ids:
             try:
@@ -534,14 +536,14 @@ class AdminStore:
                              now: datetime | None = None) -> BusinessHoursStatus:
         """Open or closed at a typed time (read in the schedule's time zone; "today" is the
         service's, ``now`` when known)."""
-        moment = parse_moment(text, _zone(timezone), now or self._session.server_now())
+        moment = parse_moment(text, _zone(timezone), now or self._hub.server_now())
         return await self.status(schedule_id, moment)
 
     # ------------------------------------------------------------------ anonymisation
 
     def requests_made_here(self) -> list[AnonymizationRequestStatus]:
         """The anonymisation requests made from this console (newest first)."""
-        kept = self._session.local.snapshot("anonymizations")
+        kept = self._local.snapshot("anonymizations")
         out: list[AnonymizationRequestStatus] = []
         for item in kept if isinstance(kept, list) else []:
             with contextlib.suppress(Exception):
@@ -555,7 +557,7 @@ class AdminStore:
             raise Refused("A request id is a UUID, like 4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2")
         with refusals("Could not read the anonymization request"):
             status = await self.client.anonymization.get_request(request_id)
-        keep_status(self._session, status)
+        keep_status(self._local, status)
         return status
 
     async def refresh_requests(self) -> list[AnonymizationRequestStatus]:
@@ -566,7 +568,7 @@ class AdminStore:
                 continue
             with contextlib.suppress(ApiError):
                 status = await self.client.anonymization.get_request(request.id)
-                keep_status(self._session, status)
+                keep_status(self._local, status)
         return self.requests_made_here()
 
     async def anonymize_conversation(self, conversation_id: str, force: bool
@@ -577,7 +579,7 @@ class AdminStore:
         with refusals("Could not anonymize the conversation"):
             status = await self.client.anonymization.anonymize_conversation(int(checked),
                                                                             force=force)
-        self._session.remember_anonymization(status)
+        remember_anonymization(self._local, status)
         return status
 
     @staticmethod
@@ -602,7 +604,7 @@ class AdminStore:
         with refusals("Could not anonymize (deprecated interface)"):
             status = await self.client.anonymization.anonymize_deprecated(
                 entity_id, kind, force_anonymization=force or None)
-        self._session.remember_anonymization(status)
+        remember_anonymization(self._local, status)
         return status
 
     # ------------------------------------------------------------------ ratings
@@ -642,14 +644,3 @@ class AdminStore:
             return await self.client.ratings.submit(
                 conversation_id, rating_id, int(text), rating_type=rating_type,
                 comment=comment.strip() or None)
-
-
-_STORES: weakref.WeakKeyDictionary[Session, AdminStore] = weakref.WeakKeyDictionary()
-
-
-def admin_of(session: Session) -> AdminStore:
-    """The session's admin store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = AdminStore(session)
-    return store

@@ -15,7 +15,8 @@ from ..api.pacing import Priority
 
 if TYPE_CHECKING:
     from ..api.models import Agent, Queue, Tag
-    from .session import Session
+    from .hub import Hub
+    from .local import LocalStore
 
 log = logging.getLogger("frontdesk.store")
 
@@ -60,9 +61,10 @@ class Directory:
     #: every tag (deactivated ones too), by id
     tags: _Records[Tag] = _Records("Tag")
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
-        self.names: dict[str, str] = dict(session.local.names())
+    def __init__(self, hub: Hub, local: LocalStore) -> None:
+        self._hub = hub
+        self._local = local
+        self.names: dict[str, str] = dict(self._local.names())
         #: the records made so far, by kind ("agents", "queues", "tags")
         self.loaded: dict[str, dict[str, Any]] = {}
         self.my_queue_ids: set[str] = set()
@@ -72,7 +74,7 @@ class Directory:
         #: queue and tag names from the cache, until the records are loaded
         self._queue_names: dict[str, str] = {}
         self._tag_names: dict[str, str] = {}
-        cached = session.local.snapshot("directory")
+        cached = self._local.snapshot("directory")
         if isinstance(cached, dict):
             self._keep_cached(cached)
 
@@ -146,8 +148,8 @@ class Directory:
 
     async def load(self) -> None:
         """Fetch agents, queues (with my memberships) and tags, and keep them."""
-        client = self._session.client
-        me = self._session.me_id
+        client = self._hub.client
+        me = self._hub.me_id
         agents = [a async for a in client.agents.list(page_size=200, priority=Priority.VISIBLE)]
         self.agents = {a.id: a for a in agents}
         self.names.update({a.id: a.display_name for a in agents})
@@ -167,19 +169,19 @@ class Directory:
 
     async def load_tags(self) -> None:
         """Fetch every tag, deactivated ones too."""
-        tags = await self._session.client.tags.list(include_deactivated=True,
+        tags = await self._hub.client.tags.list(include_deactivated=True,
                                                     priority=Priority.VISIBLE)
         self.tags = {t.id: t for t in tags}
         self._save()
 
     def _save(self) -> None:
-        self._session.local.save_snapshot("directory", {
+        self._local.save_snapshot("directory", {
             "agents": [a.wire() for a in self.agents.values()],
             "queues": [q.wire() for q in self.queues.values()],
             "tags": [t.wire() for t in self.tags.values()],
             "my_queues": sorted(self.my_queue_ids),
         })
-        self._session.local.remember_names(self.names)
+        self._local.remember_names(self.names)
 
     async def resolve_pending(self, only: set[str] | None = None,
                               priority: Priority = Priority.BACKGROUND) -> bool:
@@ -197,10 +199,10 @@ class Directory:
         found: dict[str, str] = {}
         for user_id in wanted[:20]:
             try:
-                user = await self._session.client.endusers.get(user_id, priority=priority)
+                user = await self._hub.client.endusers.get(user_id, priority=priority)
             except ApiError:
                 try:
-                    agent = await self._session.client.agents.get(user_id, priority=priority)
+                    agent = await self._hub.client.agents.get(user_id, priority=priority)
                 except ApiError:
                     continue
                 found[user_id] = agent.display_name
@@ -211,5 +213,5 @@ class Directory:
             self._pending.update(u for u in wanted if u not in found)
         if found:
             self.names.update(found)
-            self._session.local.remember_names(found)
+            self._local.remember_names(found)
         return bool(found)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +20,9 @@ from ..api.pacing import Priority
 if TYPE_CHECKING:
     from ..api.models import Conversation, EndUser, Message
     from ..api.models.contact_endpoints import ContactEndpoint
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .inbox import InboxStore
 
 log = logging.getLogger("frontdesk.store")
 
@@ -30,26 +31,14 @@ SEARCH_LIMIT = 100
 #: records fetched at once for a search (the pacer spreads them out)
 FETCH_AT_ONCE = 8
 
-_FINDERS: weakref.WeakKeyDictionary[Session, Finder] = weakref.WeakKeyDictionary()
-
-
-def finder_of(session: Session) -> Finder:
-    """The session's finder: ``session.finder`` once the session has one, else one cached
-    per session."""
-    attached = getattr(session, "finder", None)
-    if isinstance(attached, Finder):
-        return attached
-    finder = _FINDERS.get(session)
-    if finder is None:
-        finder = _FINDERS[session] = Finder(session)
-    return finder
-
 
 class Finder:
     """Search, open, create and import conversations for one session."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, inbox: InboxStore, directory: Directory) -> None:
+        self._hub = hub
+        self._inbox = inbox
+        self._directory = directory
         self._endpoints: dict[str, list[ContactEndpoint]] = {}
 
     # ------------------------------------------------------------------ finding
@@ -63,8 +52,8 @@ class Finder:
         query = query.strip()
         if not query:
             return "Type something to search for."
-        client = self._session.client
-        inbox = self._session.inbox
+        client = self._hub.client
+        inbox = self._inbox
         try:
             page = await client.search.conversations_page(
                 query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE)
@@ -90,7 +79,7 @@ class Finder:
         if fetched:
             inbox.upsert(fetched.values(), "seen")
         inbox.want([cid for cid in ids if cid not in fetched], Priority.VISIBLE)
-        self._session.changed()
+        self._inbox.changed()
         found = [inbox.records[cid] for cid in ids if cid in inbox.records]
         if failures and not found:
             return f"Could not read the conversations found: {failures[0]}"
@@ -99,42 +88,41 @@ class Finder:
     async def open_by_id(self, conversation_id: int) -> Conversation | str:
         """One conversation, fetched now (and kept); the error's text when there is none."""
         try:
-            conversation = await self._session.client.conversations.get(
+            conversation = await self._hub.client.conversations.get(
                 conversation_id, priority=Priority.INTERACTIVE)
         except NotFound:
             return f"There is no conversation #{conversation_id}."
         except ApiError as error:
             return f"Could not open #{conversation_id}: {error.message}"
-        self._session.inbox.upsert([conversation], "opened")
-        self._session.changed()
+        self._inbox.upsert([conversation], "opened")
+        self._inbox.changed()
         return conversation
 
     async def refresh_tags(self, conversation_id: int) -> str | None:
         """Read a conversation's tags now (before the tag picker shows them)."""
-        session = self._session
         try:
-            tags = await session.client.tags.list_for_conversation(
+            tags = await self._hub.client.tags.list_for_conversation(
                 conversation_id, priority=Priority.INTERACTIVE)
         except ApiError as error:
             return f"Could not read the tags of #{conversation_id}: {error.message}"
         for tag in tags:
-            session.directory.tags.setdefault(tag.id, tag)
-        session.inbox.set_tags(conversation_id, (t.id for t in tags))
-        session.changed()
+            self._directory.tags.setdefault(tag.id, tag)
+        self._inbox.set_tags(conversation_id, (t.id for t in tags))
+        self._inbox.changed()
         return None
 
     async def end_user_by_email(self, email: str) -> EndUser | str:
         """The end user with this email address, or why there is none."""
         email = email.strip()
         try:
-            page = await self._session.client.endusers.list_page(
+            page = await self._hub.client.endusers.list_page(
                 email=email, page_size=5, priority=Priority.INTERACTIVE)
         except ApiError as error:
             return f"Could not look up {email}: {error.message}"
         if not page.items:
             return f"No end user has the email address {email}."
         user = page.items[0]
-        self._session.directory.names.setdefault(
+        self._directory.names.setdefault(
             user.id, user.display_name or user.email or user.phone_number or "customer")
         return user
 
@@ -146,7 +134,7 @@ class Finder:
         if "@" in given:
             return await self.end_user_by_email(given)
         try:
-            return await self._session.client.endusers.get(given, priority=Priority.INTERACTIVE)
+            return await self._hub.client.endusers.get(given, priority=Priority.INTERACTIVE)
         except NotFound:
             return f"There is no end user {given}."
         except ApiError as error:
@@ -158,7 +146,7 @@ class Finder:
         if known is not None:
             return known
         try:
-            endpoints = await self._session.client.contact_endpoints.list(
+            endpoints = await self._hub.client.contact_endpoints.list(
                 type=kind,  # type: ignore[arg-type]
                 priority=Priority.INTERACTIVE)
         except ApiError as error:
@@ -172,17 +160,17 @@ class Finder:
         The service lists a thread whole, so this costs one request; only the tail is kept.
         """
         try:
-            messages = await self._session.client.messages.list(
+            messages = await self._hub.client.messages.list(
                 conversation_id, priority=Priority.VISIBLE)
         except ApiError as error:
             return f"Could not read the messages: {error.message}"
         if messages:
             body = messages[-1].attributes.body
-            inbox = self._session.inbox
+            inbox = self._inbox
             if body is not None and body.value and inbox.previews.get(conversation_id) \
                     != body.value[:200]:
                 inbox.set_preview(conversation_id, body.value[:200])
-                self._session.changed()
+                self._inbox.changed()
         return messages[-count:] if count > 0 else []
 
     # ------------------------------------------------------------------ starting
@@ -191,7 +179,7 @@ class Finder:
         """Create a conversation from its input in wire form (``_type`` Email, ContactForm,
         Chat, Sms or Callback); returns its id, kept in the working set."""
         try:
-            created = await self._session.client.conversations.create(
+            created = await self._hub.client.conversations.create(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
             return _refusal("The service refused the conversation", error)
@@ -204,7 +192,7 @@ class Finder:
         if problem is not None:
             return problem
         try:
-            imported = await self._session.client.conversations.import_conversation(
+            imported = await self._hub.client.conversations.import_conversation(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
             return _refusal("The service refused the import", error)
@@ -213,16 +201,16 @@ class Finder:
 
     async def _keep(self, conversation_id: int) -> None:
         """Put a conversation just made in the working set (now, or at the next poll)."""
-        inbox = self._session.inbox
+        inbox = self._inbox
         try:
-            conversation = await self._session.client.conversations.get(
+            conversation = await self._hub.client.conversations.get(
                 conversation_id, priority=Priority.INTERACTIVE)
         except ApiError:
             inbox.want([conversation_id], Priority.INTERACTIVE)
-            self._session.live.poke("inbox")
+            self._hub.live.poke("inbox")
             return
         inbox.upsert([conversation], "created")
-        self._session.changed()
+        self._inbox.changed()
 
 
 def _refusal(what: str, error: ApiError) -> str:

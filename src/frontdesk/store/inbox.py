@@ -29,8 +29,9 @@ from .rows import InboxRow, digest_of, rows_from_compact
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
+    from .directory import Directory
+    from .hub import Hub
     from .local import LocalStore
-    from .session import Session
 
 log = logging.getLogger("frontdesk.store")
 
@@ -115,10 +116,12 @@ class Records(Mapping[int, "Conversation"]):
 class InboxStore:
     """Conversation rows, their tags and previews, and the poll that keeps them current."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
+        self._hub = hub
+        self._local = local
+        self._directory = directory
         self.rows: dict[int, InboxRow] = {}
-        self.records = Records(self.rows, session.local)
+        self.records = Records(self.rows, self._local)
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
         self.activity: dict[int, datetime] = {}
@@ -126,7 +129,7 @@ class InboxStore:
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
         #: the conversations with a draft reply (marked in the list)
-        self.drafts: set[int] = session.local.draft_ids()
+        self.drafts: set[int] = self._local.draft_ids()
         self.version = 0
         self.search_available: bool | None = None
         #: the first fill is done: what the views lack is not merely still on its way
@@ -140,7 +143,7 @@ class InboxStore:
         #: (version, conversation id or None for "anything may have changed", its row before)
         self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
             maxlen=CHANGES_KEPT)
-        kept = session.local.working_set_rows(limit=WORKING_SET_LIMIT)
+        kept = self._local.working_set_rows(limit=WORKING_SET_LIMIT)
         compacts = rows_from_compact([compact for _, compact, _ in kept if compact is not None])
         compacts.reverse()
         for conversation_id, compact, wire in kept:
@@ -155,7 +158,7 @@ class InboxStore:
                 log.warning("cached conversation %s does not parse", conversation_id)
                 continue
             self.rows[row.id] = row
-        cached = session.local.snapshot("inbox")
+        cached = self._local.snapshot("inbox")
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
             self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
@@ -169,8 +172,8 @@ class InboxStore:
 
     def view(self, name: str) -> list[InboxRow]:
         """The conversations of a view, most recent activity first."""
-        me = self._session.me_id
-        mine_queues = self._session.directory.my_queue_ids
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
         rows: Iterable[InboxRow] = self.rows.values()
         if name == "mine":
             shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
@@ -194,8 +197,8 @@ class InboxStore:
 
     def counts(self) -> dict[str, int]:
         """How many conversations each view has (one pass, no sorting)."""
-        me = self._session.me_id
-        mine_queues = self._session.directory.my_queue_ids
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
         counts = dict.fromkeys(VIEWS, 0)
         for c in self.rows.values():
             counts["all"] += 1
@@ -216,10 +219,10 @@ class InboxStore:
         state = row.state
         if state in OPEN_STATES:
             if row.agent_id is not None:
-                if row.agent_id == self._session.me_id:
+                if row.agent_id == self._hub.me_id:
                     return ("mine", "all")
             elif row.queue_id is not None:
-                mine_queues = self._session.directory.my_queue_ids
+                mine_queues = self._directory.my_queue_ids
                 if not mine_queues or row.queue_id in mine_queues:
                     return ("queue", "all")
         elif state in PENDING_STATES:
@@ -269,7 +272,7 @@ class InboxStore:
             changed.append((conversation.id, wire, row.compact()))
             self._bump(conversation.id, old)
         if changed:
-            self._session.local.remember_rows(changed, source)
+            self._local.remember_rows(changed, source)
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""
@@ -302,7 +305,7 @@ class InboxStore:
 
     def refresh_drafts(self) -> bool:
         """Read again which conversations have drafts; True when that changed."""
-        drafts = self._session.local.draft_ids()
+        drafts = self._local.draft_ids()
         if drafts == self.drafts:
             return False
         self.drafts = drafts
@@ -320,9 +323,13 @@ class InboxStore:
         self.version += 1
         self._changes.append((self.version, conversation_id, old))
 
+    def changed(self) -> None:
+        """The inbox changed outside a poll (an action): tell the screens."""
+        self._hub.live.put("inbox", self.version)
+
     def save(self) -> None:
         """Keep tags and previews for the next start."""
-        self._session.local.save_snapshot("inbox", {
+        self._local.save_snapshot("inbox", {
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
             "followups": {str(k): v.isoformat() for k, v in self.followups.items()},
@@ -348,21 +355,21 @@ class InboxStore:
 
     async def poll(self) -> int:
         """One tick: find what changed, fetch it; returns the version (the topic's value)."""
-        started = self._session.server_now()
+        started = self._hub.server_now()
         if self.search_available is not False:
             try:
                 await self._discover()
                 self.search_available = True
             except NotFound:
                 self.search_available = False
-                self._session.notice("information",
+                self._hub.notice("information",
                                      "This service has no conversation search: the inbox "
                                      "shows the conversations you have opened or seen.")
         if self.search_available is False and not self._backlog:
             self.want(list(self.rows)[:BATCH], Priority.BACKGROUND)
         self._since = started - SLACK
         await self._fetch_backlog()
-        if await self._session.directory.resolve_pending():
+        if await self._directory.resolve_pending():
             self._bump(NAMES_CHANGED)
         if not self.filled and not self._backlog and (
                 "mine" in self._primed or self.search_available is False):
@@ -373,9 +380,9 @@ class InboxStore:
     async def _discover(self) -> None:
         """Find what to fetch: at first the members of Mine and Queue (each once its
         identity is known), then whatever had activity since the last tick."""
-        client = self._session.client
-        me = self._session.me_id
-        queues = sorted(self._session.directory.my_queue_ids)
+        client = self._hub.client
+        me = self._hub.me_id
+        queues = sorted(self._directory.my_queue_ids)
         priming: list[tuple[str, dict[str, Any]]] = []
         if me and "mine" not in self._primed:
             priming.append(("mine", _filters(
@@ -393,13 +400,13 @@ class InboxStore:
             self._primed.add(view)
         if priming:
             return
-        since = self._since or self._session.server_now() - SLACK
+        since = self._since or self._hub.server_now() - SLACK
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         page = await client.search.conversations_page(
             filters=body, page_size=200, priority=Priority.BACKGROUND)
         for hit in page.items:
             self.want([hit.id], Priority.VISIBLE)
-            self.activity[hit.id] = self._session.server_now()
+            self.activity[hit.id] = self._hub.server_now()
             self._stale_previews.add(hit.id)
 
     async def _fetch_backlog(self) -> None:
@@ -418,7 +425,7 @@ class InboxStore:
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
         if self._backlog:
-            self._session.live.poke("inbox")
+            self._hub.live.poke("inbox")
             return
         await self._fetch_tags()
 
@@ -426,7 +433,7 @@ class InboxStore:
         """Tags of recently fetched conversations, a few a tick, after their records."""
         wanted = sorted(self._tag_backlog, reverse=True)[:TAG_BATCH]
         self._tag_backlog.difference_update(wanted)
-        client = self._session.client
+        client = self._hub.client
 
         async def one(conversation_id: int) -> None:
             try:
@@ -436,27 +443,27 @@ class InboxStore:
                 return
             self.set_tags(conversation_id, (t.id for t in tags))
             for tag in tags:
-                self._session.directory.tags.setdefault(tag.id, tag)
+                self._directory.tags.setdefault(tag.id, tag)
 
         await asyncio.gather(*(one(cid) for cid in wanted))
         if self._tag_backlog:
-            self._session.live.poke("inbox")
+            self._hub.live.poke("inbox")
 
     async def _fetch_one(self, conversation_id: int, priority: Priority) -> Conversation | None:
-        client = self._session.client
+        client = self._hub.client
         try:
             conversation = await client.conversations.get(conversation_id, priority=priority)
         except NotFound:
             self.records.drop(conversation_id)
             gone = self.rows.pop(conversation_id, None)
             if gone is not None:
-                self._session.local.forget(conversation_id)
+                self._local.forget(conversation_id)
                 self._bump(conversation_id, gone)
             return None
         except ApiError:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
             raise
-        self._session.directory.name(conversation.requester_id)
+        self._directory.name(conversation.requester_id)
         if not (conversation.subject or "").strip() and (
                 conversation_id not in self.previews or conversation_id in self._stale_previews):
             await self._fetch_preview(conversation_id, priority)
@@ -467,7 +474,7 @@ class InboxStore:
         what its row shows, read with the record so the row never shows up empty. One
         request, only when the conversation is new here or had activity."""
         try:
-            messages = await self._session.client.messages.list(conversation_id,
+            messages = await self._hub.client.messages.list(conversation_id,
                                                                 priority=priority)
         except ApiError:
             return

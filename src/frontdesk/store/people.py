@@ -19,8 +19,7 @@ import contextlib
 import csv
 import io
 import re
-import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -43,10 +42,14 @@ from ..api.models import (
 from ..api.models.common import is_uuid
 from ..api.pacing import Priority
 from ..api.resources import Page
+from .anonymizations import keep_status, remember_anonymization
+from .errors import Refusal, Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .local import LocalStore
 
 __all__ = [
     "AGENT_CSV_COLUMNS",
@@ -55,14 +58,10 @@ __all__ = [
     "BulkRow",
     "CsvRow",
     "FindKind",
-    "NeedsForce",
     "PeopleStore",
     "Profile",
-    "Refused",
     "anonymization_topic",
-    "keep_status",
     "parse_agents_csv",
-    "people_of",
     "read_agents_csv",
     "refusals",
 ]
@@ -83,55 +82,9 @@ NAME_SCAN_LIMIT = 2_000
 BULK_LIMIT = 500
 
 
-class Refused(Exception):
-    """An action that did not happen, and why, in words for a person.
-
-    ``error`` is the service's error when the service refused (None when the console refused
-    before sending).
-    """
-
-    def __init__(self, message: str, *, error: ApiError | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.error = error
-
-
-class NeedsForce(Refused):
-    """The service refused because something is still open; repeating with force would do it
-    (an end user with open conversations, for anonymisation)."""
-
-
-@contextlib.contextmanager
-def refusals(what: str) -> Iterator[None]:
-    """Turn the client's errors inside the block into :class:`Refused` ("what: message")."""
-    try:
-        yield
-    except ApiError as error:
-        raise Refused(f"{what}: {error.message}" if what else error.message,
-                      error=error) from error
-
-
 def anonymization_topic(request_id: str) -> str:
     """The live topic that follows one anonymisation request until it is processed."""
     return f"anonymization:{request_id}"
-
-
-def keep_status(session: Session, status: AnonymizationRequestStatus) -> bool:
-    """Update a request kept in the snapshot "anonymizations" in place (its order stays);
-    False when it was not made here (then nothing is kept)."""
-    kept = session.local.snapshot("anonymizations")
-    items = kept if isinstance(kept, list) else []
-    found = False
-    replaced: list[Any] = []
-    for item in items:
-        if isinstance(item, dict) and item.get("id") == status.id:
-            replaced.append(status.wire())
-            found = True
-        else:
-            replaced.append(item)
-    if found:
-        session.local.save_snapshot("anonymizations", replaced)
-    return found
 
 
 def _text(value: object) -> str:
@@ -337,14 +290,16 @@ def _bulk_detail(outcome: BulkActionOutcome) -> tuple[bool, str, str | None]:
 class PeopleStore:
     """End users and agents, for the People mode (and the panels that edit attributes)."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
+        self._hub = hub
+        self._local = local
+        self._directory = directory
         self._definitions: list[CustomAttributeDefinition] | None = None
 
     @property
     def client(self) -> ApiClient:
         """The session's API client."""
-        return self._session.client
+        return self._hub.client
 
     # ------------------------------------------------------------------ end users
 
@@ -483,8 +438,9 @@ class PeopleStore:
     async def anonymize_enduser(self, user_id: str, *, force: bool = False
                                 ) -> AnonymizationRequestStatus:
         """Ask the service to anonymise an end user; ``force`` closes their open
-        conversations first. Raises :class:`NeedsForce` when some are open and ``force`` is
-        not given. The request is kept (Admin → Anonymisation) and followed live."""
+        conversations first. Raises :class:`Refused` of kind ``NEEDS_FORCE`` when some are
+        open and ``force`` is not given. The request is kept (Admin → Anonymisation) and
+        followed live."""
         try:
             status: AnonymizationRequestStatus = \
                 await self.client.anonymization.anonymize_enduser(user_id, force=force)
@@ -492,11 +448,11 @@ class PeopleStore:
             if force:
                 raise Refused(f"Could not anonymize the end user: {error.message}",
                               error=error) from error
-            raise NeedsForce(error.message, error=error) from error
+            raise Refused(error.message, kind=Refusal.NEEDS_FORCE, error=error) from error
         except ApiError as error:
             raise Refused(f"Could not anonymize the end user: {error.message}",
                           error=error) from error
-        self._session.remember_anonymization(status)
+        remember_anonymization(self._local, status)
         self.follow(status)
         return status
 
@@ -505,7 +461,7 @@ class PeopleStore:
         with refusals("Could not read the anonymization request"):
             status: AnonymizationRequestStatus = \
                 await self.client.anonymization.get_request(request_id)
-        keep_status(self._session, status)
+        keep_status(self._local, status)
         return status
 
     def follow(self, status: AnonymizationRequestStatus) -> str:
@@ -513,7 +469,7 @@ class PeopleStore:
         :func:`anonymization_topic`) polls the request and stops once ``processedAt`` is set.
         Returns the topic's name."""
         name = anonymization_topic(status.id)
-        live = self._session.live
+        live = self._hub.live
         if status.processed:
             return name
         request_id = status.id
@@ -521,7 +477,7 @@ class PeopleStore:
         async def fetch() -> AnonymizationRequestStatus:
             current = await self.client.anonymization.get_request(request_id,
                                                                   priority=Priority.VISIBLE)
-            keep_status(self._session, current)
+            keep_status(self._local, current)
             if current.processed:
                 asyncio.get_running_loop().call_soon(live.remove, name)
             return current
@@ -542,7 +498,7 @@ class PeopleStore:
         with refusals("Could not list agents"):
             agents: list[Agent] = [a async for a in self.client.agents.list(
                 email=email or None, phone=phone or None, page_size=200)]
-        directory = self._session.directory
+        directory = self._directory
         for agent in agents:
             directory.agents[agent.id] = agent
             directory.names[agent.id] = agent.display_name
@@ -599,7 +555,7 @@ class PeopleStore:
                 report[row.line] = BulkRow(row.line, row.display_name, row.email, ok, detail,
                                            agent_id)
                 if ok and agent_id:
-                    self._session.directory.names[agent_id] = row.display_name
+                    self._directory.names[agent_id] = row.display_name
         return BulkReport([report[r.line] for r in rows])
 
     async def update_agent(self, agent_id: str, fields: Mapping[str, object]) -> Agent:
@@ -661,13 +617,13 @@ class PeopleStore:
         queue memberships go)."""
         with refusals("Could not downgrade the agent"):
             await self.client.agents.downgrade(agent_id)
-        self._session.directory.agents.pop(agent_id, None)
+        self._directory.agents.pop(agent_id, None)
 
     # ------------------------------------------------------------------ helpers
 
     def _keep(self, agent: Agent) -> None:
-        self._session.directory.agents[agent.id] = agent
-        self._session.directory.names[agent.id] = agent.display_name
+        self._directory.agents[agent.id] = agent
+        self._directory.names[agent.id] = agent.display_name
 
     async def _endusers_named(self, value: str) -> list[EndUser]:
         """End users whose names (display, first, last) contain every word of ``value``,
@@ -695,19 +651,8 @@ class PeopleStore:
         self._remember_names([user])
 
     def _remember_names(self, users: Sequence[EndUser]) -> None:
-        names = self._session.directory.names
+        names = self._directory.names
         for user in users:
             label = user.display_name or user.email or user.phone_number
             if label:
                 names[user.id] = label
-
-
-_STORES: weakref.WeakKeyDictionary[Session, PeopleStore] = weakref.WeakKeyDictionary()
-
-
-def people_of(session: Session) -> PeopleStore:
-    """The session's people store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = PeopleStore(session)
-    return store

@@ -9,7 +9,7 @@ from ..api.errors import ApiError
 
 if TYPE_CHECKING:
     from ..api.models import UserPresence
-    from .session import Session
+    from .hub import Hub
 
     #: The working channels an agent toggles, in the order the console shows them.
     CHANNELS: tuple[str, ...]
@@ -28,8 +28,8 @@ def __getattr__(name: str) -> Any:
 class MyPresence:
     """The signed-in agent's presence."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
         #: changes go to the service one at a time, in the order they were asked for
         self._changing = asyncio.Lock()
 
@@ -38,7 +38,7 @@ class MyPresence:
         """The latest presence the service reported."""
         from ..api.models import UserPresence
 
-        value = self._session.live.get("presence:me")
+        value = self._hub.live.get("presence:me")
         return value if isinstance(value, UserPresence) else None
 
     def working(self, channel: str) -> bool:
@@ -48,7 +48,7 @@ class MyPresence:
 
     async def set_channel(self, channel: str, working: bool) -> str | None:
         """Turn a working channel on or off; None when the service confirmed it, else why not."""
-        me = self._session.me_id
+        me = self._hub.me_id
         if not me:
             return "Not signed in as an agent yet"
         async with self._changing:
@@ -56,13 +56,13 @@ class MyPresence:
 
     async def _set_channel(self, me: str, channel: str, working: bool) -> str | None:
         try:
-            await self._session.client.agents.set_working_channel(me, channel, working)
+            await self._hub.client.agents.set_working_channel(me, channel, working)
         except ApiError as error:
             message = f"Could not change {channel}: {error.message}"
-            self._session.notice("error", message)
+            self._hub.notice("error", message)
             return message
         try:
-            await self._session.live.refresh("presence:me")
+            await self._hub.live.refresh("presence:me")
         except ApiError:
-            self._session.live.poke("presence:me")
+            self._hub.live.poke("presence:me")
         return None

@@ -49,7 +49,9 @@ from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
 from ..api.pacing import Priority
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .inbox import InboxStore
 
 log = logging.getLogger("frontdesk.store.queues")
 
@@ -143,9 +145,10 @@ class PositionState:
 class QueueWatch:
     """Registers the ``queues`` and ``position`` topics and fetches them."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
-        interval = session.settings.poll.queues
+    def __init__(self, hub: Hub, inbox: InboxStore, directory: Directory, interval: float) -> None:
+        self._hub = hub
+        self._inbox = inbox
+        self._directory = directory
         self._interval = interval
         self._queues: list[Queue] = []
         self._availability: dict[str, tuple[ChannelState, ...]] = {}
@@ -171,30 +174,30 @@ class QueueWatch:
         self._urgent = False
         #: the screen's answer to "which queues are shown?" (ids in row order)
         self.visible: Callable[[], Sequence[str] | None] | None = None
-        session.live.add(QUEUES_TOPIC, self._fetch_queues, interval)
-        session.live.add(POSITION_TOPIC, self._fetch_position, POSITION_INTERVAL)
+        self._hub.live.add(QUEUES_TOPIC, self._fetch_queues, interval)
+        self._hub.live.add(POSITION_TOPIC, self._fetch_position, POSITION_INTERVAL)
 
     # ------------------------------------------------------------------ reading
 
     @property
     def rows(self) -> tuple[QueueRow, ...]:
         """The latest queue rows (empty before the first fetch)."""
-        value = self._session.live.get(QUEUES_TOPIC)
+        value = self._hub.live.get(QUEUES_TOPIC)
         return value if isinstance(value, tuple) else ()
 
     @property
     def position(self) -> PositionState | None:
         """The followed conversation's latest state."""
-        value = self._session.live.get(POSITION_TOPIC)
+        value = self._hub.live.get(POSITION_TOPIC)
         return value if isinstance(value, PositionState) else None
 
     def watch_topic(self) -> None:
         """Something beyond Queues mode shows the rows (the transfer picker): poll them."""
-        self._session.live.watch(QUEUES_TOPIC)
+        self._hub.live.watch(QUEUES_TOPIC)
 
     def unwatch_topic(self) -> None:
         """It no longer does."""
-        self._session.live.unwatch(QUEUES_TOPIC)
+        self._hub.live.unwatch(QUEUES_TOPIC)
 
     # ------------------------------------------------------------------ the queues topic
 
@@ -206,7 +209,7 @@ class QueueWatch:
         topic spends at most :data:`REQUESTS_PER_SECOND` of what is left, and never less than
         two requests a tick.
         """
-        live = self._session.live
+        live = self._hub.live
         others = 0.0
         for name in live.stats():
             topic = live.topic(name)
@@ -265,7 +268,7 @@ class QueueWatch:
 
     async def _fetch_queues(self) -> tuple[QueueRow, ...]:
         self._tick += 1
-        client = self._session.client
+        client = self._hub.client
         listed = not self._queues or (
             not self._filling and self._tick - self._listed_at >= LIST_EVERY)
         if listed:
@@ -286,14 +289,14 @@ class QueueWatch:
             for gone in [k for k in table if k not in known]:
                 del table[gone]
         self._filling = bool(self._missing(self._shown()))
-        topic = self._session.live.topic(QUEUES_TOPIC)
+        topic = self._hub.live.topic(QUEUES_TOPIC)
         if topic is not None:  # the next tick comes sooner while filling
             topic.interval = FILL_INTERVAL if self._filling else self._interval
             topic.cost = float(len(plan) + (1 if listed else 0))
         return self._snapshot()
 
     async def _fetch_one(self, kind: str, queue_id: str) -> None:
-        client = self._session.client
+        client = self._hub.client
         if kind == "members":
             try:
                 members = await client.queues.members(queue_id, priority=Priority.BACKGROUND)
@@ -326,7 +329,7 @@ class QueueWatch:
 
     async def _fetch_waiting(self, queue_id: str) -> None:
         """Count the queue's waiting conversations and find since when the oldest waits."""
-        client = self._session.client
+        client = self._hub.client
         body = {"strategy": "All", "conditions": [
             {"field": {"_type": "QueueId", "operator": {"_type": "IsOneOf",
                                                         "values": [queue_id]}}},
@@ -367,7 +370,7 @@ class QueueWatch:
                 asked = ids
             candidate = self._candidate(queue_id, asked)
             try:
-                answer = await self._session.client.queues.conversation_position(
+                answer = await self._hub.client.queues.conversation_position(
                     candidate, priority=Priority.BACKGROUND)
             except NotFound:  # it left the queue since the search
                 self._queued.pop(candidate, None)
@@ -423,7 +426,7 @@ class QueueWatch:
 
     def _guess(self, conversation_id: int) -> tuple[str, datetime] | None:
         """The queue and queuing time the inbox's record tells (it may be stale)."""
-        records = self._session.inbox.records
+        records = self._inbox.records
         if conversation_id not in records:
             return None
         try:
@@ -456,7 +459,7 @@ class QueueWatch:
 
     async def members(self, queue_id: str) -> list[str]:
         """The ids of the queue's members, now (raises the service's error)."""
-        members = await self._session.client.queues.members(queue_id,
+        members = await self._hub.client.queues.members(queue_id,
                                                             priority=Priority.INTERACTIVE)
         self._count(queue_id, len(members))
         return [m.agent_id for m in members]
@@ -466,7 +469,7 @@ class QueueWatch:
         if not agent_ids:
             return None
         try:
-            outcomes = await self._session.client.queues.add_members(
+            outcomes = await self._hub.client.queues.add_members(
                 queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
         except ApiError as error:
             return f"Could not add members: {error.message}"
@@ -474,7 +477,7 @@ class QueueWatch:
         await self._recount(queue_id)
         if not failures:
             return None
-        names = self._session.directory
+        names = self._directory
         reasons = "; ".join(
             f"{names.name(o.error.id) if o.error and o.error.id else 'one agent'}: "
             f"{o.error.message if o.error else 'refused'}" for o in failures[:3])
@@ -486,7 +489,7 @@ class QueueWatch:
         if not agent_ids:
             return None
         try:
-            await self._session.client.queues.remove_members(
+            await self._hub.client.queues.remove_members(
                 queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
         except ApiError as error:
             return f"Could not remove members: {error.message}"
@@ -507,16 +510,16 @@ class QueueWatch:
 
     def _publish(self) -> None:
         if self._queues:
-            self._session.live.put(QUEUES_TOPIC, self._snapshot())
+            self._hub.live.put(QUEUES_TOPIC, self._snapshot())
 
     # ------------------------------------------------------------------ the position topic
 
     async def follow(self, conversation_id: int) -> PositionState:
         """Follow a conversation's position: ask now (ahead of polling), then every 3 s."""
         self._followed = conversation_id
-        live = self._session.live
+        live = self._hub.live
         state = PositionState(conversation_id)
-        client = self._session.client
+        client = self._hub.client
         try:
             conversation = await client.conversations.get(conversation_id,
                                                           priority=Priority.INTERACTIVE)
@@ -529,7 +532,7 @@ class QueueWatch:
             state = replace(state, problem=error.message)
         else:
             if conversation.queue is not None:
-                state = replace(state, queue_name=self._session.directory.queue_name(
+                state = replace(state, queue_name=self._directory.queue_name(
                     conversation.queue.id))
         live.put(POSITION_TOPIC, state)
         self._urgent = True
@@ -542,7 +545,7 @@ class QueueWatch:
     def unfollow(self) -> None:
         """Stop following (the topic goes quiet)."""
         self._followed = None
-        self._session.live.put(POSITION_TOPIC, None)
+        self._hub.live.put(POSITION_TOPIC, None)
 
     async def _fetch_position(self) -> PositionState | None:
         followed = self._followed
@@ -556,7 +559,7 @@ class QueueWatch:
         priority = Priority.INTERACTIVE if self._urgent else Priority.VISIBLE
         self._urgent = False
         try:
-            answer = await self._session.client.queues.conversation_position(
+            answer = await self._hub.client.queues.conversation_position(
                 followed, priority=priority)
         except NotFound:
             state = replace(current, waiting=False, checked=True, problem=None)
@@ -582,12 +585,3 @@ def channel_states(outcomes: Sequence[AvailabilityOutcome]) -> tuple[ChannelStat
     ordered = [by_channel.pop(c, ChannelState(c, None)) for c in AVAILABILITY_CHANNELS]
     ordered += [by_channel[c] for c in sorted(by_channel)]
     return tuple(ordered)
-
-
-def queue_watch(session: Session) -> QueueWatch:
-    """The session's :class:`QueueWatch`, created (and its topics registered) on first use."""
-    watch = getattr(session, "queues", None)
-    if not isinstance(watch, QueueWatch):
-        watch = QueueWatch(session)
-        setattr(session, "queues", watch)  # noqa: B010 - attached lazily, not declared on Session
-    return watch

@@ -24,6 +24,7 @@ from ..channels import channel_name
 from .actions import Actions
 from .directory import Directory
 from .finder import Finder
+from .hub import Hub, Notice
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
@@ -35,14 +36,16 @@ if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
 
     from ..api.client import ApiClient
-    from ..api.models import Agent, AnonymizationRequestStatus, BusinessHoursStatus, UserPresence
+    from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..config import Settings
+    from .admin import AdminStore
+    from .people import PeopleStore
+    from .queues import QueueWatch
+    from .team import TeamWatch
 
 log = logging.getLogger("frontdesk.store")
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-Notice = Callable[[str, str], None]
 
 #: Seconds between looks for a key while signed out.
 SIGN_IN_RETRY = 10.0
@@ -88,13 +91,23 @@ class Session:
         self.server_offset = timedelta(0)
         self.schedule_zone: ZoneInfo | None = None
         self.schedule_id: str | None = None
-        self.directory = Directory(self)
-        self.inbox = InboxStore(self)
-        self.threads = ThreadStore(self)
-        self.actions = Actions(self)
-        self.presence = MyPresence(self)
-        self.finder = Finder(self)
+        #: what every sub-store shares, read through providers (the client connects later,
+        #: a key is picked up again, the live store may be replaced before the start)
+        self.hub = Hub(client=lambda: self.client, me_id=lambda: self.me_id,
+                       live=lambda: self.live, notice=self.notice, server_now=self.server_now)
+        hub = self.hub
+        self.directory = Directory(hub, local)
+        self.inbox = InboxStore(hub, local, self.directory)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
+        self.threads = ThreadStore(hub, self.inbox, self.directory, self.outbox,
+                                   settings.poll.thread)
+        self.actions = Actions(hub, local, self.inbox, self.directory)
+        self.presence = MyPresence(hub)
+        self.finder = Finder(hub, self.inbox, self.directory)
+        self._team: TeamWatch | None = None
+        self._queues: QueueWatch | None = None
+        self._admin: AdminStore | None = None
+        self._people: PeopleStore | None = None
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
 
@@ -183,9 +196,44 @@ class Session:
         self.notice("information", "A new API key was found; connecting with it.")
         self.live.key_changed()
 
-    def changed(self) -> None:
-        """The inbox changed outside a poll (an action): tell the screens."""
-        self.live.put("inbox", self.inbox.version)
+    # ------------------------------------------------------------------ stores made on first use
+
+    @property
+    def team(self) -> TeamWatch:
+        """The Team mode's store (its topics are registered on first use)."""
+        if self._team is None:
+            from .team import TeamWatch
+
+            self._team = TeamWatch(self.hub, self.directory, self.settings.poll.presence)
+        return self._team
+
+    @property
+    def queues(self) -> QueueWatch:
+        """The Queues mode's store (its topics are registered on first use)."""
+        if self._queues is None:
+            from .queues import QueueWatch
+
+            self._queues = QueueWatch(self.hub, self.inbox, self.directory,
+                                      self.settings.poll.queues)
+        return self._queues
+
+    @property
+    def admin(self) -> AdminStore:
+        """The Admin mode's store."""
+        if self._admin is None:
+            from .admin import AdminStore
+
+            self._admin = AdminStore(self.hub, self.local, self.directory)
+        return self._admin
+
+    @property
+    def people(self) -> PeopleStore:
+        """The People mode's store."""
+        if self._people is None:
+            from .people import PeopleStore
+
+            self._people = PeopleStore(self.hub, self.local, self.directory)
+        return self._people
 
     # ------------------------------------------------------------------ life cycle
 
@@ -256,7 +304,7 @@ class Session:
         self.live.start()
         try:
             await self.directory.load()
-            self.changed()
+            self.inbox.changed()
             self.live.poke("inbox")  # now that my queues are known, find what waits in them
         except ApiError as error:
             self.notice("warning", f"Could not load agents, queues and tags: {error.message}")
@@ -348,14 +396,6 @@ class Session:
     def _outbox_changed(self) -> None:
         self.threads.refresh_pending()
         self.live.announce("outbox", len(self.outbox.items()))
-
-    def remember_anonymization(self, status: AnonymizationRequestStatus) -> None:
-        """Keep an anonymisation request made here, to show its status later."""
-        kept = self.local.snapshot("anonymizations")
-        items = kept if isinstance(kept, list) else []
-        items = [i for i in items if isinstance(i, dict) and i.get("id") != status.id]
-        items.insert(0, status.wire())
-        self.local.save_snapshot("anonymizations", items[:200])
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from ..api.pacing import Priority
 from .presence import CHANNELS
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
 
 log = logging.getLogger("frontdesk.store.team")
 
@@ -135,16 +136,17 @@ def count(rows: Iterable[MemberRow]) -> TeamCounts:
 class TeamWatch:
     """Registers the Team topics and fetches them; ``choose`` picks the team shown."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, directory: Directory, presence_interval: float) -> None:
+        self._hub = hub
+        self._directory = directory
         self.team_id: str | None = None
         self._names: dict[str, tuple[str, str]] = {}
         self._team_members: dict[str, tuple[str, ...]] = {}
         self._ticks = 0
         self._looked_up_at: int | None = None
         self._urgent = False
-        live = session.live
-        live.add(PRESENCE_TOPIC, self._fetch_presence, session.settings.poll.presence)
+        live = self._hub.live
+        live.add(PRESENCE_TOPIC, self._fetch_presence, presence_interval)
         live.add(LIST_TOPIC, self._fetch_teams, LIST_INTERVAL)
         self._loads: dict[str, Load] = {}
         self._load_at: dict[str, int] = {}
@@ -158,19 +160,19 @@ class TeamWatch:
     @property
     def snapshot(self) -> TeamSnapshot | None:
         """The latest presence snapshot (None before the first fetch)."""
-        value = self._session.live.get(PRESENCE_TOPIC)
+        value = self._hub.live.get(PRESENCE_TOPIC)
         return value if isinstance(value, TeamSnapshot) else None
 
     @property
     def teams(self) -> tuple[TeamRef, ...]:
         """The teams known so far."""
-        value = self._session.live.get(LIST_TOPIC)
+        value = self._hub.live.get(LIST_TOPIC)
         return value if isinstance(value, tuple) else ()
 
     @property
     def loads(self) -> dict[str, Load]:
         """Each counted agent's load, by agent id."""
-        value = self._session.live.get(LOAD_TOPIC)
+        value = self._hub.live.get(LOAD_TOPIC)
         return {load.agent_id: load for load in value} if isinstance(value, tuple) else {}
 
     # ------------------------------------------------------------------ choosing
@@ -183,14 +185,14 @@ class TeamWatch:
         self.team_id = team_id
         self._urgent = True
         try:
-            await self._session.live.refresh(PRESENCE_TOPIC)
+            await self._hub.live.refresh(PRESENCE_TOPIC)
         except ApiError:
-            self._session.live.poke(PRESENCE_TOPIC)
+            self._hub.live.poke(PRESENCE_TOPIC)
 
     # ------------------------------------------------------------------ fetching
 
     async def _fetch_teams(self) -> tuple[TeamRef, ...]:
-        teams = await self._session.client.teams.list(priority=Priority.BACKGROUND)
+        teams = await self._hub.client.teams.list(priority=Priority.BACKGROUND)
         refs = [TeamRef(t.id, t.name) for t in teams]
         refs.sort(key=lambda ref: (ref.name.casefold(), ref.team_id))
         return tuple(refs)
@@ -203,14 +205,14 @@ class TeamWatch:
             priority = Priority.INTERACTIVE if self._urgent else Priority.VISIBLE
             self._urgent = False
             if team_id is None:
-                presences = await self._session.client.agents.list_presence(priority=priority)
+                presences = await self._hub.client.agents.list_presence(priority=priority)
             else:
                 try:
-                    presences = [p async for p in self._session.client.teams.presence(
+                    presences = [p async for p in self._hub.client.teams.presence(
                         team_id, page_size=PAGE_SIZE, priority=priority)]
                 except NotFound:
                     if team_id == self.team_id:  # deleted meanwhile: show everyone instead
-                        self._session.notice("warning", "That team no longer exists: "
+                        self._hub.notice("warning", "That team no longer exists: "
                                              "showing everyone.")
                         self.team_id = None
                     continue
@@ -221,7 +223,7 @@ class TeamWatch:
     async def _learn_names(self, team_id: str | None, presences: list[UserPresence],
                            priority: Priority) -> None:
         """Know the name and email of everyone in ``presences`` (as far as cheaply possible)."""
-        directory = self._session.directory
+        directory = self._directory
         names = self._names
         for agent in directory.agents.values():
             if agent.id not in names:
@@ -237,7 +239,7 @@ class TeamWatch:
             return
         self._looked_up_at = self._ticks
         try:
-            async for agent in self._session.client.agents.list(page_size=PAGE_SIZE,
+            async for agent in self._hub.client.agents.list(page_size=PAGE_SIZE,
                                                                 priority=Priority.BACKGROUND):
                 names[agent.id] = (agent.display_name, agent.email)
                 directory.names.setdefault(agent.id, agent.display_name)
@@ -246,7 +248,7 @@ class TeamWatch:
 
     async def _load_team_members(self, team_id: str, priority: Priority) -> None:
         try:
-            members = await self._session.client.teams.members(team_id, priority=priority)
+            members = await self._hub.client.teams.members(team_id, priority=priority)
         except ApiError as error:
             log.info("could not read the members of team %s: %s", team_id, error)
             return
@@ -267,7 +269,7 @@ class TeamWatch:
             plan = sorted(shown, key=lambda a: self._load_at.get(a, 0))[:1]
         for agent_id in plan:
             await self._count_load(agent_id)
-        topic = self._session.live.topic(LOAD_TOPIC)
+        topic = self._hub.live.topic(LOAD_TOPIC)
         if topic is not None:  # the next tick waits as long as this one's requests cost
             rate = self._load_rate()
             batch = LOAD_FILL_BATCH if any(a not in self._load_at for a in shown) else 1
@@ -290,7 +292,7 @@ class TeamWatch:
         """Searches a second the load topic may spend: what the other active topics leave
         of the console's budget (each counted as one request a poll), at most
         :data:`LOAD_REQUESTS_PER_SECOND`."""
-        live = self._session.live
+        live = self._hub.live
         others = 0.0
         for name in live.stats():
             topic = live.topic(name)
@@ -308,7 +310,7 @@ class TeamWatch:
         ]}
         self._load_at[agent_id] = self._load_ticks
         try:
-            page = await self._session.client.search.conversations_page(
+            page = await self._hub.client.search.conversations_page(
                 filters=body, page_size=PAGE_SIZE, priority=Priority.BACKGROUND)
         except NotFound:
             return  # the service has no search: no loads to show
@@ -329,12 +331,3 @@ class TeamWatch:
             ))
         rows.sort(key=lambda row: (row.name.casefold(), row.agent_id))
         return tuple(rows)
-
-
-def team_watch(session: Session) -> TeamWatch:
-    """The session's :class:`TeamWatch`, created (and its topics registered) on first use."""
-    watch = getattr(session, "team", None)
-    if not isinstance(watch, TeamWatch):
-        watch = TeamWatch(session)
-        setattr(session, "team", watch)  # noqa: B010 - attached lazily, not declared on Session
-    return watch

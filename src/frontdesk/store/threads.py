@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
-from .outbox import OutboxItem
+from .outbox import Outbox, OutboxItem
 
 if TYPE_CHECKING:
     from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
-    from .session import Session
+    from .directory import Directory
+    from .hub import Hub
+    from .inbox import InboxStore
 
 log = logging.getLogger("frontdesk.store")
 
@@ -41,8 +43,14 @@ class ThreadState:
 class ThreadStore:
     """Loads and refreshes the thread that is open."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, inbox: InboxStore, directory: Directory, outbox: Outbox,
+                 interval: float) -> None:
+        self._hub = hub
+        self._inbox = inbox
+        self._directory = directory
+        self._outbox = outbox
+        #: seconds between polls of the open thread
+        self._interval = interval
         self.current: int | None = None
         self._polls = 0
         self._etag: str | None = None
@@ -52,22 +60,21 @@ class ThreadStore:
         self.current = conversation_id
         self._polls = 0
         self._etag = None
-        session = self._session
-        known = session.inbox.records.get(conversation_id)
-        state = ThreadState(conversation_id, known, tag_ids=session.inbox.tags.get(
-            conversation_id, ()), pending=tuple(session.outbox.items(conversation_id)))
-        session.live.add(TOPIC, self.poll, session.settings.poll.thread, initial=state)
+        known = self._inbox.records.get(conversation_id)
+        state = ThreadState(conversation_id, known, tag_ids=self._inbox.tags.get(
+            conversation_id, ()), pending=tuple(self._outbox.items(conversation_id)))
+        self._hub.live.add(TOPIC, self.poll, self._interval, initial=state)
         return state
 
     def close(self) -> None:
         """No thread shown any more."""
         self.current = None
-        self._session.live.remove(TOPIC)
+        self._hub.live.remove(TOPIC)
 
     @property
     def state(self) -> ThreadState | None:
         """The latest state of the open thread."""
-        value = self._session.live.get(TOPIC)
+        value = self._hub.live.get(TOPIC)
         return value if isinstance(value, ThreadState) else None
 
     async def poll(self) -> ThreadState:
@@ -86,8 +93,7 @@ class ThreadStore:
         conversation_id = self.current
         if conversation_id is None:
             raise RuntimeError("no thread is open")
-        session = self._session
-        client = session.client
+        client = self._hub.client
         previous = self.state
         full = self._polls % FULL_EVERY == 0 or previous is None or previous.conversation is None
         opening = self._polls == 0
@@ -104,23 +110,23 @@ class ThreadStore:
             messages = previous.messages
         else:
             messages = tuple(fresh or ())
-        conversation = session.inbox.records.get(conversation_id) or (
+        conversation = self._inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
         if previous is not None and messages != previous.messages and not full:
-            session.inbox.want([conversation_id])
+            self._inbox.want([conversation_id])
         tag_ids = previous.tag_ids if previous else ()
         ratings = previous.ratings if previous else ()
         position = previous.position if previous else None
         if full:
             if previous is None or previous.conversation is None or self._polls == 1:
                 conversation = await client.conversations.get(conversation_id, priority=main)
-                session.inbox.upsert([conversation], "opened")
+                self._inbox.upsert([conversation], "opened")
             try:
                 tags = await client.tags.list_for_conversation(conversation_id, priority=extra)
                 tag_ids = tuple(sorted(t.id for t in tags))
-                session.inbox.set_tags(conversation_id, tag_ids)
+                self._inbox.set_tags(conversation_id, tag_ids)
                 for tag in tags:
-                    session.directory.tags.setdefault(tag.id, tag)
+                    self._directory.tags.setdefault(tag.id, tag)
             except ApiError:
                 pass
             try:
@@ -142,11 +148,11 @@ class ThreadStore:
             last = messages[-1]
             body = last.attributes.body
             if body is not None:
-                session.inbox.set_preview(conversation_id, body.value[:200])
+                self._inbox.set_preview(conversation_id, body.value[:200])
         names = Priority.INTERACTIVE if opening else Priority.VISIBLE
-        if await session.directory.resolve_pending(only=authors, priority=names):
-            session.inbox.version += 1
-        pending = tuple(session.outbox.items(conversation_id))
+        if await self._directory.resolve_pending(only=authors, priority=names):
+            self._inbox.version += 1
+        pending = tuple(self._outbox.items(conversation_id))
         return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
                            pending=pending)
 
@@ -155,8 +161,8 @@ class ThreadStore:
         state = self.state
         if state is None:
             return
-        pending = tuple(self._session.outbox.items(state.conversation_id))
+        pending = tuple(self._outbox.items(state.conversation_id))
         if pending != state.pending:
             from dataclasses import replace
 
-            self._session.live.put(TOPIC, replace(state, pending=pending))
+            self._hub.live.put(TOPIC, replace(state, pending=pending))

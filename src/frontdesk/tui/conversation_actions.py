@@ -51,7 +51,7 @@ CONVERSATION_BINDINGS: list[BindingType] = [
             show=False),
 ]
 
-Call = Callable[["Session"], Awaitable["str | None"]]
+Call = Callable[["Session"], Awaitable[None]]
 
 
 @owns_bindings
@@ -99,10 +99,16 @@ class ConversationActions(DOMNode):
             return
 
         async def run() -> None:
-            error = await call(session)
-            if error is None:
-                self.app.notify(success, markup=False)
-            self.conversation_action_done(kind, conversation_id, error)
+            from ..store.errors import Refused
+
+            try:
+                await call(session)
+            except Refused as refusal:
+                self.app.notify(refusal.reason, severity="error", markup=False)
+                self.conversation_action_done(kind, conversation_id, refusal.reason)
+                return
+            self.app.notify(success, markup=False)
+            self.conversation_action_done(kind, conversation_id, None)
 
         self.run_worker(run(), group="conversation-actions", exit_on_error=False,
                         name=f"{kind} #{conversation_id}")
@@ -190,11 +196,10 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
-        from ..store.queues import queue_watch
         from .screens.pickers import QueuePicker
 
         self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
-                                         watch=queue_watch(session)), picked)
+                                         watch=session.queues), picked)
 
     def action_conversation_followup(self) -> None:
         """Put the conversation in Pending until a time chosen in a picker."""
@@ -253,10 +258,9 @@ class ConversationActions(DOMNode):
         session, cid = target
 
         async def open_picker() -> None:
-            from ..store.finder import finder_of
             from .screens.pickers import TagPicker
 
-            await finder_of(session).refresh_tags(cid)
+            await session.finder.refresh_tags(cid)
 
             def picked(choice: TagChoice | None) -> None:
                 if choice is None:

@@ -12,7 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 
 from ...api.models import AnonymizationRequestStatus
-from ...store.admin import Refused
+from ...store.errors import Refused
 from ...text import one_line, safe
 from .. import clock
 from ..widgets.safe import DataTable, Static
@@ -90,7 +90,7 @@ class AnonymizationPane(AdminPane):
             try:
                 status = await store.lookup_request(str(values.get("id", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.query_one("#anonymization-detail", Static).update(
                 describe_status(status, self.target_name(status)))
             self.show(store.requests_made_here())
@@ -111,7 +111,7 @@ class AnonymizationPane(AdminPane):
             try:
                 store.check_target(str(values.get("kind", "")), str(values.get("entity", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             chosen.update(values)
             return None
 
@@ -148,7 +148,7 @@ class AnonymizationPane(AdminPane):
             try:
                 store.check_target("Conversation", str(values.get("entity", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             chosen.update(values)
             return None
 
@@ -174,7 +174,7 @@ class AnonymizationPane(AdminPane):
         try:
             status = await admin_store(self).anonymize_conversation(entity, force)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify(f"Anonymisation of #{entity} requested.", markup=False)
         self.query_one("#anonymization-detail", Static).update(
@@ -186,7 +186,7 @@ class AnonymizationPane(AdminPane):
         try:
             status = await admin_store(self).anonymize_deprecated(kind, entity, force)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify("Anonymisation requested (deprecated interface).", markup=False)
         self.query_one("#anonymization-detail", Static).update(

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 
 from ...api.models import CustomAttributeDefinition, SelectOption
-from ...store.admin import Refused
+from ...store.errors import Refused
 from ...text import one_line, to_text
 from .. import clock
 from ..widgets.safe import DataTable, Static
@@ -100,7 +100,7 @@ class AttributesPane(AdminPane):
         try:
             definitions = await admin_store(self).list_definitions()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.definitions = {d.id: d for d in definitions}
         table = self.table
@@ -136,7 +136,7 @@ class AttributesPane(AdminPane):
         try:
             definition = await admin_store(self).get_definition(attribute_id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.definitions[definition.id] = definition
         self.show_detail()

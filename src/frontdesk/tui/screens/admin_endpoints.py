@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 
 from ...api.models import ContactEndpoint, Endpoint
-from ...store.admin import Refused
+from ...store.errors import Refused
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Label, Static
 from .admin_pane import AdminPane
@@ -75,7 +75,7 @@ class EndpointsPane(AdminPane):
         try:
             endpoints = await store.list_contact_endpoints()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.endpoints = {e.key: e for e in endpoints}
         table = self.table
@@ -98,7 +98,7 @@ class EndpointsPane(AdminPane):
         try:
             legacy = await admin_store(self).list_deprecated_endpoints()
         except Refused as refusal:
-            title.update(safe(f"{DEPRECATED}: {refusal.message}"))
+            title.update(safe(f"{DEPRECATED}: {refusal.reason}"))
             return
         self.legacy = {}
         table = self.query_one("#legacy-table", DataTable)
@@ -136,7 +136,7 @@ class EndpointsPane(AdminPane):
         try:
             endpoint = await admin_store(self).get_contact_endpoint(key)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.endpoints[endpoint.key] = endpoint
         self._show(endpoint)
@@ -146,7 +146,7 @@ class EndpointsPane(AdminPane):
         try:
             endpoint = await admin_store(self).get_deprecated_endpoint(key)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         kind, legacy_id, address, internal = legacy_parts(endpoint)
         self.query_one("#endpoint-detail", Static).update(

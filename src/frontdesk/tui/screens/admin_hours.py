@@ -17,7 +17,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 
 from ...api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
-from ...store.admin import Calendar, CalendarDay, Refused
+from ...store.admin import Calendar, CalendarDay
+from ...store.errors import Refused
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Label, Static
 from .admin_pane import AdminPane
@@ -196,7 +197,7 @@ class HoursPane(AdminPane):
         try:
             schedules = await admin_store(self).list_schedules()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.schedules = {s.id: s for s in schedules}
         self.definitions.clear()
@@ -228,7 +229,7 @@ class HoursPane(AdminPane):
                 self.definitions[schedule.id] = definition
             calendar = await store.calendar(schedule.id, days, definition)
         except Refused as refusal:
-            self.query_one("#hours-status", Static).update(safe(refusal.message))
+            self.query_one("#hours-status", Static).update(safe(refusal.reason))
             return
         self.calendar = calendar
         self._paint(definition, calendar)
@@ -286,7 +287,7 @@ class HoursPane(AdminPane):
                     schedule.id, text, timezone,
                     self.calendar.status.timestamp if self.calendar is not None else None)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             zone = _zone(timezone)
             moment = status.timestamp.astimezone(zone) if zone else status.timestamp
             verdict = "open" if status.is_open else "closed"

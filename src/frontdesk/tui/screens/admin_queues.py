@@ -12,7 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from ...api.models import Queue
-from ...store.admin import ALGORITHMS, QueueSettings, Refused
+from ...store.admin import ALGORITHMS, QueueSettings
+from ...store.errors import Refused
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Label, Static
 from .admin_members import MembersScreen
@@ -72,7 +73,7 @@ class QueuesPane(AdminPane):
         try:
             queues = await admin_store(self).list_queues()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         before = select or highlighted_key(self.table)
         self.queues = {q.id: q for q in queues}
@@ -118,7 +119,7 @@ class QueuesPane(AdminPane):
         try:
             members = await admin_store(self).queue_members(queue.id)
         except Refused as refusal:
-            self.query_one("#queue-members-title", Label).update(safe(refusal.message))
+            self.query_one("#queue-members-title", Label).update(safe(refusal.reason))
             return
         directory = session_of(self).directory
         self.query_one("#queue-members-title", Label).update(f"Members ({len(members)})")
@@ -139,7 +140,7 @@ class QueuesPane(AdminPane):
             try:
                 queue = await store.create_queue(QueueSettings.from_form(values))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"Queue {one_line(queue.name, 40)} created; m chooses its members.",
                         markup=False)
             self.reload(select=queue.id)
@@ -149,7 +150,7 @@ class QueuesPane(AdminPane):
             try:
                 QueueSettings.from_form(values)
             except Refused as refusal:
-                return None if not str(values.get("name", "")).strip() else refusal.message
+                return None if not str(values.get("name", "")).strip() else refusal.reason
             return None
 
         self.app.push_screen(FormScreen(
@@ -186,16 +187,15 @@ class QueuesPane(AdminPane):
         try:
             members = await store.queue_members(queue.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         session = session_of(self)
         if not session.directory.agents:
-            from ...store.people import people_of
 
             try:
-                await people_of(session).list_agents()
+                await session.people.list_agents()
             except Refused as refusal:
-                self.notify(refusal.message, severity="error", markup=False)
+                self.notify(refusal.reason, severity="error", markup=False)
                 return
         people = [(a.id, a.display_name) for a in session.directory.agents.values()]
 
@@ -203,7 +203,7 @@ class QueuesPane(AdminPane):
             try:
                 change = await store.change_queue_members(queue.id, add, remove)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             if change.failures:
                 self.notify("Some were not assigned: " + "; ".join(change.failures),
                             severity="warning", markup=False)

@@ -11,7 +11,7 @@ from textual import work
 from textual.app import ComposeResult
 
 from ...api.models import Tag
-from ...store.admin import Refused
+from ...store.errors import Refused
 from ...text import one_line
 from ..tag_colors import COLOR
 from ..widgets.safe import DataTable
@@ -77,7 +77,7 @@ class TagsPane(AdminPane):
         try:
             tags = await admin_store(self).list_tags(include_deactivated=self.show_inactive)
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.show(tags, select)
 
@@ -115,7 +115,7 @@ class TagsPane(AdminPane):
                 tag = await store.create_tag(str(values.get("name", "")),
                                              str(values.get("color", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"Tag {one_line(tag.name, 40)} is ready.", markup=False)
             self.reload(select=tag.id)
             return None
@@ -138,7 +138,7 @@ class TagsPane(AdminPane):
         try:
             updated = await admin_store(self).set_tag_active(tag, not tag.active)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify(f"{one_line(tag.name, 40)} is {'active' if updated.active else 'deactivated'}"
                     + ("" if updated.active else ": it can still be removed, not applied."),
@@ -170,7 +170,7 @@ class TagsPane(AdminPane):
         try:
             await admin_store(self).delete_tag(tag.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify(f"Deleted the tag {one_line(tag.name, 40)}.", markup=False)
         self.tags.pop(tag.id, None)

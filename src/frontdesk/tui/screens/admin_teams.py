@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from ...api.models import Team, TeamMember, UserPresence
-from ...store.admin import Refused
+from ...store.errors import Refused
 from ...text import one_line, safe
 from ..widgets.safe import DataTable, Label
 from .admin_members import MembersScreen
@@ -66,7 +66,7 @@ class TeamsPane(AdminPane):
         try:
             teams = await admin_store(self).list_teams()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         before = select or highlighted_key(self.table)
         self.teams = {t.id: t for t in teams}
@@ -97,7 +97,7 @@ class TeamsPane(AdminPane):
             members = await store.team_members(team.id)
             presence = {p.user_id: p for p in await store.team_presence(team.id)}
         except Refused as refusal:
-            self.query_one("#team-members-title", Label).update(safe(refusal.message))
+            self.query_one("#team-members-title", Label).update(safe(refusal.reason))
             return
         self.members, self.members_of = members, team.id
         self._paint_members(team, members, presence)
@@ -125,7 +125,7 @@ class TeamsPane(AdminPane):
             try:
                 team = await store.create_team(str(values.get("name", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"Team {one_line(team.name, 40)} created; m chooses its members.",
                         markup=False)
             self.reload(select=team.id)
@@ -147,16 +147,15 @@ class TeamsPane(AdminPane):
         try:
             members = await store.team_members(team.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         agents = session_of(self).directory.agents
         if not agents:
-            from ...store.people import people_of
 
             try:
-                await people_of(session_of(self)).list_agents()
+                await session_of(self).people.list_agents()
             except Refused as refusal:
-                self.notify(refusal.message, severity="error", markup=False)
+                self.notify(refusal.reason, severity="error", markup=False)
                 return
         people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
 
@@ -164,7 +163,7 @@ class TeamsPane(AdminPane):
             try:
                 change = await store.change_team_members(team.id, add, remove)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             if change.failures:
                 self.notify("; ".join(change.failures), severity="warning", markup=False)
             self.notify(f"{one_line(team.name, 40)}: {len(change.added)} added, "
@@ -196,7 +195,7 @@ class TeamsPane(AdminPane):
         try:
             await admin_store(self).delete_team(team.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify(f"Deleted the team {one_line(team.name, 40)}.", markup=False)
         self.reload()

@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
 from ...api.models import CustomAttributeValue
-from ...store.people import Refused
+from ...store.errors import Refused
 from ...text import safe
 from ..registry import owns_bindings
 from ..widgets.attribute_editor import AttributeEditor, AttributeValue
@@ -71,7 +71,7 @@ class AttributesPanel(ModalScreen[bool]):
                            if d.entity_type == self.entity]
             values = await store.attribute_values(self.entity, self.entity_id)
         except Refused as refusal:
-            self._problem(refusal.message)
+            self._problem(refusal.reason)
             return
         current: dict[str, AttributeValue] = {v.id: v.value for v in values}
         listing = self.query_one("#attributes-list", VerticalScroll)
@@ -118,7 +118,7 @@ class AttributesPanel(ModalScreen[bool]):
                 self.entity, self.entity_id, changes)
         except Refused as refusal:
             self.saving = False
-            self._problem(refusal.message)
+            self._problem(refusal.reason)
             return
         self.saving = False
         self.notify(f"Saved {len(changes)} custom attribute{'s' if len(changes) > 1 else ''}"

@@ -27,7 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
-from ...store.finder import Finder, finder_of
+from ...store.finder import Finder
 from ...store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ...text import one_line
 from ..clock import ago
@@ -159,7 +159,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         if session is None:
             return None
         if self._finder is None:
-            self._finder = finder_of(session)
+            self._finder = session.finder
         return self._finder
 
     @property

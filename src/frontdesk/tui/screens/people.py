@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from ...store.team import PRESENCE_TOPIC, TeamSnapshot, team_watch
+from ...store.team import PRESENCE_TOPIC, TeamSnapshot
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, TabbedContent, TabPane
 from .base import ModeScreen
@@ -89,7 +89,7 @@ class PeopleScreen(ModeScreen):
     def on_screen_resume(self) -> None:
         session = self.fd.session
         if session is not None:
-            team_watch(session)  # the live presence topic the Agents tab follows
+            session.team  # noqa: B018 - made on first use: the presence topic of the Agents tab
         super().on_screen_resume()
         self.users.render_followed()
 

@@ -8,7 +8,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ...store.people import AgentDetail, Refused
+from ...store.errors import Refused
+from ...store.people import AgentDetail
 from ...text import one_line, safe
 from .. import clock
 from ..registry import owns_bindings
@@ -51,7 +52,7 @@ class AgentDetailScreen(ModalScreen[None]):
         try:
             detail = await people_store(self).agent_detail(self.agent_id)
         except Refused as refusal:
-            self.query_one("#agent-title", Label).update(safe(refusal.message))
+            self.query_one("#agent-title", Label).update(safe(refusal.reason))
             return
         self.detail = detail
         agent = detail.agent

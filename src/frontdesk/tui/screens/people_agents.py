@@ -17,7 +17,8 @@ from textual.containers import Vertical
 
 from ...api.models import Agent, UserPresence
 from ...channels import channel_name
-from ...store.people import BulkReport, Refused
+from ...store.errors import Refused
+from ...store.people import BulkReport
 from ...store.team import MemberRow
 from ...text import one_line, safe
 from ..widgets.safe import Label
@@ -98,7 +99,7 @@ class AgentsPane(Vertical):
         try:
             self.everyone = await store.list_agents()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.presence = await store.presence_of_all()
         self.show_filtered(select=select)
@@ -186,7 +187,7 @@ class AgentsPane(Vertical):
             try:
                 agent = await store.create_agent(values)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"Created {one_line(agent.display_name, 40)}", markup=False)
             self.filter = ""
             self.load(select=agent.id)
@@ -210,7 +211,7 @@ class AgentsPane(Vertical):
             try:
                 reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             return None
 
         def done(ok: bool | None) -> None:
@@ -246,7 +247,7 @@ class AgentsPane(Vertical):
                 else:
                     updated = await store.patch_agent(agent, values)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.agents[updated.id] = updated
             self.show(list(self.agents.values()), "Saved " + one_line(updated.display_name, 40),
                       select=updated.id)
@@ -296,7 +297,7 @@ class AgentsPane(Vertical):
         try:
             await people_store(self).downgrade_agent(agent.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.agents.pop(agent.id, None)
         self.show(list(self.agents.values()),

@@ -11,7 +11,7 @@ from typing import Any
 from textual.screen import Screen
 
 from ...api.models import AnonymizationRequestStatus
-from ...store.people import NeedsForce, Refused
+from ...store.errors import Refusal, Refused
 from .. import clock
 from .confirm import ConfirmScreen, TypeBackScreen
 from .people_common import people_store
@@ -33,13 +33,13 @@ def ask_and_anonymize(screen: Screen[Any], user_id: str, name: str, done: Done) 
     async def send(force: bool) -> None:
         try:
             status = await people_store(screen).anonymize_enduser(user_id, force=force)
-        except NeedsForce as refusal:
-            screen.app.push_screen(ConfirmScreen(
-                refusal.message,
-                "Close their open conversations and anonymize anyway?"), forced)
-            return
         except Refused as refusal:
-            screen.notify(refusal.message, severity="error", markup=False)
+            if refusal.kind is Refusal.NEEDS_FORCE:
+                screen.app.push_screen(ConfirmScreen(
+                    refusal.reason,
+                    "Close their open conversations and anonymize anyway?"), forced)
+            else:
+                screen.notify(refusal.reason, severity="error", markup=False)
             return
         screen.notify(f"Anonymisation of {name} requested.", markup=False)
         done(status)

@@ -17,8 +17,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 
-from ...store.admin import AdminStore, admin_of
-from ...store.people import PeopleStore, people_of
+from ...store.admin import AdminStore
+from ...store.people import PeopleStore
 from ...text import one_line
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable
@@ -61,12 +61,12 @@ def session_of(node: DOMNode) -> Session:
 
 def people_store(node: DOMNode) -> PeopleStore:
     """The People store of the app's session."""
-    return people_of(session_of(node))
+    return session_of(node).people
 
 
 def admin_store(node: DOMNode) -> AdminStore:
     """The Admin store of the app's session."""
-    return admin_of(session_of(node))
+    return session_of(node).admin
 
 
 def cell(text: str | None, width: int | None = None, style: str = "") -> Text:

@@ -13,7 +13,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from ...api.models import AnonymizationRequestStatus, EndUser
-from ...store.people import FindKind, Refused, anonymization_topic
+from ...store.errors import Refused
+from ...store.people import FindKind, anonymization_topic
 from ...text import one_line, safe
 from .. import clock
 from ..widgets.safe import Label
@@ -69,7 +70,7 @@ class EndUsersPane(Vertical):
         try:
             page = await people_store(self).list_endusers()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         more = " (more exist: / finds anyone)" if page.has_more else ""
         self.show(page.items, f"{len(page.items)} end users{more}")
@@ -107,7 +108,7 @@ class EndUsersPane(Vertical):
             try:
                 users = await store.find_endusers(kind, value)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             if not users:
                 return f"No end user matches '{one_line(value, 60)}'" + (
                     f" as {_KIND_NAMES[kind]}" if kind != "auto" else "")
@@ -132,7 +133,7 @@ class EndUsersPane(Vertical):
             try:
                 user = await store.create_enduser(values)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             users = [user, *self.users.values()]
             self.show(users, f"Created {one_line(user.display_name or user.id, 40)}",
                       select=user.id)

@@ -16,7 +16,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ...api.models import AnonymizationRequestStatus, Conversation
-from ...store.people import Profile, Refused, anonymization_topic
+from ...store.errors import Refused
+from ...store.people import Profile, anonymization_topic
 from ...text import one_line, safe
 from .. import clock
 from ..registry import owns_bindings
@@ -107,7 +108,7 @@ class EndUserProfileScreen(Screen[None]):
         try:
             profile = await people_store(self).profile(self.user_id)
         except Refused as refusal:
-            self.query_one("#profile-title", Label).update(safe(refusal.message))
+            self.query_one("#profile-title", Label).update(safe(refusal.reason))
             return
         self.profile = profile
         self.conversations = list(profile.conversations)
@@ -208,7 +209,7 @@ class EndUserProfileScreen(Screen[None]):
         try:
             page = await people_store(self).conversations_page(self.user_id, key)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.conversations.extend(page.items)
         self.next_key = page.next_key

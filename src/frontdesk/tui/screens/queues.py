@@ -32,7 +32,6 @@ from ...store.queues import (
     PositionState,
     QueueRow,
     QueueWatch,
-    queue_watch,
 )
 from ...text import one_line
 from .. import clock
@@ -171,7 +170,7 @@ class QueuesScreen(ModeScreen):
     def _attach_store(self) -> QueueWatch | None:
         """Create the store's Queues topics on first show (before the base class watches)."""
         if self._watch is None and self.session is not None:
-            self._watch = queue_watch(self.session)
+            self._watch = self.session.queues
             self._watch.visible = self._visible_ids
         return self._watch
 

@@ -16,7 +16,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ...api.models import ConversationRating
-from ...store.admin import RATING_RANGES, Refused
+from ...store.admin import RATING_RANGES
+from ...store.errors import Refused
 from ...text import one_line, safe
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, Label, Static
@@ -91,7 +92,7 @@ class RatingsScreen(ModalScreen[None]):
             else:
                 statuses = await store.rating_statuses(self.conversation_id)
         except Refused as refusal:
-            self._say(refusal.message, error=True)
+            self._say(refusal.reason, error=True)
             return
         self.statuses = statuses
         self.source = "deprecated" if deprecated else "ratings"
@@ -143,7 +144,7 @@ class RatingsScreen(ModalScreen[None]):
             try:
                 offer = await store.offer_rating(self.conversation_id, kind)
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"{kind} rating offered (…{offer.id[-8:]}).", markup=False)
             self.load()
             return None
@@ -178,7 +179,7 @@ class RatingsScreen(ModalScreen[None]):
                     str(values.get("type", "")), str(values.get("value", "")),
                     str(values.get("comment", "")))
             except Refused as refusal:
-                return refusal.message
+                return refusal.reason
             self.notify(f"Result {result.rating_result.value} submitted.", markup=False)
             self.load()
             return None

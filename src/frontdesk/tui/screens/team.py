@@ -34,7 +34,6 @@ from ...store.team import (
     TeamSnapshot,
     TeamWatch,
     count,
-    team_watch,
 )
 from ...text import one_line
 from .. import clock
@@ -198,7 +197,7 @@ class TeamScreen(ModeScreen):
     def _attach_store(self) -> TeamWatch | None:
         """Create the store's Team topics on first show (before the base class watches)."""
         if self._watch is None and self.session is not None:
-            self._watch = team_watch(self.session)
+            self._watch = self.session.team
             self._watch.visible = self._visible_ids
         return self._watch
 

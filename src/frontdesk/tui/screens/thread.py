@@ -493,9 +493,13 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     @work(exclusive=True, group="thread-anonymize", exit_on_error=False)
     async def _anonymize(self, conversation_id: int, message_id: str) -> None:
-        result = await self.session.actions.anonymize_message(conversation_id, message_id)
-        if isinstance(result, str):
-            return  # the store has told the user why
+        from ...store.errors import Refused
+
+        try:
+            result = await self.session.actions.anonymize_message(conversation_id, message_id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
         self.notify(f"Anonymization requested: {result.id}", markup=False)
         self.session.live.poke("thread")
 

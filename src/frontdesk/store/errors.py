@@ -1,0 +1,53 @@
+"""The one way an action says it did not happen: :class:`Refused`.
+
+Every store action the service or one of the console's own rules refuses raises
+``Refused``; its ``reason`` is one line for a person ("Could not close #12: Conversation is
+already closed"), which the screen shows as it is. Nothing is refused by a return value or a
+notice on the side. What is not a refusal (a bug, a surprise) is not caught into one: it
+reaches the console's one worker-failure handler.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from enum import StrEnum
+
+from ..api.errors import ApiError
+
+
+class Refusal(StrEnum):
+    """Who refused, and whether asking again differently would do."""
+
+    #: the service refused (its words are in ``reason``, its error in ``error``)
+    SERVICE = "service"
+    #: the console refused before sending (a rule: bad input, not signed in, …)
+    RULE = "rule"
+    #: the service refused because something is still open; repeating with force would do
+    #: it (an end user with open conversations, for anonymisation)
+    NEEDS_FORCE = "needs force"
+
+
+class Refused(Exception):
+    """An action that did not happen, and why, in words for a person."""
+
+    def __init__(self, reason: str, *, kind: Refusal | None = None,
+                 error: ApiError | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        #: the service's refusal when ``error`` is given, else a rule's
+        self.kind = kind if kind is not None else (
+            Refusal.SERVICE if error is not None else Refusal.RULE)
+        #: the service's error, when the service refused
+        self.error = error
+
+
+@contextlib.contextmanager
+def refusals(what: str) -> Iterator[None]:
+    """Turn the client's errors inside the block into :class:`Refused`
+    (``what: the service's message``)."""
+    try:
+        yield
+    except ApiError as error:
+        raise Refused(f"{what}: {error.message}" if what else error.message,
+                      error=error) from error
