@@ -28,6 +28,7 @@ ADMIN = "frontdesk.tui.screens.admin:AdminScreen"
 RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
 ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
+THREAD = "frontdesk.tui.screens.thread:ThreadScreen"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 
@@ -102,6 +103,21 @@ _BY_NAME: dict[str, Way] = {
     "endusers.conversations": Reach(PROFILE, key="profile.more",
                                     note="People → End users, enter (the profile); m loads "
                                          "more"),
+    "endusers.update": Reach(PEOPLE, key="people.users.edit",
+                             note="People → End users, e (full update; what the form does "
+                                  "not show is kept)"),
+    "endusers.patch": Reach(PEOPLE, key="people.users.patch",
+                            note="People → End users, E (only the edited fields; and u in "
+                                 "a profile)"),
+    "endusers.bulk_create": Reach(PEOPLE, key="people.users.bulk",
+                                  note="People → End users, b (CSV lines without an id; a "
+                                       "per-row report)"),
+    "endusers.bulk_patch": Reach(PEOPLE, key="people.users.bulk",
+                                 note="People → End users, b (CSV lines with an id: their "
+                                      "non-empty cells)"),
+    "endusers.bulk_update": NotDirect(
+        "the CSV changes end users by patching the cells given (a full replacement of many "
+        "at once would clear what a file leaves out); one full update is e in People"),
     "custom_attributes.patch_enduser": Reach(
         PROFILE, key="profile.attributes", note="People → End users → profile, e"),
     # -- ratings
@@ -205,6 +221,16 @@ _BY_NAME: dict[str, Way] = {
     "business_hours.status": Reach(ADMIN, key="admin.hours.at",
                                    note="Admin → Business hours: now, and a (open at a time); "
                                         "the header"),
+    # -- templates, the organisation and its flows
+    "templates.list": Reach(THREAD, key="thread.quick_response",
+                            note="Thread, ctrl+o: the quick-response picker (and Admin → "
+                                 "Quick responses: every template)"),
+    "templates.delete": Reach(ADMIN, key="admin.templates.delete",
+                              note="Admin → Quick responses, d (D without asking)"),
+    "organization.get": Reach(ADMIN, palette="Organisation: name, id and status",
+                              note="Admin → Organisation"),
+    "flows.list": Reach(ADMIN, palette="Flows: every conversation flow",
+                        note="Admin → Flows (every channel's)"),
     # -- search
     "search.conversations": Elsewhere("Inbox", "s searches the service by text"),
     # -- the groups the spec lists without operations (published): client and sandbox only
@@ -212,9 +238,6 @@ _BY_NAME: dict[str, Way] = {
         "notes.list", "notes.add", "notes.bulk_add",
         "activity_log.for_conversation", "activity_log.list",
         "links.link", "links.linked",
-        "endusers.update", "endusers.patch", "endusers.bulk_update", "endusers.bulk_patch",
-        "endusers.bulk_create",
-        "organization.get", "flows.list", "templates.list", "templates.delete",
     )},
     # -- webhooks
     **{name: NotDirect(_NOT_YET) for name in (

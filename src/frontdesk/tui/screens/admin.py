@@ -4,7 +4,8 @@ Tags (``n`` new, ``space`` activate/deactivate, ``i`` show deactivated, ``d``/``
 Teams (``n``, ``m`` members, ``d``/``D`` delete), Queues (``n``, ``m`` members), Custom
 attributes and Contact endpoints (``enter`` reads one again; the deprecated endpoint listing
 when an integrations URL is configured), Business hours (``+``/``-`` days, ``a`` open at a
-time) and Anonymisation (``g`` look up by id). ``r`` reloads the section, ``esc`` goes back to
+time), Anonymisation (``g`` look up by id), Quick responses (every template; ``d``/``D``
+delete), Organisation and Flows. ``r`` reloads the section, ``esc`` goes back to
 the menu.
 
 The keys live on the screen, each enabled only in its section (so the footer and the help show
@@ -26,11 +27,14 @@ from ..widgets.safe import DataTable, Option, OptionList
 from .admin_anonymization import AnonymizationPane
 from .admin_attributes import AttributesPane
 from .admin_endpoints import EndpointsPane
+from .admin_flows import FlowsPane
 from .admin_hours import HoursPane
+from .admin_organization import OrganizationPane
 from .admin_pane import AdminPane
 from .admin_queues import QueuesPane
 from .admin_tags import TagsPane
 from .admin_teams import TeamsPane
+from .admin_templates import TemplatesPane
 from .base import ModeScreen
 from .people_common import PaletteCommands, PaletteEntry, palette_of
 
@@ -43,13 +47,16 @@ SECTIONS: dict[str, str] = {
     "endpoints": "Contact endpoints",
     "hours": "Business hours",
     "anonymization": "Anonymisation",
+    "templates": "Quick responses",
+    "organization": "Organisation",
+    "flows": "Flows",
 }
 
 
 @owns_bindings
 class AdminScreen(ModeScreen):
-    """Tags, teams, queues, custom attributes, contact endpoints, business hours and
-    anonymisation requests."""
+    """Tags, teams, queues, custom attributes, contact endpoints, business hours,
+    anonymisation requests, templates, the organisation and its flows."""
 
     MODE_NAME = "Admin"
     HELP_NAME = "Admin"
@@ -74,6 +81,9 @@ class AdminScreen(ModeScreen):
         Binding("minus", "hours_less", "Fewer days", id="admin.hours.less"),
         Binding("a", "hours_at", "Open at…", id="admin.hours.at"),
         Binding("g", "anonymization_lookup", "Look up by id", id="admin.anonymization.lookup"),
+        Binding("d", "templates_delete", "Delete", id="admin.templates.delete"),
+        Binding("D", "templates_delete_now", "Delete now", id="admin.templates.delete_now",
+                show=False),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
         PaletteEntry("Tags: new tag", "key: n", "palette('tags_new')"),
@@ -110,6 +120,13 @@ class AdminScreen(ModeScreen):
         PaletteEntry("Anonymize via the deprecated interface (deprecated)",
                      "POST /v1/anonymization; asks with the id typed back",
                      "palette('anonymization_deprecated')"),
+        PaletteEntry("Quick responses: every template", "section",
+                     "palette('templates_reload')"),
+        PaletteEntry("Quick responses: delete the highlighted template",
+                     "key: d (D without asking)", "palette('templates_delete')"),
+        PaletteEntry("Organisation: name, id and status", "section",
+                     "palette('organization_reload')"),
+        PaletteEntry("Flows: every conversation flow", "section", "palette('flows_reload')"),
     )
 
     def compose_body(self) -> ComposeResult:
@@ -124,6 +141,9 @@ class AdminScreen(ModeScreen):
                 yield EndpointsPane()
                 yield HoursPane()
                 yield AnonymizationPane()
+                yield TemplatesPane()
+                yield OrganizationPane()
+                yield FlowsPane()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -293,3 +313,25 @@ class AdminScreen(ModeScreen):
     def action_anonymization_deprecated(self) -> None:
         """Request an anonymisation through the deprecated interface."""
         self.query_one(AnonymizationPane).request_deprecated()
+
+    # ------------------------------------------------------------------ templates, organisation
+
+    def action_templates_reload(self) -> None:
+        """Every template, read again."""
+        self.query_one(TemplatesPane).reload()
+
+    def action_templates_delete(self) -> None:
+        """Delete the highlighted template (asks)."""
+        self.query_one(TemplatesPane).delete(ask=True)
+
+    def action_templates_delete_now(self) -> None:
+        """Delete the highlighted template without asking."""
+        self.query_one(TemplatesPane).delete(ask=False)
+
+    def action_organization_reload(self) -> None:
+        """The organisation, read again."""
+        self.query_one(OrganizationPane).reload()
+
+    def action_flows_reload(self) -> None:
+        """Every flow, read again."""
+        self.query_one(FlowsPane).reload()

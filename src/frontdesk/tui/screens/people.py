@@ -1,6 +1,7 @@
 """Mode 4, People: two tabs, End users and Agents.
 
-End users: ``/`` or ``f`` find (name, id, email, phone or external id), ``n`` new, ``enter``
+End users: ``/`` or ``f`` find (name, id, email, phone or external id), ``n`` new, ``e`` edit
+(full) / ``E`` change only what differs, ``b`` create and update many from a CSV, ``enter``
 the profile (attributes, conversations), ``a`` anonymise (id typed back; followed live).
 Agents: ``/`` filter by part of a name, email or phone, ``n`` new, ``b`` many from a CSV,
 ``e`` edit (full) / ``E`` change only what differs, ``enter`` teams and presence, ``d``
@@ -44,6 +45,9 @@ class PeopleScreen(ModeScreen):
         Binding("n", "users_new", "New end user", id="people.users.new"),
         Binding("enter", "users_open", "Profile", id="people.users.open"),
         Binding("a", "users_anonymize", "Anonymize", id="people.users.anonymize"),
+        Binding("e", "users_edit", "Edit", id="people.users.edit"),
+        Binding("E", "users_patch", "Change fields", id="people.users.patch"),
+        Binding("b", "users_bulk", "Bulk from CSV", id="people.users.bulk"),
         Binding("slash", "agents_filter", "Filter", id="people.agents.filter"),
         Binding("n", "agents_new", "New agent", id="people.agents.new"),
         Binding("b", "agents_bulk", "Bulk from CSV", id="people.agents.bulk"),
@@ -61,6 +65,11 @@ class PeopleScreen(ModeScreen):
         PaletteEntry("End users: open the profile", "key: enter", "palette('users_open')"),
         PaletteEntry("End users: anonymize (asks, with the id typed back)", "key: a",
                      "palette('users_anonymize')"),
+        PaletteEntry("End users: edit (full update)", "key: e", "palette('users_edit')"),
+        PaletteEntry("End users: change only the edited fields", "key: E",
+                     "palette('users_patch')"),
+        PaletteEntry("End users: create and update many from a CSV file", "key: b",
+                     "palette('users_bulk')"),
         PaletteEntry("End users: show everyone again", "key: r", "palette('users_reload')"),
         PaletteEntry("Agents: filter by name, email or phone", "key: /",
                      "palette('agents_filter')"),
@@ -182,6 +191,18 @@ class PeopleScreen(ModeScreen):
     def action_users_anonymize(self) -> None:
         """Anonymise the highlighted end user."""
         self.users.anonymize()
+
+    def action_users_edit(self) -> None:
+        """Edit the highlighted end user (full update)."""
+        self.users.edit(full=True)
+
+    def action_users_patch(self) -> None:
+        """Change the highlighted end user's edited fields only."""
+        self.users.edit(full=False)
+
+    def action_users_bulk(self) -> None:
+        """Create and update end users from a CSV file."""
+        self.users.bulk()
 
     def action_agents_reload(self) -> None:
         """Every agent again."""

@@ -1,4 +1,5 @@
-"""The per-row report of a bulk creation of agents: every CSV line, created or not, and why."""
+"""The per-row report of a bulk action from a CSV (agents created; end users created or
+updated): every line, done or not, and why."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ...store.people import BulkReport
+from ...text import safe
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, Label
 from .people_common import cell
@@ -23,15 +25,17 @@ class BulkReportScreen(ModalScreen[None]):
     HELP_NAME = "Bulk report"
     BINDINGS = [Binding("escape,enter", "close", "Close", id="bulk.close")]
 
-    def __init__(self, report: BulkReport) -> None:
+    def __init__(self, report: BulkReport, summary: str = "") -> None:
         super().__init__()
         self.report = report
+        #: the first line (the agents' wording when not given)
+        self.summary = summary or (f"Agents from the CSV: {report.created} created, "
+                                   f"{report.failed} not")
 
     def compose(self) -> ComposeResult:
         report = self.report
         with Vertical(id="bulk-box"):
-            yield Label(f"Agents from the CSV: {report.created} created, "
-                        f"{report.failed} not", id="bulk-summary")
+            yield Label(safe(self.summary), id="bulk-summary")
             table: DataTable[Any] = DataTable(id="bulk-table", cursor_type="row")
             table.add_columns("Line", "Name", "Email", "", "What happened")
             for row in report.rows:

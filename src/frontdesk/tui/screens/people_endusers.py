@@ -1,5 +1,6 @@
 """People → End users: the list (first page of every end user, or what a search found), find
-by id / email / phone / external id, create, open the profile, anonymise (followed live).
+by id / email / phone / external id, create, edit (full or only the edited fields), create and
+update many from a CSV, open the profile, anonymise (followed live).
 
 The screen (:mod:`.people`) owns the keys; this pane does the work.
 """
@@ -148,6 +149,27 @@ class EndUsersPane(Vertical):
              FormField("first_name", "First name"),
              FormField("last_name", "Last name")],
             submit, send_label="create", form_id="new-enduser"))
+
+    def edit(self, *, full: bool) -> None:
+        """Edit the highlighted end user: a full update or a change of the edited fields."""
+        user = self.current
+        if user is None:
+            return
+        from .people_enduser_edit import edit_enduser
+
+        def saved(updated: EndUser) -> None:
+            self.users[updated.id] = updated
+            self.show(list(self.users.values()),
+                      "Saved " + one_line(updated.display_name or updated.id, 40),
+                      select=updated.id)
+
+        edit_enduser(self.screen, user, full=full, saved=saved)
+
+    def bulk(self) -> None:
+        """Create and update end users from a CSV file (a report per line)."""
+        from .people_enduser_edit import bulk_from_csv
+
+        bulk_from_csv(self.screen, self.load)
 
     def open(self) -> None:
         """Open the highlighted end user's profile."""

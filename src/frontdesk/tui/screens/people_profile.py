@@ -1,11 +1,12 @@
-"""An end user's profile: who they are, their custom attributes (``e`` edits them by
-definition), their conversations newest first (``enter`` opens one, ``m`` loads more), and
-``a`` to anonymise them (asked, with the id typed back; followed live)."""
+"""An end user's profile: who they are (``u`` changes their details), their custom attributes
+(``e`` edits them by definition), their conversations newest first (``enter`` opens one,
+``m`` loads more), and ``a`` to anonymise them (asked, with the id typed back; followed live)."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from textual import work
@@ -15,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from ...api.models import AnonymizationRequestStatus, Conversation
+from ...api.models import AnonymizationRequestStatus, Conversation, EndUser
 from ...store.errors import Refused
 from ...store.people import Profile, anonymization_topic
 from ...text import one_line, safe
@@ -48,6 +49,7 @@ class EndUserProfileScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back", id="profile.back"),
         Binding("e", "attributes", "Edit attributes", id="profile.attributes"),
+        Binding("u", "edit", "Edit details", id="profile.edit"),
         Binding("enter", "open", "Open conversation", id="profile.open"),
         Binding("m", "more", "More conversations", id="profile.more"),
         Binding("a", "anonymize", "Anonymize", id="profile.anonymize"),
@@ -55,6 +57,7 @@ class EndUserProfileScreen(Screen[None]):
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
         PaletteEntry("End user: edit custom attributes", "key: e", "attributes"),
+        PaletteEntry("End user: change name, email, phone or external id", "key: u", "edit"),
         PaletteEntry("End user: open the highlighted conversation", "key: enter", "open"),
         PaletteEntry("End user: load more conversations", "key: m", "more"),
         PaletteEntry("End user: anonymize (asks, with the id typed back)", "key: a",
@@ -179,6 +182,19 @@ class EndUserProfileScreen(Screen[None]):
                 self.load()
 
         self.app.push_screen(AttributesPanel("Contact", self.user_id), saved)
+
+    def action_edit(self) -> None:
+        """Change the end user's details (only the edited fields are sent)."""
+        if self.profile is None:
+            return
+        from .people_enduser_edit import edit_enduser
+
+        def saved(updated: EndUser) -> None:
+            if self.profile is not None:
+                self.profile = replace(self.profile, user=updated)
+                self._paint()
+
+        edit_enduser(self, self.profile.user, full=False, saved=saved)
 
     def action_open(self) -> None:
         """Open the highlighted conversation's thread."""

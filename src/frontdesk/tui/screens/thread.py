@@ -143,6 +143,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 id="thread.outbox_retry"),
         # a focused message copies itself; elsewhere this copies the newest one
         Binding("y", "copy_message", "Copy", show=False, id="thread.copy_newest"),
+        Binding("ctrl+o", "quick_response", "Quick response", id="thread.quick_response"),
     ]
 
     def __init__(self, conversation_id: int, *, siblings: list[int] | None = None) -> None:
@@ -407,6 +408,21 @@ class ThreadScreen(ModeScreen, ConversationActions):
             self.set_focus(self.thread_view)
             return
         composer.focus_editor()
+
+    def action_quick_response(self) -> None:
+        """Pick a quick response and put it into the reply at the cursor."""
+        from .quick_responses import QuickResponsePicker
+
+        composer = self.composer
+
+        def chosen(text: str | None) -> None:
+            if text and composer.focus_editor():
+                composer.editor.insert(text)
+
+        if composer.blocked is None:
+            self.app.push_screen(QuickResponsePicker(self.conversation_id), chosen)
+        else:
+            composer.focus_editor()  # says why replies are not possible
 
     @on(Composer.Sent)
     def _sent(self, event: Composer.Sent) -> None:
