@@ -11,6 +11,7 @@ from . import (
     endusers,
     flows,
     integrations,
+    knowledge,
     links,
     messages,
     notes,
@@ -46,6 +47,7 @@ ROUTERS = [
     links.router,
     organization.router,
     templates.router,
+    knowledge.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]
