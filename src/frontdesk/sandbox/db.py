@@ -320,6 +320,55 @@ CREATE TABLE IF NOT EXISTS templates (
 CREATE INDEX IF NOT EXISTS templates_type ON templates (type, created_at, id);
 CREATE INDEX IF NOT EXISTS templates_created ON templates (created_at, id);
 
+-- Knowledge: collections hold categories (which nest); articles sit in a category, at a
+-- collection's top or nowhere; each article has per language a draft and a published version.
+CREATE TABLE IF NOT EXISTS knowledge_collections (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    description TEXT,
+    internal INTEGER NOT NULL DEFAULT 0,
+    position INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS knowledge_categories (
+    id TEXT PRIMARY KEY,
+    collection_id TEXT NOT NULL,
+    parent_id TEXT,
+    titles TEXT NOT NULL,
+    is_locked INTEGER NOT NULL DEFAULT 0,
+    position INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS knowledge_categories_collection
+    ON knowledge_categories (collection_id, position);
+CREATE TABLE IF NOT EXISTS knowledge_articles (
+    id TEXT PRIMARY KEY,
+    collection_id TEXT,
+    category_id TEXT,
+    tags TEXT NOT NULL DEFAULT '[]',
+    pre_release INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    owned_by TEXT NOT NULL,
+    indexed_at TEXT,
+    indexed_by TEXT
+);
+CREATE INDEX IF NOT EXISTS knowledge_articles_collection
+    ON knowledge_articles (collection_id, category_id);
+CREATE TABLE IF NOT EXISTS knowledge_translations (
+    article_id TEXT NOT NULL,
+    language TEXT NOT NULL,
+    version TEXT NOT NULL CHECK (version IN ('draft', 'published')),
+    title TEXT NOT NULL,
+    html TEXT NOT NULL,
+    plaintext TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    PRIMARY KEY (article_id, language, version)
+);
+
 -- Attachments sent as data: URLs, copied into the sandbox and served at /files/{id}.
 CREATE TABLE IF NOT EXISTS attachments (
     id TEXT PRIMARY KEY,

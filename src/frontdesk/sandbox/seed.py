@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import demo_text as text
-from . import scrub, seed_org, seed_templates
+from . import scrub, seed_knowledge, seed_org, seed_templates
 from .clock import ManualClock
 from .context import SandboxContext
 from .db import Database, dumps, iso
@@ -114,6 +114,7 @@ def ensure_seeded(path: Path, *, seed: int | None, empty: bool = False,
                 demo.build_small()
                 seed_templates.build(db, random.Random(f"templates {seed}"), moment,
                                      [a.id for a in demo.agents])
+                seed_knowledge.build(db, random.Random(seed), moment, [a.id for a in demo.agents])
                 if bulk:
                     demo.build_large()
             db.set_meta("scale", "empty" if bare else scale)

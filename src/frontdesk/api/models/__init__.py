@@ -11,6 +11,7 @@ from .custom_attributes import *  # noqa: F403
 from .endusers import *  # noqa: F403
 from .flows import *  # noqa: F403
 from .integrations import *  # noqa: F403
+from .knowledge import *  # noqa: F403
 from .links import *  # noqa: F403
 from .messages import *  # noqa: F403
 from .notes import *  # noqa: F403

@@ -11,6 +11,7 @@ from . import (
     endusers,
     flows,
     integrations,
+    knowledge,
     links,
     messages,
     notes,
@@ -48,6 +49,7 @@ ROUTERS = [
     organization.router,
     templates.router,
     webhooks.router,
+    knowledge.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]
