@@ -221,6 +221,12 @@ _BY_NAME: dict[str, Way] = {
         "webhooks.list", "webhooks.create", "webhooks.get", "webhooks.update",
         "webhooks.delete", "webhooks.delivery_status", "webhooks.delivery_log",
     )},
+    # -- analytics
+    **{name: NotDirect(_NOT_YET) for name in (
+        "analytics.list_metrics", "analytics.get_metric", "analytics.metric_data",
+        "analytics.filter_values", "analytics.list_records", "analytics.get_record",
+        "analytics.records",
+    )},
 }
 
 #: ``(METHOD, path)`` → how a person reaches it.

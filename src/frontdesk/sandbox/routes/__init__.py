@@ -3,6 +3,7 @@
 from . import (
     activity_log,
     agents,
+    analytics,
     anonymization,
     business_hours,
     contact_endpoints,
@@ -48,6 +49,7 @@ ROUTERS = [
     organization.router,
     templates.router,
     webhooks.router,
+    analytics.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]
