@@ -108,7 +108,7 @@ BEYOND_SPEC: list[tuple[str, str]] = [
 
 # The groups the spec lists without operations, as the vendor's OpenAPI publishes them
 # (internal notes, activity log, linked conversations, end users in full, organization,
-# flows, templates, webhooks).
+# flows, templates, webhooks, analytics).
 BEYOND_TABLES: list[tuple[str, str]] = [
     ("GET", "/v1/conversations/{conversationId}/notes"),
     ("POST", "/v1/conversations/{conversationId}/notes"),
@@ -133,6 +133,13 @@ BEYOND_TABLES: list[tuple[str, str]] = [
     ("DELETE", "/v1/webhooks/{webhookSubscriptionId}"),
     ("GET", "/v1/webhooks/{webhookSubscriptionId}/delivery-status"),
     ("GET", "/v1/webhooks/{webhookSubscriptionId}/delivery-status/logs/{event}"),
+    ("GET", "/v1/analytics/metrics"),
+    ("POST", "/v1/analytics/metrics"),
+    ("GET", "/v1/analytics/metrics/{metricId}"),
+    ("GET", "/v1/analytics/filter/{filterAttribute}"),
+    ("GET", "/v1/analytics/records"),
+    ("POST", "/v1/analytics/records"),
+    ("GET", "/v1/analytics/records/{recordId}"),
 ]
 
 # The spec's "Versioning" section.
@@ -146,7 +153,7 @@ SPEC_DEPRECATED = {
 
 def test_the_spec_list_has_no_duplicates() -> None:
     everything = SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES
-    assert len(everything) == len(set(everything)) == 98
+    assert len(everything) == len(set(everything)) == 105
 
 
 def test_every_spec_operation_is_mapped() -> None:
@@ -206,4 +213,5 @@ def test_idempotency_follows_the_rules() -> None:
         elif op.method == "PATCH":
             assert op.idempotent == (not op.path.endswith("/anonymize")), op.name
     safe_posts = {op.name for op in OPERATION_TABLE if op.method == "POST" and op.idempotent}
-    assert safe_posts == {"search.conversations", "tags.create", "tags.bulk_tag_conversation"}
+    assert safe_posts == {"search.conversations", "tags.create", "tags.bulk_tag_conversation",
+                          "analytics.metric_data", "analytics.records"}

@@ -21,8 +21,8 @@ from frontdesk.store.enduser_changes import (
     patch_enduser,
     update_enduser,
 )
+from frontdesk.store.errors import Refused
 from frontdesk.store.organization import organization_of
-from frontdesk.store.people import Refused, people_of
 from frontdesk.store.session import Session
 from frontdesk.store.templates import fill_placeholders, matching, templates_of
 
@@ -64,7 +64,7 @@ def _enduser(sandbox: SandboxServer, where: str) -> dict[str, Any]:
 
 async def test_patch_sends_only_what_changed_and_update_keeps_hidden_fields(
         session: Session, sandbox: SandboxServer) -> None:
-    people = people_of(session)
+    people = session.people
     row = _enduser(sandbox, "email IS NOT NULL AND phone_number IS NOT NULL "
                             "AND external_id IS NOT NULL")
     user = await people.get_enduser(row["id"])
@@ -98,7 +98,7 @@ async def test_patch_sends_only_what_changed_and_update_keeps_hidden_fields(
 
 async def test_csv_creates_and_updates_with_a_report_per_line(
         session: Session, sandbox: SandboxServer, tmp_path: Path) -> None:
-    people = people_of(session)
+    people = session.people
     known = _enduser(sandbox, "email IS NOT NULL")
     absent = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
     rows = parse_endusers_csv(

@@ -23,6 +23,7 @@ from .. import __version__
 from .pacing import Pacer
 from .resources.activity_log import ActivityLogResource
 from .resources.agents import AgentsResource
+from .resources.analytics import AnalyticsResource
 from .resources.anonymization import AnonymizationResource
 from .resources.business_hours import BusinessHoursResource
 from .resources.contact_endpoints import ContactEndpointsResource
@@ -114,6 +115,7 @@ class ApiClient:
     flows: FlowsResource
     templates: TemplatesResource
     webhooks: WebhooksResource
+    analytics: AnalyticsResource
 
     def __init__(
         self,
@@ -173,6 +175,7 @@ class ApiClient:
         self.flows = FlowsResource(self._transport)
         self.templates = TemplatesResource(self._transport)
         self.webhooks = WebhooksResource(self._transport)
+        self.analytics = AnalyticsResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

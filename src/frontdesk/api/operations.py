@@ -10,7 +10,8 @@ documented cannot drift apart, and a test keeps the table complete against the s
 Repeating a call is harmless (``idempotent``) for GET, PUT and DELETE; for PATCH except the
 anonymise operations (each one files a new request); and for three POSTs: a search (read only),
 creating a tag (an existing name returns that tag) and bulk tagging (tagging twice leaves the
-same tags). Adding a message becomes safe per call, through its ``externalId``.
+same tags); and the two analytics POSTs, which only read. Adding a message becomes safe per
+call, through its ``externalId``.
 """
 
 from __future__ import annotations
@@ -189,6 +190,13 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("DELETE", _W, "webhooks.delete"),
     _op("GET", f"{_W}/delivery-status", "webhooks.delivery_status"),
     _op("GET", f"{_W}/delivery-status/logs/{{event}}", "webhooks.delivery_log"),
+    _op("GET", "/v1/analytics/metrics", "analytics.list_metrics"),
+    _op("POST", "/v1/analytics/metrics", "analytics.metric_data", idempotent=True),
+    _op("GET", "/v1/analytics/metrics/{metricId}", "analytics.get_metric"),
+    _op("GET", "/v1/analytics/filter/{filterAttribute}", "analytics.filter_values"),
+    _op("GET", "/v1/analytics/records", "analytics.list_records"),
+    _op("POST", "/v1/analytics/records", "analytics.records", idempotent=True),
+    _op("GET", "/v1/analytics/records/{recordId}", "analytics.get_record"),
 )
 
 #: ``(METHOD, path template)`` → dotted client method name.

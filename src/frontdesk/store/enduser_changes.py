@@ -35,13 +35,13 @@ from pydantic import ValidationError
 from ..api.models import BulkActionOutcome, EndUser
 from ..api.models.common import is_uuid
 from ..api.models.endusers import BulkPatchEndUserItem, CreateEndUserInput
+from .errors import Refused
 from .people import (
     AGENT_CSV_COLUMNS,
     BULK_LIMIT,
     BulkReport,
     BulkRow,
     PeopleStore,
-    Refused,
     check_email,
     check_phone,
     refusals,

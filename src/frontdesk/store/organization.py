@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..api.errors import ApiError
 from ..api.models import Channel, ConversationFlow, Organization
 from ..api.pacing import Priority
-from .people import Refused, refusals
+from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from .session import Session

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ..api.errors import ApiError
 from ..api.models import Template
 from ..api.models.templates import TemplateType
-from .people import Refused, refusals
+from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.models import Agent, EndUser

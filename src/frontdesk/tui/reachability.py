@@ -240,9 +240,25 @@ _BY_NAME: dict[str, Way] = {
         "links.link", "links.linked",
     )},
     # -- webhooks
+    "webhooks.list": Reach(ADMIN, palette="Webhooks: new webhook",
+                           note="Admin → Webhooks lists every subscription (r reloads)"),
+    "webhooks.create": Reach(ADMIN, key="admin.webhooks.new",
+                             note="Admin → Webhooks, n (a form, then the events picker)"),
+    "webhooks.get": NotDirect("the webhook list already carries all a subscription has"),
+    "webhooks.update": Reach(ADMIN, key="admin.webhooks.edit",
+                             note="Admin → Webhooks: e edits, v events, space on/off"),
+    "webhooks.delete": Reach(ADMIN, key="admin.webhooks.delete",
+                             note="Admin → Webhooks, d (asks; D without asking)"),
+    "webhooks.delivery_status": Reach(ADMIN, key="admin.webhooks.toggle",
+                                      note="Admin → Webhooks: the highlighted webhook's last "
+                                           "delivery of each event, beside the list"),
+    "webhooks.delivery_log": Reach(ADMIN, key="admin.webhooks.log",
+                                   note="Admin → Webhooks, l (or enter) on an event"),
+    # -- analytics
     **{name: NotDirect(_NOT_YET) for name in (
-        "webhooks.list", "webhooks.create", "webhooks.get", "webhooks.update",
-        "webhooks.delete", "webhooks.delivery_status", "webhooks.delivery_log",
+        "analytics.list_metrics", "analytics.get_metric", "analytics.metric_data",
+        "analytics.filter_values", "analytics.list_records", "analytics.get_record",
+        "analytics.records",
     )},
 }
 

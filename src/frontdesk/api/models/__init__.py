@@ -2,6 +2,7 @@
 
 from .activity_log import *  # noqa: F403
 from .agents import *  # noqa: F403
+from .analytics import *  # noqa: F403
 from .anonymization import *  # noqa: F403
 from .business_hours import *  # noqa: F403
 from .common import *  # noqa: F403

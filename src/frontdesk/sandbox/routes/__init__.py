@@ -3,6 +3,7 @@
 from . import (
     activity_log,
     agents,
+    analytics,
     anonymization,
     business_hours,
     contact_endpoints,
@@ -50,6 +51,7 @@ ROUTERS = [
     templates.router,
     webhooks.router,
     knowledge.router,
+    analytics.router,
 ]
 
 __all__ = ["ROUTERS", "integrations"]

@@ -5,8 +5,9 @@ Teams (``n``, ``m`` members, ``d``/``D`` delete), Queues (``n``, ``m`` members),
 attributes and Contact endpoints (``enter`` reads one again; the deprecated endpoint listing
 when an integrations URL is configured), Business hours (``+``/``-`` days, ``a`` open at a
 time), Anonymisation (``g`` look up by id), Quick responses (every template; ``d``/``D``
-delete), Organisation and Flows. ``r`` reloads the section, ``esc`` goes back to
-the menu.
+delete), Organisation, Flows and Webhooks (``n``, ``e`` edit, ``v`` events, ``space`` on/off,
+``l`` delivery log, ``d``/``D`` delete). ``r`` reloads the section, ``esc`` goes back to the
+menu.
 
 The keys live on the screen, each enabled only in its section (so the footer and the help show
 the section's keys, and the same letter can mean different things in two sections); the
@@ -35,6 +36,7 @@ from .admin_queues import QueuesPane
 from .admin_tags import TagsPane
 from .admin_teams import TeamsPane
 from .admin_templates import TemplatesPane
+from .admin_webhooks import WebhooksPane
 from .base import ModeScreen
 from .people_common import PaletteCommands, PaletteEntry, palette_of
 
@@ -50,13 +52,14 @@ SECTIONS: dict[str, str] = {
     "templates": "Quick responses",
     "organization": "Organisation",
     "flows": "Flows",
+    "webhooks": "Webhooks",
 }
 
 
 @owns_bindings
 class AdminScreen(ModeScreen):
     """Tags, teams, queues, custom attributes, contact endpoints, business hours,
-    anonymisation requests, templates, the organisation and its flows."""
+    anonymisation requests, templates, the organisation, its flows and webhooks."""
 
     MODE_NAME = "Admin"
     HELP_NAME = "Admin"
@@ -83,6 +86,14 @@ class AdminScreen(ModeScreen):
         Binding("g", "anonymization_lookup", "Look up by id", id="admin.anonymization.lookup"),
         Binding("d", "templates_delete", "Delete", id="admin.templates.delete"),
         Binding("D", "templates_delete_now", "Delete now", id="admin.templates.delete_now",
+                show=False),
+        Binding("n", "webhooks_new", "New webhook", id="admin.webhooks.new"),
+        Binding("e", "webhooks_edit", "Edit", id="admin.webhooks.edit"),
+        Binding("v", "webhooks_events", "Events", id="admin.webhooks.events"),
+        Binding("space", "webhooks_toggle", "On/off", id="admin.webhooks.toggle"),
+        Binding("l", "webhooks_log", "Delivery log", id="admin.webhooks.log"),
+        Binding("d", "webhooks_delete", "Delete", id="admin.webhooks.delete"),
+        Binding("D", "webhooks_delete_now", "Delete now", id="admin.webhooks.delete_now",
                 show=False),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
@@ -127,6 +138,17 @@ class AdminScreen(ModeScreen):
         PaletteEntry("Organisation: name, id and status", "section",
                      "palette('organization_reload')"),
         PaletteEntry("Flows: every conversation flow", "section", "palette('flows_reload')"),
+        PaletteEntry("Webhooks: new webhook", "key: n", "palette('webhooks_new')"),
+        PaletteEntry("Webhooks: edit the highlighted webhook", "key: e",
+                     "palette('webhooks_edit')"),
+        PaletteEntry("Webhooks: events the highlighted webhook sends", "key: v",
+                     "palette('webhooks_events')"),
+        PaletteEntry("Webhooks: turn the highlighted webhook on or off", "key: space",
+                     "palette('webhooks_toggle')"),
+        PaletteEntry("Webhooks: delivery log of the highlighted event", "key: l",
+                     "palette('webhooks_log')"),
+        PaletteEntry("Webhooks: delete the highlighted webhook", "key: d (D without asking)",
+                     "palette('webhooks_delete')"),
     )
 
     def compose_body(self) -> ComposeResult:
@@ -144,6 +166,7 @@ class AdminScreen(ModeScreen):
                 yield TemplatesPane()
                 yield OrganizationPane()
                 yield FlowsPane()
+                yield WebhooksPane()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -200,6 +223,9 @@ class AdminScreen(ModeScreen):
         elif table in ("endpoints-table", "legacy-table"):
             event.stop()
             self.query_one(EndpointsPane).open(table)
+        elif table == "webhook-status":
+            event.stop()
+            self.query_one(WebhooksPane).open_log()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A section's keys only in that section."""
@@ -309,6 +335,34 @@ class AdminScreen(ModeScreen):
     def action_anonymization_conversation(self) -> None:
         """Anonymise a conversation by its id."""
         self.query_one(AnonymizationPane).request_conversation()
+
+    def action_webhooks_new(self) -> None:
+        """Subscribe a receiver to events."""
+        self.query_one(WebhooksPane).new()
+
+    def action_webhooks_edit(self) -> None:
+        """Change the highlighted webhook's name, URL or token."""
+        self.query_one(WebhooksPane).edit()
+
+    def action_webhooks_events(self) -> None:
+        """Tick the events the highlighted webhook sends."""
+        self.query_one(WebhooksPane).events()
+
+    def action_webhooks_toggle(self) -> None:
+        """Turn the highlighted webhook on or off."""
+        self.query_one(WebhooksPane).toggle()
+
+    def action_webhooks_log(self) -> None:
+        """The delivery log of the highlighted event."""
+        self.query_one(WebhooksPane).open_log()
+
+    def action_webhooks_delete(self) -> None:
+        """Delete the highlighted webhook (asks)."""
+        self.query_one(WebhooksPane).delete(ask=True)
+
+    def action_webhooks_delete_now(self) -> None:
+        """Delete the highlighted webhook without asking."""
+        self.query_one(WebhooksPane).delete(ask=False)
 
     def action_anonymization_deprecated(self) -> None:
         """Request an anonymisation through the deprecated interface."""

@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 
 from ...api.models import ConversationFlow
 from ...channels import channel_name
-from ...store.organization import Refused, organization_of
+from ...store.errors import Refused
+from ...store.organization import organization_of
 from ..widgets.safe import DataTable
 from .admin_pane import AdminPane
 from .people_common import cell, session_of
@@ -42,7 +43,7 @@ class FlowsPane(AdminPane):
         try:
             found = await organization_of(session_of(self)).flows()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.flows = found.flows
         table = self.query_one("#flows-table", DataTable)

@@ -7,7 +7,8 @@ from textual import work
 from textual.app import ComposeResult
 
 from ...api.models import Organization
-from ...store.organization import Refused, organization_of
+from ...store.errors import Refused
+from ...store.organization import organization_of
 from ...text import one_line, safe
 from ..widgets.safe import Static
 from .admin_pane import AdminPane
@@ -43,7 +44,7 @@ class OrganizationPane(AdminPane):
         try:
             org = await organization_of(session_of(self)).organization()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.organization = org
         self.set_caption("The organisation this API key belongs to · r reads it again")

@@ -13,7 +13,8 @@ from textual import on, work
 from textual.app import ComposeResult
 
 from ...api.models import Template
-from ...store.templates import Refused, templates_of
+from ...store.errors import Refused
+from ...store.templates import templates_of
 from ...text import one_line, safe
 from .. import clock
 from ..widgets.safe import DataTable, Static
@@ -84,7 +85,7 @@ class TemplatesPane(AdminPane):
         try:
             templates = await templates_of(session_of(self)).list_all()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.show(templates)
 
@@ -131,7 +132,7 @@ class TemplatesPane(AdminPane):
         try:
             await templates_of(session_of(self)).delete(template.id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify(f"Deleted «{one_line(template.name, 40)}».", markup=False)
         self.templates.pop(template.id, None)

@@ -16,7 +16,8 @@ from textual.screen import Screen
 
 from ...api.models import EndUser
 from ...store.enduser_changes import bulk_endusers_csv, patch_enduser, update_enduser
-from ...store.people import BulkReport, Refused
+from ...store.errors import Refused
+from ...store.people import BulkReport
 from .people_common import people_store
 from .people_form import FormField, FormScreen, Values
 
@@ -35,7 +36,7 @@ def edit_enduser(screen: Screen[Any], user: EndUser, *, full: bool,
             else:
                 updated = await patch_enduser(store, user, values)
         except Refused as refusal:
-            return refusal.message
+            return refusal.reason
         saved(updated)
         return None
 
@@ -67,7 +68,7 @@ def bulk_from_csv(screen: Screen[Any], done: Callable[[], object]) -> None:
         try:
             reports.append(await bulk_endusers_csv(store, str(values.get("path", ""))))
         except Refused as refusal:
-            return refusal.message
+            return refusal.reason
         return None
 
     def closed(ok: bool | None) -> None:

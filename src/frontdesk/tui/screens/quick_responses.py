@@ -17,7 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 
-from ...store.people import Refused
+from ...store.errors import Refused
 from ...store.templates import QuickResponse, fill_placeholders, matching, templates_of
 from ...text import one_line, safe
 from ..registry import owns_bindings
@@ -69,7 +69,7 @@ class QuickResponsePicker(FilterPicker[str | None]):
         try:
             entries = await store.quick_responses()
         except Refused as refusal:
-            self.query_one("#quick-preview", Static).update(safe(refusal.message))
+            self.query_one("#quick-preview", Static).update(safe(refusal.reason))
             return
         self.customer, self.agent = await store.names_for(self.conversation_id)
         self.entries = entries

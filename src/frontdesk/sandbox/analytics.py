@@ -1,0 +1,384 @@
+"""Analytics computed from the sandbox's own data: every figure is a query over conversations,
+messages and ratings as they are now, so whatever changes them (the API, the simulator, the
+seed's weeks of history) moves the figures.
+
+Each metric stands on one record set (the same id): the rows behind it, each with a main
+time, an optional value (seconds, a score) and its conversation's channel, direction, queue
+and agent. A period keeps the rows whose main time falls in it; filters keep the rows whose
+conversation matches; the aggregations are computed over the values that are left.
+
+    created_conversations   conversations created        (created_at)
+    closed_conversations    conversations closed         (closed_at)
+    waiting_conversations   conversations waiting in a queue now, unassigned (created_at;
+                            the period bounds when they arrived; value: seconds waited)
+    first_response_time     inbound conversations' first agent reply (created_at; seconds)
+    handling_time           closed conversations, creation to close (closed_at; seconds)
+    csat                    CSAT ratings given (submitted_at; the score 1 to 5); Percentage is
+                            the share of 4s and 5s
+
+Filters: ``queue_id``, ``channel`` (``EMAIL``, ``email`` or ``Email``), ``agent_id``,
+``team_id`` (the assigned agent is in the team), ``initial_direction`` and ``tag_id``; a filter
+a metric does not take is ignored, as published. ``Median`` is offered beside the published
+measures.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..api.models.analytics import MetricRecordsInput, PeriodInterval, PeriodPreset
+from ..api.models.conversations import Channel
+from .context import SandboxContext
+from .db import from_iso, iso
+from .errors import bad_request
+from .webhooks import upper_snake
+
+FILTERS = {
+    "queue_id": "the queue the conversation is in (or was in when it was closed)",
+    "channel": "the conversation's channel",
+    "agent_id": "the agent the conversation is assigned to",
+    "team_id": "a team of the assigned agent",
+    "initial_direction": "INBOUND or OUTBOUND",
+    "tag_id": "a tag of the conversation",
+}
+TIMING = ("Count", "Average", "Median", "Min", "Max", "Sum", "StdDev")
+_MEASURES = {
+    "Count": "how many",
+    "Average": "the mean value",
+    "Median": "the middle value",
+    "Min": "the smallest value",
+    "Max": "the largest value",
+    "Sum": "the total",
+    "StdDev": "the population standard deviation",
+    "Percentage": "the share of satisfied customers (4 and 5), in per cent",
+}
+
+
+@dataclass(frozen=True)
+class RecordSet:
+    """The rows behind a metric, and how they are found."""
+
+    id: str
+    description: str
+    metric: str
+    time: str
+    value: str | None
+    measures: tuple[str, ...]
+    fields: tuple[tuple[str, str, bool], ...]
+
+
+_COMMON_FIELDS = (
+    ("csid", "Conversation ID", False),
+    ("initial_channel", "The conversation's channel", False),
+    ("initial_direction", "Inbound or outbound", False),
+    ("queue", "The queue the conversation is in", True),
+    ("agent", "The agent the conversation is assigned to", True),
+)
+
+RECORD_SETS: dict[str, RecordSet] = {r.id: r for r in (
+    RecordSet("created_conversations", "Conversations created", "Conversations created",
+              "created_at", None, ("Count",), _COMMON_FIELDS),
+    RecordSet("closed_conversations", "Closed conversation data", "Conversations closed",
+              "closed_at", None, ("Count",), _COMMON_FIELDS),
+    RecordSet("waiting_conversations", "Conversations waiting in a queue, unassigned, now",
+              "Conversations waiting now (the period bounds when they arrived); value: "
+              "seconds waited so far", "created_at", "seconds", TIMING, _COMMON_FIELDS),
+    RecordSet("first_response_time", "Inbound conversations an agent has replied to",
+              "Seconds from an inbound conversation's creation to the first agent reply",
+              "created_at", "seconds", TIMING, _COMMON_FIELDS),
+    RecordSet("handling_time", "Closed conversations and how long they were open",
+              "Seconds from a conversation's creation to its close", "closed_at", "seconds",
+              TIMING, _COMMON_FIELDS),
+    RecordSet("csat", "Conversation ratings (CSAT)",
+              "(Number of satisfied customers (4 and 5) / number of survey responses) x 100 "
+              "= % of satisfied customers", "submitted_at", "score",
+              ("Percentage", "Count", "Average"), _COMMON_FIELDS),
+)}
+
+
+def metric_shape(record: RecordSet) -> dict[str, Any]:
+    """A metric of the catalogue."""
+    return {"id": record.id, "description": record.metric,
+            "filters": _filters_shape(),
+            "aggregations": [{"measure": m, "description": _MEASURES[m]}
+                             for m in record.measures],
+            "relatedRecordIds": [record.id]}
+
+
+def record_shape(record: RecordSet) -> dict[str, Any]:
+    """A record set of the catalogue."""
+    fields = [{"field": record.time, "description": "When it happened", "nullable": False}]
+    fields += [{"field": name, "description": text, "nullable": nullable}
+               for name, text, nullable in record.fields]
+    return {"id": record.id, "description": record.description, "filters": _filters_shape(),
+            "relatedMetricIds": [record.id], "fieldsMetadata": fields}
+
+
+def _filters_shape() -> list[dict[str, str]]:
+    return [{"filterAttribute": name, "description": f"Used to filter by {text}"}
+            for name, text in FILTERS.items()]
+
+
+# ------------------------------------------------------------------ periods
+
+
+def zone(name: str) -> ZoneInfo:
+    """The request's time zone; a 400 for one that does not exist."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise bad_request(f"Invalid value in request: unknown timezone {name!r}") from None
+
+
+def period(now: datetime, value: PeriodPreset | PeriodInterval, tz: ZoneInfo
+           ) -> tuple[datetime, datetime]:
+    """``[start, end)`` of a period, as aware datetimes."""
+    if isinstance(value, PeriodInterval):
+        if value.end <= value.start:
+            raise bad_request("Invalid value in request: the period must end after it starts")
+        return value.start, value.end
+    local = now.astimezone(tz)
+    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    name = value.value.type
+    if name in ("Today", "Yesterday"):
+        start = day - timedelta(days=1 if name == "Yesterday" else 0)
+        return _span(start, days=1, tz=tz)
+    if name in ("ThisWeek", "PreviousWeek"):
+        start = day - timedelta(days=day.weekday() + (7 if name == "PreviousWeek" else 0))
+        return _span(start, days=7, tz=tz)
+    if name == "ThisYear":
+        start = day.replace(month=1, day=1)
+        return start, start.replace(year=start.year + 1)
+    months = 3 if "Quarter" in name else 1
+    first = day.replace(day=1, month=(day.month - 1) // months * months + 1)
+    if name.startswith("Previous"):
+        first = _add_months(first, -months)
+    return first, _add_months(first, months)
+
+
+def _span(start: datetime, *, days: int, tz: ZoneInfo) -> tuple[datetime, datetime]:
+    naive = start.replace(tzinfo=None)
+    return naive.replace(tzinfo=tz), (naive + timedelta(days=days)).replace(tzinfo=tz)
+
+
+def _add_months(value: datetime, months: int) -> datetime:
+    index = value.year * 12 + value.month - 1 + months
+    return value.replace(year=index // 12, month=index % 12 + 1)
+
+
+# ------------------------------------------------------------------ rows
+
+
+@dataclass(frozen=True)
+class Row:
+    """One record: its conversation, main time, value and what it is filtered by."""
+
+    csid: int
+    at: str
+    value: float | None
+    channel: str
+    direction: str
+    queue_id: str | None
+    agent_id: str | None
+
+
+def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> list[Row]:
+    """Every row of ``record`` the query keeps, by main time then conversation."""
+    tz = zone(query.timezone)
+    if query.period_filter is None and not query.csid_filter:
+        raise bad_request("Invalid value in request: give periodFilter or csidFilter")
+    now = ctx.clock.now()
+    select, time = _select(record, iso(now))
+    where: list[str] = []
+    params: list[Any] = []
+    if query.period_filter is not None:
+        start, end = period(now, query.period_filter, tz)
+        where.append(f"{time} >= ? AND {time} < ?")
+        params += [iso(start), iso(end)]
+    if query.csid_filter:
+        where.append(f"c.id IN ({','.join('?' * len(query.csid_filter))})")
+        params += query.csid_filter
+    agent = "COALESCE(r.agent_id, c.assigned_agent_id)" if record.id == "csat" \
+        else "c.assigned_agent_id"
+    for item in query.filters:
+        values = [v for v in item.values if v]
+        if not values:
+            continue
+        marks = ",".join("?" * len(values))
+        if item.attribute == "queue_id":
+            where.append(f"lower(c.queue_id) IN ({marks})")
+            params += [v.lower() for v in values]
+        elif item.attribute == "channel":
+            where.append(f"lower(c.channel) IN ({marks})")
+            params += [v.replace("_", "").lower() for v in values]
+        elif item.attribute == "agent_id":
+            where.append(f"lower({agent}) IN ({marks})")
+            params += [v.lower() for v in values]
+        elif item.attribute == "team_id":
+            where.append(f"{agent} IN (SELECT agent_id FROM team_members "
+                         f"WHERE lower(team_id) IN ({marks}))")
+            params += [v.lower() for v in values]
+        elif item.attribute == "initial_direction":
+            where.append(f"upper(COALESCE(c.direction, 'Inbound')) IN ({marks})")
+            params += [v.upper() for v in values]
+        elif item.attribute == "tag_id":
+            where.append("EXISTS (SELECT 1 FROM conversation_tags t WHERE "
+                         f"t.conversation_id = c.id AND lower(t.tag_id) IN ({marks}))")
+            params += [v.lower() for v in values]
+    sql = select + "".join(f" AND {w}" for w in where) + f" ORDER BY {time}, c.id"
+    out = []
+    for row in ctx.db.all(sql, tuple(params)):
+        out.append(Row(int(row["csid"]), row["at"], _value(record, row, now), row["channel"],
+                       row["direction"] or "Inbound", row["queue_id"], row["agent_id"]))
+    return out
+
+
+def _select(record: RecordSet, now: str) -> tuple[str, str]:
+    """The query of a record set (its WHERE continues with ``AND``) and its time column."""
+    columns = ("c.id AS csid, c.channel, c.direction, c.queue_id, c.assigned_agent_id AS "
+               "agent_id, c.created_at, c.closed_at")
+    if record.id == "created_conversations":
+        return f"SELECT {columns}, c.created_at AS at FROM conversations c WHERE 1 = 1", \
+            "c.created_at"
+    if record.id in ("closed_conversations", "handling_time"):
+        return (f"SELECT {columns}, c.closed_at AS at FROM conversations c "
+                "WHERE c.closed_at IS NOT NULL AND c.state = 'Closed'"), "c.closed_at"
+    if record.id == "waiting_conversations":
+        return (f"SELECT {columns}, c.created_at AS at FROM conversations c "
+                "WHERE c.state = 'Open' AND c.queue_id IS NOT NULL "
+                "AND c.assigned_agent_id IS NULL"), "c.created_at"
+    if record.id == "first_response_time":
+        first = ("(SELECT MIN(m.created_at) FROM messages m WHERE m.conversation_id = c.id "
+                 "AND m.direction = 'Outbound' AND m.created_at >= c.created_at)")
+        return (f"SELECT {columns}, c.created_at AS at, {first} AS first_reply "
+                "FROM conversations c WHERE COALESCE(c.direction, 'Inbound') = 'Inbound' "
+                f"AND {first} IS NOT NULL"), "c.created_at"
+    return ("SELECT c.id AS csid, c.channel, c.direction, c.queue_id, "
+            "COALESCE(r.agent_id, c.assigned_agent_id) AS agent_id, r.score, "
+            "r.submitted_at AS at FROM ratings r JOIN conversations c "
+            "ON c.id = r.conversation_id WHERE r.rating_type = 'Csat' AND r.status = 'Rated' "
+            "AND r.score IS NOT NULL AND r.submitted_at IS NOT NULL"), "r.submitted_at"
+
+
+def _seconds(later: str, earlier: str) -> float:
+    return max(0.0, (from_iso(later) - from_iso(earlier)).total_seconds())
+
+
+def _value(record: RecordSet, row: Any, now: datetime) -> float | None:
+    if record.id == "waiting_conversations":
+        return _seconds(iso(now), row["created_at"])
+    if record.id == "first_response_time":
+        return _seconds(row["first_reply"], row["created_at"])
+    if record.id == "handling_time":
+        return _seconds(row["closed_at"], row["created_at"])
+    if record.id == "csat":
+        return float(row["score"])
+    return None
+
+
+# ------------------------------------------------------------------ figures
+
+
+def aggregates(record: RecordSet, found: list[Row], wanted: list[str] | None
+               ) -> list[dict[str, Any]]:
+    """The aggregations asked for (every one the metric has when none is named); a measure
+    with no data to compute it from is left out, a count is 0."""
+    measures = list(record.measures) if not wanted else list(dict.fromkeys(wanted))
+    for measure in measures:
+        if measure not in record.measures:
+            raise bad_request(f"Invalid value in request: {record.id} has no {measure} "
+                              f"(it has {', '.join(record.measures)})")
+    values = [r.value for r in found if r.value is not None]
+    out: list[dict[str, Any]] = []
+    for measure in measures:
+        if measure == "Count":
+            out.append({"value": len(found), "measure": "Count",
+                        "_type": "LongAggregateValue"})
+            continue
+        if not values:
+            continue
+        number = _compute(measure, values)
+        out.append({"value": round(number, 3), "measure": measure,
+                    "_type": "DoubleAggregateValue"})
+    return out
+
+
+def _compute(measure: str, values: list[float]) -> float:
+    if measure == "Percentage":
+        return 100.0 * sum(1 for v in values if v >= 4) / len(values)
+    if measure == "Average":
+        return statistics.fmean(values)
+    if measure == "Median":
+        return float(statistics.median(values))
+    if measure == "Min":
+        return min(values)
+    if measure == "Max":
+        return max(values)
+    if measure == "Sum":
+        return math.fsum(values)
+    return statistics.pstdev(values)
+
+
+def record_out(record: RecordSet, row: Row, queues: dict[str, str], people: dict[str, str]
+               ) -> dict[str, Any]:
+    """One record as published: main time, value, fields."""
+    channel = upper_snake(row.channel)
+    direction = upper_snake(row.direction)
+    fields: list[dict[str, Any]] = [
+        {"name": "csid", "field": {"value": row.csid, "_type": "LongField"}},
+        {"name": "initial_channel", "field": {"value": channel, "label": _label(channel),
+                                              "_type": "StringField"}},
+        {"name": "initial_direction", "field": {"value": direction,
+                                                "label": _label(direction),
+                                                "_type": "StringField"}},
+    ]
+    if row.queue_id:
+        fields.append({"name": "queue", "field": {
+            "value": row.queue_id, "label": queues.get(row.queue_id, row.queue_id),
+            "_type": "UUIDField"}})
+    if row.agent_id:
+        fields.append({"name": "agent", "field": {
+            "value": row.agent_id, "label": people.get(row.agent_id, row.agent_id),
+            "_type": "UUIDField"}})
+    out: dict[str, Any] = {"primaryTimestampField": {"name": record.time, "timestamp": row.at},
+                           "fields": fields}
+    if row.value is not None:
+        out["value"] = ({"value": int(row.value), "_type": "LongField"} if record.id == "csat"
+                        else {"value": round(row.value, 3), "_type": "DoubleField"})
+    return out
+
+
+def _label(upper: str) -> str:
+    return upper.replace("_", " ").capitalize()
+
+
+def names(ctx: SandboxContext) -> tuple[dict[str, str], dict[str, str]]:
+    """Queue and agent names by id (the labels of records)."""
+    queues = {r["id"]: r["name"] for r in ctx.db.all("SELECT id, name FROM queues")}
+    people = {r["id"]: r["display_name"] or r["email"] or r["id"] for r in ctx.db.all(
+        "SELECT id, display_name, email FROM users WHERE kind = 'agent'")}
+    return queues, people
+
+
+def filter_values(ctx: SandboxContext, attribute: str) -> list[dict[str, str]]:
+    """The values a filter attribute can take, with labels; a 400 for an unknown one."""
+    if attribute == "channel":
+        return [{"value": upper_snake(c.value), "label": _label(upper_snake(c.value))}
+                for c in Channel]
+    if attribute == "initial_direction":
+        return [{"value": "INBOUND", "label": "Inbound"},
+                {"value": "OUTBOUND", "label": "Outbound"}]
+    tables = {"queue_id": "SELECT id, name AS label FROM queues ORDER BY name, id",
+              "team_id": "SELECT id, name AS label FROM teams ORDER BY name, id",
+              "tag_id": "SELECT id, name AS label FROM tags ORDER BY name, id",
+              "agent_id": "SELECT id, COALESCE(display_name, email, id) AS label FROM users "
+                          "WHERE kind = 'agent' ORDER BY label, id"}
+    if attribute not in tables:
+        raise bad_request(f"Invalid value in request: {attribute!r} is not a filter "
+                          f"(one of {', '.join(FILTERS)})")
+    return [{"value": r["id"], "label": r["label"]} for r in ctx.db.all(tables[attribute])]

@@ -1,0 +1,122 @@
+"""Admin → Webhooks against the sandbox and a real receiver on loopback: create (form, then the
+events picker), the last delivery of each event, an event's delivery log, off and on, edit,
+delete with a question."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, SelectionList, Static
+
+from frontdesk.sandbox.listen import Receiver
+from frontdesk.tui.screens.admin import SECTIONS, AdminScreen
+from frontdesk.tui.screens.admin_members import MembersScreen
+from frontdesk.tui.screens.admin_webhooks import DeliveryLogScreen
+from frontdesk.tui.screens.confirm import ConfirmScreen
+from frontdesk.tui.screens.people_form import FormScreen
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def front(app: Any) -> Any:
+    """The screen in front now (a call, so a type checker does not carry an earlier check)."""
+    return app.screen
+
+
+def hooks(console: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = console.sandbox.query(
+        "SELECT id, name, url, events, enabled, authorization FROM webhooks")
+    return found
+
+
+async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any) -> None:
+    app = console.app()
+    with Receiver() as receiver:
+        async with app.run_test(size=(160, 45)) as pilot:
+            await console.ready(pilot)
+            await pilot.press("5")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, AdminScreen)
+            await pilot.press(*["down"] * list(SECTIONS).index("webhooks"), "enter")
+            await settle(pilot)
+            assert screen.section == "webhooks"
+            assert "No webhooks yet" in str(screen.query_one("#webhooks-caption").render())
+
+            await pilot.press("n")
+            form = app.screen
+            assert isinstance(form, FormScreen)
+            form.set_values({"name": "Billing", "url": "not a url"})
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert front(app) is form
+            assert "http://" in str(form.query_one("#form-problem").render())
+            form.set_values({"url": receiver.url, "token": "tok-9"})
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            picker = app.screen
+            assert isinstance(picker, MembersScreen)
+            listing = picker.query_one(SelectionList)
+            wanted = {"ConversationClosed", "ConversationNoteAdded"}
+            for index in range(listing.option_count):
+                if listing.get_option_at_index(index).value in wanted:
+                    listing.select(listing.get_option_at_index(index))
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert front(app) is screen
+            [hook] = hooks(console)
+            assert hook["name"] == "Billing" and hook["enabled"] == 1
+            assert set(json.loads(hook["events"])) == wanted
+            assert hook["authorization"] == "Bearer tok-9"
+
+            # an event happens: the receiver gets it, the section shows how it went
+            open_one = console.sandbox.query(
+                "SELECT id FROM conversations WHERE state = 'Open' LIMIT 1")[0]["id"]
+            await app.session.client.conversations.close(open_one)
+            console.sandbox.run_pending()
+            assert receiver.events() == ["ConversationClosed"]
+            await pilot.press("r")
+            await settle(pilot)
+            status = screen.query_one("#webhook-status", DataTable)
+            assert [str(k.value) for k in status.rows] == ["ConversationClosed",
+                                                           "ConversationNoteAdded"]
+            first = " ".join(str(c) for c in status.get_row_at(0))
+            assert "ok 200" in first
+            assert "no recent delivery" in " ".join(str(c) for c in status.get_row_at(1))
+            status.focus()
+            await pilot.press("l")
+            await settle(pilot)
+            log = app.screen
+            assert isinstance(log, DeliveryLogScreen) and len(log.entries) == 1
+            body = str(log.query_one("#delivery-payload", Static).render())
+            assert "CONVERSATION_CLOSED" in body and str(open_one) in body
+            await pilot.press("escape")
+            await settle(pilot)
+            assert front(app) is screen
+
+            screen.query_one("#webhooks-table", DataTable).focus()
+            await pilot.press("space")
+            await settle(pilot)
+            assert hooks(console)[0]["enabled"] == 0
+            await pilot.press("e")
+            edit = app.screen
+            assert isinstance(edit, FormScreen)
+            edit.set_values({"name": "Billing 2"})
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert hooks(console)[0]["name"] == "Billing 2"
+            assert hooks(console)[0]["authorization"] == "Bearer tok-9"  # blank token: kept
+
+            await pilot.press("d")
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("y")
+            await settle(pilot)
+            assert hooks(console) == []
