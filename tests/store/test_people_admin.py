@@ -20,8 +20,9 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.admin import QueueSettings, parse_moment
 from frontdesk.store.errors import Refusal, Refused
-from frontdesk.store.people import anonymization_topic, parse_agents_csv
+from frontdesk.store.people import parse_agents_csv
 from frontdesk.store.session import Session
+from frontdesk.store.topics import anonymization_topic
 
 
 class Counter:
@@ -141,7 +142,7 @@ async def test_anonymize_needs_force_then_is_followed(session: Session,
     sandbox.clock.advance(5)
     sandbox.run_pending()
     current = await session.live.refresh(topic)
-    assert current.processed
+    assert current is not None and current.processed
     assert session.admin.requests_made_here()[0].processed
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from frontdesk.api.wire_time import parse_wire_time
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
-from frontdesk.store.rows import parse_wire_time
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp

@@ -9,7 +9,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Select
 
-from frontdesk.store.people import anonymization_topic
+from frontdesk.store.topics import anonymization_topic
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.attributes_panel import AttributesPanel
 from frontdesk.tui.screens.confirm import ConfirmScreen, TypeBackScreen

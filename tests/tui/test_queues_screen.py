@@ -12,7 +12,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from frontdesk.api.models import AVAILABILITY_CHANNELS
-from frontdesk.store.rows import parse_wire_time
+from frontdesk.api.wire_time import parse_wire_time
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.queue_members import AgentPicks, QueueMembersScreen

@@ -45,12 +45,16 @@ class RetryPolicy:
     ``base_delay`` is the cap of the first backoff, doubling per attempt up to ``max_delay``.
     ``max_retry_after`` is the longest Retry-After the client waits out; a longer one ends the
     call with the error, so the user is told instead of left waiting.
+    ``jitter`` is the share of each wait drawn at random: 1 waits anywhere up to the cap (full
+    jitter, for calls that must not retry in step); 0.5 waits at least half of it (for
+    loops that poll again and again, so a failing service is not asked at once).
     """
 
     max_attempts: int = 4
     base_delay: float = 0.25
     max_delay: float = 4.0
     max_retry_after: float = 10.0
+    jitter: float = 1.0
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
@@ -61,6 +65,8 @@ class RetryPolicy:
                 raise ValueError(f"{name} must be a finite number >= 0")
         if self.max_delay < self.base_delay:
             raise ValueError("max_delay must not be smaller than base_delay")
+        if not 0.0 <= self.jitter <= 1.0:
+            raise ValueError("jitter must be between 0 and 1")
 
 
 #: The policy used when none is given.
@@ -70,14 +76,15 @@ DEFAULT_POLICY = RetryPolicy()
 def backoff(policy: RetryPolicy, attempt: int, rng: random.Random | None = None) -> float:
     """Seconds to wait after failed attempt number ``attempt`` (1 for the first attempt).
 
-    Full jitter: a uniform draw from ``[0, min(max_delay, base_delay * 2 ** (attempt - 1))]``.
-    ``rng`` makes the draw reproducible in tests; without it the module's generator is used.
+    A uniform draw from ``[(1 - jitter) * cap, cap]`` where ``cap`` is
+    ``min(max_delay, base_delay * 2 ** (attempt - 1))`` (full jitter by default). ``rng``
+    makes the draw reproducible in tests; without it the module's generator is used.
     """
     if attempt < 1:
         raise ValueError("attempt counts from 1")
     ceiling = min(policy.max_delay, policy.base_delay * 2.0 ** min(attempt - 1, 64))
     draw = rng.random() if rng is not None else random.random()
-    return draw * ceiling
+    return ceiling * (1.0 - policy.jitter) + draw * ceiling * policy.jitter
 
 
 def is_retryable(

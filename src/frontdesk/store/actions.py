@@ -16,6 +16,7 @@ from ..api.errors import ApiError
 from ..api.pacing import Priority
 from .anonymizations import remember_anonymization
 from .errors import Refused
+from .topics import INBOX, THREAD
 
 if TYPE_CHECKING:
     from ..api.models import AnonymizationRequestStatus, Conversation
@@ -54,9 +55,9 @@ class Actions:
                 self._inbox.changed()
             raise Refused(f"Could not {what} #{conversation_id}: {error.message}",
                           error=error) from error
-        self._hub.live.poke("thread")
+        self._hub.live.poke(THREAD)
         self._inbox.want([conversation_id])
-        self._hub.live.poke("inbox")
+        self._hub.live.poke(INBOX)
 
     @staticmethod
     def _now() -> datetime:
@@ -165,7 +166,7 @@ class Actions:
             if failures:
                 inbox.set_tags(conversation_id, before)
         self._inbox.changed()
-        self._hub.live.poke("thread")
+        self._hub.live.poke(THREAD)
         if failures:
             raise Refused("Some tags were not changed: " + "; ".join(failures))
 
@@ -180,8 +181,8 @@ class Actions:
             raise Refused(f"Could not tag #{conversation_id}: {error.message}",
                           error=error) from error
         self._inbox.want_tags([conversation_id])
-        self._hub.live.poke("thread")
-        self._hub.live.poke("inbox")
+        self._hub.live.poke(THREAD)
+        self._hub.live.poke(INBOX)
 
     async def anonymize_message(self, conversation_id: int, message_id: str
                                 ) -> AnonymizationRequestStatus:

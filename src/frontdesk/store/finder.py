@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.pacing import Priority
+from .topics import INBOX
 
 if TYPE_CHECKING:
     from ..api.models import Conversation, EndUser, Message
@@ -207,7 +208,7 @@ class Finder:
                 conversation_id, priority=Priority.INTERACTIVE)
         except ApiError:
             inbox.want([conversation_id], Priority.INTERACTIVE)
-            self._hub.live.poke("inbox")
+            self._hub.live.poke(INBOX)
             return
         inbox.upsert([conversation], "created")
         self._inbox.changed()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
 from .rows import InboxRow, digest_of, rows_from_compact
+from .topics import INBOX
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -325,7 +326,7 @@ class InboxStore:
 
     def changed(self) -> None:
         """The inbox changed outside a poll (an action): tell the screens."""
-        self._hub.live.put("inbox", self.version)
+        self._hub.live.put(INBOX, self.version)
 
     def save(self) -> None:
         """Keep tags and previews for the next start."""
@@ -425,7 +426,7 @@ class InboxStore:
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
         if self._backlog:
-            self._hub.live.poke("inbox")
+            self._hub.live.poke(INBOX)
             return
         await self._fetch_tags()
 
@@ -447,7 +448,7 @@ class InboxStore:
 
         await asyncio.gather(*(one(cid) for cid in wanted))
         if self._tag_backlog:
-            self._hub.live.poke("inbox")
+            self._hub.live.poke(INBOX)
 
     async def _fetch_one(self, conversation_id: int, priority: Priority) -> Conversation | None:
         client = self._hub.client

@@ -22,7 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from ..api.errors import (
     ApiError,
@@ -32,6 +32,9 @@ from ..api.errors import (
     Unauthorized,
     UnexpectedResponse,
 )
+from ..api.retry import RetryPolicy, backoff
+from .topics import CONNECTION, TopicKey
+from .wake import sleep_or_wake
 
 log = logging.getLogger("frontdesk.store.live")
 
@@ -139,7 +142,9 @@ class LiveStore:
         self._listeners: list[Listener] = []
         self._clock = clock
         self._sleep = sleep
-        self._max_backoff = max_backoff
+        #: the waits after failed polls: from 2 s, doubling, at least half of each drawn
+        self._policy = RetryPolicy(base_delay=min(2.0, max_backoff), max_delay=max_backoff,
+                                   jitter=0.5)
         self._rng = rng or random.Random()
         self._running = False
         #: watchers of topics not registered yet (a screen shown before the session started)
@@ -147,11 +152,15 @@ class LiveStore:
         self.connection = ConnectionState()
         #: called each time the service refuses the key (the session looks for a new one)
         self.on_refused: Callable[[], None] | None = None
+        #: called once per topic whose fetch or listener failed with an unexpected error
+        #: (a bug): the session tells the user; the traceback is in the log
+        self.on_failure: Callable[[str, Exception], None] | None = None
+        self._failed: set[str] = set()
 
     # ------------------------------------------------------------------ topics
 
-    def add(self, name: str, fetch: Fetch[T], interval: float, *, always: bool = False,
-            initial: T | None = None) -> Topic[T]:
+    def add(self, name: TopicKey[T] | str, fetch: Fetch[T], interval: float, *,
+            always: bool = False, initial: T | None = None) -> Topic[T]:
         """Register a topic; ``initial`` is the cached value shown before the first fetch."""
         topic: Topic[T] = Topic(name, fetch, interval, always=always, value=initial)
         old = self._topics.get(name)
@@ -175,10 +184,20 @@ class LiveStore:
         """A registered topic."""
         return self._topics.get(name)
 
+    @overload
+    def get(self, name: TopicKey[T]) -> T | None: ...
+    @overload
+    def get(self, name: str) -> Any: ...
+
     def get(self, name: str) -> Any:
-        """The topic's latest value (None before the first fetch)."""
+        """The topic's latest value (None before the first fetch): of the key's type."""
         topic = self._topics.get(name)
         return None if topic is None else topic.value
+
+    @overload
+    def put(self, name: TopicKey[T], value: T) -> None: ...
+    @overload
+    def put(self, name: str, value: Any) -> None: ...
 
     def put(self, name: str, value: Any) -> None:
         """Set a topic's value from outside a poll (an action's optimistic update, a rollback)."""
@@ -188,6 +207,11 @@ class LiveStore:
         topic.value = value
         topic.changes += 1
         self._notify(name, value)
+
+    @overload
+    def announce(self, name: TopicKey[T], value: T) -> None: ...
+    @overload
+    def announce(self, name: str, value: Any) -> None: ...
 
     def announce(self, name: str, value: Any) -> None:
         """Tell subscribers about a change that is not a polled topic (the outbox count)."""
@@ -235,8 +259,19 @@ class LiveStore:
         for listener in list(self._listeners):
             try:
                 listener(name, value)
-            except Exception:
-                log.exception("listener failed for %s", name)
+            except Exception as error:
+                log.exception("a listener of %s failed", name)
+                self._failure(name, error)
+
+    def _failure(self, name: str, error: Exception) -> None:
+        """Say an unexpected failure of a topic once (it is logged every time)."""
+        if name in self._failed or self.on_failure is None:
+            return
+        self._failed.add(name)
+        try:
+            self.on_failure(name, error)
+        except Exception:
+            log.exception("could not report the failure of %s", name)
 
     # ------------------------------------------------------------------ running
 
@@ -268,6 +303,11 @@ class LiveStore:
             topic._task.cancel()
             topic._task = None
 
+    @overload
+    async def refresh(self, name: TopicKey[T]) -> T | None: ...
+    @overload
+    async def refresh(self, name: str) -> Any: ...
+
     async def refresh(self, name: str) -> Any:
         """Fetch one topic now and return its value (raises the service's error)."""
         topic = self._topics[name]
@@ -281,17 +321,7 @@ class LiveStore:
                 await topic._wake.wait()
             topic._wake.clear()
             delay = await self._poll(topic)
-            await self._wait(topic, delay)
-
-    async def _wait(self, topic: Topic[Any], delay: float) -> None:
-        """Sleep ``delay`` seconds, or less if poked."""
-        sleeper = asyncio.ensure_future(self._sleep(delay))
-        waker = asyncio.ensure_future(topic._wake.wait())
-        try:
-            await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            sleeper.cancel()
-            waker.cancel()
+            await sleep_or_wake(self._sleep, delay, topic._wake)
 
     async def _poll(self, topic: Topic[Any], *, raise_errors: bool = False) -> float:
         """One fetch; returns how long to wait before the next."""
@@ -309,8 +339,9 @@ class LiveStore:
             return delay
         except asyncio.CancelledError:
             raise
-        except Exception:  # a bug in a fetch must not kill the poll loop
+        except Exception as bug:  # a bug in a fetch must not kill the poll loop
             log.exception("poll of %s failed", topic.name)
+            self._failure(topic.name, bug)
             topic.failures += 1
             if raise_errors:
                 raise
@@ -329,8 +360,7 @@ class LiveStore:
         return topic.interval
 
     def _backoff(self, failures: int, error: ApiError | None) -> float:
-        base: float = min(self._max_backoff, 2.0 * 2.0 ** min(failures - 1, 10))
-        delay: float = base / 2 + self._rng.random() * base / 2
+        delay = backoff(self._policy, failures, self._rng)
         if error is not None and error.retry_after:
             delay = max(delay, error.retry_after)
         return delay
@@ -349,7 +379,7 @@ class LiveStore:
             if isinstance(topic.error, Unauthorized):
                 topic.failures = 0
         self.connection = ConnectionState(Link.CONNECTING)
-        self._notify("connection", self.connection)
+        self._notify(CONNECTION, self.connection)
         self.poke()
 
     def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
@@ -357,7 +387,7 @@ class LiveStore:
             state = ConnectionState(Link.REFUSED, None, str(error), "key refused")
             if self.connection.link is not Link.REFUSED:
                 self.connection = state
-                self._notify("connection", state)
+                self._notify(CONNECTION, state)
             if self.on_refused is not None:
                 try:
                     self.on_refused()
@@ -373,19 +403,19 @@ class LiveStore:
         state = ConnectionState(link, self._clock() + delay, str(error), _reason(error))
         if state.link != self.connection.link or state.problem != self.connection.problem:
             self.connection = state
-            self._notify("connection", state)
+            self._notify(CONNECTION, state)
         else:
             self.connection = state
 
     def sign_out(self, reason: str, problem: str) -> None:
         """The console cannot reach the service as anyone (no key): say so in the header."""
         self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
-        self._notify("connection", self.connection)
+        self._notify(CONNECTION, self.connection)
 
     def _set_live(self) -> None:
         if self.connection.link is not Link.LIVE:
             self.connection = ConnectionState(Link.LIVE)
-            self._notify("connection", self.connection)
+            self._notify(CONNECTION, self.connection)
 
     # ------------------------------------------------------------------ figures
 

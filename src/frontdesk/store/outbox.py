@@ -29,7 +29,6 @@ Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalSto
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -50,6 +49,7 @@ from frontdesk.api.errors import (
 from frontdesk.api.retry import RetryPolicy, backoff
 
 from .local import Draft, LocalStore, LocalWriteError
+from .wake import sleep_or_wake
 
 if TYPE_CHECKING:
     from frontdesk.api.models import OutboundMessageInput
@@ -460,19 +460,8 @@ class Outbox:
             if self._retry_at is None:
                 await self._wake.wait()
             else:
-                await self._wait(max(0.0, self._retry_at - self._clock()))
-
-    async def _wait(self, delay: float) -> None:
-        """Until a new item arrives or ``delay`` seconds pass, whichever is first."""
-        waker = asyncio.ensure_future(self._wake.wait())
-        sleeper = asyncio.ensure_future(self._sleep(delay))
-        try:
-            await asyncio.wait({waker, sleeper}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (waker, sleeper):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await sleep_or_wake(self._sleep, max(0.0, self._retry_at - self._clock()),
+                                    self._wake)
 
     def _changed(self) -> None:
         """Tell the UI; a failing callback is logged, never allowed to break the outbox."""

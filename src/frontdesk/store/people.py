@@ -44,6 +44,7 @@ from ..api.pacing import Priority
 from ..api.resources import Page
 from .anonymizations import keep_status, remember_anonymization
 from .errors import Refusal, Refused, refusals
+from .topics import anonymization_topic
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -60,7 +61,6 @@ __all__ = [
     "FindKind",
     "PeopleStore",
     "Profile",
-    "anonymization_topic",
     "parse_agents_csv",
     "read_agents_csv",
     "refusals",
@@ -80,11 +80,6 @@ FOLLOW_INTERVAL = 2.0
 NAME_SCAN_LIMIT = 2_000
 #: At most this many agents per bulk call (the service's limit).
 BULK_LIMIT = 500
-
-
-def anonymization_topic(request_id: str) -> str:
-    """The live topic that follows one anonymisation request until it is processed."""
-    return f"anonymization:{request_id}"
 
 
 def _text(value: object) -> str:

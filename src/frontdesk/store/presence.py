@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
+from .topics import MY_PRESENCE
 
 if TYPE_CHECKING:
     from ..api.models import UserPresence
@@ -38,7 +39,7 @@ class MyPresence:
         """The latest presence the service reported."""
         from ..api.models import UserPresence
 
-        value = self._hub.live.get("presence:me")
+        value = self._hub.live.get(MY_PRESENCE)
         return value if isinstance(value, UserPresence) else None
 
     def working(self, channel: str) -> bool:
@@ -62,7 +63,7 @@ class MyPresence:
             self._hub.notice("error", message)
             return message
         try:
-            await self._hub.live.refresh("presence:me")
+            await self._hub.live.refresh(MY_PRESENCE)
         except ApiError:
-            self._hub.live.poke("presence:me")
+            self._hub.live.poke(MY_PRESENCE)
         return None

@@ -47,6 +47,7 @@ from ..api.errors import (
 )
 from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
 from ..api.pacing import Priority
+from .topics import TopicKey
 
 if TYPE_CHECKING:
     from .directory import Directory
@@ -55,8 +56,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("frontdesk.store.queues")
 
-QUEUES_TOPIC = "queues"
-POSITION_TOPIC = "position"
+QUEUES_TOPIC: TopicKey[tuple[QueueRow, ...]] = TopicKey("queues")
+POSITION_TOPIC: TopicKey[PositionState | None] = TopicKey("position")
 #: Seconds between two checks of a followed conversation's position.
 POSITION_INTERVAL = 3.0
 #: What one console's polling should ask of the service, in all (requests a second): the

@@ -17,13 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..api.wire_time import parse_wire_time
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
 
-__all__ = ["InboxRow", "digest_of", "parse_wire_time", "rows_from_compact"]
+__all__ = ["InboxRow", "digest_of", "rows_from_compact"]
 
 _intern = sys.intern
 
@@ -76,11 +78,11 @@ class InboxRow(NamedTuple):
         write it). Raises ``KeyError``/``TypeError``/``ValueError`` on a malformed record."""
         assignment = wire.get("assignment") or {}
         queue = wire.get("queue") or {}
-        latest = parse_wire_time(wire["createdAt"])
+        latest = parse_wire_time(str(wire["createdAt"]))
         for raw in (wire.get("stateUpdatedAt"), assignment.get("assignedAt"),
                     queue.get("queuedAt")):
             if raw:
-                moment = parse_wire_time(raw)
+                moment = parse_wire_time(str(raw))
                 if moment > latest:
                     latest = moment
         subject = wire.get("subject")
@@ -153,14 +155,3 @@ def _one_from_compact(text: str) -> InboxRow | None:
 
 def _maybe(value: Any) -> str | None:
     return _intern(str(value)) if value is not None else None
-
-
-def parse_wire_time(value: Any) -> datetime:
-    """A timestamp of the wire (``…Z``, ``…Z[GMT]`` or zone-less, read as UTC), aware UTC."""
-    text = str(value)
-    if text.endswith("]"):
-        text = text[:text.rindex("[")]
-    moment = datetime.fromisoformat(text)
-    if moment.tzinfo is None:
-        return moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)

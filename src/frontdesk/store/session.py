@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from ..channels import channel_name
+from ..text import one_line
 from .actions import Actions
 from .directory import Directory
 from .finder import Finder
@@ -31,6 +32,7 @@ from .local import LocalStore
 from .outbox import Outbox, OutboxItem
 from .presence import MyPresence
 from .threads import ThreadStore
+from .topics import DISK, HOURS, INBOX, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -75,8 +77,8 @@ class Session:
         self.settings = settings
         self.profile = profile
         self.identity = identity
-        self.live = LiveStore()
-        self.live.on_refused = self._key_refused
+        self._live = LiveStore()
+        self.live = self._live
         local.on_disk_problem = self._disk_problem
         self.on_notice: Notice | None = None
         self.me: Agent | None = None
@@ -117,6 +119,24 @@ class Session:
     def me_id(self) -> str:
         """My agent id ('' until known)."""
         return self.me.id if self.me is not None else self._cached_me_id
+
+    @property
+    def live(self) -> LiveStore:
+        """The live topics."""
+        return self._live
+
+    @live.setter
+    def live(self, value: LiveStore) -> None:
+        """Use another live store (tests give one with their own sleep): the session listens
+        to it as to the first."""
+        self._live = value
+        value.on_refused = self._key_refused
+        value.on_failure = self._topic_failed
+
+    def _topic_failed(self, topic: str, error: Exception) -> None:
+        """A topic's fetch or listener failed unexpectedly (once per topic): say so."""
+        self.notice("error", f"Could not keep {topic} up to date: {type(error).__name__}: "
+                    f"{one_line(str(error), 120)} — the details are in the log.")
 
     @property
     def client(self) -> ApiClient:
@@ -161,7 +181,7 @@ class Session:
 
     def _disk_problem(self, problem: str | None) -> None:
         """The local store cannot write (or can again): the header says so."""
-        self.live.announce("disk", problem)
+        self.live.announce(DISK, problem)
         if problem is not None:
             self.notice("error", f"The local database cannot be written ({problem}): drafts "
                         "and replies you write now are not kept until this is fixed.")
@@ -291,9 +311,9 @@ class Session:
     async def _begin(self) -> None:
         """Connected: poll, send, find out who I am and load the organisation."""
         poll = self.settings.poll
-        self.live.add("inbox", self._poll_inbox, poll.conversations, initial=self.inbox.version)
-        self.live.add("presence:me", self._my_presence, poll.presence, always=True)
-        self.live.add("hours", self._hours, poll.business_hours, always=True)
+        self.live.add(INBOX, self._poll_inbox, poll.conversations, initial=self.inbox.version)
+        self.live.add(MY_PRESENCE, self._my_presence, poll.presence, always=True)
+        self.live.add(HOURS, self._hours, poll.business_hours, always=True)
         self._outbox_task = asyncio.get_running_loop().create_task(self.outbox.run())
         try:
             await self.resolve_me()
@@ -305,7 +325,7 @@ class Session:
         try:
             await self.directory.load()
             self.inbox.changed()
-            self.live.poke("inbox")  # now that my queues are known, find what waits in them
+            self.live.poke(INBOX)  # now that my queues are known, find what waits in them
         except ApiError as error:
             self.notice("warning", f"Could not load agents, queues and tags: {error.message}")
 
@@ -390,12 +410,12 @@ class Session:
             external_id=item.external_id,
             channel=conversation.channel if conversation is not None else None,
         )
-        self.live.poke("thread")
+        self.live.poke(THREAD)
         return added
 
     def _outbox_changed(self) -> None:
         self.threads.refresh_pending()
-        self.live.announce("outbox", len(self.outbox.items()))
+        self.live.announce(OUTBOX, len(self.outbox.items()))
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from ..api.errors import ApiError, NotFound
 from ..api.models import UserPresence
 from ..api.pacing import Priority
 from .presence import CHANNELS
+from .topics import TopicKey
 
 if TYPE_CHECKING:
     from .directory import Directory
@@ -39,14 +40,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("frontdesk.store.team")
 
-PRESENCE_TOPIC = "team:presence"
-LIST_TOPIC = "team:list"
+PRESENCE_TOPIC: TopicKey[TeamSnapshot] = TopicKey("team:presence")
+LIST_TOPIC: TopicKey[tuple[TeamRef, ...]] = TopicKey("team:list")
 #: How often the list of teams is fetched (seconds).
 LIST_INTERVAL = 60.0
 #: Presence ticks between two look-ups of names nobody knows (about a minute at 5 s).
 NAME_LOOKUP_TICKS = 12
 PAGE_SIZE = 200
-LOAD_TOPIC = "team:load"
+LOAD_TOPIC: TopicKey[tuple[Load, ...]] = TopicKey("team:load")
 #: The most the load topic spends (searches a second).
 LOAD_REQUESTS_PER_SECOND = 0.4
 #: What one console's polling asks of the service in all (as the queues topic counts it).

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
 from .outbox import Outbox, OutboxItem
+from .topics import THREAD, TopicKey
 
 if TYPE_CHECKING:
     from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("frontdesk.store")
 
-TOPIC = "thread"
+TOPIC: TopicKey[ThreadState] = THREAD
 #: every how many ticks the head's tags and ratings are read again
 FULL_EVERY = 20
 #: every how many ticks a waiting conversation's queue position is read again

@@ -21,8 +21,9 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from ..startup import release_gc
-from ..store.live import ConnectionState, Link
-from ..store.session import HoursNow, describe_presence
+from ..store.live import Link
+from ..store.session import describe_presence
+from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
 from ..text import clean
 from . import keymap
 from .commands import once_each, screen_commands
@@ -130,7 +131,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
             if session.live.connection.link is not Link.CONNECTING:
                 # the session may have got this far before the app listened (a key that
                 # is missing is known at once): show what it already knows
-                self._store_changed("connection", session.live.connection)
+                self._store_changed(CONNECTION, session.live.connection)
 
     @work(exclusive=True, group="session", exit_on_error=False, description="sign in")
     async def _start(self) -> None:
@@ -216,25 +217,20 @@ class FrontdeskApp(OrderedKeysApp[None]):
     # ------------------------------------------------------------------ live changes
 
     def _store_changed(self, topic: str, value: Any) -> None:
-        if topic == "connection" and isinstance(value, ConnectionState):
-            self.status_connection = value.describe(_monotonic())
-            if value.problem and value.link.value != "live":
-                log.info("connection: %s", value.problem)
-        elif topic == "presence:me":
-            self.status_presence = describe_presence(value)
-        elif topic == "hours":
-            self.status_hours = describe_hours(value if isinstance(value, HoursNow) else None)
-        elif topic == "disk":
-            self.status_disk = value if isinstance(value, str) else ""
-        elif topic == "outbox":
-            pass
+        if (state := CONNECTION.of(topic, value)) is not None:
+            self.status_connection = state.describe(_monotonic())
+            if state.problem and state.link is not Link.LIVE:
+                log.info("connection: %s", state.problem)
+        elif topic == MY_PRESENCE:
+            self.status_presence = describe_presence(MY_PRESENCE.of(topic, value))
+        elif topic == HOURS:
+            self.status_hours = describe_hours(HOURS.of(topic, value))
+        elif topic == DISK:
+            self.status_disk = DISK.of(topic, value) or ""
         self._paint_statuses()
         screen = self.screen
         if isinstance(screen, (ModeScreen, LiveModal)):
             screen.on_store_change(topic, value)
-        for other in self.screen_stack:
-            if other is not screen and isinstance(other, ModeScreen):
-                continue
 
     def _paint_statuses(self) -> None:
         for screen in self.screen_stack:

@@ -30,6 +30,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from ..wire_time import TimeOutOfRange, parse_wire_time
+
 __all__ = [
     "UUID_PATTERN",
     "BulkActionOutcome",
@@ -70,32 +72,20 @@ def is_uuid(value: str) -> bool:
     return bool(_UUID_RE.match(value))
 
 
-_ZONE_SUFFIX = re.compile(r"\[[^\]]*\]$")
-
-
 def parse_timestamp(value: Any) -> Any:
-    """Parse the three timestamp forms of the service into an aware UTC datetime.
-
-    ``2021-12-01T12:46:36.581Z``, ``2021-12-01T12:46:36.581Z[GMT]`` (a Java zoned form) and
-    the zone-less ``2021-12-01T12:46:35.935`` (read as UTC). Anything else is passed on for
+    """Parse the three timestamp forms of the service into an aware UTC datetime
+    (:func:`~frontdesk.api.wire_time.parse_wire_time`). Anything else is passed on for
     pydantic to reject with its own message.
     """
     if isinstance(value, datetime):
         return value if value.tzinfo else value.replace(tzinfo=UTC)
     if isinstance(value, str):
-        text = _ZONE_SUFFIX.sub("", value.strip())
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
         try:
-            parsed = datetime.fromisoformat(text)
+            return parse_wire_time(value)
+        except TimeOutOfRange:
+            raise
         except ValueError:
             return value
-        if parsed.tzinfo is None:
-            return parsed.replace(tzinfo=UTC)
-        try:
-            return parsed.astimezone(UTC)
-        except OverflowError:  # e.g. 9999-12-31T23:59:59-01:00
-            raise ValueError("timestamp is out of range") from None
     return value
 
 

@@ -15,7 +15,8 @@ from textual.containers import Vertical
 
 from ...api.models import AnonymizationRequestStatus, EndUser
 from ...store.errors import Refused
-from ...store.people import FindKind, anonymization_topic
+from ...store.people import FindKind
+from ...store.topics import anonymization_topic
 from ...text import one_line, safe
 from .. import clock
 from ..widgets.safe import Label

@@ -18,7 +18,8 @@ from textual.widgets import Footer
 
 from ...api.models import AnonymizationRequestStatus, Conversation, EndUser
 from ...store.errors import Refused
-from ...store.people import Profile, anonymization_topic
+from ...store.people import Profile
+from ...store.topics import anonymization_topic
 from ...text import one_line, safe
 from .. import clock
 from ..registry import owns_bindings
