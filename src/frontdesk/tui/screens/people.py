@@ -45,9 +45,6 @@ class PeopleScreen(ModeScreen):
         Binding("n", "users_new", "New end user", id="people.users.new"),
         Binding("enter", "users_open", "Profile", id="people.users.open"),
         Binding("a", "users_anonymize", "Anonymize", id="people.users.anonymize"),
-        Binding("e", "users_edit", "Edit", id="people.users.edit"),
-        Binding("E", "users_patch", "Change fields", id="people.users.patch"),
-        Binding("b", "users_bulk", "Bulk from CSV", id="people.users.bulk"),
         Binding("slash", "agents_filter", "Filter", id="people.agents.filter"),
         Binding("n", "agents_new", "New agent", id="people.agents.new"),
         Binding("b", "agents_bulk", "Bulk from CSV", id="people.agents.bulk"),
@@ -57,6 +54,10 @@ class PeopleScreen(ModeScreen):
         Binding("d", "agents_downgrade", "Downgrade", id="people.agents.downgrade"),
         Binding("D", "agents_downgrade_now", "Downgrade now", id="people.agents.downgrade_now",
                 show=False),
+        # after the agents' keys: the footer orders keys by their first binding
+        Binding("e", "users_edit", "Edit", id="people.users.edit"),
+        Binding("E", "users_patch", "Change fields", id="people.users.patch"),
+        Binding("b", "users_bulk", "Bulk from CSV", id="people.users.bulk"),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
         PaletteEntry("End users: find by name, id, email, phone or external id", "key: / or f",

@@ -84,8 +84,8 @@ class QuickResponsePicker(FilterPicker[str | None]):
         if self.entries is None:
             return
         self.shown = matching(self.entries, typed)
-        options = [Option(Text(one_line(e.title, 40)) + Text("  " + one_line(e.content, 60),
-                                                             _DIM), id=e.key)
+        options = [Option(Text(one_line(e.title, 40))
+                          + Text("  " + one_line(self.filled(e), 60), _DIM), id=e.key)
                    for e in self.shown]
         self.set_options(options)
         if not options:
