@@ -31,6 +31,7 @@ from .resources.custom_attributes import CustomAttributesResource
 from .resources.endusers import EndUsersResource
 from .resources.flows import FlowsResource
 from .resources.integrations import IntegrationsResource
+from .resources.knowledge import KnowledgeResource
 from .resources.links import LinksResource
 from .resources.messages import MessagesResource
 from .resources.notes import NotesResource
@@ -112,6 +113,7 @@ class ApiClient:
     organization: OrganizationResource
     flows: FlowsResource
     templates: TemplatesResource
+    knowledge: KnowledgeResource
 
     def __init__(
         self,
@@ -170,6 +172,7 @@ class ApiClient:
         self.organization = OrganizationResource(self._transport)
         self.flows = FlowsResource(self._transport)
         self.templates = TemplatesResource(self._transport)
+        self.knowledge = KnowledgeResource(self._transport)
 
     @property
     def key(self) -> ApiKey:
