@@ -142,6 +142,29 @@ BEYOND_TABLES: list[tuple[str, str]] = [
     ("GET", "/v1/analytics/records/{recordId}"),
 ]
 
+# The help centre (the vendor's /beta/knowledge/… paths, served under /v1).
+KNOWLEDGE: list[tuple[str, str]] = [
+    ("GET", "/v1/knowledge/collections"),
+    ("GET", "/v1/knowledge/collections/{collectionId}"),
+    ("GET", "/v1/knowledge/collections/{collectionId}/catalog"),
+    ("GET", "/v1/knowledge/categories/{categoryId}"),
+    ("GET", "/v1/knowledge/categories/{categoryId}/translations"),
+    ("POST", "/v1/knowledge/articles"),
+    ("GET", "/v1/knowledge/articles/{articleId}"),
+    ("PATCH", "/v1/knowledge/articles/{articleId}"),
+    ("DELETE", "/v1/knowledge/articles/{articleId}"),
+    ("GET", "/v1/knowledge/articles/{articleId}/translations"),
+    ("PATCH", "/v1/knowledge/articles/{articleId}/translations"),
+    ("POST", "/v1/knowledge/articles/{articleId}/translations/{languageId}/publish"),
+    ("POST", "/v1/knowledge/articles/{articleId}/translations/{languageId}/unpublish"),
+    ("DELETE", "/v1/knowledge/articles/{articleId}/translations/{languageId}"),
+    ("POST", "/v1/knowledge/articles/{articleId}/publish"),
+    ("POST", "/v1/knowledge/articles/{articleId}/unpublish"),
+    ("PATCH", "/v1/knowledge/articles/{articleId}/parent/{parentId}"),
+    ("DELETE", "/v1/knowledge/articles/{articleId}/parent"),
+    ("POST", "/v1/knowledge/articles/attachments"),
+]
+
 # The spec's "Versioning" section.
 SPEC_DEPRECATED = {
     ("GET", "/v1/conversations/{conversationId}/rating"),
@@ -152,18 +175,18 @@ SPEC_DEPRECATED = {
 
 
 def test_the_spec_list_has_no_duplicates() -> None:
-    everything = SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES
-    assert len(everything) == len(set(everything)) == 105
+    everything = SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES + KNOWLEDGE
+    assert len(everything) == len(set(everything)) == 124
 
 
 def test_every_spec_operation_is_mapped() -> None:
-    missing = [op for op in SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES
+    missing = [op for op in SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES + KNOWLEDGE
                if op not in OPERATIONS]
     assert missing == []
 
 
 def test_nothing_is_mapped_that_the_spec_does_not_name() -> None:
-    known = set(SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES)
+    known = set(SPEC_OPERATIONS + BEYOND_SPEC + BEYOND_TABLES + KNOWLEDGE)
     extra = [op for op in OPERATIONS if op not in known]
     assert extra == []
 
@@ -214,4 +237,6 @@ def test_idempotency_follows_the_rules() -> None:
             assert op.idempotent == (not op.path.endswith("/anonymize")), op.name
     safe_posts = {op.name for op in OPERATION_TABLE if op.method == "POST" and op.idempotent}
     assert safe_posts == {"search.conversations", "tags.create", "tags.bulk_tag_conversation",
-                          "analytics.metric_data", "analytics.records"}
+                          "analytics.metric_data", "analytics.records",
+                          "knowledge.publish_translation", "knowledge.unpublish_translation",
+                          "knowledge.publish_article", "knowledge.unpublish_article"}

@@ -32,6 +32,7 @@ from .resources.custom_attributes import CustomAttributesResource
 from .resources.endusers import EndUsersResource
 from .resources.flows import FlowsResource
 from .resources.integrations import IntegrationsResource
+from .resources.knowledge import KnowledgeResource
 from .resources.links import LinksResource
 from .resources.messages import MessagesResource
 from .resources.notes import NotesResource
@@ -116,6 +117,7 @@ class ApiClient:
     templates: TemplatesResource
     webhooks: WebhooksResource
     analytics: AnalyticsResource
+    knowledge: KnowledgeResource
 
     def __init__(
         self,
@@ -176,6 +178,7 @@ class ApiClient:
         self.templates = TemplatesResource(self._transport)
         self.webhooks = WebhooksResource(self._transport)
         self.analytics = AnalyticsResource(self._transport)
+        self.knowledge = KnowledgeResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

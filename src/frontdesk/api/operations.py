@@ -8,10 +8,11 @@ is harmless. The resources look their operations up here, so the paths sent and 
 documented cannot drift apart, and a test keeps the table complete against the spec.
 
 Repeating a call is harmless (``idempotent``) for GET, PUT and DELETE; for PATCH except the
-anonymise operations (each one files a new request); and for three POSTs: a search (read only),
-creating a tag (an existing name returns that tag) and bulk tagging (tagging twice leaves the
-same tags); and the two analytics POSTs, which only read. Adding a message becomes safe per
-call, through its ``externalId``.
+anonymise operations (each one files a new request); and for these POSTs: a search (read only),
+creating a tag (an existing name returns that tag), bulk tagging (tagging twice leaves the
+same tags), publishing or unpublishing a knowledge article or translation (the second time
+changes nothing) and the two analytics POSTs, which only read. Adding a message becomes safe
+per call, through its ``externalId``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def _op(
 
 _C = "/v1/conversations/{conversationId}"
 _W = "/v1/webhooks/{webhookSubscriptionId}"
+_K = "/v1/knowledge"
+_A = f"{_K}/articles/{{articleId}}"
 
 #: Every operation, in the order of the specification; then the four beyond it, and the
 #: published operations of the groups the spec lists without operations.
@@ -197,6 +200,29 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("GET", "/v1/analytics/records", "analytics.list_records"),
     _op("POST", "/v1/analytics/records", "analytics.records", idempotent=True),
     _op("GET", "/v1/analytics/records/{recordId}", "analytics.get_record"),
+    # knowledge: the help centre
+    _op("GET", "/v1/knowledge/collections", "knowledge.list_collections"),
+    _op("GET", f"{_K}/collections/{{collectionId}}", "knowledge.get_collection"),
+    _op("GET", f"{_K}/collections/{{collectionId}}/catalog", "knowledge.catalog"),
+    _op("GET", f"{_K}/categories/{{categoryId}}", "knowledge.get_category"),
+    _op("GET", f"{_K}/categories/{{categoryId}}/translations",
+        "knowledge.category_translations"),
+    _op("POST", f"{_K}/articles", "knowledge.create_article"),
+    _op("GET", _A, "knowledge.get_article"),
+    _op("PATCH", _A, "knowledge.update_article"),
+    _op("DELETE", _A, "knowledge.delete_article"),
+    _op("GET", f"{_A}/translations", "knowledge.article_translations"),
+    _op("PATCH", f"{_A}/translations", "knowledge.update_translations"),
+    _op("POST", f"{_A}/translations/{{languageId}}/publish", "knowledge.publish_translation",
+        idempotent=True),
+    _op("POST", f"{_A}/translations/{{languageId}}/unpublish",
+        "knowledge.unpublish_translation", idempotent=True),
+    _op("DELETE", f"{_A}/translations/{{languageId}}", "knowledge.delete_translation"),
+    _op("POST", f"{_A}/publish", "knowledge.publish_article", idempotent=True),
+    _op("POST", f"{_A}/unpublish", "knowledge.unpublish_article", idempotent=True),
+    _op("PATCH", f"{_A}/parent/{{parentId}}", "knowledge.move_article"),
+    _op("DELETE", f"{_A}/parent", "knowledge.remove_parent"),
+    _op("POST", f"{_K}/articles/attachments", "knowledge.upload_attachments"),
 )
 
 #: ``(METHOD, path template)`` → dotted client method name.

@@ -54,6 +54,7 @@ __all__ = [
     "MAX_RESPONSE_BYTES",
     "NO_BODY",
     "KeyAuth",
+    "RawBody",
     "Reply",
     "Transport",
     "origin_of",
@@ -83,6 +84,15 @@ class _NoBody:
 
 
 NO_BODY: Any = _NoBody()
+
+
+@dataclass(frozen=True, slots=True)
+class RawBody:
+    """A body sent as the given bytes with its own media type (a multipart upload), not as
+    JSON."""
+
+    content: bytes
+    content_type: str
 
 
 def origin_of(url: httpx.URL | str) -> Origin:
@@ -251,8 +261,12 @@ class Transport:
             raise TransportError("The API client is closed", operation=op.label, sent=False)
         target = url if url is not None else self.url_for(op, path)
         query = _query(params)
-        content = None if body is NO_BODY else json.dumps(body, ensure_ascii=False).encode()
-        headers = {"Content-Type": "application/json"} if content is not None else None
+        if isinstance(body, RawBody):
+            content: bytes | None = body.content
+            headers: dict[str, str] | None = {"Content-Type": body.content_type}
+        else:
+            content = None if body is NO_BODY else json.dumps(body, ensure_ascii=False).encode()
+            headers = {"Content-Type": "application/json"} if content is not None else None
         if if_none_match is not None:
             headers = {**(headers or {}), "If-None-Match": if_none_match}
         safe = op.idempotent if idempotent is None else idempotent

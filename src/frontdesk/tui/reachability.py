@@ -260,6 +260,16 @@ _BY_NAME: dict[str, Way] = {
         "analytics.filter_values", "analytics.list_records", "analytics.get_record",
         "analytics.records",
     )},
+    **{name: NotDirect(_NOT_YET) for name in (
+        "knowledge.list_collections", "knowledge.get_collection", "knowledge.catalog",
+        "knowledge.get_category", "knowledge.category_translations",
+        "knowledge.create_article", "knowledge.get_article", "knowledge.update_article",
+        "knowledge.delete_article", "knowledge.article_translations",
+        "knowledge.update_translations", "knowledge.publish_translation",
+        "knowledge.unpublish_translation", "knowledge.delete_translation",
+        "knowledge.publish_article", "knowledge.unpublish_article", "knowledge.move_article",
+        "knowledge.remove_parent", "knowledge.upload_attachments",
+    )},
 }
 
 #: ``(METHOD, path)`` → how a person reaches it.
