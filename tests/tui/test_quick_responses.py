@@ -1,6 +1,7 @@
 """Quick responses from the composer (ctrl+o: filter in a burst, preview with the customer's
-name filled, insert at the cursor, enter typed before the list loaded), then Admin: the template deleted after a question, the
-organisation's details and every flow — one walk through the whole flow."""
+name filled, insert at the cursor, enter typed before the list loaded), then Admin: the
+template deleted after a question, the organisation's details and every flow — one walk
+through the whole flow."""
 
 from __future__ import annotations
 
