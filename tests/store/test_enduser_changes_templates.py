@@ -86,9 +86,7 @@ async def test_patch_sends_only_what_changed_and_update_keeps_hidden_fields(
     assert changed.last_name == "Kowalska" and changed.external_id is None
     assert changed.email == user.email and changed.phone_number == user.phone_number
     # a full update: what the form shows, plus what it does not show, kept
-    sandbox.query("UPDATE users SET avatar_url = 'https://example.org/a.png' WHERE id = ?",
-                  (user.id,))
-    user = await people.get_enduser(user.id)
+    user = await session.client.endusers.patch(user.id, avatar_url="https://example.org/a.png")
     updated = await update_enduser(people, user, {**form, "phone_number": "",
                                                   "display_name": "Renamed"})
     assert updated.display_name == "Renamed" and updated.phone_number is None

@@ -1,6 +1,7 @@
 """Quick responses from the composer (ctrl+o: filter in a burst, preview with the customer's
-name filled, insert at the cursor), then Admin: the template deleted after a question, the
-organisation's details and every flow — one walk through the whole flow."""
+name filled, insert at the cursor, enter typed before the list loaded), then Admin: the
+template deleted after a question, the organisation's details and every flow — one walk
+through the whole flow."""
 
 from __future__ import annotations
 
@@ -64,6 +65,12 @@ async def test_pick_insert_then_delete_in_admin_with_organisation_and_flows(
         await console.burst(pilot, "ctrl+o", "escape")
         await settle(pilot)
         assert front(app) is thread and editor.text == before
+        # a filter and enter in one burst with ctrl+o, before the list has loaded
+        await console.burst(pilot, "ctrl+o", *"refund", "enter")
+        await settle(pilot)
+        assert front(app) is thread
+        assert editor.text.endswith("I've issued a full refund. It shows on your statement "
+                                    "within 5 working days.")
         await console.burst(pilot, "escape", "escape")
         await settle(pilot)
         # Admin → Quick responses: delete one after a question

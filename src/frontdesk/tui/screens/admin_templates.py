@@ -34,12 +34,17 @@ def languages(template: Template) -> str:
 
 
 def describe_template(template: Template, name_of: Callable[[str | None], str]) -> str:
-    """A template in full (markup-safe): subject, content, who wrote and edited it."""
+    """A template in full (markup-safe): subject, content, each translation on one line,
+    who wrote and edited it."""
     lines = [f"[b]{safe(one_line(template.name, 60))}[/b] · "
              f"{_KINDS.get(template.type, safe(one_line(template.type, 20)))}"]
     if template.subject:
         lines.append(f"[b]Subject[/b] {safe(one_line(template.subject, 80))}")
     lines.append(safe(template.content))
+    for translation in template.translations or []:
+        off = " (deactivated)" if translation.is_deactivated else ""
+        lines.append(f"[b]{safe(one_line(translation.locale, 12))}[/b]{off} "
+                     f"{safe(one_line(translation.content, 90))}")
     made = f"by {name_of(template.created_by)} on {clock.shown(template.created_at, 'date')}"
     if template.last_edited_at is not None:
         made += (f"; edited by {name_of(template.last_edited_by)} on "

@@ -11,6 +11,8 @@ Template text is the service's: it is shown through the safe widgets, never as m
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -66,12 +68,14 @@ class QuickResponsePicker(FilterPicker[str | None]):
     async def load(self) -> None:
         """Read the quick responses and the names their placeholders take."""
         store = templates_of(session_of(self))
+        names = asyncio.ensure_future(store.names_for(self.conversation_id))
         try:
             entries = await store.quick_responses()
         except Refused as refusal:
+            names.cancel()
             self.query_one("#quick-preview", Static).update(safe(refusal.reason))
             return
-        self.customer, self.agent = await store.names_for(self.conversation_id)
+        self.customer, self.agent = await names
         self.entries = entries
         self._filled = None
         self.sync()
