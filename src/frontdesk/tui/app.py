@@ -9,6 +9,7 @@ status bar and to the screen in front.
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterable
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -37,6 +38,8 @@ from .widgets.status_bar import StatusBar, describe_hours
 from .worker_failures import ReportingWorkers, failure_line, log_failure
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from ..store.session import Session
 
 log = logging.getLogger("frontdesk.tui")
@@ -94,7 +97,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
                  start_session: bool = True, sandbox_access: SandboxAccess | None = None) -> None:
-        super().__init__()
+        super().__init__(driver_class=_terminal_driver())
         # every worker that fails unexpectedly is reported in one place: worker_failed
         self._workers = ReportingWorkers(self, self.worker_failed)
         self.session = session
@@ -371,3 +374,13 @@ def _monotonic() -> float:
 
 
 __all__ = ["BINDING_OWNERS", "FrontdeskApp"]
+
+
+def _terminal_driver() -> type[Driver] | None:
+    """Textual's Linux driver reading Esc + key as two keys (``tui/terminal_keys.py``); on
+    other systems Textual's own."""
+    if sys.platform == "win32":
+        return None
+    from .terminal_keys import FrontdeskDriver
+
+    return FrontdeskDriver
