@@ -52,7 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 screenshots: $(STAMP)
-	$(BIN)/python -m frontdesk.tui.screenshots screenshots
+	$(BIN)/python -m frontdesk.screenshots screenshots
 
 # Resolve pyproject.toml's ranges again to the newest releases, with hashes.
 lock: $(STAMP)

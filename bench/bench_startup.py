@@ -222,7 +222,7 @@ def path_homes(template: Path, server: ServerInfo) -> dict[str, Path]:
                                             agent_email=_identity(), key_source="file",
                                             key_file=str(key_file))}))
             else:
-                target = launch.local_store_path(cli._script_profile_name(server.base_url))
+                target = launch.local_store_path(cli.console.script_profile_name(server.base_url))
                 for suffix in ("", "-wal", "-shm"):
                     found = Path(str(source) + suffix)
                     if found.exists():

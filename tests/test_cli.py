@@ -539,27 +539,27 @@ def test_no_profile_without_a_terminal(capsys: pytest.CaptureFixture[str],
 def test_no_profile_in_a_terminal_opens_the_first_run(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         record_console: list[launch.Target]) -> None:
-    monkeypatch.setattr(cli, "_interactive", lambda: True)
+    monkeypatch.setattr(cli.console, "interactive", lambda: True)
     demos: list[bool] = []
-    monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult("demo"))
+    monkeypatch.setattr(cli.console, "run_first_run", lambda settings: FirstRunResult("demo"))
 
     def run_demo(settings: Settings, logs: object) -> int:
         demos.append(True)
         return 0
 
-    monkeypatch.setattr(cli, "_run_demo", run_demo)
+    monkeypatch.setattr(cli.console, "run_demo", run_demo)
     assert run(capsys)[0] == 0
     assert demos == [True]
 
     profile = Profile(name="work", base_url="https://support.example.com",
                       agent_email="me@example.com")
-    monkeypatch.setattr(cli, "_run_first_run", lambda settings: FirstRunResult(
+    monkeypatch.setattr(cli.console, "run_first_run", lambda settings: FirstRunResult(
         "connected", profile, ApiKey("sbx_first-run-key")))
     assert run(capsys)[0] == 0
     [target] = record_console
     assert (target.profile, target.key) == ("work", "sbx_first-run-key")
 
-    monkeypatch.setattr(cli, "_run_first_run", lambda settings: None)  # quit
+    monkeypatch.setattr(cli.console, "run_first_run", lambda settings: None)  # quit
     assert run(capsys)[0] == 0
 
 
@@ -689,7 +689,7 @@ def test_the_log_file_never_holds_the_key(
     assert "GET /v1/agents" in text  # DEBUG shows the requests …
     assert sandbox.key not in every_file_text(config.log_dir().parent)  # … never the key
     assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
-    assert not any(isinstance(h.formatter, cli._KeyMaskingFormatter)
+    assert not any(isinstance(h.formatter, cli.logs.KeyMaskingFormatter)
                    for h in logging.getLogger().handlers)  # put back after the command
 
 

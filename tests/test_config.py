@@ -49,6 +49,7 @@ from frontdesk.config import (
     settings_path,
     write_key_file,
 )
+from frontdesk.settings import schema
 
 SECRET = "sk-live-7f3c9a1e5b2d4f60-do-not-leak"
 AGENT_ID = "3F2B6C1E-8A4D-4E59-9D0A-2C7E5B1F4A93"
@@ -368,7 +369,7 @@ SECTIONS = (Settings, Profile, PollSettings, RateSettings, UISettings)
 
 def test_settings_fields_are_documented() -> None:
     """Every field has a docstring right below it (they are the settings' documentation)."""
-    tree = ast.parse(Path(config.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(schema.__file__).read_text(encoding="utf-8"))
     classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
     for model in SECTIONS:
         body = classes[model.__name__].body

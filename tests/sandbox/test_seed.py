@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from frontdesk.api import models
-from frontdesk.sandbox import seed as seeding
 from frontdesk.sandbox import shapes
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
@@ -26,9 +25,11 @@ from frontdesk.sandbox.seed import (
     ADMIN_EMAIL,
     CHANNELS,
     DEMO_AGENT_EMAIL,
+    bulk_messages,
     ensure_seeded,
     summary,
 )
+from frontdesk.sandbox.seed.state import Person
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 NOW_ISO = "2026-01-05T09:00:00.000Z"
@@ -402,10 +403,11 @@ def test_the_large_scale_helpers_match_the_generic_encoding() -> None:
     rng = random.Random(5)
     for _ in range(2000):
         bits = rng.getrandbits(128)
-        assert seeding._fast_uuid(bits) == str(uuid.UUID(int=bits, version=4))
-    person = seeding._Person("u1", "Zoë", 'Zoë "Ærø" Østergård', "zoe@example.com", "+4512345678")
+        assert bulk_messages.fast_uuid(bits) == str(uuid.UUID(int=bits, version=4))
+    person = Person("u1", "Zoë", 'Zoë "Ærø" Østergård', "zoe@example.com", "+4512345678")
     lines = ["Hej, what's the status of ORD-12345?", "Tak — 東京 <ok> & \\ \"quoted\""]
-    bodies = seeding._BulkBodies(random.Random(1), lines, lines, ["<p>A & B</p>", "<p>東京</p>"])
+    htmls = ["<p>A & B</p>", "<p>東京</p>"]
+    bodies = bulk_messages.BulkBodies(random.Random(1), lines, lines, htmls)
     for channel in ("Email", "ContactForm", "WidgetChat", "WhatsApp", "Sms", "PstnPhone"):
         for subject in ("Order ORD-1 — \"late\"", None):
             thread = bodies.thread(channel, person, subject)
@@ -417,5 +419,5 @@ def test_the_large_scale_helpers_match_the_generic_encoding() -> None:
                 assert attributes["direction"] == ("Outbound" if outbound else "Inbound")
                 if channel in ("Email", "ContactForm"):
                     value = attributes["emailContent"]["content"]["value"]
-                    assert stored == dumps(seeding._email_attributes(person, subject, outbound,
-                                                                  value))
+                    assert stored == dumps(bulk_messages._email_attributes(person, subject,
+                                                                        outbound, value))

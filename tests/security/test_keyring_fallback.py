@@ -96,7 +96,7 @@ def hanging(monkeypatch: pytest.MonkeyPatch) -> Iterator[HangingKeyring]:
     """A hanging keyring and a short keyring timeout for the command line."""
     backend = HangingKeyring()
     keyring.set_keyring(backend)
-    monkeypatch.setattr(cli, "KEYRING_TIMEOUT", 0.5)
+    monkeypatch.setattr(cli.common, "KEYRING_TIMEOUT", 0.5)
     yield backend
     backend.release.set()
 

@@ -14,9 +14,9 @@ from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.errors import Refused
 from frontdesk.store.knowledge import FoundArticle, knowledge_of, matches, to_html
 from frontdesk.store.local import LocalStore
-from frontdesk.store.errors import Refused
 from frontdesk.store.session import Session
 
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from ..api.client import ApiClient
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
-    from ..config import Settings
+    from ..settings import Settings
     from .admin import AdminStore
     from .people import PeopleStore
     from .queues import QueueWatch
@@ -162,7 +162,7 @@ class Session:
                 self._client = self._connect()
             except Exception as error:  # a missing key, a locked keyring, a bad address…
                 self._connect_error = str(error) or type(error).__name__
-                from ..config import ConfigError
+                from ..settings import ConfigError
 
                 if isinstance(error, ConfigError):  # the key: missing, unreadable, no keyring
                     self._connect_reason = "no API key"

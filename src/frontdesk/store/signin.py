@@ -22,7 +22,6 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from .. import config
 from ..api.client import ApiClient
 from ..api.errors import ApiError, NotFound, TransportError, Unauthorized
 from ..api.models import Agent
@@ -30,6 +29,17 @@ from ..api.pacing import Pacer
 from ..api.retry import RetryPolicy
 from ..api.secrets import ApiKey
 from ..keycheck import identity_fields
+from ..settings import (
+    KeyFileError,
+    Profile,
+    SecretStore,
+    Settings,
+    config_dir,
+    load_settings,
+    read_key_file,
+    save_settings,
+    write_key_file,
+)
 
 __all__ = [
     "KeySource",
@@ -119,7 +129,7 @@ async def verify(
 
 def default_key_file(profile: str) -> Path:
     """Where frontdesk offers to write a profile's key file: ``config/keys/<profile>.key``."""
-    return config.config_dir() / "keys" / f"{profile}.key"
+    return config_dir() / "keys" / f"{profile}.key"
 
 
 def keep_key(
@@ -128,33 +138,33 @@ def keep_key(
     source: KeySource,
     *,
     key_file: str | os.PathLike[str] | None = None,
-    store: config.SecretStore | None = None,
+    store: SecretStore | None = None,
 ) -> None:
     """Put ``key`` where a profile with ``key_source = source`` will find it.
 
-    ``keyring``: the system keyring (raises :class:`~frontdesk.config.KeyringUnavailable`,
+    ``keyring``: the system keyring (raises :class:`~frontdesk.settings.KeyringUnavailable`,
     with its plain explanation, when there is none or it does not answer). ``file``: a 0600
     file at ``key_file`` (remembered as made by frontdesk unless it already held this key).
     ``env``: nothing is stored; the person sets ``FRONTDESK_API_KEY`` themselves.
     This call blocks up to the keyring's timeout: run it off the UI thread.
     """
     if source == "keyring":
-        (store or config.SecretStore()).set_key(profile, key.reveal())
+        (store or SecretStore()).set_key(profile, key.reveal())
     elif source == "file":
         if key_file is None:
-            raise config.KeyFileError("A key file path is needed to keep the key in a file.")
+            raise KeyFileError("A key file path is needed to keep the key in a file.")
         path = Path(key_file).expanduser()
-        with contextlib.suppress(config.KeyFileError):
-            if ApiKey(config.read_key_file(path)) == key:
+        with contextlib.suppress(KeyFileError):
+            if ApiKey(read_key_file(path)) == key:
                 return  # the person's own file already holds this key: leave it as it is
         if not path.parent.exists():
             path.parent.mkdir(parents=True, mode=0o700)
-        config.write_key_file(path, key.reveal())
+        write_key_file(path, key.reveal())
         _remember_made(path)
 
 
 def _made_list() -> Path:
-    return config.config_dir() / _MADE_KEY_FILES
+    return config_dir() / _MADE_KEY_FILES
 
 
 def _read_made() -> list[str]:
@@ -195,25 +205,25 @@ def forget_made_key_file(path: str | os.PathLike[str]) -> None:
 # --------------------------------------------------------------------------- the settings file
 
 
-def save_profile(profile: config.Profile, path: Path | None = None) -> config.Settings:
+def save_profile(profile: Profile, path: Path | None = None) -> Settings:
     """Add or replace ``profile`` in the settings file; it becomes the default when there is
     no default yet (the first profile). Returns the settings as saved."""
-    settings = config.load_settings(path)
+    settings = load_settings(path)
     profiles = {**settings.profiles, profile.name: profile}
     default = settings.default_profile or profile.name
     updated = dataclasses.replace(settings, profiles=profiles, default_profile=default)
-    config.save_settings(updated, path)
+    save_settings(updated, path)
     return updated
 
 
-def remove_profile(name: str, path: Path | None = None) -> config.Settings:
+def remove_profile(name: str, path: Path | None = None) -> Settings:
     """Delete profile ``name`` from the settings file. When it was the default, the only
     remaining profile (if exactly one is left) becomes the default. Returns the new settings."""
-    settings = config.load_settings(path)
+    settings = load_settings(path)
     profiles = {k: v for k, v in settings.profiles.items() if k != name}
     default = settings.default_profile
     if default == name or default not in profiles:
         default = next(iter(profiles)) if len(profiles) == 1 else None
     updated = dataclasses.replace(settings, profiles=profiles, default_profile=default)
-    config.save_settings(updated, path)
+    save_settings(updated, path)
     return updated

@@ -33,7 +33,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 
 from ...api.secrets import ApiKey
-from ...config import (
+from ...settings import (
     API_KEY_ENV,
     ConfigError,
     KeyringUnavailable,

@@ -10,8 +10,8 @@ import random
 import uuid
 from datetime import datetime, timedelta
 
-from .db import Database, dumps, iso
-from .knowledge import plaintext
+from ..db import Database, dumps, iso
+from ..knowledge import plaintext
 
 #: (key, title, description, internal)
 COLLECTIONS = (

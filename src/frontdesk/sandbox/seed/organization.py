@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from . import demo_text as text
-from .db import Database
+from .. import demo_text as text
+from ..db import Database
 
 #: Deterministic ids: the same flow has the same id in every sandbox.
 _NAMESPACE = uuid.UUID("6f1d8a52-3c1e-4c55-9a51-2f0b8f3c7d10")

@@ -10,7 +10,7 @@ import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
-from .db import Database, dumps, iso
+from ..db import Database, dumps, iso
 
 _SIGN = "\n\n{{agent_firstname}}"
 

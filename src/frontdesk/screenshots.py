@@ -1,4 +1,4 @@
-"""``python -m frontdesk.tui.screenshots FOLDER`` (``make screenshots``): an SVG of every
+"""``python -m frontdesk.screenshots FOLDER`` (``make screenshots``): an SVG of every
 screen of the console at 100x30 and 160x45, named ``<screen>-<width>x<height>.svg``.
 
 The pictures show the seeded demo organisation (seed 7) with every clock frozen at the same
@@ -8,10 +8,9 @@ fresh console session (its own local store, on a temporary FRONTDESK_HOME) signe
 demo agent, driven with ``App.run_test`` and Pilot key presses, then
 ``App.save_screenshot``. A screen whose module or key is not there yet is skipped with a note.
 
-This module is a composition root run as a program, like ``frontdesk.launch``: it assembles
-a sandbox and an API client, which the console's own modules never import. They are loaded
-with ``importlib`` here so that the console's layering rules still hold for every module the
-console imports.
+This module is a composition root run as a program, beside ``frontdesk.cli`` and
+``frontdesk.launch`` above the layers: it assembles a sandbox, an API client, a session and
+the console, which the console's own modules never import.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from typing import Any
 from textual.app import App
 from textual.pilot import Pilot
 
-from .widgets.safe import Input, TextArea
+from .tui.widgets.safe import Input, TextArea
 
 __all__ = ["NOW", "SIZES", "Shot", "main", "shots", "take_all"]
 
@@ -302,9 +301,10 @@ class Sandbox:
     """The sandbox the pictures are drawn from, and the sessions signed in to it."""
 
     def __init__(self, folder: Path) -> None:
-        server_module = importlib.import_module("frontdesk.sandbox.server")
-        clock_module = importlib.import_module("frontdesk.sandbox.clock")
-        seed_module = importlib.import_module("frontdesk.sandbox.seed")
+        from .sandbox import clock as clock_module
+        from .sandbox import seed as seed_module
+        from .sandbox import server as server_module
+
         self.identity: str = seed_module.DEMO_AGENT_EMAIL
         self.server: Any = server_module.SandboxServer(
             folder / "sandbox.db", keys=[KEY], seed=SEED, clock=clock_module.ManualClock(NOW),
@@ -339,18 +339,19 @@ class Sandbox:
     def session(self) -> Any:
         """A new session signed in, once started, as the demo agent (its local store in the
         current FRONTDESK_HOME)."""
-        client_module = importlib.import_module("frontdesk.api.client")
-        pacing = importlib.import_module("frontdesk.api.pacing")
-        config = importlib.import_module("frontdesk.config")
-        launch = importlib.import_module("frontdesk.launch")
-        local_module = importlib.import_module("frontdesk.store.local")
-        session_module = importlib.import_module("frontdesk.store.session")
+        from . import launch
+        from .api import client as client_module
+        from .api import pacing
+        from .settings import Settings
+        from .store import live as live_module
+        from .store import local as local_module
+        from .store import session as session_module
+
         profile = PROFILE
         client = client_module.ApiClient(self.server.base_url, KEY, self.server.integrations_url,
                                          pacer=pacing.Pacer(enabled=False))
-        live_module = importlib.import_module("frontdesk.store.live")
         local = local_module.LocalStore(launch.local_store_path(profile))
-        session = session_module.Session(client=client, local=local, settings=config.Settings(),
+        session = session_module.Session(client=client, local=local, settings=Settings(),
                                          profile=profile, identity=self.identity)
         timers = PollTimers()
         session.live = live_module.LiveStore(sleep=timers.sleep)

@@ -1,0 +1,156 @@
+"""A small TOML writer for the subset the settings use, and a merge that changes a
+hand-edited file in place (with tomlkit, loaded only when saving)."""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes, control and format characters escaped."""
+    out = ['"']
+    for char in value:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif unicodedata.category(char) in ("Cc", "Cf"):
+            # Control and invisible format characters (bidi overrides too) stay visible.
+            code = ord(char)
+            out.append(f"\\u{code:04X}" if code <= 0xFFFF else f"\\U{code:08X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _toml_key(key: str) -> str:
+    """A key written bare when TOML allows it, quoted otherwise (e.g. ``"inbox.claim"``)."""
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
+def _toml_value(value: object) -> str:
+    """A scalar or a list of scalars as TOML text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    raise TypeError(f"cannot write a {type(value).__name__} to TOML")
+
+
+def dumps_toml(data: Mapping[str, object]) -> str:
+    """Serialise nested mappings of strings, numbers, booleans and lists of those to TOML.
+
+    Enough for :class:`Settings`; ``None`` values are skipped (TOML has no null). Sub-mappings
+    become ``[table]`` sections after the plain values of their parent.
+    """
+    lines: list[str] = []
+    _write_table(lines, (), data)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def merge_toml(current: str, data: Mapping[str, object]) -> str:
+    """``current`` TOML text changed to hold exactly ``data``, keeping its comments and layout.
+
+    Values equal to what the text holds are left as written; changed ones are written as
+    :func:`dumps_toml` would (the same escaping) in place, keeping their comment. Text that is
+    not valid TOML is replaced by :func:`dumps_toml` of ``data``.
+    """
+    import tomlkit  # only when saving: not on the way to the first frame
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        document = tomlkit.parse(current)
+    except TOMLKitError:
+        return dumps_toml(data)
+    _merge_table(document, data)
+    return _space_tables(tomlkit.dumps(document))
+
+
+_TABLE_HEADER = re.compile(r"^\[[^\]=,]+\]\s*(#.*)?$")
+
+
+def _space_tables(text: str) -> str:
+    """A blank line before each table header that directly follows a value (tomlkit adds
+    keys and tables without one); a header under its own comment stays under it."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if (_TABLE_HEADER.match(line) and out and out[-1].strip()
+                and not out[-1].lstrip().startswith("#")):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def _merge_table(table: Any, data: Mapping[str, object]) -> None:
+    """Make a tomlkit table (or the document) hold ``data``; see :func:`merge_toml`."""
+    import tomlkit
+
+    for key in list(table.keys()):
+        if data.get(key) is None:
+            del table[key]
+    for key, value in data.items():
+        if not isinstance(key, str):
+            raise TypeError(f"TOML keys must be strings, not {type(key).__name__}")
+        if value is None:
+            continue
+        existing = table.get(key)
+        if isinstance(value, Mapping):
+            if not isinstance(existing, Mapping):
+                existing = tomlkit.table(
+                    is_super_table=bool(value) and all(isinstance(v, Mapping)
+                                                       for v in value.values()))
+                _merge_table(existing, value)
+                table[key] = existing
+            else:
+                _merge_table(existing, value)
+            continue
+        item = tomlkit.parse(f"value = {_toml_value(value)}")["value"]
+        if existing is None or _plain(existing) != _plain(item):
+            table[key] = item
+
+
+def _plain(item: Any) -> Any:
+    """A tomlkit item as plain Python values (for comparing what a file holds)."""
+    unwrap = getattr(item, "unwrap", None)
+    return unwrap() if unwrap is not None else item
+
+
+def _write_table(lines: list[str], prefix: tuple[str, ...], table: Mapping[str, object]) -> None:
+    """Append one table's plain values (under its header) and then its sub-tables."""
+    scalars = [(k, v) for k, v in table.items() if v is not None and not isinstance(v, Mapping)]
+    tables = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
+    for key, _ in table.items():
+        if not isinstance(key, str):
+            raise TypeError(f"TOML keys must be strings, not {type(key).__name__}")
+    if prefix and (scalars or not tables):
+        lines.append("")
+        lines.append("[" + ".".join(_toml_key(part) for part in prefix) + "]")
+    for key, value in scalars:
+        lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for key, value in tables:
+        _write_table(lines, (*prefix, key), value)
