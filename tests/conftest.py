@@ -141,3 +141,10 @@ def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=empty_sandbox.base_url,
                       headers={"Authorization": empty_sandbox.key}, timeout=10) as client:
         yield client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (a single item of ten seconds or more) run first, each kept in its
+    file's order: on two workers a long item started last would leave one worker finishing
+    alone while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

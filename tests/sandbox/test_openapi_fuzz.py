@@ -21,6 +21,8 @@ from schemathesis.specs.openapi.checks import (
 from conftest import start_sandbox
 from frontdesk.sandbox.server import SandboxServer
 
+pytestmark = pytest.mark.slow  # one item of a minute: see tests/conftest.py
+
 EXAMPLES = 6  # per operation, beside schemathesis' coverage phase (boundary and invalid cases)
 
 
