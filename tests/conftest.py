@@ -8,8 +8,10 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
+import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -29,6 +31,13 @@ NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 # Local times on screen (snapshots) must not depend on the machine's zone.
 os.environ["TZ"] = "UTC"
 time.tzset()
+
+# httpcore asks `import sniffio` which async library runs, on every request it sends; without
+# sniffio installed each ask is a failed import that searches the whole of sys.path (long under
+# pytest), a fifth of a console's CPU while it fills its inbox. Remembering the failure once
+# gives httpcore the same answer ("asyncio") at no cost.
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules["sniffio"] = None  # type: ignore[assignment]  # "not installed", remembered
 SEED = 7
 
 
@@ -132,3 +141,10 @@ def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=empty_sandbox.base_url,
                       headers={"Authorization": empty_sandbox.key}, timeout=10) as client:
         yield client
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (a single item of ten seconds or more) run first, each kept in its
+    file's order: on two workers a long item started last would leave one worker finishing
+    alone while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

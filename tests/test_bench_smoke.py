@@ -12,11 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", "sandbox",
               "local")
 
 
+@pytest.mark.slow
 def test_quick_bench_writes_results(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src")])}

@@ -21,7 +21,9 @@ from schemathesis.specs.openapi.checks import (
 from conftest import start_sandbox
 from frontdesk.sandbox.server import SandboxServer
 
-EXAMPLES = 6  # per operation, beside schemathesis' coverage phase (boundary and invalid cases)
+pytestmark = pytest.mark.slow  # one item of a minute: see tests/conftest.py
+
+EXAMPLES = 3  # per operation, beside schemathesis' coverage phase (boundary and invalid cases)
 
 
 @pytest.fixture(scope="module")

@@ -298,6 +298,7 @@ def walk_the_other_modes(console: PtyConsole) -> None:
     console.shows("About      described [@click=", "── mallory option [@click=app.quit]")
 
 
+@pytest.mark.slow
 def test_customer_escapes_never_reach_the_terminal(
         terminal: tuple[PtyConsole, hostile.Planted], sandbox: SandboxServer) -> None:
     console, planted = terminal

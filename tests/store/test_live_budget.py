@@ -195,6 +195,7 @@ async def measure(sandbox: SandboxServer, folder: Path, topics: tuple[str, ...])
         await session.close()
 
 
+@pytest.mark.slow
 async def test_an_agent_watching_everything_polls_at_most_one_request_a_second(
         limited_sandbox: SandboxServer, tmp_path: Path) -> None:
     measured = await measure(limited_sandbox, tmp_path,
@@ -206,6 +207,7 @@ async def test_an_agent_watching_everything_polls_at_most_one_request_a_second(
     assert measured.total <= BUDGET_PER_MINUTE, measured.report()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("topics", [
     ("queues", "position", "presence:me", "hours"),
     ("team:presence", "team:list", "presence:me", "hours"),

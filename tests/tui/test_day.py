@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.simulator import Simulator
@@ -90,6 +92,7 @@ async def step(console: Console, pilot: Any, *keys: str, life: Life | None = Non
     assert app.renders.get("inbox.list", 0) - before <= 2 * len(keys) + 2 + changes
 
 
+@pytest.mark.slow
 async def test_an_agents_day(console: Console) -> None:
     me = str(console.sandbox.query("SELECT id FROM users WHERE email = ?",
                                    (DEMO_AGENT_EMAIL,))[0]["id"])
