@@ -219,6 +219,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
         elif topic == "outbox":
             pass
         self._paint_statuses()
+        if not self.screen_stack:  # the console is closing: no screen to tell
+            return
         screen = self.screen
         if isinstance(screen, (ModeScreen, LiveModal)):
             screen.on_store_change(topic, value)
