@@ -3,9 +3,11 @@ typist) act exactly as the same keys typed one by one, and the console falls bac
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
+import pytest
 from textual.widgets import Input, OptionList
 
 from frontdesk.tui.app import FrontdeskApp
@@ -90,9 +92,12 @@ async def test_bursts_in_the_inbox_its_filter_the_tag_picker_and_admin(console: 
         assert menu.highlighted == 2
 
 
-async def test_a_key_that_is_never_done_with_holds_no_key_after_it(console: Console) -> None:
+async def test_a_key_that_is_never_done_with_holds_no_key_after_it(
+        console: Console, caplog: pytest.LogCaptureFixture) -> None:
     """Whatever goes wrong with one key (lost on its way, a handler that never says done),
-    the keys after it are not held for good: the next key that comes moves them on."""
+    the keys after it are not held for good: the next key that comes moves them on, and the
+    log says so (the soak of tests/tui/test_key_soak.py asserts it never happens by itself)."""
+    caplog.set_level(logging.WARNING, logger="frontdesk.tui")
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
         await console.ready(pilot)
@@ -104,3 +109,5 @@ async def test_a_key_that_is_never_done_with_holds_no_key_after_it(console: Cons
         await console.burst(pilot, "tab", "tab")
         assert inbox(app).view == "pending"
         assert app.keys_waiting == 0
+        given_up = [r.getMessage() for r in caplog.records if "never done with" in r.getMessage()]
+        assert len(given_up) == 1 and "'x' in flight" in given_up[0]

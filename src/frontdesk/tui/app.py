@@ -231,6 +231,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
         elif topic == DISK:
             self.status_disk = DISK.of(topic, value) or ""
         self._paint_statuses()
+        if not self.screen_stack:  # the console is closing: no screen to tell
+            return
         screen = self.screen
         if isinstance(screen, (ModeScreen, LiveModal)):
             screen.on_store_change(topic, value)

@@ -108,7 +108,12 @@ class OrderedKeysApp(App[ReturnType]):
         good."""
         if (self._key_in_flight is not None or self._keys_settling) \
                 and time.monotonic() - self._key_since > KEY_STUCK:
-            log.warning("a key was never done with; the keys after it go on")
+            flight = self._key_in_flight
+            log.warning("a key was never done with (%s, %.1f s ago, %d held, screen %s); "
+                        "the keys after it go on",
+                        "settling" if flight is None else f"{flight.key!r} in flight",
+                        time.monotonic() - self._key_since, len(self._held_keys),
+                        type(self.screen).__name__ if self.screen_stack else None)
             self._key_in_flight = None
             self._keys_settling = False
 

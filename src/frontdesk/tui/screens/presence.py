@@ -45,8 +45,12 @@ class PresenceScreen(ModalScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        #: per channel, changes this screen made to a switch whose message is still to come
-        self._echoes: dict[str, int] = {}
+        #: per channel, the person's flips not yet answered by the service: while a channel
+        #: has one, no poll overwrites its switch (the person's change wins until confirmed
+        #: or refused)
+        self._pending: dict[str, int] = {}
+        #: why the service refused the last change, shown until the next answer
+        self._refusal: str | None = None
 
     @property
     def session(self) -> Session:
@@ -79,36 +83,46 @@ class PresenceScreen(ModalScreen[None]):
             self.sync()
 
     def sync(self) -> None:
-        """Show what the service last reported."""
+        """Show what the service last reported, except on a switch whose change is still on
+        its way. The switches are set without a Changed message: only the person's flips are
+        sent."""
         presence = self.session.presence
         for channel in CHANNELS:
+            if self._pending.get(channel):
+                continue
             switch = self.query_one(f"#channel-{channel}", Switch)
             working = presence.working(channel)
             if switch.value != working:
-                # its Changed message comes later: it is this screen's, not the person's
-                self._echoes[channel] = self._echoes.get(channel, 0) + 1
-                switch.value = working
-        self.query_one("#summary", Label).update(
-            describe_presence(presence.current) or "presence not known yet")
+                with switch.prevent(Switch.Changed):
+                    switch.value = working
+        summary = describe_presence(presence.current) or "presence not known yet"
+        self.query_one("#summary", Label).update(self._refusal or summary)
 
     def action_flip(self, index: int) -> None:
         """Flip one channel by its number."""
-        switch = self.query_one(f"#channel-{CHANNELS[index]}", Switch)
-        switch.value = not switch.value
+        channel = CHANNELS[index]
+        switch = self.query_one(f"#channel-{channel}", Switch)
+        with switch.prevent(Switch.Changed):
+            switch.value = not switch.value
+        self._flipped(channel, switch.value)
 
     def on_switch_changed(self, event: Switch.Changed) -> None:
-        """Send the change; the switch follows the service's answer (a change this screen
-        made to show that answer is not sent back)."""
-        if event.switch.id is None:
-            return
-        channel = event.switch.id.removeprefix("channel-")
-        if self._echoes.get(channel):
-            self._echoes[channel] -= 1
-            return
-        self.send(channel, event.value)
+        """The person toggled a switch itself (a click, space on the focused switch)."""
+        if event.switch.id is not None:
+            self._flipped(event.switch.id.removeprefix("channel-"), event.value)
+
+    def _flipped(self, channel: str, working: bool) -> None:
+        """Send one flip of the person's; the switch keeps it until the service answers."""
+        self._pending[channel] = self._pending.get(channel, 0) + 1
+        self.send(channel, working)
 
     @work(group="presence", exit_on_error=False)
     async def send(self, channel: str, working: bool) -> None:
-        """Change one working channel on the service."""
-        await self.session.presence.set_channel(channel, working)
+        """Change one working channel on the service (the store sends the changes one at a
+        time, in the order they were asked for); then show what the service says."""
+        try:
+            refusal = await self.session.presence.set_channel(channel, working)
+        finally:
+            self._pending[channel] -= 1
+        self._refusal = refusal
         self.sync()

@@ -1,0 +1,136 @@
+"""Soak: random bursts of the console's keys during its first start, against a lively
+sandbox (the demo's: seeded, its simulator writing). After every burst the console settles
+(no key held) and answers the next key; a key is never given up as stuck.
+
+The suite runs one short round; a longer soak (the same test, more rounds and bursts):
+
+    FRONTDESK_SOAK_ROUNDS=40 FRONTDESK_SOAK_BURSTS=8 .venv/bin/pytest -q -p no:xdist \
+        tests/tui/test_key_soak.py --log-cli-level=INFO   # logs each burst and the key queue
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+
+from frontdesk.api.client import ApiClient, pacer_for
+from frontdesk.config import Settings
+from frontdesk.launch import local_store_path
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.local import LocalStore
+from frontdesk.store.session import Session
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.help import HelpScreen
+
+#: the keys an agent uses most, as bursts bring them, with the character each types
+KEYS = {"tab": "\t", "shift+tab": None, "j": "j", "k": "k", "enter": "\r", "escape": "\x1b",
+        "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "question_mark": "?", "slash": "/",
+        "f1": None}
+BURST_KEYS = sorted(set(KEYS) - {"f1"})
+ROUNDS = int(os.environ.get("FRONTDESK_SOAK_ROUNDS", "1"))
+BURSTS = int(os.environ.get("FRONTDESK_SOAK_BURSTS", "4"))
+#: pauses a burst may take to be handled before the console counts as stuck
+SETTLE_PAUSES = 400
+
+log = logging.getLogger("frontdesk.soak")
+
+
+@pytest.fixture
+def lively(seeded_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+    """The seeded organisation with the simulator writing, as in the demo."""
+    db = tmp_path / "lively" / "sandbox.db"
+    db.parent.mkdir(parents=True)
+    shutil.copyfile(seeded_db, db)
+    server = SandboxServer(db, simulator=True, rate_limit=False).start()
+    yield server
+    server.close()
+
+
+def key_state(app: Any) -> str:
+    """The key queue's state, for the log and for a failure's message."""
+    flight = app._key_in_flight
+    return (f"held={[k.key for k in app._held_keys]} "
+            f"in_flight={None if flight is None else flight.key} "
+            f"settling={app._keys_settling} screen={type(app.screen).__name__} "
+            f"focused={type(app.focused).__name__}")
+
+
+async def send(pilot: Pilot[Any], keys: list[str]) -> None:
+    """Post ``keys`` as one read of the terminal brings them."""
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, KEYS[key])
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+async def settle(pilot: Pilot[Any], what: str) -> None:
+    """Wait (in pauses, not time) until no key of the bursts is held."""
+    app: Any = pilot.app
+    for _ in range(SETTLE_PAUSES):
+        await pilot.pause()
+        if not app.keys_waiting:
+            return
+    raise AssertionError(f"{what}: the console never settled: {key_state(app)}")
+
+
+async def answers(pilot: Pilot[Any], what: str) -> None:
+    """The console answers a key: F1 opens the help (or closes the help in front)."""
+    app: Any = pilot.app
+    before = app.screen
+    await send(pilot, ["f1"])
+    await settle(pilot, what)
+    for _ in range(50):
+        if app.screen is not before:
+            break
+        await pilot.pause()
+    assert app.screen is not before, f"{what}: F1 went unanswered: {key_state(app)}"
+    if isinstance(app.screen, HelpScreen):
+        await send(pilot, ["escape"])
+        await settle(pilot, what)
+
+
+async def test_random_bursts_during_the_first_fill_always_settle(
+        lively: SandboxServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="frontdesk.tui")
+    settings = Settings()
+    rng = random.Random(int(os.environ.get("FRONTDESK_SOAK_SEED", "7")))
+    for round_ in range(ROUNDS):
+        # the console starts before it can reach the service, as the demo does
+        reachable = threading.Event()
+
+        def connect(reachable: threading.Event = reachable) -> ApiClient:
+            reachable.wait(30)  # paced as the demo's console is: the first fill takes a while
+            return ApiClient(lively.base_url, lively.key, lively.integrations_url,
+                             pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+
+        profile = f"soak{round_}"
+        session = Session(connect=connect, local=LocalStore(local_store_path(profile)),
+                          settings=settings, profile=profile, identity=DEMO_AGENT_EMAIL)
+        app = FrontdeskApp(session)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for burst in range(BURSTS):
+                keys = [rng.choice(BURST_KEYS) for _ in range(rng.randint(2, 8))]
+                what = f"round {round_} burst {burst} {keys}"
+                log.info("%s; before: %s", what, key_state(app))
+                await send(pilot, keys)
+                if burst == 1:
+                    reachable.set()  # the rest of the bursts land during the first fill
+                await settle(pilot, what)
+                await answers(pilot, what)
+            reachable.set()
+    stuck = [r.getMessage() for r in caplog.records if "never done with" in r.getMessage()]
+    assert not stuck
