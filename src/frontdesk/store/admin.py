@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..api.errors import ApiError
 from ..api.models import (
     AnonymizationRequestStatus,
-    BulkActionOutcome,
     BusinessHourEntry,
     BusinessHoursStatus,
     ContactEndpoint,
@@ -42,6 +41,7 @@ from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
 from .anonymizations import keep_status, remember_anonymization
 from .errors import Refused, refusals
+from .queue_members import MembersChange, change_members
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -151,15 +151,6 @@ class QueueSettings:
             if value is not None:
                 body[key] = value
         return body
-
-
-@dataclass(frozen=True)
-class MembersChange:
-    """What a members change did: who was added and removed, and what failed (why)."""
-
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -421,38 +412,9 @@ class AdminStore:
 
     async def change_queue_members(self, queue_id: str, add: Iterable[str],
                                    remove: Iterable[str]) -> MembersChange:
-        """Assign several agents and remove several; an agent the service refuses is named
-        in ``failures`` with its reason, the others still change."""
-        add_ids, remove_ids = sorted(set(add)), sorted(set(remove))
-        if not add_ids and not remove_ids:
-            raise Refused("Nothing changed")
-        failures: list[str] = []
-        added: list[str] = []
-        removed: list[str] = []
-        if add_ids:
-            try:
-                outcomes: list[BulkActionOutcome] = await self.client.queues.add_members(
-                    queue_id, add_ids)
-            except ApiError as error:
-                failures.append(f"Could not assign members: {error.message}")
-            else:
-                for index, agent_id in enumerate(add_ids):
-                    outcome = outcomes[index] if index < len(outcomes) else None
-                    if outcome is None or outcome.ok:
-                        added.append(agent_id)
-                    else:
-                        reason = outcome.error.message if outcome.error else "refused"
-                        name = self._directory.name(agent_id)
-                        failures.append(f"{name}: {reason}")
-        if remove_ids:
-            try:
-                await self.client.queues.remove_members(queue_id, remove_ids)
-                removed = remove_ids
-            except ApiError as error:
-                failures.append(f"Could not remove members: {error.message}")
-        if failures and not added and not removed:
-            raise Refused("; ".join(failures))
-        return MembersChange(added, removed, failures)
+        """Assign several agents and remove several (see
+        :func:`~frontdesk.store.queue_members.change_members`)."""
+        return await change_members(self.client, self._directory.name, queue_id, add, remove)
 
     # ------------------------------------------------------------------ custom attributes
 
