@@ -4,7 +4,7 @@ and what it refuses before sending."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -18,11 +18,12 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.store.admin import QueueSettings, parse_moment
+from frontdesk.store.admin import QueueSettings
 from frontdesk.store.errors import Refusal, Refused
 from frontdesk.store.people import parse_agents_csv
 from frontdesk.store.session import Session
 from frontdesk.store.topics import anonymization_topic
+from frontdesk.store.typed_time import parse_typed_time
 
 
 class Counter:
@@ -300,17 +301,23 @@ async def test_business_hours_calendar_and_status(session: Session) -> None:
         await admin.calendar(copenhagen.id, 91)
 
 
-def test_parse_moment_forms() -> None:
+def test_parse_typed_time_forms() -> None:
     zone = ZoneInfo("Europe/Copenhagen")
     now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday, 10:00 in Copenhagen
-    assert parse_moment("14:30", zone, now) == datetime(2026, 1, 5, 14, 30, tzinfo=zone)
-    assert parse_moment("tomorrow 09:00", zone, now) == datetime(2026, 1, 6, 9, 0, tzinfo=zone)
-    assert parse_moment("fri 08:00", zone, now) == datetime(2026, 1, 9, 8, 0, tzinfo=zone)
-    assert parse_moment("2026-02-01 12:00", zone, now) == datetime(2026, 2, 1, 12, tzinfo=zone)
-    assert parse_moment("2026-02-01T12:00:00Z", zone, now) == datetime(2026, 2, 1, 12, tzinfo=UTC)
-    for bad in ("", "noon", "25:00"):
+    assert parse_typed_time("14:30", zone, now) == datetime(2026, 1, 5, 14, 30, tzinfo=zone)
+    assert parse_typed_time("tomorrow 09:00", zone, now) == datetime(2026, 1, 6, 9, 0, tzinfo=zone)
+    assert parse_typed_time("fri 08:00", zone, now) == datetime(2026, 1, 9, 8, 0, tzinfo=zone)
+    assert parse_typed_time("2026-02-01 12:00", zone, now) == datetime(2026, 2, 1, 12, tzinfo=zone)
+    assert parse_typed_time("2026-02-01T12:00:00Z", zone, now) == datetime(2026, 2, 1, 12,
+                                                                           tzinfo=UTC)
+    for bad in ("", "noon", "25:00", "+", "tomorrow 24:00"):
         with pytest.raises(Refused):
-            parse_moment(bad, zone, now)
+            parse_typed_time(bad, zone, now)
+    # one grammar for every typed time: the follow-up picker's forms read here too
+    assert parse_typed_time("+1h30m", zone, now) == now + timedelta(hours=1, minutes=30)
+    assert parse_typed_time("09:00", zone, now) == datetime(2026, 1, 5, 9, 0, tzinfo=zone)
+    assert parse_typed_time("09:00", zone, now, next_clock=True) == datetime(2026, 1, 6, 9, 0,
+                                                                             tzinfo=zone)
 
 
 async def test_endpoints_definitions_and_deprecated_listing(session: Session) -> None:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..api.errors import ApiError
 from ..api.models import (
     AnonymizationRequestStatus,
-    BulkActionOutcome,
     BusinessHourEntry,
     BusinessHoursStatus,
     ContactEndpoint,
@@ -42,6 +41,8 @@ from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
 from .anonymizations import keep_status, remember_anonymization
 from .errors import Refused, refusals
+from .queue_members import MembersChange, change_members
+from .typed_time import parse_typed_time
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -57,7 +58,6 @@ __all__ = [
     "CalendarDay",
     "MembersChange",
     "QueueSettings",
-    "parse_moment",
 ]
 
 #: The offering algorithms a queue can use, as the service names them.
@@ -154,15 +154,6 @@ class QueueSettings:
 
 
 @dataclass(frozen=True)
-class MembersChange:
-    """What a members change did: who was added and removed, and what failed (why)."""
-
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
 class CalendarDay:
     """One day of the coming days: open (with its hours) or closed, and the rule deciding
     it (a weekday, an exception or a holiday)."""
@@ -190,42 +181,6 @@ def _zone(name: str) -> ZoneInfo | None:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
         return None
-
-
-def parse_moment(text: str, zone: ZoneInfo | None, now: datetime) -> datetime:
-    """A typed time, read in the schedule's time zone (UTC when it has none).
-
-    ``14:30`` (today), ``tomorrow 09:00``, ``mon 10:00`` (the next Monday, today included),
-    ``2026-01-15 12:30``, ``2026-01-15`` (midnight), or an ISO time with its own offset
-    (``2026-01-15T12:30:00Z``).
-    """
-    raw = text.strip()
-    if not raw:
-        raise Refused("Type a time, like 14:30, tomorrow 09:00, mon 10:00 or 2026-01-15 12:30")
-    tz = zone or UTC
-    local_now = now.astimezone(tz)
-    words = raw.lower().split()
-    day = local_now.date()
-    clock = words[-1] if words else ""
-    if len(words) == 2 and words[0] in ("today", "tomorrow"):
-        day = day + timedelta(days=1 if words[0] == "tomorrow" else 0)
-    elif len(words) == 2 and words[0][:3] in _DAYS:
-        wanted = _DAYS.index(words[0][:3])
-        day = day + timedelta(days=(wanted - day.weekday()) % 7)
-    elif len(words) == 1 and re.fullmatch(r"\d{1,2}:\d{2}", words[0]):
-        pass
-    else:
-        try:
-            parsed = datetime.fromisoformat(raw.upper().replace("Z", "+00:00"))
-        except ValueError:
-            raise Refused(f"'{raw}' is not a time I can read: try 14:30, tomorrow 09:00, "
-                          "mon 10:00 or 2026-01-15 12:30") from None
-        return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=tz)
-    match = re.fullmatch(r"(\d{1,2}):(\d{2})", clock)
-    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
-        raise Refused(f"'{clock}' is not a time of day (HH:MM)")
-    moment = datetime.combine(day, time(int(match[1]), int(match[2])), tzinfo=tz)
-    return moment
 
 
 def _matches(entry: BusinessHourEntry, day: date) -> bool:
@@ -421,38 +376,9 @@ class AdminStore:
 
     async def change_queue_members(self, queue_id: str, add: Iterable[str],
                                    remove: Iterable[str]) -> MembersChange:
-        """Assign several agents and remove several; an agent the service refuses is named
-        in ``failures`` with its reason, the others still change."""
-        add_ids, remove_ids = sorted(set(add)), sorted(set(remove))
-        if not add_ids and not remove_ids:
-            raise Refused("Nothing changed")
-        failures: list[str] = []
-        added: list[str] = []
-        removed: list[str] = []
-        if add_ids:
-            try:
-                outcomes: list[BulkActionOutcome] = await self.client.queues.add_members(
-                    queue_id, add_ids)
-            except ApiError as error:
-                failures.append(f"Could not assign members: {error.message}")
-            else:
-                for index, agent_id in enumerate(add_ids):
-                    outcome = outcomes[index] if index < len(outcomes) else None
-                    if outcome is None or outcome.ok:
-                        added.append(agent_id)
-                    else:
-                        reason = outcome.error.message if outcome.error else "refused"
-                        name = self._directory.name(agent_id)
-                        failures.append(f"{name}: {reason}")
-        if remove_ids:
-            try:
-                await self.client.queues.remove_members(queue_id, remove_ids)
-                removed = remove_ids
-            except ApiError as error:
-                failures.append(f"Could not remove members: {error.message}")
-        if failures and not added and not removed:
-            raise Refused("; ".join(failures))
-        return MembersChange(added, removed, failures)
+        """Assign several agents and remove several (see
+        :func:`~frontdesk.store.queue_members.change_members`)."""
+        return await change_members(self.client, self._directory.name, queue_id, add, remove)
 
     # ------------------------------------------------------------------ custom attributes
 
@@ -536,7 +462,7 @@ class AdminStore:
                              now: datetime | None = None) -> BusinessHoursStatus:
         """Open or closed at a typed time (read in the schedule's time zone; "today" is the
         service's, ``now`` when known)."""
-        moment = parse_moment(text, _zone(timezone), now or self._hub.server_now())
+        moment = parse_typed_time(text, _zone(timezone) or UTC, now or self._hub.server_now())
         return await self.status(schedule_id, moment)
 
     # ------------------------------------------------------------------ anonymisation

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from ..api.errors import ApiError
 from ..api.pacing import Priority
+from .queue_members import member_ids
 
 if TYPE_CHECKING:
     from ..api.models import Agent, Queue, Tag
@@ -158,10 +159,10 @@ class Directory:
         mine: set[str] = set()
         for queue in queues:
             try:
-                members = await client.queues.members(queue.id, priority=Priority.BACKGROUND)
+                members = await member_ids(client, queue.id, Priority.BACKGROUND)
             except ApiError:
                 continue
-            if any(m.agent_id == me for m in members):
+            if me in members:
                 mine.add(queue.id)
         self.my_queue_ids = mine or set(self.queues)
         await self.load_tags()

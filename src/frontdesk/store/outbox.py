@@ -3,8 +3,8 @@
 How "never twice" works (docs/quality.md, check 8): each reply gets an ``external_id`` (a uuid4)
 when it is enqueued, stored with it, and sent with every attempt. The service refuses a second
 message with an ``externalId`` the conversation already has, so when an answer is lost after
-the service stored the message, the resend is refused as a duplicate — which the sender (the
-API client) and this module both read as "already there", i.e. success.
+the service stored the message, the resend is refused — and the API client, finding the
+message in the thread, answers with it: for this module a success like any other.
 
 How "never lost" works (check 9): :meth:`Outbox.enqueue` writes the reply to the local
 database — in the same transaction that deletes the conversation's draft — before anything is
@@ -39,8 +39,6 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from frontdesk.api.errors import (
     ApiError,
-    Conflict,
-    InvalidRequest,
     RateLimited,
     ServiceUnavailable,
     TransportError,
@@ -61,7 +59,6 @@ __all__ = [
     "OutboxBusy",
     "OutboxItem",
     "OutboxState",
-    "is_duplicate_external_id",
     "outbound_message",
     "reply_payload",
 ]
@@ -164,17 +161,6 @@ def outbound_message(item: OutboxItem) -> OutboundMessageInput:
         "attachments": files or None,
         "externalId": item.external_id,
     })
-
-
-def is_duplicate_external_id(error: BaseException) -> bool:
-    """Whether ``error`` is the service refusing an ``externalId`` it already has.
-
-    That answer means an earlier attempt was stored: for the outbox it is a success.
-    """
-    if not isinstance(error, InvalidRequest | Conflict):
-        return False
-    text = error.message.lower()
-    return "duplicate" in text and "externalid" in text.replace(" ", "").replace("_", "")
 
 
 def _item(row: tuple[Any, ...]) -> OutboxItem:
@@ -411,9 +397,6 @@ class Outbox:
             self._set_state(item.id, "pending", None)
             raise
         except ApiError as exc:
-            if is_duplicate_external_id(exc):
-                self._delete(item.id)
-                return "sent"
             if isinstance(exc, _TRANSIENT) or _key_refused(exc):
                 delay = backoff(self._policy, max(item.attempts, 1))
                 if exc.retry_after is not None:

@@ -47,6 +47,7 @@ from ..api.errors import (
 )
 from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
 from ..api.pacing import Priority
+from .queue_members import MembersChange, change_members, member_ids
 from .topics import TopicKey
 
 if TYPE_CHECKING:
@@ -460,42 +461,19 @@ class QueueWatch:
 
     async def members(self, queue_id: str) -> list[str]:
         """The ids of the queue's members, now (raises the service's error)."""
-        members = await self._hub.client.queues.members(queue_id,
-                                                            priority=Priority.INTERACTIVE)
+        members = await member_ids(self._hub.client, queue_id)
         self._count(queue_id, len(members))
-        return [m.agent_id for m in members]
+        return members
 
-    async def add_members(self, queue_id: str, agent_ids: Sequence[str]) -> str | None:
-        """Assign agents to the queue; None when every one was added, else what went wrong."""
-        if not agent_ids:
-            return None
+    async def change_members(self, queue_id: str, add: Sequence[str],
+                             remove: Sequence[str]) -> MembersChange:
+        """Assign agents to the queue and remove others (raises :class:`Refused` when
+        nothing changed); the queue's count follows."""
         try:
-            outcomes = await self._hub.client.queues.add_members(
-                queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
-        except ApiError as error:
-            return f"Could not add members: {error.message}"
-        failures = [o for o in outcomes if not o.ok]
-        await self._recount(queue_id)
-        if not failures:
-            return None
-        names = self._directory
-        reasons = "; ".join(
-            f"{names.name(o.error.id) if o.error and o.error.id else 'one agent'}: "
-            f"{o.error.message if o.error else 'refused'}" for o in failures[:3])
-        more = f" and {len(failures) - 3} more" if len(failures) > 3 else ""
-        return f"{len(failures)} of {len(outcomes)} not added ({reasons}{more})"
-
-    async def remove_members(self, queue_id: str, agent_ids: Sequence[str]) -> str | None:
-        """Remove agents from the queue; None when done, else why not."""
-        if not agent_ids:
-            return None
-        try:
-            await self._hub.client.queues.remove_members(
-                queue_id, list(agent_ids), priority=Priority.INTERACTIVE)
-        except ApiError as error:
-            return f"Could not remove members: {error.message}"
-        await self._recount(queue_id)
-        return None
+            return await change_members(self._hub.client, self._directory.name, queue_id,
+                                        add, remove)
+        finally:
+            await self._recount(queue_id)
 
     async def _recount(self, queue_id: str) -> None:
         try:

@@ -4,15 +4,15 @@ Adding a message is a POST, which is not safe to repeat in general. Every messag
 sends therefore carries an ``externalId`` (the caller's, or a fresh one), which the service
 keeps unique per conversation: a repeat of the same send cannot create a second message. When
 the answer to a send is lost (the connection broke after the service stored the message, or a
-gateway answered 502/503/504), the client sends again with the same ``externalId``; a
-"duplicate externalId" refusal, or finding the message when reading the thread back, means the
-first send worked, and the stored message is returned.
+gateway answered 502/503/504), the client sends again with the same ``externalId``. The
+service refuses a repeat with a 400 (the contract gives that refusal no code of its own), so
+after a 400, as after a lost answer, the thread is read back: the message found there with the
+``externalId`` means the first send worked, and the stored message is returned.
 """
 
 from __future__ import annotations
 
 import builtins
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -51,8 +51,6 @@ __all__ = ["MAX_TEXT", "MessagesResource", "bound_text", "build_message", "chann
 _LIST = operation("messages.list")
 _ADD = operation("messages.add")
 _GET_CONVERSATION = operation("conversations.get")
-
-_EXTERNAL_ID = re.compile(r"external[\s_-]?id", re.IGNORECASE)
 
 #: The longest message text kept: the contract's limit. A longer text is cut and says so.
 MAX_TEXT = 100_000
@@ -135,10 +133,9 @@ class MessagesResource(Resource):
         try:
             reply = await self._send(_ADD, path={"conversationId": cid}, body=message.wire(),
                                      priority=priority, idempotent=True)
-        except InvalidRequest as error:
-            if not _EXTERNAL_ID.search(error.message):
-                raise
-            # "duplicate externalId": an earlier attempt (or an earlier run) stored it.
+        except InvalidRequest:
+            # Perhaps a repeat of a send an earlier attempt (or an earlier run) stored: the
+            # thread says, not the refusal's wording.
             stored = await self._read_back(cid, key, priority)
             if stored is None:
                 raise

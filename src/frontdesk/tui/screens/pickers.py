@@ -9,7 +9,6 @@ Tag, queue and user-typed names are shown as Rich ``Text`` (never markup) after
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
@@ -23,6 +22,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ...api.models import Queue, Tag
+from ...store.errors import Refused
+from ...store.typed_time import parse_typed_time
 from ...text import one_line, safe
 from .. import clock
 from ..clock import ago, now
@@ -392,9 +393,6 @@ class QueuePicker(LiveModal, FilterPicker[str | None]):
 # ---------------------------------------------------------------------------- follow-up
 
 
-_RELATIVE = re.compile(r"^\+\s*(?:(\d+)\s*d)?\s*(?:(\d+)\s*h)?\s*(?:(\d+)\s*m(?:in)?)?$",
-                       re.IGNORECASE)
-_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
 #: the follow-up picker's answer for "end the follow-up now"
 END_FOLLOWUP = "end"
 #: how far ahead a follow-up may be set
@@ -410,32 +408,14 @@ def _local_zone(moment: datetime) -> tzinfo:
 def parse_followup(typed: str, reference: datetime | None = None) -> datetime | str:
     """A follow-up time from what the user typed, or why it is not one.
 
-    ``+2h``, ``+30m``, ``+1d``, ``+1h30m`` (from now); ``YYYY-MM-DD HH:MM`` or ``HH:MM``
-    (local time; ``HH:MM`` is the next such time). The result is aware and in the future.
+    The grammar of :func:`~frontdesk.store.typed_time.parse_typed_time`, in local time; a
+    bare ``HH:MM`` is the next such time. The result is aware and in the future.
     """
     base = reference or now()
-    text = " ".join(typed.split())
-    if not text:
-        return "Type a time: +2h, +30m, 2026-01-06 14:00 or 14:00."
-    moment: datetime | None = None
-    relative = _RELATIVE.match(text)
-    if relative is not None and any(relative.groups()):
-        days, hours, minutes = (int(g or 0) for g in relative.groups())
-        moment = base + timedelta(days=days, hours=hours, minutes=minutes)
-    elif (clock := _CLOCK.match(text)) is not None:
-        hour, minute = int(clock.group(1)), int(clock.group(2))
-        if hour > 23 or minute > 59:
-            return f"{text} is not a time of day."
-        local = base.astimezone(_local_zone(base))
-        moment = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
-        if moment <= local:
-            moment += timedelta(days=1)
-    else:
-        try:
-            parsed = datetime.strptime(text, "%Y-%m-%d %H:%M")
-        except ValueError:
-            return f"“{one_line(text, 40)}” is not a time: use +2h, +30m, YYYY-MM-DD HH:MM."
-        moment = parsed.replace(tzinfo=_local_zone(parsed))
+    try:
+        moment = parse_typed_time(typed, None, base, next_clock=True)
+    except Refused as refusal:
+        return refusal.reason
     if moment <= base:
         return "That time has passed: pick a time in the future."
     if moment - base > FOLLOWUP_LIMIT:

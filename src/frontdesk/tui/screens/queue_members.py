@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ...api.errors import ApiError
+from ...store.errors import Refused
 from ...text import one_line
 from ..registry import owns_bindings
 from ..widgets.safe import Input, Label, Selection, SelectionList, Static
@@ -199,9 +200,10 @@ class QueueMembersScreen(ModalScreen[bool]):
         removed = sorted(self.current - self.selected)
         self._summary(Text("saving…", style="dim"))
         try:
-            problems = [p for p in (await self._watch.add_members(self.queue_id, added),
-                                    await self._watch.remove_members(self.queue_id, removed))
-                        if p]
+            problems = (await self._watch.change_members(self.queue_id, added, removed)
+                        ).failures
+        except Refused as refusal:
+            problems = [refusal.reason]
         finally:
             self._busy = False
         if not problems:
@@ -209,7 +211,7 @@ class QueueMembersScreen(ModalScreen[bool]):
                         f"{len(removed)} removed.", markup=False)
             self.dismiss(True)
             return
-        message = " ".join(problems)
+        message = "; ".join(problems)
         self.notify(message, severity="error", markup=False)
         await self._read_members()
         self._summary(Text(one_line(message, 200), style="red"))
