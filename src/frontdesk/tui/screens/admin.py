@@ -4,7 +4,8 @@ Tags (``n`` new, ``space`` activate/deactivate, ``i`` show deactivated, ``d``/``
 Teams (``n``, ``m`` members, ``d``/``D`` delete), Queues (``n``, ``m`` members), Custom
 attributes and Contact endpoints (``enter`` reads one again; the deprecated endpoint listing
 when an integrations URL is configured), Business hours (``+``/``-`` days, ``a`` open at a
-time) and Anonymisation (``g`` look up by id). ``r`` reloads the section, ``esc`` goes back to
+time), Anonymisation (``g`` look up by id) and Knowledge (``enter`` opens an article,
+``n`` writes one). ``r`` reloads the section, ``esc`` goes back to
 the menu.
 
 The keys live on the screen, each enabled only in its section (so the footer and the help show
@@ -27,6 +28,7 @@ from .admin_anonymization import AnonymizationPane
 from .admin_attributes import AttributesPane
 from .admin_endpoints import EndpointsPane
 from .admin_hours import HoursPane
+from .admin_knowledge import KnowledgePane
 from .admin_pane import AdminPane
 from .admin_queues import QueuesPane
 from .admin_tags import TagsPane
@@ -43,6 +45,7 @@ SECTIONS: dict[str, str] = {
     "endpoints": "Contact endpoints",
     "hours": "Business hours",
     "anonymization": "Anonymisation",
+    "knowledge": "Knowledge",
 }
 
 
@@ -74,6 +77,8 @@ class AdminScreen(ModeScreen):
         Binding("minus", "hours_less", "Fewer days", id="admin.hours.less"),
         Binding("a", "hours_at", "Open at…", id="admin.hours.at"),
         Binding("g", "anonymization_lookup", "Look up by id", id="admin.anonymization.lookup"),
+        Binding("enter", "knowledge_open", "Open", id="admin.knowledge.open"),
+        Binding("n", "knowledge_new", "New article", id="admin.knowledge.new"),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
         PaletteEntry("Tags: new tag", "key: n", "palette('tags_new')"),
@@ -110,6 +115,9 @@ class AdminScreen(ModeScreen):
         PaletteEntry("Anonymize via the deprecated interface (deprecated)",
                      "POST /v1/anonymization; asks with the id typed back",
                      "palette('anonymization_deprecated')"),
+        PaletteEntry("Knowledge: open the highlighted article, collection or category",
+                     "key: enter", "palette('knowledge_open')"),
+        PaletteEntry("Knowledge: new article", "key: n", "palette('knowledge_new')"),
     )
 
     def compose_body(self) -> ComposeResult:
@@ -124,6 +132,7 @@ class AdminScreen(ModeScreen):
                 yield EndpointsPane()
                 yield HoursPane()
                 yield AnonymizationPane()
+                yield KnowledgePane()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -180,6 +189,9 @@ class AdminScreen(ModeScreen):
         elif table in ("endpoints-table", "legacy-table"):
             event.stop()
             self.query_one(EndpointsPane).open(table)
+        elif table == "knowledge-table":
+            event.stop()
+            self.query_one(KnowledgePane).open()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A section's keys only in that section."""
@@ -293,3 +305,11 @@ class AdminScreen(ModeScreen):
     def action_anonymization_deprecated(self) -> None:
         """Request an anonymisation through the deprecated interface."""
         self.query_one(AnonymizationPane).request_deprecated()
+
+    def action_knowledge_open(self) -> None:
+        """Open the highlighted article, or read the collection or category again."""
+        self.query_one(KnowledgePane).open()
+
+    def action_knowledge_new(self) -> None:
+        """Write a new article in the highlighted collection or category."""
+        self.query_one(KnowledgePane).new()
