@@ -27,6 +27,11 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+def front(app: Any) -> Any:
+    """The screen in front now (a call, so a type checker does not carry an earlier check)."""
+    return app.screen
+
+
 def versions(console: Console, title: str) -> dict[str, str]:
     """language → 'draft' or 'draft+published' for the article with an English ``title``."""
     rows = console.sandbox.query(
@@ -54,25 +59,25 @@ async def test_finder_inserts_a_link_or_the_text(console: Console) -> None:
         composer = screen.composer
         await pilot.press("i", *"See ", "ctrl+o", *"ordre")  # typed while it reads
         await settle(pilot)
-        finder = app.screen
+        finder = front(app)
         assert isinstance(finder, ArticleFinder) and finder.language == "da"
         assert finder.shown[0].title == "Hvor er min ordre?"  # a title match first
         preview = str(finder.query_one("#finder-preview").render())
         assert "sporingslink" in preview
         await pilot.press("enter")
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         assert composer.text.startswith("See https://help.acme-demo.example/da/articles/")
 
         await pilot.press("ctrl+o", *"escalate billing", "ctrl+t")  # internal: the text
         await settle(pilot)
-        assert app.screen is screen
+        assert front(app) is screen
         assert "When to escalate to billing\n\nEscalate double charges" in composer.text
         assert "Deleting your account" not in {a.title for a in finder.articles or []}
 
         await pilot.press("ctrl+o", *"no such words", "enter", "escape")
         await settle(pilot)
-        assert app.screen is screen and "no such" not in composer.text
+        assert front(app) is screen and "no such" not in composer.text
 
 
 async def test_admin_knowledge_edit_publish_unpublish_new(console: Console) -> None:
@@ -81,7 +86,7 @@ async def test_admin_knowledge_edit_publish_unpublish_new(console: Console) -> N
         await console.ready(pilot)
         await pilot.press("5")
         await settle(pilot)
-        admin = app.screen
+        admin = front(app)
         assert isinstance(admin, AdminScreen)
         await pilot.press("end", "enter")
         await settle(pilot)
@@ -92,17 +97,17 @@ async def test_admin_knowledge_edit_publish_unpublish_new(console: Console) -> N
 
         await pilot.press("down", "down", "enter")  # the first article
         await settle(pilot)
-        article = app.screen
+        article = front(app)
         assert isinstance(article, ArticleScreen)
         assert article.language == "da" and set(article.drafts) == {"da", "de", "en"}
         await pilot.press("down", "down", "e")  # en
         await settle(pilot)
-        editor = app.screen
+        editor = front(app)
         assert isinstance(editor, ArticleEditor)
         editor.query_one("#editor-title", Input).value = "Where is my parcel?"
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is article
+        assert front(app) is article
         state = versions(console, "Where is my parcel?")
         assert state == {"da": "draft+published", "de": "draft+published",
                           "en": "draft+published"}
@@ -114,7 +119,7 @@ async def test_admin_knowledge_edit_publish_unpublish_new(console: Console) -> N
 
         await pilot.press("u")
         await settle(pilot)
-        assert isinstance(app.screen, ConfirmScreen)
+        assert isinstance(front(app), ConfirmScreen)
         await pilot.press("n")  # asked, said no: nothing changes
         await settle(pilot)
         assert "en" in article.published
@@ -124,17 +129,17 @@ async def test_admin_knowledge_edit_publish_unpublish_new(console: Console) -> N
         assert versions(console, "Where is my parcel?")["en"] == "draft"
         await pilot.press("escape")
         await settle(pilot)
-        assert app.screen is admin
+        assert front(app) is admin
 
         await pilot.press("n")
         await settle(pilot)
-        editor = app.screen
+        editor = front(app)
         assert isinstance(editor, ArticleEditor)
         editor.query_one("#editor-title", Input).value = "Gift cards"
         editor.query_one("#editor-body", TextArea).load_text("Never expire.\n\nUse them online.")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert app.screen is admin
+        assert front(app) is admin
         [made] = console.sandbox.query(
             "SELECT html FROM knowledge_translations WHERE title = 'Gift cards'")
         assert made["html"] == "<p>Never expire.</p><p>Use them online.</p>"
