@@ -79,8 +79,8 @@ class ArticleEditor(ModalScreen[bool]):
             yield Input(self._title, placeholder="title", id="editor-title")
             yield TextArea(self._body, id="editor-body", soft_wrap=True)
             yield Label("", id="editor-problem")
-            yield Label("Saved as a draft; publish it from the article. Paragraphs, line "
-                        "breaks and images are kept; other formatting is not.", classes="hint")
+            yield Static("Saved as a draft; publish it from the article. Paragraphs, line "
+                         "breaks and images are kept; other formatting is not.", classes="hint")
             yield Label("ctrl+s save · ctrl+a add image · esc cancel", classes="hint")
 
     def on_mount(self) -> None:
@@ -214,9 +214,9 @@ class ArticleScreen(ModalScreen[bool]):
             table.add_column("State", key="state")
             yield table
             yield Static("", id="article-text")
-            yield Label("e edit · a add translation · p publish · u unpublish · d delete "
-                        "translation · P/U all · m move · o own · D delete · esc close",
-                        classes="hint")
+            yield Static("e edit · a add translation · p publish · u unpublish · d delete "
+                         "translation · P/U all · m move · o own · D delete · esc close",
+                         classes="hint")
 
     @property
     def store(self) -> KnowledgeStore:
