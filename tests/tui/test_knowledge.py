@@ -14,9 +14,11 @@ from frontdesk.tui.screens.confirm import ConfirmScreen
 from frontdesk.tui.screens.knowledge_article import ArticleEditor, ArticleScreen
 from frontdesk.tui.screens.knowledge_finder import ArticleFinder
 from frontdesk.tui.screens.thread import ThreadScreen
-from frontdesk.tui.widgets.safe import DataTable, Input, TextArea
+from frontdesk.tui.widgets.safe import DataTable, Input, OptionList, TextArea
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
+CLIPBOARD = "\x1b]52;c;ZXZpbA==\x07"  # OSC 52: write to the clipboard
+CLEAR = "\x1b[2J"  # clear the screen
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -47,6 +49,10 @@ async def test_finder_inserts_a_link_or_the_text(console: Console) -> None:
         "ORDER BY id LIMIT 1")[0]["id"])
     console.sandbox.call(lambda ctx: ctx.db.run(
         "UPDATE conversations SET language = 'da' WHERE id = ?", (cid,)))
+    console.sandbox.call(lambda ctx: ctx.db.run(  # the service's text is hostile
+        "UPDATE knowledge_translations SET title = ?, plaintext = ? WHERE title = ?",
+        (f"Holiday {CLIPBOARD}[bold red]hours", f"Closed {CLEAR}[@click=app.quit]x",
+         "Holiday opening hours")))
     app: FrontdeskApp = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
         await console.ready(pilot)
@@ -74,6 +80,16 @@ async def test_finder_inserts_a_link_or_the_text(console: Console) -> None:
         assert front(app) is screen
         assert "When to escalate to billing\n\nEscalate double charges" in composer.text
         assert "Deleting your account" not in {a.title for a in finder.articles or []}
+
+        await pilot.press("ctrl+o", *"holiday")
+        await settle(pilot)
+        finder = front(app)
+        shown = str(finder.query_one("#picker-options", OptionList).get_option_at_index(0)
+                    .prompt) + str(finder.query_one("#finder-preview").render())
+        assert "\x1b" not in shown and "[bold red]" in shown and "␛[2J" in shown
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert "\x1b" not in composer.text and "␛]52" in composer.text
 
         await pilot.press("ctrl+o", *"no such words", "enter", "escape")
         await settle(pilot)
