@@ -9,14 +9,25 @@ No Textual here.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import re
 import weakref
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..api.errors import NotFound
-from ..api.models import Article, ArticleTranslations, Catalog, CategoryCatalogItem, Collection
+from ..api.models import (
+    Article,
+    ArticleTranslations,
+    AttachmentsUpload,
+    Catalog,
+    Category,
+    CategoryCatalogItem,
+    Collection,
+    TranslationTitle,
+)
 from ..api.models.common import is_uuid
 from .errors import Refused, refusals
 
@@ -24,10 +35,21 @@ if TYPE_CHECKING:
     from ..api.client import ApiClient
     from .session import Session
 
-__all__ = ["FoundArticle", "KnowledgeStore", "Node", "knowledge_of", "matches", "to_html"]
+__all__ = ["IMAGE_TYPES", "FoundArticle", "KnowledgeStore", "Node", "from_html", "knowledge_of",
+           "matches", "to_html"]
 
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
+_IMAGE_LINE = re.compile(r"^!\[([^\]\n]*)\]\((https?://[^\s)]+)\)$")
+_IMG_TAG = re.compile(r"<img\b[^>]*>", re.IGNORECASE)
+_ATTR = re.compile(r'\b(src|alt)\s*=\s*"([^"]*)"', re.IGNORECASE)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_PARA_END = re.compile(r"</(p|div|h[1-6]|li)\s*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]*>")
+#: Image files an article takes, by file suffix.
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+               ".gif": "image/gif", ".webp": "image/webp"}
+MAX_IMAGE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -41,6 +63,8 @@ class Node:
     depth: int
     collection: str
     internal: bool = False
+    #: the category or collection it is in (a collection: itself)
+    parent: str = ""
 
 
 @dataclass(frozen=True)
@@ -57,9 +81,37 @@ class FoundArticle:
 
 def to_html(text: str) -> str:
     """Plain text as an article's HTML: each paragraph (blank-line separated) a ``<p>``,
-    line breaks kept, everything escaped."""
+    line breaks kept, everything escaped; a paragraph that is only ``![alt](https://…)`` is
+    an image."""
     parts = [p.strip() for p in _PARAGRAPHS.split(text.replace("\r\n", "\n")) if p.strip()]
-    return "".join("<p>" + html.escape(p).replace("\n", "<br>") + "</p>" for p in parts)
+    out = []
+    for part in parts:
+        image = _IMAGE_LINE.match(part)
+        if image:
+            out.append(f'<p><img src="{html.escape(image[2])}" alt="{html.escape(image[1])}">'
+                       "</p>")
+        else:
+            out.append("<p>" + html.escape(part).replace("\n", "<br>") + "</p>")
+    return "".join(out)
+
+
+def from_html(markup: str) -> str:
+    """An article's HTML as the text :func:`to_html` reads: paragraphs, line breaks and
+    images kept, other formatting dropped."""
+
+    def image(tag: re.Match[str]) -> str:
+        attributes = {k.lower(): html.unescape(v) for k, v in _ATTR.findall(tag[0])}
+        src = attributes.get("src", "")
+        if not src.startswith(("http://", "https://")):
+            return ""
+        alt = attributes.get("alt", "").replace("]", "").replace("\n", " ")
+        return f"\n\n![{alt}]({src})\n\n"
+
+    text = _IMG_TAG.sub(image, markup)
+    text = _PARA_END.sub("\n\n", _BREAK.sub("\n", text))
+    text = html.unescape(_TAG.sub("", text))
+    parts = [p.strip() for p in _PARAGRAPHS.split(text) if p.strip()]
+    return "\n\n".join(parts)
 
 
 def matches(articles: list[FoundArticle], query: str) -> list[FoundArticle]:
@@ -71,6 +123,21 @@ def matches(articles: list[FoundArticle], query: str) -> list[FoundArticle]:
     hits = [a for a in articles
             if all(w in f"{a.title}\n{a.text}".casefold() for w in words)]
     return sorted(hits, key=lambda a: not any(w in a.title.casefold() for w in words))
+
+
+def read_image(path: str) -> tuple[str, str, bytes]:
+    """A local image to upload: (file name, media type, bytes); a refusal for another kind
+    of file, one over 4 MB or one that cannot be read."""
+    file = Path(path.strip()).expanduser()
+    kind = IMAGE_TYPES.get(file.suffix.lower())
+    if kind is None:
+        raise Refused("An article takes PNG, JPEG, GIF or WebP images")
+    try:
+        if file.stat().st_size > MAX_IMAGE_BYTES:
+            raise Refused("The image is over 4 MB")
+        return file.name, kind, file.read_bytes()
+    except OSError as error:
+        raise Refused(f"Cannot read {file.name}: {error.strerror or error}") from error
 
 
 def check_language(value: str) -> str:
@@ -111,27 +178,40 @@ class KnowledgeStore:
         rows: list[Node] = []
         for collection in await self.collections():
             rows.append(Node("collection", collection.id, collection.title, 0, collection.id,
-                             collection.internal_kb_enabled))
+                             collection.internal_kb_enabled, collection.id))
             catalog = await self.catalog(collection.id)
 
-            def add(item: CategoryCatalogItem, depth: int, cid: str = collection.id,
+            def add(item: CategoryCatalogItem, depth: int, parent: str,
+                    cid: str = collection.id,
                     internal: bool = collection.internal_kb_enabled) -> None:
                 title = item.title.title if item.title is not None else "(untitled)"
-                rows.append(Node("category", item.id, title, depth, cid, internal))
+                rows.append(Node("category", item.id, title, depth, cid, internal, parent))
                 for inner in item.categories or []:
-                    add(inner, depth + 1)
+                    add(inner, depth + 1, item.id)
                 for article in item.articles or []:
                     rows.append(Node("article", article.id, article.title.title
                                      if article.title else "(untitled)", depth + 1, cid,
-                                     internal))
+                                     internal, item.id))
 
             for category in catalog.categories or []:
-                add(category, 1)
+                add(category, 1, collection.id)
             for article in catalog.articles or []:
                 rows.append(Node("article", article.id, article.title.title if article.title
                                  else "(untitled)", 1, collection.id,
-                                 collection.internal_kb_enabled))
+                                 collection.internal_kb_enabled, collection.id))
         return rows
+
+    async def collection(self, collection_id: str) -> Collection:
+        """One collection, read again."""
+        with refusals("Could not read the collection"):
+            return await self.client.knowledge.get_collection(collection_id)
+
+    async def category(self, category_id: str) -> tuple[Category, list[TranslationTitle]]:
+        """One category, and its title in every language."""
+        with refusals("Could not read the category"):
+            category = await self.client.knowledge.get_category(category_id)
+            titles = await self.client.knowledge.category_translations(category_id)
+        return category, titles
 
     async def article(self, article_id: str, language: str | None = None) -> Article:
         """One article (in ``language`` when given)."""
@@ -213,6 +293,28 @@ class KnowledgeStore:
             else:
                 await self.client.knowledge.move_article(article_id, parent_id)
         self._found.clear()
+
+    async def take_ownership(self, article_id: str) -> Article:
+        """Make me the article's owner."""
+        me = self._session.me_id
+        if not is_uuid(me):
+            raise Refused("Who you are is not known yet; try again in a moment")
+        with refusals("Could not change the article's owner"):
+            return await self.client.knowledge.update_article(article_id, owned_by=me)
+
+    async def upload_image(self, path: str) -> str:
+        """Upload a local image (PNG, JPEG, GIF or WebP, at most 4 MB); the text that puts it
+        in an article's body (``![name](url)``)."""
+        name, kind, data = await asyncio.to_thread(read_image, path)
+        with refusals("Could not upload the image"):
+            result: AttachmentsUpload = await self.client.knowledge.upload_attachments(
+                [(name, kind, data)])
+        for problem in result.partial_errors or []:
+            raise Refused(f"The service did not take {name}: {problem.message}")
+        if not result.data:
+            raise Refused(f"The service did not take {name}")
+        alt = name.rsplit(".", 1)[0].replace("]", "")
+        return f"![{alt}]({result.data[0].url})"
 
     # ------------------------------------------------------------------ finding
 

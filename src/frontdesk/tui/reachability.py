@@ -29,6 +29,9 @@ RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
 ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
 THREAD = "frontdesk.tui.screens.thread:ThreadScreen"
+COMPOSER = "frontdesk.tui.widgets.composer:Composer"
+ARTICLE = "frontdesk.tui.screens.knowledge_article:ArticleScreen"
+EDITOR = "frontdesk.tui.screens.knowledge_article:ArticleEditor"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 
@@ -260,16 +263,45 @@ _BY_NAME: dict[str, Way] = {
         "analytics.filter_values", "analytics.list_records", "analytics.get_record",
         "analytics.records",
     )},
-    **{name: NotDirect(_NOT_YET) for name in (
-        "knowledge.list_collections", "knowledge.get_collection", "knowledge.catalog",
-        "knowledge.get_category", "knowledge.category_translations",
-        "knowledge.create_article", "knowledge.get_article", "knowledge.update_article",
-        "knowledge.delete_article", "knowledge.article_translations",
-        "knowledge.update_translations", "knowledge.publish_translation",
-        "knowledge.unpublish_translation", "knowledge.delete_translation",
-        "knowledge.publish_article", "knowledge.unpublish_article", "knowledge.move_article",
-        "knowledge.remove_parent", "knowledge.upload_attachments",
-    )},
+    # -- knowledge: Admin → Knowledge, an article's screen, the composer's finder
+    "knowledge.list_collections": Reach(ADMIN, key="admin.reload", note="Admin → Knowledge"),
+    "knowledge.catalog": Reach(ADMIN, key="admin.reload",
+                               note="Admin → Knowledge: the tree (and the composer's finder)"),
+    "knowledge.get_collection": Reach(ADMIN, key="admin.knowledge.open",
+                                      note="Admin → Knowledge, enter on a collection"),
+    "knowledge.get_category": Reach(ADMIN, key="admin.knowledge.open",
+                                    note="Admin → Knowledge, enter on a category"),
+    "knowledge.category_translations": Reach(ADMIN, key="admin.knowledge.open",
+                                             note="Admin → Knowledge, enter on a category: "
+                                                  "its title in every language"),
+    "knowledge.create_article": Reach(ADMIN, key="admin.knowledge.new",
+                                      note="Admin → Knowledge, n"),
+    "knowledge.get_article": Reach(COMPOSER, key="composer.knowledge",
+                                   note="ctrl+g in the composer; Admin → Knowledge, enter"),
+    "knowledge.article_translations": Reach(ADMIN, key="admin.knowledge.open",
+                                            note="Admin → Knowledge, enter on an article"),
+    "knowledge.update_translations": Reach(ARTICLE, key="knowledge_article.edit",
+                                           note="an article: e edits, a adds a translation"),
+    "knowledge.publish_translation": Reach(ARTICLE, key="knowledge_article.publish",
+                                           note="an article: p"),
+    "knowledge.unpublish_translation": Reach(ARTICLE, key="knowledge_article.unpublish",
+                                             note="an article: u (asks)"),
+    "knowledge.delete_translation": Reach(ARTICLE, key="knowledge_article.delete_translation",
+                                          note="an article: d (asks)"),
+    "knowledge.publish_article": Reach(ARTICLE, key="knowledge_article.publish_all",
+                                       note="an article: P"),
+    "knowledge.unpublish_article": Reach(ARTICLE, key="knowledge_article.unpublish_all",
+                                         note="an article: U (asks)"),
+    "knowledge.update_article": Reach(ARTICLE, key="knowledge_article.own",
+                                      note="an article: o makes me its owner"),
+    "knowledge.delete_article": Reach(ARTICLE, key="knowledge_article.delete",
+                                      note="an article: D (asks)"),
+    "knowledge.move_article": Reach(ARTICLE, key="knowledge_article.move",
+                                    note="an article: m, then a collection or category"),
+    "knowledge.remove_parent": Reach(ARTICLE, key="knowledge_article.move",
+                                     note="an article: m, then (out of every collection)"),
+    "knowledge.upload_attachments": Reach(EDITOR, key="knowledge_editor.image",
+                                          note="an article's editor: ctrl+a adds an image"),
 }
 
 #: ``(METHOD, path)`` → how a person reaches it.

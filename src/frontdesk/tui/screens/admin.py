@@ -5,9 +5,9 @@ Teams (``n``, ``m`` members, ``d``/``D`` delete), Queues (``n``, ``m`` members),
 attributes and Contact endpoints (``enter`` reads one again; the deprecated endpoint listing
 when an integrations URL is configured), Business hours (``+``/``-`` days, ``a`` open at a
 time), Anonymisation (``g`` look up by id), Quick responses (every template; ``d``/``D``
-delete), Organisation, Flows and Webhooks (``n``, ``e`` edit, ``v`` events, ``space`` on/off,
-``l`` delivery log, ``d``/``D`` delete). ``r`` reloads the section, ``esc`` goes back to the
-menu.
+delete), Organisation, Flows, Webhooks (``n``, ``e`` edit, ``v`` events, ``space`` on/off,
+``l`` delivery log, ``d``/``D`` delete) and Knowledge (``enter`` opens an article, ``n``
+writes one). ``r`` reloads the section, ``esc`` goes back to the menu.
 
 The keys live on the screen, each enabled only in its section (so the footer and the help show
 the section's keys, and the same letter can mean different things in two sections); the
@@ -30,6 +30,7 @@ from .admin_attributes import AttributesPane
 from .admin_endpoints import EndpointsPane
 from .admin_flows import FlowsPane
 from .admin_hours import HoursPane
+from .admin_knowledge import KnowledgePane
 from .admin_organization import OrganizationPane
 from .admin_pane import AdminPane
 from .admin_queues import QueuesPane
@@ -53,13 +54,15 @@ SECTIONS: dict[str, str] = {
     "organization": "Organisation",
     "flows": "Flows",
     "webhooks": "Webhooks",
+    "knowledge": "Knowledge",
 }
 
 
 @owns_bindings
 class AdminScreen(ModeScreen):
     """Tags, teams, queues, custom attributes, contact endpoints, business hours,
-    anonymisation requests, templates, the organisation, its flows and webhooks."""
+    anonymisation requests, templates, the organisation, its flows, webhooks and the help
+    centre."""
 
     MODE_NAME = "Admin"
     HELP_NAME = "Admin"
@@ -95,6 +98,8 @@ class AdminScreen(ModeScreen):
         Binding("d", "webhooks_delete", "Delete", id="admin.webhooks.delete"),
         Binding("D", "webhooks_delete_now", "Delete now", id="admin.webhooks.delete_now",
                 show=False),
+        Binding("enter", "knowledge_open", "Open", id="admin.knowledge.open"),
+        Binding("n", "knowledge_new", "New article", id="admin.knowledge.new"),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
         PaletteEntry("Tags: new tag", "key: n", "palette('tags_new')"),
@@ -149,6 +154,9 @@ class AdminScreen(ModeScreen):
                      "palette('webhooks_log')"),
         PaletteEntry("Webhooks: delete the highlighted webhook", "key: d (D without asking)",
                      "palette('webhooks_delete')"),
+        PaletteEntry("Knowledge: open the highlighted article, collection or category",
+                     "key: enter", "palette('knowledge_open')"),
+        PaletteEntry("Knowledge: new article", "key: n", "palette('knowledge_new')"),
     )
 
     def compose_body(self) -> ComposeResult:
@@ -167,6 +175,7 @@ class AdminScreen(ModeScreen):
                 yield OrganizationPane()
                 yield FlowsPane()
                 yield WebhooksPane()
+                yield KnowledgePane()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -226,6 +235,9 @@ class AdminScreen(ModeScreen):
         elif table == "webhook-status":
             event.stop()
             self.query_one(WebhooksPane).open_log()
+        elif table == "knowledge-table":
+            event.stop()
+            self.query_one(KnowledgePane).open()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A section's keys only in that section."""
@@ -389,3 +401,13 @@ class AdminScreen(ModeScreen):
     def action_flows_reload(self) -> None:
         """Every flow, read again."""
         self.query_one(FlowsPane).reload()
+
+    # ------------------------------------------------------------------ knowledge
+
+    def action_knowledge_open(self) -> None:
+        """Open the highlighted article, or read the collection or category again."""
+        self.query_one(KnowledgePane).open()
+
+    def action_knowledge_new(self) -> None:
+        """Write a new article in the highlighted collection or category."""
+        self.query_one(KnowledgePane).new()

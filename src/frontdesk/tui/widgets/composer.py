@@ -323,6 +323,8 @@ class Composer(Vertical):
         Binding("ctrl+k", "cycle_type", "Text/Markdown", id="composer.content_type",
                 priority=True),
         Binding("ctrl+a", "attach", "Attach", id="composer.attach", priority=True),
+        Binding("ctrl+g", "knowledge", "Insert article", id="composer.knowledge",
+                priority=True),
         Binding("escape", "leave", "Leave", id="composer.leave"),
     ]
 
@@ -621,6 +623,12 @@ class Composer(Vertical):
             self.focus_editor()
 
         self.app.push_screen(AttachScreen(self._attachments, limit_hint=hint), done)
+
+    def action_knowledge(self) -> None:
+        """Find a published help-centre article and insert its link or text at the cursor."""
+        from ..screens.knowledge_finder import open_finder
+
+        open_finder(self, self._conversation.language if self._conversation else None)
 
     def action_leave(self) -> None:
         """Leave the editor for the first focusable widget outside the composer (on the thread
