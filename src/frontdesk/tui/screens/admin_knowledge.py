@@ -11,8 +11,8 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 
+from ...store.errors import Refused
 from ...store.knowledge import KnowledgeStore, Node, knowledge_of
-from ...store.people import Refused
 from ...text import one_line
 from ..widgets.safe import DataTable
 from .admin_pane import AdminPane
@@ -65,7 +65,7 @@ class KnowledgePane(AdminPane):
         try:
             tree = await self.store.tree()
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
             return
         self.show(tree, select)
 
@@ -120,7 +120,7 @@ class KnowledgePane(AdminPane):
                 locked = " · locked: takes no new articles" if category.is_locked else ""
                 self.set_caption(f"Category in {len(titles)} languages ({names}){locked}")
         except Refused as refusal:
-            self.set_caption(refusal.message)
+            self.set_caption(refusal.reason)
 
     def new(self) -> None:
         """Write a new article in the highlighted collection or category."""

@@ -20,8 +20,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ...api.models import Article, ArticleTranslation
+from ...store.errors import Refused
 from ...store.knowledge import KnowledgeStore, Node, from_html, knowledge_of
-from ...store.people import Refused
 from ...text import one_line, safe
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, Input, Label, Option, Static, TextArea
@@ -105,7 +105,7 @@ class ArticleEditor(ModalScreen[bool]):
                              self.query_one("#editor-title", Input).value,
                              self.query_one("#editor-body", TextArea).text)
         except Refused as refusal:
-            self.query_one("#editor-problem", Label).update(safe(refusal.message))
+            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
             return
         finally:
             self.saving = False
@@ -128,7 +128,7 @@ class ArticleEditor(ModalScreen[bool]):
         try:
             line = await store.upload_image(path)
         except Refused as refusal:
-            self.query_one("#editor-problem", Label).update(safe(refusal.message))
+            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
             return
         body.insert(f"\n\n{line}\n\n")
         body.focus()
@@ -244,7 +244,7 @@ class ArticleScreen(ModalScreen[bool]):
             article = await self.store.article(self.article_id)
             versions = await self.store.translations(self.article_id)
         except Refused as refusal:
-            self.query_one("#article-caption", Label).update(safe(refusal.message))
+            self.query_one("#article-caption", Label).update(safe(refusal.reason))
             return
         self.article = article
         self.drafts = {t.language: t for t in versions.translations.draft or []}
@@ -316,7 +316,7 @@ class ArticleScreen(ModalScreen[bool]):
         try:
             await action()
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.changed = True
         self.notify(done, markup=False)
@@ -431,7 +431,7 @@ class ArticleScreen(ModalScreen[bool]):
         try:
             await self.store.delete_article(self.article_id)
         except Refused as refusal:
-            self.notify(refusal.message, severity="error", markup=False)
+            self.notify(refusal.reason, severity="error", markup=False)
             return
         self.notify("Deleted the article.", markup=False)
         self.dismiss(True)

@@ -17,8 +17,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
+from ...store.errors import Refused
 from ...store.knowledge import FoundArticle, knowledge_of, matches
-from ...store.people import Refused
 from ...text import one_line, safe
 from ..registry import owns_bindings
 from ..widgets.safe import Input, Label, Option, OptionList, Static
@@ -92,7 +92,7 @@ class ArticleFinder(FilterPicker[str | None]):
             found = await knowledge_of(session_of(self)).published(self.language,
                                                                    refresh=refresh)
         except Refused as refusal:
-            self.problem = refusal.message
+            self.problem = refusal.reason
             self.articles = []
         else:
             self.problem = None
