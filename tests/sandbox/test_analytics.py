@@ -130,7 +130,7 @@ def test_catalogues_filters_and_errors(http: httpx.Client) -> None:
         fits(values.json(), "GetFilterValuesOutput")
         assert values.json()["data"], attribute
     channels = http.get("/v1/analytics/filter/channel").json()["data"]
-    assert {"value": "PSTN_PHONE", "label": "Pstn phone"} in channels
+    assert {"value": "PSTN_PHONE", "label": "Phone"} in channels
 
     # the seed's weeks of history: every one of the last 14 days has conversations
     days = []

@@ -1,12 +1,14 @@
 """Admin → Webhooks against the sandbox and a real receiver on loopback: create (form, then the
 events picker), the last delivery of each event, an event's delivery log, off and on, edit,
-delete with a question."""
+delete with a question; and how the section looks at 100 by 30 and 160 by 45."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import httpx
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, SelectionList, Static
 
@@ -120,3 +122,34 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await pilot.press("y")
             await settle(pilot)
             assert hooks(console) == []
+
+
+SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_webhooks_look(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
+    sandbox = console.sandbox
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=10) as http:
+        for name, enabled in (("Billing sync", True), ("Old CRM", False)):
+            made = http.post("/v1/webhooks", json={
+                "name": name, "url": "http://192.0.2.10/hook", "enabled": enabled,
+                "events": ["ConversationCreated", "ConversationClosed", "ConversationRated"],
+                "authorization": {"_type": "NoAuth"}, "customHeaders": {}})
+            assert made.status_code == 201, made.text
+        conversation = sandbox.query(
+            "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
+        assert http.put(f"/v1/conversations/{conversation}/close").status_code == 204
+    sandbox.run_pending()
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await console.settled(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press(*["down"] * list(SECTIONS).index("webhooks"), "enter")
+        await settle(pilot)
+        pilot.app.clear_notifications()
+        await settle(pilot)
+
+    assert snap_compare(console.app(), terminal_size=size, run_before=run_before)

@@ -353,8 +353,13 @@ def record_out(record: RecordSet, row: Row, queues: dict[str, str], people: dict
     return out
 
 
+#: How people name the channels (and directions) whose upper-case form reads badly.
+_LABELS = {"WHATS_APP": "WhatsApp", "PSTN_PHONE": "Phone", "SMS": "SMS",
+           "WIDGET_CHAT": "Chat", "FACEBOOK_MESSENGER": "Facebook Messenger"}
+
+
 def _label(upper: str) -> str:
-    return upper.replace("_", " ").capitalize()
+    return _LABELS.get(upper) or upper.replace("_", " ").capitalize()
 
 
 def names(ctx: SandboxContext) -> tuple[dict[str, str], dict[str, str]]:

@@ -1,4 +1,4 @@
-"""The console: five modes on number keys, a status bar, the footer, help and the palette.
+"""The console: six modes on number keys, a status bar, the footer, help and the palette.
 
 The app is handed a ``Session`` (the store) and paints from its local snapshot at once; the
 session signs in and starts polling in a worker, so the first frame never waits on the
@@ -44,7 +44,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("frontdesk.tui")
 
-MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admin"}
+MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admin",
+             "6": "stats"}
 
 
 class SandboxAccess(Protocol):
@@ -80,6 +81,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         "team": lambda: _screen("team", "TeamScreen"),
         "people": lambda: _screen("people", "PeopleScreen"),
         "admin": lambda: _screen("admin", "AdminScreen"),
+        "stats": lambda: _screen("stats", "StatsScreen"),
     }
     DEFAULT_MODE = "inbox"
     BINDINGS: ClassVar[list[Any]] = [
@@ -89,6 +91,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         Binding("3", "mode('team')", "Team", id="app.mode.team", show=False),
         Binding("4", "mode('people')", "People", id="app.mode.people", show=False),
         Binding("5", "mode('admin')", "Admin", id="app.mode.admin", show=False),
+        Binding("6", "mode('stats')", "Stats", id="app.mode.stats", show=False),
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("p", "presence", "My presence", id="app.presence", show=False),
         Binding("O", "outbox", "Outbox", id="app.outbox", show=False),
@@ -255,7 +258,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
     # ------------------------------------------------------------------ actions
 
     def action_mode(self, mode: str) -> None:
-        """Switch to one of the five modes."""
+        """Switch to one of the modes."""
         if mode in self.MODES and self.current_mode != mode:
             self.switch_mode(mode)
 

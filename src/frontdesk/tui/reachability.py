@@ -32,6 +32,7 @@ THREAD = "frontdesk.tui.screens.thread:ThreadScreen"
 COMPOSER = "frontdesk.tui.widgets.composer:Composer"
 ARTICLE = "frontdesk.tui.screens.knowledge_article:ArticleScreen"
 EDITOR = "frontdesk.tui.screens.knowledge_article:ArticleEditor"
+STATS = "frontdesk.tui.screens.stats:StatsScreen"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 
@@ -258,10 +259,15 @@ _BY_NAME: dict[str, Way] = {
     "webhooks.delivery_log": Reach(ADMIN, key="admin.webhooks.log",
                                    note="Admin → Webhooks, l (or enter) on an event"),
     # -- analytics
-    **{name: NotDirect(_NOT_YET) for name in (
+    "analytics.records": Reach(STATS, key="stats.refresh",
+                               note="Stats (6): every tile and its records table (r: now)"),
+    "analytics.filter_values": Reach(STATS, key="stats.channel",
+                                     note="Stats: q, c and t list queues, channels and teams"),
+    **{name: NotDirect("Stats computes each tile from the records it shows, so a tile and its "
+                       "records always agree; the catalogues describe what Stats already "
+                       "knows") for name in (
         "analytics.list_metrics", "analytics.get_metric", "analytics.metric_data",
-        "analytics.filter_values", "analytics.list_records", "analytics.get_record",
-        "analytics.records",
+        "analytics.list_records", "analytics.get_record",
     )},
     # -- knowledge: Admin → Knowledge, an article's screen, the composer's finder
     "knowledge.list_collections": Reach(ADMIN, key="admin.reload", note="Admin → Knowledge"),

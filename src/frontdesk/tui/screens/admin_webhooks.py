@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -21,6 +22,7 @@ from ...api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscrip
 from ...store.errors import Refused
 from ...store.webhooks import EVENTS, webhooks_of
 from ...text import one_line, safe
+from .. import clock
 from ..registry import owns_bindings
 from ..widgets.safe import DataTable, Label, Static
 from .admin_members import MembersScreen
@@ -30,8 +32,13 @@ from .people_common import cell, highlighted_key, move_to, session_of
 from .people_form import FormField, FormScreen, Values
 
 
-def _when(text: Any) -> str:
-    return text.strftime("%Y-%m-%d %H:%M:%S") if hasattr(text, "strftime") else ""
+def _when(moment: Any) -> str:
+    return clock.shown(moment, "day") if isinstance(moment, datetime) else ""
+
+
+def event_name(event: str) -> str:
+    """An event as the section lists it: ``ConversationClosed`` is ``Closed``."""
+    return event.removeprefix("Conversation") or event
 
 
 def status_cells(status: EventDeliveryStatus) -> tuple[Text, Text, Text]:
@@ -136,7 +143,8 @@ class WebhooksPane(AdminPane):
         before = highlighted_key(table)
         table.clear()
         for status in statuses:
-            table.add_row(cell(status.event, 36), *status_cells(status), key=status.event)
+            table.add_row(cell(event_name(status.event), 30), *status_cells(status),
+                          key=status.event)
         move_to(table, before)
 
     # ------------------------------------------------------------------ actions
