@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from frontdesk.store.queues import queue_watch
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

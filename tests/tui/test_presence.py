@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Switch
 
-from frontdesk.tui.screens.presence import PresenceScreen
+from frontdesk.tui.screens.shared.presence import PresenceScreen
 
 
 async def test_p_toggles_working_channels_on_the_service(console) -> None:  # type: ignore[no-untyped-def]

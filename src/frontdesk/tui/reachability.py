@@ -22,11 +22,11 @@ from ..api.operations import operation
 
 __all__ = ["REACHABILITY", "Elsewhere", "NotDirect", "Reach", "Way"]
 
-PEOPLE = "frontdesk.tui.screens.people:PeopleScreen"
-PROFILE = "frontdesk.tui.screens.people_profile:EndUserProfileScreen"
-ADMIN = "frontdesk.tui.screens.admin:AdminScreen"
-RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
-ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
+PEOPLE = "frontdesk.tui.screens.people.people:PeopleScreen"
+PROFILE = "frontdesk.tui.screens.people.profile:EndUserProfileScreen"
+ADMIN = "frontdesk.tui.screens.admin.admin:AdminScreen"
+RATINGS = "frontdesk.tui.screens.inbox.ratings:RatingsScreen"
+ATTRIBUTES = "frontdesk.tui.screens.shared.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
