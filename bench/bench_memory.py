@@ -101,8 +101,8 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.tui.app import FrontdeskApp
-    from frontdesk.tui.screens.inbox import InboxScreen
-    from frontdesk.tui.screens.thread import ThreadScreen
+    from frontdesk.tui.screens.inbox.inbox import InboxScreen
+    from frontdesk.tui.screens.inbox.thread import ThreadScreen
 
     step("imports")
     settings = Settings()

@@ -205,10 +205,10 @@ def open_thread(where: str, then: list[Step] | None = None) -> Step:
     screen, wait until it has been polled and painted, then run ``then``."""
 
     async def step(pilot: Pilot[Any]) -> None:
-        thread_module = _module("frontdesk.tui.screens.thread")
+        thread_module = _module("frontdesk.tui.screens.inbox.thread")
         screen_class = getattr(thread_module, "ThreadScreen", None)
         if screen_class is None:
-            raise Skip("frontdesk.tui.screens.thread has no ThreadScreen")
+            raise Skip("frontdesk.tui.screens.inbox.thread has no ThreadScreen")
         conversation_id = CURRENT.first_id(where)
         app = pilot.app
         await app.push_screen(screen_class(conversation_id))

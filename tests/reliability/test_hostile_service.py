@@ -32,8 +32,8 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.status_bar import StatusBar
 
 SIZE = (120, 32)

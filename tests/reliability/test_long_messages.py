@@ -28,7 +28,7 @@ from frontdesk.api.transport import MAX_RESPONSE_BYTES
 from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.widgets.message_view import SHORT_CHARS, MessageView
 from frontdesk.tui.widgets.status_bar import StatusBar
 from tui_conftest import tui_fixtures

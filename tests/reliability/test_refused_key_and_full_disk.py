@@ -31,8 +31,8 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.composer import Composer
 from frontdesk.tui.widgets.status_bar import StatusBar
 

@@ -28,14 +28,14 @@ from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.session import Session
 from frontdesk.text import one_line, safe, to_text
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_common import cell
-from frontdesk.tui.screens.people_form import FormScreen
-from frontdesk.tui.screens.pickers import TagPicker
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.shared.common import cell
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
+from frontdesk.tui.screens.shared.form import FormScreen
+from frontdesk.tui.screens.shared.pickers import TagPicker
 from tui_conftest import tui_fixtures
 
 Console = Any  # tests/tui/conftest.py's Console

@@ -27,9 +27,9 @@ from textual.pilot import Pilot
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.text import escape_markup
-from frontdesk.tui.screens.attributes_panel import AttributesPanel
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.shared.attributes_panel import AttributesPanel
+from frontdesk.tui.screens.shared.form import FormScreen
 from frontdesk.tui.widgets import safe
 from tui_conftest import tui_fixtures
 

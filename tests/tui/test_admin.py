@@ -10,11 +10,11 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable, SelectionList, Static
 
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.admin_members import MembersScreen
-from frontdesk.tui.screens.confirm import ConfirmScreen, TypeBackScreen
-from frontdesk.tui.screens.people_form import FormScreen
-from frontdesk.tui.screens.ratings import RatingsScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.admin.members import MembersScreen
+from frontdesk.tui.screens.inbox.ratings import RatingsScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen, TypeBackScreen
+from frontdesk.tui.screens.shared.form import FormScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:

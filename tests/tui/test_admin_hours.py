@@ -16,9 +16,9 @@ from textual.widgets import Static
 
 from frontdesk.store.session import HoursNow
 from frontdesk.tui import clock
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.admin_hours import DAY_STEPS, HoursPane
-from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.admin.hours import DAY_STEPS, HoursPane
+from frontdesk.tui.screens.shared.form import FormScreen
 from frontdesk.tui.widgets.status_bar import StatusBar, describe_hours
 
 

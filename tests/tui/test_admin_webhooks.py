@@ -13,11 +13,11 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, SelectionList, Static
 
 from frontdesk.sandbox.listen import Receiver
-from frontdesk.tui.screens.admin import SECTIONS, AdminScreen
-from frontdesk.tui.screens.admin_members import MembersScreen
-from frontdesk.tui.screens.admin_webhooks import DeliveryLogScreen
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.screens.admin.admin import SECTIONS, AdminScreen
+from frontdesk.tui.screens.admin.members import MembersScreen
+from frontdesk.tui.screens.admin.webhooks import DeliveryLogScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
+from frontdesk.tui.screens.shared.form import FormScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:

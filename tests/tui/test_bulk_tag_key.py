@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontdesk.tui.screens.pickers import PromptScreen
+from frontdesk.tui.screens.shared.pickers import PromptScreen
 
 
 async def test_B_tags_by_names_and_the_service_applies_them(console: Any) -> None:

@@ -12,10 +12,10 @@ from textual.widgets import Input, OptionList
 
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.key_order import KEY_STUCK, OrderedKey
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.pickers import TagPicker
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.pickers import TagPicker
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 from frontdesk.api.models import UserPresence
 from frontdesk.channels import CHANNEL_NAMES
 from frontdesk.store.session import describe_presence
-from frontdesk.tui.screens import people_agents, team
+from frontdesk.tui.screens.people import agents as people_agents
+from frontdesk.tui.screens.team import team
 from frontdesk.tui.widgets import conversation_list, message_view, thread_head
 
 

@@ -20,7 +20,7 @@ from frontdesk.api.models import Conversation, reply_subject
 from frontdesk.sandbox import records
 from frontdesk.sandbox.db import iso
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.widgets.composer import (
     MAX_FILE_BYTES,
     AttachmentError,

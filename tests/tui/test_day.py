@@ -21,8 +21,8 @@ from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.simulator import Simulator
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 
@@ -165,7 +165,7 @@ async def test_an_agents_day(console: Console) -> None:
             await step(console, pilot, key, life=life)
         assert app.screen.view == "pending"
         # a question is never cut: the quit question wraps in its box
-        from frontdesk.tui.screens.confirm import ConfirmScreen
+        from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 
         app.push_screen(ConfirmScreen(
             "1 reply is still waiting to be sent.",

@@ -15,10 +15,13 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.new_conversation import NewConversationScreen
-from frontdesk.tui.screens.open_conversation import OpenConversationScreen, parse_conversation_id
-from frontdesk.tui.screens.pickers import PromptScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.new_conversation import NewConversationScreen
+from frontdesk.tui.screens.inbox.open_conversation import (
+    OpenConversationScreen,
+    parse_conversation_id,
+)
+from frontdesk.tui.screens.shared.pickers import PromptScreen
 from frontdesk.tui.widgets.conversation_list import ConversationList
 from frontdesk.tui.widgets.preview_pane import PreviewPane
 
@@ -187,7 +190,7 @@ async def test_enter_opens_the_thread(console: Console) -> None:
         await pilot.press("enter")
         await pilot.pause()
         try:
-            from frontdesk.tui.screens.thread import ThreadScreen
+            from frontdesk.tui.screens.inbox.thread import ThreadScreen
         except ImportError:
             assert isinstance(app.screen, InboxScreen)
             assert any(f"#{cid}" in str(n.message) for n in app._notifications)
@@ -548,7 +551,7 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
 async def test_view_counts_are_never_a_false_zero_while_loading(console: Console) -> None:
     """Before the first fill the views say "…", not 0; once the service answered, numbers."""
     from frontdesk.store.inbox import VIEWS
-    from frontdesk.tui.screens.inbox import ViewTabs
+    from frontdesk.tui.screens.inbox.inbox import ViewTabs
 
     def labels(screen: InboxScreen) -> list[str]:
         tabs = screen.query_one(ViewTabs)

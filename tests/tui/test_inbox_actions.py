@@ -13,9 +13,9 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.pickers import END_FOLLOWUP, FollowupPicker, QueuePicker
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
+from frontdesk.tui.screens.shared.pickers import END_FOLLOWUP, FollowupPicker, QueuePicker
 from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

@@ -10,7 +10,7 @@ from test_inbox import parts, settle  # type: ignore[import-not-found]
 from frontdesk.store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen, ViewTabs
+from frontdesk.tui.screens.inbox.inbox import InboxScreen, ViewTabs
 from frontdesk.tui.widgets.conversation_list import ConversationList
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

@@ -31,7 +31,7 @@ from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.help import HelpScreen
+from frontdesk.tui.screens.shared.help import HelpScreen
 
 #: the keys an agent uses most, as bursts bring them, with the character each types
 KEYS = {"tab": "\t", "shift+tab": None, "j": "j", "k": "k", "enter": "\r", "escape": "\x1b",

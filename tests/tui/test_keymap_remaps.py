@@ -8,7 +8,7 @@ from typing import Any
 from frontdesk.tui import keymap
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.registry import BINDING_OWNERS
-from frontdesk.tui.screens.help import HelpScreen
+from frontdesk.tui.screens.shared.help import HelpScreen
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 

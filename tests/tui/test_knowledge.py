@@ -9,11 +9,11 @@ from typing import Any
 from textual.pilot import Pilot
 
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.knowledge_article import ArticleEditor, ArticleScreen
-from frontdesk.tui.screens.knowledge_finder import ArticleFinder
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.admin.article import ArticleEditor, ArticleScreen
+from frontdesk.tui.screens.inbox.article_finder import ArticleFinder
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.safe import DataTable, Input, OptionList, TextArea
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

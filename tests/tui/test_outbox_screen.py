@@ -9,10 +9,10 @@ from typing import Any
 from textual.widgets import DataTable
 
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.outbox import OutboxScreen
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.outbox import OutboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.conversation_list import DRAFT_MARK, ConversationList
 from frontdesk.tui.widgets.status_bar import StatusBar
 

@@ -11,11 +11,11 @@ from textual.widgets import DataTable, Label, Select
 
 from frontdesk.store.topics import anonymization_topic
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.attributes_panel import AttributesPanel
-from frontdesk.tui.screens.confirm import ConfirmScreen, TypeBackScreen
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_form import FormScreen
-from frontdesk.tui.screens.people_profile import EndUserProfileScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.people.profile import EndUserProfileScreen
+from frontdesk.tui.screens.shared.attributes_panel import AttributesPanel
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen, TypeBackScreen
+from frontdesk.tui.screens.shared.form import FormScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:

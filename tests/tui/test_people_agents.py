@@ -12,11 +12,11 @@ from textual.widgets import DataTable, Static
 
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.session import Session
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_agent import AgentDetailScreen
-from frontdesk.tui.screens.people_bulk import BulkReportScreen
-from frontdesk.tui.screens.people_form import FormScreen
+from frontdesk.tui.screens.people.agent import AgentDetailScreen
+from frontdesk.tui.screens.people.bulk import BulkReportScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
+from frontdesk.tui.screens.shared.form import FormScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:

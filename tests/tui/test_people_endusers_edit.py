@@ -12,10 +12,10 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_bulk import BulkReportScreen
-from frontdesk.tui.screens.people_form import FormScreen
-from frontdesk.tui.screens.people_profile import EndUserProfileScreen
+from frontdesk.tui.screens.people.bulk import BulkReportScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.people.profile import EndUserProfileScreen
+from frontdesk.tui.screens.shared.form import FormScreen
 
 HOSTILE_NAME = "Mal \x1b]2;pwned\x07 [b]Loud[/b]"
 

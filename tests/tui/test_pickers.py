@@ -11,8 +11,8 @@ from textual.widgets import Input
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox import InboxScreen
-from frontdesk.tui.screens.pickers import (
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.shared.pickers import (
     FollowupPicker,
     QueuePicker,
     TagChoice,

@@ -9,7 +9,7 @@ import httpx
 from textual.widgets import Switch
 
 from frontdesk.store.presence import CHANNELS
-from frontdesk.tui.screens.presence import PresenceScreen
+from frontdesk.tui.screens.shared.presence import PresenceScreen
 
 
 async def test_p_toggles_working_channels_on_the_service(console) -> None:  # type: ignore[no-untyped-def]

@@ -15,8 +15,8 @@ from frontdesk.api.models import AVAILABILITY_CHANNELS
 from frontdesk.api.wire_time import parse_wire_time
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.queue_members import AgentPicks, QueueMembersScreen
-from frontdesk.tui.screens.queues import QueuesScreen
+from frontdesk.tui.screens.queues.members import AgentPicks, QueueMembersScreen
+from frontdesk.tui.screens.queues.queues import QueuesScreen
 
 WAITING = ("state = 'Open' AND assigned_agent_id IS NULL AND queue_id IS NOT NULL "
            "AND queued_at IS NOT NULL")
@@ -299,7 +299,7 @@ def test_queued_time_is_the_users_local_time() -> None:
     from zoneinfo import ZoneInfo
 
     from frontdesk.store.queues import PositionState
-    from frontdesk.tui.screens.queues import describe_position
+    from frontdesk.tui.screens.queues.queues import describe_position
 
     state = PositionState(7, position=2, queued_at=datetime(2026, 1, 5, 9, 53, tzinfo=UTC),
                           queue_name="Support", checked=True)

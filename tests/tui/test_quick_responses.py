@@ -11,10 +11,10 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.confirm import ConfirmScreen
-from frontdesk.tui.screens.quick_responses import QuickResponsePicker
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.inbox.quick_responses import QuickResponsePicker
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 
 
 async def settle(pilot: Pilot[Any]) -> None:

@@ -11,11 +11,11 @@ from textual.binding import Binding
 
 from frontdesk.api import DEPRECATED_OPERATIONS, OPERATIONS
 from frontdesk.tui.reachability import REACHABILITY, Elsewhere, NotDirect, Reach
-from frontdesk.tui.screens.admin import AdminScreen
-from frontdesk.tui.screens.attributes_panel import AttributesPanel
-from frontdesk.tui.screens.people import PeopleScreen
-from frontdesk.tui.screens.people_profile import EndUserProfileScreen
-from frontdesk.tui.screens.ratings import RatingsScreen
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.inbox.ratings import RatingsScreen
+from frontdesk.tui.screens.people.people import PeopleScreen
+from frontdesk.tui.screens.people.profile import EndUserProfileScreen
+from frontdesk.tui.screens.shared.attributes_panel import AttributesPanel
 
 
 def _class(path: str) -> type:

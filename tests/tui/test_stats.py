@@ -11,7 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
 
 from frontdesk.store.stats import STATS_INTERVAL, STATS_TOPIC
-from frontdesk.tui.screens.stats import StatsScreen, duration, spark
+from frontdesk.tui.screens.stats.stats import StatsScreen, duration, spark
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
 

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Select, Static
 
 from frontdesk.api.errors import ApiError
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.team import TeamScreen
+from frontdesk.tui.screens.team.team import TeamScreen
 from frontdesk.tui.widgets.status_bar import StatusBar
 
 

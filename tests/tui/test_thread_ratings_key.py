@@ -6,7 +6,7 @@ from typing import Any
 
 from test_thread_screen import chat, open_thread  # type: ignore[import-not-found]
 
-from frontdesk.tui.screens.ratings import RatingsScreen
+from frontdesk.tui.screens.inbox.ratings import RatingsScreen
 
 
 async def test_v_opens_the_ratings_of_the_thread(console: Any) -> None:

@@ -13,7 +13,7 @@ import pytest
 from textual.pilot import Pilot
 
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 SIZES = [(100, 30), (160, 45)]

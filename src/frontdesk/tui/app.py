@@ -30,8 +30,8 @@ from . import keymap
 from .commands import once_each, screen_commands
 from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
-from .screens.base import LiveModal, ModeScreen
-from .screens.inbox import InboxScreen
+from .screens.inbox.inbox import InboxScreen
+from .screens.shared.base import LiveModal, ModeScreen
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
 from .widgets.status_bar import StatusBar, describe_hours
@@ -77,11 +77,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
     #: the inbox is built at start; the other modes on first use (a faster first frame)
     MODES: ClassVar[dict[str, Any]] = {
         "inbox": InboxScreen,
-        "queues": lambda: _screen("queues", "QueuesScreen"),
-        "team": lambda: _screen("team", "TeamScreen"),
-        "people": lambda: _screen("people", "PeopleScreen"),
-        "admin": lambda: _screen("admin", "AdminScreen"),
-        "stats": lambda: _screen("stats", "StatsScreen"),
+        "queues": lambda: _screen("queues.queues", "QueuesScreen"),
+        "team": lambda: _screen("team.team", "TeamScreen"),
+        "people": lambda: _screen("people.people", "PeopleScreen"),
+        "admin": lambda: _screen("admin.admin", "AdminScreen"),
+        "stats": lambda: _screen("stats.stats", "StatsScreen"),
     }
     DEFAULT_MODE = "inbox"
     BINDINGS: ClassVar[list[Any]] = [
@@ -276,7 +276,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
             seen.add(marker)
             rows.append((self.get_key_display(binding), binding.description, key_id))
         context = getattr(screen, "MODE_NAME", "") or type(screen).__name__
-        from .screens.help import HelpScreen
+        from .screens.shared.help import HelpScreen
 
         self.push_screen(HelpScreen(context, rows))
 
@@ -285,7 +285,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         import importlib
 
         try:
-            module = importlib.import_module("frontdesk.tui.screens.presence")
+            module = importlib.import_module("frontdesk.tui.screens.shared.presence")
         except ImportError:
             self.notify("Presence toggles are not available yet.")
             return
@@ -293,7 +293,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
     def action_outbox(self) -> None:
         """Open the outbox: the replies waiting to be sent (retry, edit, discard)."""
-        from .screens.outbox import OutboxScreen
+        from .screens.inbox.outbox import OutboxScreen
 
         if not isinstance(self.screen, OutboxScreen):
             self.push_screen(OutboxScreen())
@@ -316,7 +316,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
             if yes:
                 self.exit()
 
-        from .screens.confirm import ConfirmScreen
+        from .screens.shared.confirm import ConfirmScreen
 
         if unsaved:
             problem = (session.local.disk_problem if session is not None else None) \

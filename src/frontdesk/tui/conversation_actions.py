@@ -31,7 +31,7 @@ from .registry import owns_bindings
 if TYPE_CHECKING:
     from ..api.models import Conversation
     from ..store.session import Session
-    from .screens.pickers import TagChoice
+    from .screens.shared.pickers import TagChoice
 
 __all__ = ["CONVERSATION_BINDINGS", "ConversationActions"]
 
@@ -147,7 +147,7 @@ class ConversationActions(DOMNode):
             if yes:
                 self._close(cid)
 
-        from .screens.confirm import ConfirmScreen
+        from .screens.shared.confirm import ConfirmScreen
 
         self.app.push_screen(ConfirmScreen(f"Close #{cid}?", detail), answered)
 
@@ -196,7 +196,7 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
-        from .screens.pickers import QueuePicker
+        from .screens.shared.pickers import QueuePicker
 
         self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
                                          watch=session.queues), picked)
@@ -210,7 +210,7 @@ class ConversationActions(DOMNode):
         record = self._record(session, cid)
         pending = record is not None and record.state in ("Pending", "AwaitingPending")
 
-        from .screens.pickers import END_FOLLOWUP, FollowupPicker
+        from .screens.shared.pickers import END_FOLLOWUP, FollowupPicker
 
         def picked(until: datetime | str | None) -> None:
             if until is None:
@@ -245,7 +245,7 @@ class ConversationActions(DOMNode):
                           f"#{cid}: {len(names)} tag(s) sent; the service applies them "
                           "in a moment.")
 
-        from .screens.pickers import PromptScreen
+        from .screens.shared.pickers import PromptScreen
 
         self.app.push_screen(PromptScreen(f"Tag #{cid} by names (comma-separated; new names "
                                           "are created)", placeholder="vip, refund"), typed)
@@ -258,7 +258,7 @@ class ConversationActions(DOMNode):
         session, cid = target
 
         async def open_picker() -> None:
-            from .screens.pickers import TagPicker
+            from .screens.shared.pickers import TagPicker
 
             await session.finder.refresh_tags(cid)
 

@@ -102,8 +102,8 @@ def load_every_screen() -> None:
     from . import screens, widgets
 
     for package in (screens, widgets):
-        for info in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(info.name)
 
 
 def _classes(app: App[Any]) -> list[type[DOMNode]]:

@@ -22,17 +22,17 @@ from ..api.operations import operation
 
 __all__ = ["REACHABILITY", "Elsewhere", "NotDirect", "Reach", "Way"]
 
-PEOPLE = "frontdesk.tui.screens.people:PeopleScreen"
-PROFILE = "frontdesk.tui.screens.people_profile:EndUserProfileScreen"
-ADMIN = "frontdesk.tui.screens.admin:AdminScreen"
-RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
-ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
+PEOPLE = "frontdesk.tui.screens.people.people:PeopleScreen"
+PROFILE = "frontdesk.tui.screens.people.profile:EndUserProfileScreen"
+ADMIN = "frontdesk.tui.screens.admin.admin:AdminScreen"
+RATINGS = "frontdesk.tui.screens.inbox.ratings:RatingsScreen"
+ATTRIBUTES = "frontdesk.tui.screens.shared.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
-THREAD = "frontdesk.tui.screens.thread:ThreadScreen"
+THREAD = "frontdesk.tui.screens.inbox.thread:ThreadScreen"
 COMPOSER = "frontdesk.tui.widgets.composer:Composer"
-ARTICLE = "frontdesk.tui.screens.knowledge_article:ArticleScreen"
-EDITOR = "frontdesk.tui.screens.knowledge_article:ArticleEditor"
-STATS = "frontdesk.tui.screens.stats:StatsScreen"
+ARTICLE = "frontdesk.tui.screens.admin.article:ArticleScreen"
+EDITOR = "frontdesk.tui.screens.admin.article:ArticleEditor"
+STATS = "frontdesk.tui.screens.stats.stats:StatsScreen"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 

@@ -1,17 +1,23 @@
-"""Where the console's stylesheets live: ``frontdesk/styles`` in the wheel, ``styles/`` in a
-checkout."""
+"""Where the console's stylesheets live: ``frontdesk/styles`` inside the installed package (the
+wheel packs the project's top-level ``styles/`` there), or ``styles/`` at the root of the
+checkout the package is imported from (an editable install). The one module that knows."""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 
 def styles_dir() -> Path:
-    """The folder of the ``.tcss`` files."""
-    packed = Path(__file__).resolve().parent.parent / "styles"
+    """The folder of the ``.tcss`` files: the package's own ``styles`` (a wheel), or else the
+    ``styles`` beside the ``pyproject.toml`` of the checkout this package lives in."""
+    packed = resources.files("frontdesk") / "styles"
     if packed.is_dir():
-        return packed
-    return Path(__file__).resolve().parents[3] / "styles"
+        return Path(str(packed))
+    for folder in Path(__file__).resolve().parents:
+        if (folder / "pyproject.toml").is_file() and (folder / "styles").is_dir():
+            return folder / "styles"
+    raise FileNotFoundError("The console's stylesheets (frontdesk/styles) are not installed.")
 
 
 #: what the first frame (the inbox) is styled by; the others load right after it

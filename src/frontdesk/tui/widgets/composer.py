@@ -626,7 +626,7 @@ class Composer(Vertical):
 
     def action_knowledge(self) -> None:
         """Find a published help-centre article and insert its link or text at the cursor."""
-        from ..screens.knowledge_finder import open_finder
+        from ..screens.inbox.article_finder import open_finder
 
         open_finder(self, self._conversation.language if self._conversation else None)
 

@@ -1,0 +1,1 @@
+"""Mode 5, Admin: the organisation's settings, one section per module."""

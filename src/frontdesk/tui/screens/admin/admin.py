@@ -1,0 +1,413 @@
+"""Mode 5, Admin: a menu of sections on the left, the chosen section on the right.
+
+Tags (``n`` new, ``space`` activate/deactivate, ``i`` show deactivated, ``d``/``D`` delete),
+Teams (``n``, ``m`` members, ``d``/``D`` delete), Queues (``n``, ``m`` members), Custom
+attributes and Contact endpoints (``enter`` reads one again; the deprecated endpoint listing
+when an integrations URL is configured), Business hours (``+``/``-`` days, ``a`` open at a
+time), Anonymisation (``g`` look up by id), Quick responses (every template; ``d``/``D``
+delete), Organisation, Flows, Webhooks (``n``, ``e`` edit, ``v`` events, ``space`` on/off,
+``l`` delivery log, ``d``/``D`` delete) and Knowledge (``enter`` opens an article, ``n``
+writes one). ``r`` reloads the section, ``esc`` goes back to the menu.
+
+The keys live on the screen, each enabled only in its section (so the footer and the help show
+the section's keys, and the same letter can mean different things in two sections); the
+sections (``admin_*.py``) do the work. Every action is also a palette command.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import ContentSwitcher
+
+from ...registry import owns_bindings
+from ...widgets.safe import DataTable, Option, OptionList
+from ..shared.base import ModeScreen
+from ..shared.common import PaletteCommands, PaletteEntry, palette_of
+from .anonymization import AnonymizationPane
+from .attributes import AttributesPane
+from .endpoints import EndpointsPane
+from .flows import FlowsPane
+from .hours import HoursPane
+from .knowledge import KnowledgePane
+from .organization import OrganizationPane
+from .pane import AdminPane
+from .queues import QueuesPane
+from .tags import TagsPane
+from .teams import TeamsPane
+from .templates import TemplatesPane
+from .webhooks import WebhooksPane
+
+#: Section key → its title in the menu (in menu order).
+SECTIONS: dict[str, str] = {
+    "tags": "Tags",
+    "teams": "Teams",
+    "queues": "Queues",
+    "attributes": "Custom attributes",
+    "endpoints": "Contact endpoints",
+    "hours": "Business hours",
+    "anonymization": "Anonymisation",
+    "templates": "Quick responses",
+    "organization": "Organisation",
+    "flows": "Flows",
+    "webhooks": "Webhooks",
+    "knowledge": "Knowledge",
+}
+
+
+@owns_bindings
+class AdminScreen(ModeScreen):
+    """Tags, teams, queues, custom attributes, contact endpoints, business hours,
+    anonymisation requests, templates, the organisation, its flows, webhooks and the help
+    centre."""
+
+    MODE_NAME = "Admin"
+    HELP_NAME = "Admin"
+    BINDINGS = [
+        Binding("escape", "menu", "Menu", id="admin.menu"),
+        Binding("r", "reload", "Reload", id="admin.reload"),
+        Binding("n", "tags_new", "New tag", id="admin.tags.new"),
+        Binding("space", "tags_toggle", "Activate/deactivate", id="admin.tags.toggle"),
+        Binding("i", "tags_inactive", "Show deactivated", id="admin.tags.inactive"),
+        Binding("d", "tags_delete", "Delete", id="admin.tags.delete"),
+        Binding("D", "tags_delete_now", "Delete now", id="admin.tags.delete_now", show=False),
+        Binding("n", "teams_new", "New team", id="admin.teams.new"),
+        Binding("m", "teams_members", "Members", id="admin.teams.members"),
+        Binding("d", "teams_delete", "Delete", id="admin.teams.delete"),
+        Binding("D", "teams_delete_now", "Delete now", id="admin.teams.delete_now",
+                show=False),
+        Binding("n", "queues_new", "New queue", id="admin.queues.new"),
+        Binding("m", "queues_members", "Members", id="admin.queues.members"),
+        Binding("enter", "attributes_open", "Read again", id="admin.attributes.open"),
+        Binding("enter", "endpoints_open", "Read again", id="admin.endpoints.open"),
+        Binding("plus", "hours_more", "More days", id="admin.hours.more"),
+        Binding("minus", "hours_less", "Fewer days", id="admin.hours.less"),
+        Binding("a", "hours_at", "Open at…", id="admin.hours.at"),
+        Binding("g", "anonymization_lookup", "Look up by id", id="admin.anonymization.lookup"),
+        Binding("d", "templates_delete", "Delete", id="admin.templates.delete"),
+        Binding("D", "templates_delete_now", "Delete now", id="admin.templates.delete_now",
+                show=False),
+        Binding("n", "webhooks_new", "New webhook", id="admin.webhooks.new"),
+        Binding("e", "webhooks_edit", "Edit", id="admin.webhooks.edit"),
+        Binding("v", "webhooks_events", "Events", id="admin.webhooks.events"),
+        Binding("space", "webhooks_toggle", "On/off", id="admin.webhooks.toggle"),
+        Binding("l", "webhooks_log", "Delivery log", id="admin.webhooks.log"),
+        Binding("d", "webhooks_delete", "Delete", id="admin.webhooks.delete"),
+        Binding("D", "webhooks_delete_now", "Delete now", id="admin.webhooks.delete_now",
+                show=False),
+        Binding("enter", "knowledge_open", "Open", id="admin.knowledge.open"),
+        Binding("n", "knowledge_new", "New article", id="admin.knowledge.new"),
+    ]
+    PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
+        PaletteEntry("Tags: new tag", "key: n", "palette('tags_new')"),
+        PaletteEntry("Tags: activate or deactivate the highlighted tag", "key: space",
+                     "palette('tags_toggle')"),
+        PaletteEntry("Tags: show or hide deactivated tags", "key: i",
+                     "palette('tags_inactive')"),
+        PaletteEntry("Tags: delete the highlighted tag", "key: d (D without asking)",
+                     "palette('tags_delete')"),
+        PaletteEntry("Teams: new team", "key: n", "palette('teams_new')"),
+        PaletteEntry("Teams: members of the highlighted team", "key: m",
+                     "palette('teams_members')"),
+        PaletteEntry("Teams: delete the highlighted team", "key: d (D without asking)",
+                     "palette('teams_delete')"),
+        PaletteEntry("Queues: new queue", "key: n", "palette('queues_new')"),
+        PaletteEntry("Queues: members of the highlighted queue", "key: m",
+                     "palette('queues_members')"),
+        PaletteEntry("Custom attributes: list and read definitions", "key: enter",
+                     "palette('attributes_open')"),
+        PaletteEntry("Contact endpoints: list and read (and the deprecated listing)",
+                     "key: enter", "palette('endpoints_open')"),
+        PaletteEntry("Business hours: more days in the calendar", "key: +",
+                     "palette('hours_more')"),
+        PaletteEntry("Business hours: fewer days in the calendar", "key: -",
+                     "palette('hours_less')"),
+        PaletteEntry("Business hours: open at a typed time?", "key: a", "palette('hours_at')"),
+        PaletteEntry("Anonymisation: requests made here", "section",
+                     "palette('anonymization_reload')"),
+        PaletteEntry("Anonymisation: look up a request by id", "key: g",
+                     "palette('anonymization_lookup')"),
+        PaletteEntry("Anonymisation: anonymize a conversation",
+                     "asks with the id typed back; can close it first",
+                     "palette('anonymization_conversation')"),
+        PaletteEntry("Anonymize via the deprecated interface (deprecated)",
+                     "POST /v1/anonymization; asks with the id typed back",
+                     "palette('anonymization_deprecated')"),
+        PaletteEntry("Quick responses: every template", "section",
+                     "palette('templates_reload')"),
+        PaletteEntry("Quick responses: delete the highlighted template",
+                     "key: d (D without asking)", "palette('templates_delete')"),
+        PaletteEntry("Organisation: name, id and status", "section",
+                     "palette('organization_reload')"),
+        PaletteEntry("Flows: every conversation flow", "section", "palette('flows_reload')"),
+        PaletteEntry("Webhooks: new webhook", "key: n", "palette('webhooks_new')"),
+        PaletteEntry("Webhooks: edit the highlighted webhook", "key: e",
+                     "palette('webhooks_edit')"),
+        PaletteEntry("Webhooks: events the highlighted webhook sends", "key: v",
+                     "palette('webhooks_events')"),
+        PaletteEntry("Webhooks: turn the highlighted webhook on or off", "key: space",
+                     "palette('webhooks_toggle')"),
+        PaletteEntry("Webhooks: delivery log of the highlighted event", "key: l",
+                     "palette('webhooks_log')"),
+        PaletteEntry("Webhooks: delete the highlighted webhook", "key: d (D without asking)",
+                     "palette('webhooks_delete')"),
+        PaletteEntry("Knowledge: open the highlighted article, collection or category",
+                     "key: enter", "palette('knowledge_open')"),
+        PaletteEntry("Knowledge: new article", "key: n", "palette('knowledge_new')"),
+    )
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="admin-body"):
+            yield OptionList(*(Option(title, id=key) for key, title in SECTIONS.items()),
+                             id="admin-menu")
+            with ContentSwitcher(initial="pane-tags", id="admin-panes"):
+                yield TagsPane()
+                yield TeamsPane()
+                yield QueuesPane()
+                yield AttributesPane()
+                yield EndpointsPane()
+                yield HoursPane()
+                yield AnonymizationPane()
+                yield TemplatesPane()
+                yield OrganizationPane()
+                yield FlowsPane()
+                yield WebhooksPane()
+                yield KnowledgePane()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        menu = self.query_one("#admin-menu", OptionList)
+        menu.highlighted = 0
+        self.show_section("tags", focus=False)
+        menu.focus()
+
+    # ------------------------------------------------------------------ sections
+
+    @property
+    def section(self) -> str:
+        """The section in front."""
+        current = self.query_one("#admin-panes", ContentSwitcher).current or "pane-tags"
+        return current.removeprefix("pane-")
+
+    def pane(self, section: str | None = None) -> AdminPane:
+        """A section's pane (the one in front by default)."""
+        return self.query_one(f"#pane-{section or self.section}", AdminPane)
+
+    def show_section(self, section: str, *, focus: bool = True) -> None:
+        """Bring a section to the front (loading it the first time)."""
+        switcher = self.query_one("#admin-panes", ContentSwitcher)
+        switcher.current = f"pane-{section}"
+        menu = self.query_one("#admin-menu", OptionList)
+        index = list(SECTIONS).index(section)
+        if menu.highlighted != index:
+            menu.highlighted = index
+        pane = self.pane(section)
+        pane.activate()
+        if focus:
+            pane.focus_main()
+        self.refresh_bindings()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Moving in the menu shows the section (a message about an option no longer
+        highlighted is stale — a burst of keys moved on — and following it would set the menu
+        back and start the two chasing each other)."""
+        if event.option_list.id == "admin-menu" and event.option.id \
+                and event.option_index == event.option_list.highlighted:
+            self.show_section(event.option.id, focus=False)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """``enter`` in the menu goes into the section."""
+        if event.option_list.id == "admin-menu" and event.option.id:
+            self.show_section(event.option.id)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """``enter`` on a row of a list that reads again."""
+        table = event.data_table.id or ""
+        if table == "attributes-table":
+            event.stop()
+            self.query_one(AttributesPane).open()
+        elif table in ("endpoints-table", "legacy-table"):
+            event.stop()
+            self.query_one(EndpointsPane).open(table)
+        elif table == "webhook-status":
+            event.stop()
+            self.query_one(WebhooksPane).open_log()
+        elif table == "knowledge-table":
+            event.stop()
+            self.query_one(KnowledgePane).open()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A section's keys only in that section."""
+        for section in SECTIONS:
+            if action.startswith(section + "_"):
+                return self.section == section
+        return True
+
+    def palette_commands(self) -> PaletteCommands:
+        """Every action of every section."""
+        return palette_of(self, self.PALETTE)
+
+    # ------------------------------------------------------------------ general actions
+
+    def action_palette(self, action: str) -> None:
+        """Run a section's action from the palette: its section comes to the front first."""
+        section = next(s for s in SECTIONS if action.startswith(s + "_"))
+        self.show_section(section)
+        getattr(self, f"action_{action}")()
+
+    def action_menu(self) -> None:
+        """Back to the menu."""
+        self.query_one("#admin-menu", OptionList).focus()
+
+    def action_reload(self) -> None:
+        """Read the section again."""
+        self.pane().reload()
+
+    # ------------------------------------------------------------------ tags
+
+    def action_tags_new(self) -> None:
+        """Create a tag."""
+        self.query_one(TagsPane).new()
+
+    def action_tags_toggle(self) -> None:
+        """Activate or deactivate the highlighted tag."""
+        self.query_one(TagsPane).toggle()
+
+    def action_tags_inactive(self) -> None:
+        """Show or hide deactivated tags."""
+        self.query_one(TagsPane).toggle_inactive()
+
+    def action_tags_delete(self) -> None:
+        """Delete the highlighted tag (asks)."""
+        self.query_one(TagsPane).delete(ask=True)
+
+    def action_tags_delete_now(self) -> None:
+        """Delete the highlighted tag without asking."""
+        self.query_one(TagsPane).delete(ask=False)
+
+    # ------------------------------------------------------------------ teams and queues
+
+    def action_teams_new(self) -> None:
+        """Create a team."""
+        self.query_one(TeamsPane).new()
+
+    def action_teams_members(self) -> None:
+        """Add and remove members of the highlighted team."""
+        self.query_one(TeamsPane).edit_members()
+
+    def action_teams_delete(self) -> None:
+        """Delete the highlighted team (asks)."""
+        self.query_one(TeamsPane).delete(ask=True)
+
+    def action_teams_delete_now(self) -> None:
+        """Delete the highlighted team without asking."""
+        self.query_one(TeamsPane).delete(ask=False)
+
+    def action_queues_new(self) -> None:
+        """Create a queue."""
+        self.query_one(QueuesPane).new()
+
+    def action_queues_members(self) -> None:
+        """Assign and remove members of the highlighted queue."""
+        self.query_one(QueuesPane).edit_members()
+
+    # ------------------------------------------------------------------ reading sections
+
+    def action_attributes_open(self) -> None:
+        """Read the highlighted definition again."""
+        self.query_one(AttributesPane).open()
+
+    def action_endpoints_open(self) -> None:
+        """Read the highlighted endpoint again."""
+        self.query_one(EndpointsPane).open()
+
+    def action_hours_more(self) -> None:
+        """More days in the calendar."""
+        self.query_one(HoursPane).change_days(1)
+
+    def action_hours_less(self) -> None:
+        """Fewer days in the calendar."""
+        self.query_one(HoursPane).change_days(-1)
+
+    def action_hours_at(self) -> None:
+        """Open or closed at a typed time."""
+        self.query_one(HoursPane).open_at()
+
+    def action_anonymization_reload(self) -> None:
+        """The requests made here, asked about again."""
+        self.query_one(AnonymizationPane).reload()
+
+    def action_anonymization_lookup(self) -> None:
+        """Look up any anonymisation request by id."""
+        self.query_one(AnonymizationPane).lookup()
+
+    def action_anonymization_conversation(self) -> None:
+        """Anonymise a conversation by its id."""
+        self.query_one(AnonymizationPane).request_conversation()
+
+    def action_webhooks_new(self) -> None:
+        """Subscribe a receiver to events."""
+        self.query_one(WebhooksPane).new()
+
+    def action_webhooks_edit(self) -> None:
+        """Change the highlighted webhook's name, URL or token."""
+        self.query_one(WebhooksPane).edit()
+
+    def action_webhooks_events(self) -> None:
+        """Tick the events the highlighted webhook sends."""
+        self.query_one(WebhooksPane).events()
+
+    def action_webhooks_toggle(self) -> None:
+        """Turn the highlighted webhook on or off."""
+        self.query_one(WebhooksPane).toggle()
+
+    def action_webhooks_log(self) -> None:
+        """The delivery log of the highlighted event."""
+        self.query_one(WebhooksPane).open_log()
+
+    def action_webhooks_delete(self) -> None:
+        """Delete the highlighted webhook (asks)."""
+        self.query_one(WebhooksPane).delete(ask=True)
+
+    def action_webhooks_delete_now(self) -> None:
+        """Delete the highlighted webhook without asking."""
+        self.query_one(WebhooksPane).delete(ask=False)
+
+    def action_anonymization_deprecated(self) -> None:
+        """Request an anonymisation through the deprecated interface."""
+        self.query_one(AnonymizationPane).request_deprecated()
+
+    # ------------------------------------------------------------------ templates, organisation
+
+    def action_templates_reload(self) -> None:
+        """Every template, read again."""
+        self.query_one(TemplatesPane).reload()
+
+    def action_templates_delete(self) -> None:
+        """Delete the highlighted template (asks)."""
+        self.query_one(TemplatesPane).delete(ask=True)
+
+    def action_templates_delete_now(self) -> None:
+        """Delete the highlighted template without asking."""
+        self.query_one(TemplatesPane).delete(ask=False)
+
+    def action_organization_reload(self) -> None:
+        """The organisation, read again."""
+        self.query_one(OrganizationPane).reload()
+
+    def action_flows_reload(self) -> None:
+        """Every flow, read again."""
+        self.query_one(FlowsPane).reload()
+
+    # ------------------------------------------------------------------ knowledge
+
+    def action_knowledge_open(self) -> None:
+        """Open the highlighted article, or read the collection or category again."""
+        self.query_one(KnowledgePane).open()
+
+    def action_knowledge_new(self) -> None:
+        """Write a new article in the highlighted collection or category."""
+        self.query_one(KnowledgePane).new()

@@ -1,0 +1,441 @@
+"""Admin → Knowledge → an article: its translations (per language: published, a draft only,
+or edited since publishing), the highlighted one's text, and what can be done with them.
+
+``e`` edits the highlighted translation, ``a`` adds one (both as drafts), ``p`` publishes it,
+``u`` unpublishes it (asks), ``d`` deletes it (asks); ``P``/``U`` publish or unpublish every
+translation (``U`` asks), ``m`` moves the article, ``o`` makes me its owner, ``D`` deletes
+the article (asks); ``esc`` closes. The editor (``ctrl+s`` saves, ``ctrl+a`` adds an image
+by its path) writes the body as plain text: paragraphs, line breaks and images are kept."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+
+from ....api.models import Article, ArticleTranslation
+from ....store.errors import Refused
+from ....store.knowledge import KnowledgeStore, Node, from_html, knowledge_of
+from ....text import one_line, safe
+from ...registry import owns_bindings
+from ...widgets.safe import DataTable, Input, Label, Option, Static, TextArea
+from ..shared.common import cell, highlighted_key, move_to, session_of
+from ..shared.confirm import ConfirmScreen
+from ..shared.pickers import FilterPicker, PromptScreen
+
+__all__ = ["ArticleEditor", "ArticleScreen", "ParentPicker", "state_of"]
+
+Save = Callable[[str, str, str], Awaitable[None]]
+
+
+def state_of(draft: ArticleTranslation, published: ArticleTranslation | None) -> str:
+    """How a translation stands: published, a draft only, or edited since publishing."""
+    if published is None:
+        return "draft only"
+    return "published" if draft.is_indexed_version else "edited since publishing"
+
+
+@owns_bindings
+class ArticleEditor(ModalScreen[bool]):
+    """Write one translation: language (new ones only), title and body. ``ctrl+s`` saves (a
+    refusal shows here and nothing typed is lost), ``ctrl+a`` adds an image, ``esc``
+    cancels."""
+
+    HELP_NAME = "Article editor"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save draft", id="knowledge_editor.save", priority=True),
+        Binding("ctrl+a", "image", "Add image", id="knowledge_editor.image", priority=True),
+        Binding("escape", "cancel", "Cancel", id="knowledge_editor.cancel"),
+    ]
+    DEFAULT_CSS = """
+    ArticleEditor { align: center middle; }
+    ArticleEditor > Vertical { width: 90%; max-width: 120; height: 90%; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    ArticleEditor #editor-body { height: 1fr; }
+    ArticleEditor #editor-problem { color: $error; }
+    ArticleEditor .hint { color: $text-muted; }
+    """
+
+    def __init__(self, heading: str, save: Save, *, language: str = "", title: str = "",
+                 body: str = "", language_fixed: bool = False) -> None:
+        super().__init__(id="knowledge-editor")
+        self.heading = heading
+        self._save = save
+        self._language, self._title, self._body = language, title, body
+        self.language_fixed = language_fixed
+        self.saving = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(safe(self.heading), id="editor-heading")
+            yield Input(self._language, placeholder="language: en, da, pt-BR",
+                        id="editor-language", disabled=self.language_fixed)
+            yield Input(self._title, placeholder="title", id="editor-title")
+            yield TextArea(self._body, id="editor-body", soft_wrap=True)
+            yield Label("", id="editor-problem")
+            yield Static("Saved as a draft; publish it from the article. Paragraphs, line "
+                         "breaks and images are kept; other formatting is not.", classes="hint")
+            yield Label("ctrl+s save · ctrl+a add image · esc cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        first = "#editor-title" if self.language_fixed or self._language else "#editor-language"
+        self.query_one(first, Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """``enter`` in a line moves on to the next field."""
+        event.stop()
+        self.focus_next()
+
+    def action_save(self) -> None:
+        """Save the draft (once at a time)."""
+        if not self.saving:
+            self.saving = True
+            self._run_save()
+
+    @work(exclusive=True, group="knowledge-editor", exit_on_error=False)
+    async def _run_save(self) -> None:
+        try:
+            await self._save(self.query_one("#editor-language", Input).value,
+                             self.query_one("#editor-title", Input).value,
+                             self.query_one("#editor-body", TextArea).text)
+        except Refused as refusal:
+            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
+            return
+        finally:
+            self.saving = False
+        self.dismiss(True)
+
+    def action_image(self) -> None:
+        """Upload an image from a path; it goes in at the cursor as its own paragraph."""
+        store = knowledge_of(session_of(self))
+        body = self.query_one("#editor-body", TextArea)
+
+        def typed(path: Any) -> None:
+            if isinstance(path, str) and path.strip():
+                self._upload(store, body, path)
+
+        self.app.push_screen(PromptScreen("Add an image (PNG, JPEG, GIF or WebP, ≤ 4 MB)",
+                                          placeholder="path of the image file"), typed)
+
+    @work(group="knowledge-upload", exit_on_error=False)
+    async def _upload(self, store: KnowledgeStore, body: TextArea, path: str) -> None:
+        try:
+            line = await store.upload_image(path)
+        except Refused as refusal:
+            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
+            return
+        body.insert(f"\n\n{line}\n\n")
+        body.focus()
+
+    def action_cancel(self) -> None:
+        """Close without saving."""
+        self.dismiss(False)
+
+
+@owns_bindings
+class ParentPicker(FilterPicker[str | None]):
+    """Where to move an article: a collection or a category, or out of every one."""
+
+    HELP_NAME = "Move article"
+    TITLE_TEXT = "Move the article to…"
+    NOWHERE = "-"
+
+    def __init__(self, places: list[Node]) -> None:
+        super().__init__(id="knowledge-move")
+        self.places = places
+
+    def refill(self, typed: str) -> None:
+        """The places whose title has what is typed."""
+        words = typed.casefold().split()
+        options = [Option(Text("  " * p.depth + one_line(p.title, 60)), id=p.id)
+                   for p in self.places
+                   if all(w in p.title.casefold() for w in words)]
+        options.append(Option(Text("(out of every collection)", style="dim"),
+                              id=self.NOWHERE))
+        self.set_options(options)
+
+    def choose(self) -> None:
+        """Close with the place's id ("-": nowhere)."""
+        chosen = self.highlighted_id()
+        if chosen is not None:
+            self.dismiss(chosen)
+
+
+@owns_bindings
+class ArticleScreen(ModalScreen[bool]):
+    """One article's translations and the actions on them; closes with whether anything
+    changed (the list behind reads again)."""
+
+    HELP_NAME = "Article"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="knowledge_article.close"),
+        Binding("e", "edit", "Edit", id="knowledge_article.edit"),
+        Binding("a", "add", "Add translation", id="knowledge_article.add"),
+        Binding("p", "publish", "Publish", id="knowledge_article.publish"),
+        Binding("u", "unpublish", "Unpublish", id="knowledge_article.unpublish"),
+        Binding("d", "delete_translation", "Delete translation",
+                id="knowledge_article.delete_translation"),
+        Binding("P", "publish_all", "Publish all", id="knowledge_article.publish_all"),
+        Binding("U", "unpublish_all", "Unpublish all", id="knowledge_article.unpublish_all"),
+        Binding("m", "move", "Move", id="knowledge_article.move"),
+        Binding("o", "own", "Make me owner", id="knowledge_article.own"),
+        Binding("D", "delete_article", "Delete article", id="knowledge_article.delete"),
+    ]
+    DEFAULT_CSS = """
+    ArticleScreen { align: center middle; }
+    ArticleScreen > Vertical { width: 95%; max-width: 130; height: 95%; border: thick $accent;
+        background: $surface; padding: 0 1; }
+    ArticleScreen #article-table { height: auto; max-height: 10; }
+    ArticleScreen #article-text { height: 1fr; border-top: solid $panel; overflow-y: auto; }
+    ArticleScreen .hint { color: $text-muted; }
+    """
+
+    def __init__(self, article_id: str, places: list[Node]) -> None:
+        super().__init__(id="knowledge-article")
+        self.article_id = article_id
+        self.places = places
+        self.article: Article | None = None
+        self.drafts: dict[str, ArticleTranslation] = {}
+        self.published: dict[str, ArticleTranslation] = {}
+        self.changed = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Reading the article…", id="article-caption")
+            table: DataTable[Any] = DataTable(id="article-table", cursor_type="row")
+            table.add_column("Language", key="language")
+            table.add_column("Title", key="title")
+            table.add_column("State", key="state")
+            yield table
+            yield Static("", id="article-text")
+            yield Static("e edit · a add translation · p publish · u unpublish · d delete "
+                         "translation · P/U all · m move · o own · D delete · esc close",
+                         classes="hint")
+
+    @property
+    def store(self) -> KnowledgeStore:
+        """The session's knowledge store."""
+        return knowledge_of(session_of(self))
+
+    @property
+    def table(self) -> DataTable[Any]:
+        """The translations."""
+        return self.query_one("#article-table", DataTable)
+
+    @property
+    def language(self) -> str | None:
+        """The highlighted translation's language."""
+        return highlighted_key(self.table)
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.reload()
+
+    @work(exclusive=True, group="knowledge-article", exit_on_error=False)
+    async def reload(self) -> None:
+        """Read the article and its translations again."""
+        try:
+            article = await self.store.article(self.article_id)
+            versions = await self.store.translations(self.article_id)
+        except Refused as refusal:
+            self.query_one("#article-caption", Label).update(safe(refusal.reason))
+            return
+        self.article = article
+        self.drafts = {t.language: t for t in versions.translations.draft or []}
+        self.published = {t.language: t for t in versions.translations.published or []}
+        self._show()
+
+    def _show(self) -> None:
+        before = self.language
+        table = self.table
+        table.clear()
+        for language, draft in sorted(self.drafts.items()):
+            state = state_of(draft, self.published.get(language))
+            style = "green" if state == "published" else "yellow"
+            table.add_row(cell(language, 10), cell(draft.title, 60), Text(state, style=style),
+                          key=language)
+        move_to(table, before)
+        article = self.article
+        where = next((p.title for p in self.places if article is not None and p.id in (
+            article.parent_category, *(article.parent_collections or []))
+            and p.kind == "category"), None) or next(
+            (p.title for p in self.places if article is not None
+             and p.id in (article.parent_collections or [])), "no collection")
+        owner = self._owner_name(article.owned_by if article else None)
+        self.query_one("#article-caption", Label).update(safe(
+            f"In {one_line(where, 40)} · owner {owner} · {len(self.drafts)} translations, "
+            f"{len(self.published)} published"))
+        self._show_text()
+
+    def _owner_name(self, agent_id: str | None) -> str:
+        if not agent_id:
+            return "nobody"
+        session = session_of(self)
+        if agent_id == session.me_id:
+            return "me"
+        return one_line(session.directory.name(agent_id), 30)
+
+    def _show_text(self) -> None:
+        text = self.query_one("#article-text", Static)
+        language = self.language
+        draft = self.drafts.get(language or "")
+        if draft is None:
+            text.update("")
+            return
+        body = Text(one_line(draft.title, 100) + "\n\n", style="bold")
+        body.append(Text(draft.contents.plaintext))
+        published = self.published.get(language or "")
+        links = published.available_at.help_center_links or [] if published else []
+        if links:
+            body.append("\n\n" + one_line(links[0].url, 120), style="dim")
+        text.update(body)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_text()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """``enter`` edits the translation."""
+        event.stop()
+        self.action_edit()
+
+    # ------------------------------------------------------------------ actions
+
+    def _act(self, done: str, action: Callable[[], Awaitable[Any]]) -> None:
+        """Run ``action``; say ``done`` when the service did it, or why not."""
+        self._run(done, action)
+
+    @work(group="knowledge-article-act", exit_on_error=False)
+    async def _run(self, done: str, action: Callable[[], Awaitable[Any]]) -> None:
+        try:
+            await action()
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.changed = True
+        self.notify(done, markup=False)
+        self.reload()
+
+    def _ask(self, question: str, detail: str, then: Callable[[], None]) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(ConfirmScreen(question, detail), answered)
+
+    def action_edit(self) -> None:
+        """Edit the highlighted translation's draft."""
+        language = self.language
+        draft = self.drafts.get(language or "")
+        if language is None or draft is None:
+            return
+        self._edit(f"Edit the {language} translation", language, draft.title,
+                   from_html(draft.contents.html), fixed=True)
+
+    def action_add(self) -> None:
+        """Add a translation in another language."""
+        self._edit("Add a translation", "", "", "", fixed=False)
+
+    def _edit(self, heading: str, language: str, title: str, body: str, *,
+              fixed: bool) -> None:
+        store, article_id = self.store, self.article_id
+
+        async def save(lang: str, new_title: str, new_body: str) -> None:
+            await store.save_translation(article_id, lang, new_title, new_body)
+
+        def closed(saved: bool | None) -> None:
+            if saved:
+                self.changed = True
+                self.notify("Saved the draft.", markup=False)
+                self.reload()
+
+        self.app.push_screen(ArticleEditor(heading, save, language=language, title=title,
+                                           body=body, language_fixed=fixed), closed)
+
+    def action_publish(self) -> None:
+        """Publish the highlighted translation's draft."""
+        language = self.language
+        if language is not None:
+            self._act(f"Published the {language} translation.",
+                      lambda: self.store.set_published(self.article_id, language, True))
+
+    def action_unpublish(self) -> None:
+        """Take the highlighted translation out of search (asks)."""
+        language = self.language
+        if language is None or language not in self.published:
+            return
+        self._ask(f"Unpublish the {language} translation?",
+                  "It leaves search and the help centre; its draft stays.",
+                  lambda: self._act(f"Unpublished the {language} translation.",
+                                    lambda: self.store.set_published(self.article_id,
+                                                                     language, False)))
+
+    def action_delete_translation(self) -> None:
+        """Delete the highlighted translation, every version of it (asks)."""
+        language = self.language
+        if language is None:
+            return
+        self._ask(f"Delete the {language} translation?",
+                  "Its draft and published version are deleted for good.",
+                  lambda: self._act(f"Deleted the {language} translation.",
+                                    lambda: self.store.delete_translation(self.article_id,
+                                                                          language)))
+
+    def action_publish_all(self) -> None:
+        """Publish every translation's draft."""
+        self._act("Published every translation.",
+                  lambda: self.store.set_article_published(self.article_id, True))
+
+    def action_unpublish_all(self) -> None:
+        """Take every translation out of search (asks)."""
+        self._ask("Unpublish every translation?",
+                  "The article leaves search and the help centre; the drafts stay.",
+                  lambda: self._act("Unpublished every translation.",
+                                    lambda: self.store.set_article_published(self.article_id,
+                                                                             False)))
+
+    def action_own(self) -> None:
+        """Make me the article's owner."""
+        self._act("You own the article now.", lambda: self.store.take_ownership(self.article_id))
+
+    def action_move(self) -> None:
+        """Move the article to a collection or category."""
+        places = [p for p in self.places if p.kind != "article"]
+
+        def chosen(target: Any) -> None:
+            if isinstance(target, str) and target:
+                parent = None if target == ParentPicker.NOWHERE else target
+                self._act("Moved the article.",
+                          lambda: self.store.move_article(self.article_id, parent))
+
+        self.app.push_screen(ParentPicker(places), chosen)
+
+    def action_delete_article(self) -> None:
+        """Delete the article and all its translations (asks)."""
+        title = one_line(next(iter(self.drafts.values())).title, 40) if self.drafts else ""
+        self._ask(f"Delete the article {title}?",
+                  "Every translation, draft and published, is deleted for good.",
+                  self._delete_article)
+
+    def _delete_article(self) -> None:
+        self._delete()
+
+    @work(group="knowledge-article-act", exit_on_error=False)
+    async def _delete(self) -> None:
+        try:
+            await self.store.delete_article(self.article_id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify("Deleted the article.", markup=False)
+        self.dismiss(True)
+
+    def action_close(self) -> None:
+        """Close; the list behind reads again when something changed."""
+        self.dismiss(self.changed)

@@ -1,0 +1,119 @@
+"""Choose the members of a team or a queue: every agent, the current members ticked. Tick
+several and untick several, then ``ctrl+s`` applies the difference (added and removed in one
+go); the service's refusal is shown and the choice kept."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+
+from ....text import one_line, safe
+from ...registry import owns_bindings
+from ...widgets.safe import Input, Label, Selection, SelectionList, Static
+
+Apply = Callable[[set[str], set[str]], Awaitable[str | None]]
+
+
+@owns_bindings
+class MembersScreen(ModalScreen[bool]):
+    """Tick the members: ``space`` toggles, ``ctrl+s`` applies, ``esc`` cancels."""
+
+    HELP_NAME = "Members"
+    BINDINGS = [
+        Binding("ctrl+s", "apply", "Apply", id="members.apply"),
+        Binding("escape", "cancel", "Cancel", id="members.cancel"),
+        Binding("ctrl+f", "find", "Filter", id="members.filter"),
+    ]
+
+    def __init__(self, title: str, people: list[tuple[str, str]], current: set[str],
+                 apply: Apply) -> None:
+        super().__init__()
+        self.title_text = title
+        self.people = sorted(people, key=lambda p: p[1].casefold())
+        self.current = set(current)
+        self.chosen = set(current)
+        self._apply = apply
+        self.sending = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="members-box"):
+            yield Label(safe(self.title_text), id="members-title")
+            yield Input(placeholder="type to narrow the list (ctrl+f)", id="members-filter")
+            yield SelectionList[str](*self._selections(""), id="members-list")
+            yield Static("", id="members-problem")
+            yield Label("space: tick / untick    ctrl+s: apply    esc: cancel",
+                        id="members-hint")
+
+    def _selections(self, text: str) -> list[Selection[str]]:
+        wanted = text.casefold().strip()
+        return [Selection(one_line(name, 50), person_id, person_id in self.chosen)
+                for person_id, name in self.people if wanted in name.casefold()]
+
+    def on_mount(self) -> None:
+        self.query_one("#members-list", SelectionList).focus()
+        self._summarise()
+
+    @property
+    def added(self) -> set[str]:
+        """Ticked now, not a member before."""
+        return self.chosen - self.current
+
+    @property
+    def removed(self) -> set[str]:
+        """A member before, unticked now."""
+        return self.current - self.chosen
+
+    def _summarise(self, problem: str = "") -> None:
+        text = problem or f"{len(self.added)} to add, {len(self.removed)} to remove"
+        widget = self.query_one("#members-problem", Static)
+        widget.update(safe(text))
+        widget.set_class(bool(problem), "-error")
+
+    @on(SelectionList.SelectedChanged)
+    def _ticked(self, event: SelectionList.SelectedChanged[str]) -> None:
+        listing = event.selection_list
+        visible = {listing.get_option_at_index(i).value for i in range(listing.option_count)}
+        self.chosen = (self.chosen - visible) | set(listing.selected)
+        self._summarise()
+
+    @on(Input.Changed, "#members-filter")
+    def _filtered(self, event: Input.Changed) -> None:
+        listing = self.query_one("#members-list", SelectionList)
+        listing.clear_options()
+        listing.add_options(self._selections(event.value))
+
+    @on(Input.Submitted, "#members-filter")
+    def _to_list(self) -> None:
+        self.query_one("#members-list", SelectionList).focus()
+
+    def action_find(self) -> None:
+        """Narrow the list by name."""
+        self.query_one("#members-filter", Input).focus()
+
+    def action_apply(self) -> None:
+        """Add the ticked, remove the unticked."""
+        if self.sending:
+            return
+        if not self.added and not self.removed:
+            self._summarise("Nothing changed.")
+            return
+        self.sending = True
+        self._send(set(self.added), set(self.removed))
+
+    @work(exclusive=True, group="members", exit_on_error=False)
+    async def _send(self, add: set[str], remove: set[str]) -> None:
+        problem = await self._apply(add, remove)
+        self.sending = False
+        if problem:
+            self._summarise(problem)
+            return
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        """Close without changing anything."""
+        self.dismiss(False)

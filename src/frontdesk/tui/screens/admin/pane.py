@@ -1,0 +1,44 @@
+"""What every Admin section shares: it loads when first shown, reloads on ``r``, and says
+what it shows (or why it cannot) on its caption line."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+
+from ....text import safe
+from ...widgets.safe import Label
+
+
+class AdminPane(Vertical):
+    """One section of the Admin mode (the right-hand side)."""
+
+    #: The section's name in the menu.
+    TITLE = ""
+
+    def __init__(self, section: str) -> None:
+        super().__init__(id=f"pane-{section}", classes="admin-pane")
+        self.section = section
+        self.loaded = False
+
+    def activate(self) -> None:
+        """The section came to the front: load it the first time."""
+        if not self.loaded:
+            self.loaded = True
+            self.reload()
+
+    def reload(self) -> None:
+        """Read the section again from the service (sections override)."""
+
+    def focus_main(self) -> None:
+        """Put the cursor in the section's main list."""
+        main = self.query(".admin-main")
+        if main:
+            main.first().focus()
+
+    def set_caption(self, text: str) -> None:
+        """The line above the section's list."""
+        self.query_one(f"#{self.section}-caption", Label).update(safe(text))
+
+    def caption(self) -> Label:
+        """The caption line, to compose at the top of the section."""
+        return Label("Loading…", id=f"{self.section}-caption", classes="pane-caption")

@@ -1,0 +1,177 @@
+"""Admin → Tags: every tag with its state; ``i`` shows deactivated ones too, ``n`` creates,
+``space`` activates or deactivates, ``d`` deletes (asked: it removes the tag from every
+conversation and cannot be undone) and ``D`` deletes without asking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+
+from ....api.models import Tag
+from ....store.errors import Refused
+from ....text import one_line
+from ...tag_colors import COLOR
+from ...widgets.safe import DataTable
+from ..shared.common import admin_store, cell, highlighted_key, move_to
+from ..shared.confirm import ConfirmScreen
+from ..shared.form import FormField, FormScreen, Values
+from .pane import AdminPane
+
+_COLOR = COLOR
+DELETE_DETAIL = "This removes it from every conversation and cannot be undone."
+
+
+def swatch(color: str | None) -> Text:
+    """A small block in the tag's color, and the color's code. Only a plain ``#rrggbb`` is
+    ever used as a style: a color is the service's text, and a style could carry a link."""
+    if not color:
+        return Text("—", style="dim")
+    out = Text()
+    if _COLOR.match(color):
+        out.append("██ ", style=color)
+    else:
+        out.append("?? ", style="dim")
+    out.append(one_line(color, 10))
+    return out
+
+
+class TagsPane(AdminPane):
+    """The tags section."""
+
+    TITLE = "Tags"
+
+    def __init__(self) -> None:
+        super().__init__("tags")
+        self.tags: dict[str, Tag] = {}
+        self.show_inactive = False
+
+    def compose(self) -> ComposeResult:
+        yield self.caption()
+        table: DataTable[Any] = DataTable(id="tags-table", cursor_type="row",
+                                          zebra_stripes=True, classes="admin-main")
+        table.add_column("Name", key="name")
+        table.add_column("Color", key="color")
+        table.add_column("State", key="state")
+        yield table
+
+    @property
+    def table(self) -> DataTable[Any]:
+        """The list."""
+        return self.query_one("#tags-table", DataTable)
+
+    @property
+    def current(self) -> Tag | None:
+        """The highlighted tag."""
+        key = highlighted_key(self.table)
+        return self.tags.get(key) if key else None
+
+    def reload(self, select: str | None = None) -> None:
+        """Read the tags again."""
+        self._load(select)
+
+    @work(exclusive=True, group="tags-load", exit_on_error=False)
+    async def _load(self, select: str | None = None) -> None:
+        try:
+            tags = await admin_store(self).list_tags(include_deactivated=self.show_inactive)
+        except Refused as refusal:
+            self.set_caption(refusal.reason)
+            return
+        self.show(tags, select)
+
+    def show(self, tags: list[Tag], select: str | None = None) -> None:
+        """Fill the list."""
+        before = select or highlighted_key(self.table)
+        self.tags = {t.id: t for t in tags}
+        table = self.table
+        table.clear()
+        for tag in tags:
+            state = Text("active", style="green") if tag.active else \
+                Text("deactivated", style="dim")
+            table.add_row(cell(tag.name, 40, "" if tag.active else "dim"), swatch(tag.color),
+                          state, key=tag.id)
+        move_to(table, before)
+        inactive = sum(1 for t in tags if not t.active)
+        if self.show_inactive:
+            self.set_caption(f"{len(tags)} tags, {inactive} deactivated (i hides them)")
+        else:
+            self.set_caption(f"{len(tags)} active tags (i shows deactivated ones too)")
+
+    # ------------------------------------------------------------------ actions
+
+    def toggle_inactive(self) -> None:
+        """Show or hide deactivated tags."""
+        self.show_inactive = not self.show_inactive
+        self.reload()
+
+    def new(self) -> None:
+        """Create a tag."""
+        store = admin_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                tag = await store.create_tag(str(values.get("name", "")),
+                                             str(values.get("color", "")))
+            except Refused as refusal:
+                return refusal.reason
+            self.notify(f"Tag {one_line(tag.name, 40)} is ready.", markup=False)
+            self.reload(select=tag.id)
+            return None
+
+        self.app.push_screen(FormScreen(
+            "New tag",
+            [FormField("name", "Name", placeholder="billing"),
+             FormField("color", "Color", placeholder="#3366ff (optional)")],
+            submit, send_label="create", form_id="new-tag",
+            intro="A name that exists already gives that tag."))
+
+    def toggle(self) -> None:
+        """Activate the highlighted tag, or deactivate it."""
+        tag = self.current
+        if tag is not None:
+            self._toggle(tag)
+
+    @work(exclusive=True, group="tags-act", exit_on_error=False)
+    async def _toggle(self, tag: Tag) -> None:
+        try:
+            updated = await admin_store(self).set_tag_active(tag, not tag.active)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"{one_line(tag.name, 40)} is {'active' if updated.active else 'deactivated'}"
+                    + ("" if updated.active else ": it can still be removed, not applied."),
+                    markup=False)
+        if not updated.active and not self.show_inactive:
+            self.tags.pop(updated.id, None)
+        else:
+            self.tags[updated.id] = updated
+        self.show(sorted(self.tags.values(), key=lambda t: t.name.casefold()))
+
+    def delete(self, *, ask: bool) -> None:
+        """Delete the highlighted tag (asked unless ``ask`` is False)."""
+        tag = self.current
+        if tag is None:
+            return
+        if not ask:
+            self._delete(tag)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete(tag)
+
+        self.app.push_screen(ConfirmScreen(f"Delete the tag {tag.name}?", DELETE_DETAIL),
+                             answered)
+
+    @work(exclusive=True, group="tags-act", exit_on_error=False)
+    async def _delete(self, tag: Tag) -> None:
+        try:
+            await admin_store(self).delete_tag(tag.id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"Deleted the tag {one_line(tag.name, 40)}.", markup=False)
+        self.tags.pop(tag.id, None)
+        self.show(sorted(self.tags.values(), key=lambda t: t.name.casefold()))

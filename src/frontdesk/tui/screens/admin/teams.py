@@ -1,0 +1,201 @@
+"""Admin → Teams: every team; beside it the highlighted team's members with their presence.
+``n`` creates a team, ``m`` chooses its members (add several, remove several), ``d`` deletes it
+(asked) and ``D`` without asking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+
+from ....api.models import Team, TeamMember, UserPresence
+from ....store.errors import Refused
+from ....text import one_line, safe
+from ...widgets.safe import DataTable, Label
+from ..people.agents import presence_text
+from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
+from ..shared.confirm import ConfirmScreen
+from ..shared.form import FormField, FormScreen, Values
+from .members import MembersScreen
+from .pane import AdminPane
+
+
+class TeamsPane(AdminPane):
+    """The teams section."""
+
+    TITLE = "Teams"
+
+    def __init__(self) -> None:
+        super().__init__("teams")
+        self.teams: dict[str, Team] = {}
+        self.members: list[TeamMember] = []
+        self.members_of: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield self.caption()
+        with Horizontal(classes="admin-split"):
+            table: DataTable[Any] = DataTable(id="teams-table", cursor_type="row",
+                                              zebra_stripes=True, classes="admin-main")
+            table.add_column("Team", key="name")
+            yield table
+            with Vertical(classes="admin-side"):
+                yield Label("Members", id="team-members-title", classes="section-title")
+                members: DataTable[Any] = DataTable(id="team-members", cursor_type="row")
+                members.add_columns("Name", "Email", "Presence")
+                yield members
+
+    @property
+    def table(self) -> DataTable[Any]:
+        """The teams."""
+        return self.query_one("#teams-table", DataTable)
+
+    @property
+    def current(self) -> Team | None:
+        """The highlighted team."""
+        key = highlighted_key(self.table)
+        return self.teams.get(key) if key else None
+
+    def reload(self, select: str | None = None) -> None:
+        """Read the teams again."""
+        self._load(select)
+
+    @work(exclusive=True, group="teams-load", exit_on_error=False)
+    async def _load(self, select: str | None = None) -> None:
+        try:
+            teams = await admin_store(self).list_teams()
+        except Refused as refusal:
+            self.set_caption(refusal.reason)
+            return
+        before = select or highlighted_key(self.table)
+        self.teams = {t.id: t for t in teams}
+        table = self.table
+        table.clear()
+        for team in teams:
+            table.add_row(cell(team.name, 40), key=team.id)
+        move_to(table, before)
+        self.set_caption(f"{len(teams)} teams")
+        self.show_members()
+
+    @on(DataTable.RowHighlighted, "#teams-table")
+    def _highlighted(self) -> None:
+        self.show_members()
+
+    def show_members(self) -> None:
+        """Read the highlighted team's members and their presence."""
+        team = self.current
+        if team is None:
+            self.query_one("#team-members", DataTable).clear()
+            return
+        self._members(team)
+
+    @work(exclusive=True, group="teams-members", exit_on_error=False)
+    async def _members(self, team: Team) -> None:
+        store = admin_store(self)
+        try:
+            members = await store.team_members(team.id)
+            presence = {p.user_id: p for p in await store.team_presence(team.id)}
+        except Refused as refusal:
+            self.query_one("#team-members-title", Label).update(safe(refusal.reason))
+            return
+        self.members, self.members_of = members, team.id
+        self._paint_members(team, members, presence)
+
+    def _paint_members(self, team: Team, members: list[TeamMember],
+                       presence: dict[str, UserPresence]) -> None:
+        online = sum(1 for p in presence.values() if p.connection_status == "Online")
+        self.query_one("#team-members-title", Label).update(
+            safe(f"{one_line(team.name, 40)}: {len(members)} members, {online} online"))
+        table = self.query_one("#team-members", DataTable)
+        table.clear()
+        names = session_of(self).directory.names
+        for member in sorted(members, key=lambda m: (m.name or names.get(m.id, "")).casefold()):
+            table.add_row(cell(member.name or names.get(member.id) or member.id, 30),
+                          cell(member.email, 36),
+                          cell(presence_text(presence.get(member.id)), 40), key=member.id)
+
+    # ------------------------------------------------------------------ actions
+
+    def new(self) -> None:
+        """Create a team."""
+        store = admin_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                team = await store.create_team(str(values.get("name", "")))
+            except Refused as refusal:
+                return refusal.reason
+            self.notify(f"Team {one_line(team.name, 40)} created; m chooses its members.",
+                        markup=False)
+            self.reload(select=team.id)
+            return None
+
+        self.app.push_screen(FormScreen("New team", [FormField("name", "Name")], submit,
+                                        send_label="create", form_id="new-team"))
+
+    def edit_members(self) -> None:
+        """Tick the team's members among every agent."""
+        team = self.current
+        if team is None:
+            return
+        self._open_members(team)
+
+    @work(exclusive=True, group="teams-act", exit_on_error=False)
+    async def _open_members(self, team: Team) -> None:
+        store = admin_store(self)
+        try:
+            members = await store.team_members(team.id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        agents = session_of(self).directory.agents
+        if not agents:
+
+            try:
+                await session_of(self).people.list_agents()
+            except Refused as refusal:
+                self.notify(refusal.reason, severity="error", markup=False)
+                return
+        people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
+
+        async def apply(add: set[str], remove: set[str]) -> str | None:
+            try:
+                change = await store.change_team_members(team.id, add, remove)
+            except Refused as refusal:
+                return refusal.reason
+            if change.failures:
+                self.notify("; ".join(change.failures), severity="warning", markup=False)
+            self.notify(f"{one_line(team.name, 40)}: {len(change.added)} added, "
+                        f"{len(change.removed)} removed.", markup=False)
+            self.show_members()
+            return None
+
+        self.app.push_screen(MembersScreen(f"Members of {team.name}", people,
+                                           {m.id for m in members}, apply))
+
+    def delete(self, *, ask: bool) -> None:
+        """Delete the highlighted team (its agents stay)."""
+        team = self.current
+        if team is None:
+            return
+        if not ask:
+            self._delete(team)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete(team)
+
+        self.app.push_screen(ConfirmScreen(f"Delete the team {team.name}?",
+                                           "Its agents stay; only the team goes."), answered)
+
+    @work(exclusive=True, group="teams-act", exit_on_error=False)
+    async def _delete(self, team: Team) -> None:
+        try:
+            await admin_store(self).delete_team(team.id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"Deleted the team {one_line(team.name, 40)}.", markup=False)
+        self.reload()

@@ -1,0 +1,341 @@
+"""Admin → Webhooks: every subscription (name, on or off, URL, how many events); beside it the
+highlighted one's last delivery of each event. ``n`` creates one (a form, then the events to
+send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``space`` turns it on or
+off, ``d`` deletes it (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows
+that event's delivery log with what was sent."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from datetime import datetime
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+
+from ....api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscription
+from ....store.errors import Refused
+from ....store.webhooks import EVENTS, webhooks_of
+from ....text import one_line, safe
+from ... import clock
+from ...registry import owns_bindings
+from ...widgets.safe import DataTable, Label, Static
+from ..shared.common import cell, highlighted_key, move_to, session_of
+from ..shared.confirm import ConfirmScreen
+from ..shared.form import FormField, FormScreen, Values
+from .members import MembersScreen
+from .pane import AdminPane
+
+
+def _when(moment: Any) -> str:
+    return clock.shown(moment, "day") if isinstance(moment, datetime) else ""
+
+
+def event_name(event: str) -> str:
+    """An event as the section lists it: ``ConversationClosed`` is ``Closed``."""
+    return event.removeprefix("Conversation") or event
+
+
+def status_cells(status: EventDeliveryStatus) -> tuple[Text, Text, Text]:
+    """When, how it went and what the receiver said, for one event."""
+    detail = status.delivery_status
+    if detail.type != "DeliveryDetail":
+        return Text("—", style="dim"), Text("no recent delivery", style="dim"), Text("")
+    ok = bool(detail.success)
+    outcome = Text(f"{'ok' if ok else 'failed'} {detail.response_code or ''}".strip(),
+                   style="green" if ok else "bold red")
+    return Text(_when(detail.delivery_timestamp)), outcome, cell(detail.response_text, 40)
+
+
+class WebhooksPane(AdminPane):
+    """The webhooks section."""
+
+    TITLE = "Webhooks"
+
+    def __init__(self) -> None:
+        super().__init__("webhooks")
+        self.hooks: dict[str, WebhookSubscription] = {}
+
+    def compose(self) -> ComposeResult:
+        yield self.caption()
+        with Horizontal(classes="admin-split"):
+            table: DataTable[Any] = DataTable(id="webhooks-table", cursor_type="row",
+                                              zebra_stripes=True, classes="admin-main")
+            table.add_column("Webhook", key="name")
+            table.add_column("On", key="on")
+            table.add_column("Events", key="events")
+            table.add_column("URL", key="url")
+            yield table
+            with Vertical(classes="admin-side"):
+                yield Label("Last deliveries", id="webhook-status-title",
+                            classes="section-title")
+                status: DataTable[Any] = DataTable(id="webhook-status", cursor_type="row")
+                status.add_columns("Event", "Last", "Result", "Answer")
+                yield status
+
+    @property
+    def table(self) -> DataTable[Any]:
+        """The subscriptions."""
+        return self.query_one("#webhooks-table", DataTable)
+
+    @property
+    def current(self) -> WebhookSubscription | None:
+        """The highlighted subscription."""
+        key = highlighted_key(self.table)
+        return self.hooks.get(key) if key else None
+
+    def reload(self, select: str | None = None) -> None:
+        """Read the subscriptions again."""
+        self._load(select)
+
+    @work(exclusive=True, group="webhooks-load", exit_on_error=False)
+    async def _load(self, select: str | None = None) -> None:
+        try:
+            hooks = await webhooks_of(session_of(self)).subscriptions()
+        except Refused as refusal:
+            self.set_caption(refusal.reason)
+            return
+        before = select or highlighted_key(self.table)
+        self.hooks = {h.id: h for h in hooks}
+        table = self.table
+        table.clear()
+        for hook in hooks:
+            table.add_row(cell(hook.name, 30),
+                          Text("on", style="green") if hook.enabled else Text("off", style="dim"),
+                          Text(str(len(hook.subscribed_events))), cell(hook.url, 50),
+                          key=hook.id)
+        move_to(table, before)
+        on_count = sum(1 for h in hooks if h.enabled)
+        self.set_caption(f"{len(hooks)} webhooks, {on_count} on" if hooks else
+                         "No webhooks yet: n subscribes a receiver to events")
+        self.show_status()
+
+    @on(DataTable.RowHighlighted, "#webhooks-table")
+    def _highlighted(self) -> None:
+        self.show_status()
+
+    def show_status(self) -> None:
+        """Read the highlighted subscription's last deliveries."""
+        hook = self.current
+        if hook is None:
+            self.query_one("#webhook-status", DataTable).clear()
+            return
+        self._status(hook)
+
+    @work(exclusive=True, group="webhooks-status", exit_on_error=False)
+    async def _status(self, hook: WebhookSubscription) -> None:
+        title = self.query_one("#webhook-status-title", Label)
+        try:
+            statuses = await webhooks_of(session_of(self)).status(hook.id)
+        except Refused as refusal:
+            title.update(safe(refusal.reason))
+            return
+        failed = sum(1 for s in statuses if s.delivery_status.success is False)
+        title.update(safe(f"{one_line(hook.name, 30)}: {len(statuses)} events"
+                          + (f", {failed} failing" if failed else "")
+                          + " (l: delivery log)"))
+        table = self.query_one("#webhook-status", DataTable)
+        before = highlighted_key(table)
+        table.clear()
+        for status in statuses:
+            table.add_row(cell(event_name(status.event), 30), *status_cells(status),
+                          key=status.event)
+        move_to(table, before)
+
+    # ------------------------------------------------------------------ actions
+
+    def new(self) -> None:
+        """A form (name, URL, token), then the events to send."""
+        def chosen(values: Values) -> None:
+            async def create(add: set[str], remove: set[str]) -> str | None:
+                try:
+                    hook = await webhooks_of(session_of(self)).create(
+                        str(values.get("name", "")), str(values.get("url", "")), add,
+                        str(values.get("token", "")), bool(values.get("enabled", True)))
+                except Refused as refusal:
+                    return refusal.reason
+                self.notify(f"Webhook {one_line(hook.name, 40)} created with "
+                            f"{len(hook.subscribed_events)} events.", markup=False)
+                self.reload(select=hook.id)
+                return None
+
+            self.app.push_screen(MembersScreen(
+                f"Events to send to {values.get('name', '')}", [(e, e) for e in EVENTS],
+                set(), create))
+
+        async def submit(values: Values) -> str | None:
+            if not str(values.get("name", "")).strip():
+                return "A webhook needs a name"
+            from ....store.webhooks import check_url
+
+            try:
+                check_url(str(values.get("url", "")))
+            except Refused as refusal:
+                return refusal.reason
+            self.app.call_later(chosen, dict(values))
+            return None
+
+        self.app.push_screen(FormScreen(
+            "New webhook",
+            [FormField("name", "Name", placeholder="Billing integration"),
+             FormField("url", "URL", placeholder="http://127.0.0.1:8766/hook"),
+             FormField("token", "Bearer token", placeholder="(optional)"),
+             FormField("enabled", "On", kind="bool", value=True)],
+            submit, send_label="next: events", form_id="new-webhook",
+            intro="Every event is signed with the webhook's secret key."))
+
+    def edit(self) -> None:
+        """Change the highlighted subscription's name, URL or token."""
+        hook = self.current
+        if hook is None:
+            return
+
+        async def submit(values: Values) -> str | None:
+            changes = {k: values.get(k, "") for k in ("name", "url", "token")}
+            try:
+                updated = await webhooks_of(session_of(self)).update(hook.id, **changes)
+            except Refused as refusal:
+                return refusal.reason
+            self.notify(f"Webhook {one_line(updated.name, 40)} saved.", markup=False)
+            self.reload(select=hook.id)
+            return None
+
+        self.app.push_screen(FormScreen(
+            f"Edit {hook.name}",
+            [FormField("name", "Name", value=hook.name), FormField("url", "URL", value=hook.url),
+             FormField("token", "Bearer token", placeholder="(blank: keep as it is)")],
+            submit, send_label="save", form_id="edit-webhook"))
+
+    def events(self) -> None:
+        """Tick the events the highlighted subscription sends."""
+        hook = self.current
+        if hook is None:
+            return
+
+        async def apply(add: set[str], remove: set[str]) -> str | None:
+            events = (set(hook.subscribed_events) | add) - remove
+            try:
+                updated = await webhooks_of(session_of(self)).update(hook.id, events=events)
+            except Refused as refusal:
+                return refusal.reason
+            self.notify(f"{one_line(updated.name, 40)} sends "
+                        f"{len(updated.subscribed_events)} events.", markup=False)
+            self.reload(select=hook.id)
+            return None
+
+        self.app.push_screen(MembersScreen(f"Events of {hook.name}", [(e, e) for e in EVENTS],
+                                           set(hook.subscribed_events), apply))
+
+    def toggle(self) -> None:
+        """Turn the highlighted subscription on or off."""
+        hook = self.current
+        if hook is not None:
+            self._toggle(hook)
+
+    @work(exclusive=True, group="webhooks-act", exit_on_error=False)
+    async def _toggle(self, hook: WebhookSubscription) -> None:
+        try:
+            updated = await webhooks_of(session_of(self)).update(hook.id,
+                                                                 enabled=not hook.enabled)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"Webhook {one_line(updated.name, 40)} is "
+                    f"{'on' if updated.enabled else 'off'}.", markup=False)
+        self.reload(select=hook.id)
+
+    def delete(self, *, ask: bool) -> None:
+        """Delete the highlighted subscription."""
+        hook = self.current
+        if hook is None:
+            return
+        if not ask:
+            self._delete(hook)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._delete(hook)
+
+        self.app.push_screen(ConfirmScreen(f"Delete the webhook {hook.name}?",
+                                           "Nothing more is sent to it; its delivery log "
+                                           "goes too."), answered)
+
+    @work(exclusive=True, group="webhooks-act", exit_on_error=False)
+    async def _delete(self, hook: WebhookSubscription) -> None:
+        try:
+            await webhooks_of(session_of(self)).delete(hook.id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"Deleted the webhook {one_line(hook.name, 40)}.", markup=False)
+        self.reload()
+
+    def open_log(self) -> None:
+        """The delivery log of the highlighted event."""
+        hook = self.current
+        event = highlighted_key(self.query_one("#webhook-status", DataTable))
+        if hook is not None and event is not None:
+            self._open_log(hook, event)
+
+    @work(exclusive=True, group="webhooks-act", exit_on_error=False)
+    async def _open_log(self, hook: WebhookSubscription, event: str) -> None:
+        try:
+            entries = await webhooks_of(session_of(self)).log(hook.id, event)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.app.push_screen(DeliveryLogScreen(hook.name, event, entries))
+
+
+@owns_bindings
+class DeliveryLogScreen(ModalScreen[None]):
+    """The latest attempts to deliver one event, newest first; the highlighted attempt's
+    body below. ``esc`` closes."""
+
+    HELP_NAME = "Delivery log"
+    BINDINGS = [Binding("escape", "dismiss", "Close", id="webhooks.log.close")]
+
+    def __init__(self, hook_name: str, event: str, entries: list[EventDeliveryLog]) -> None:
+        super().__init__()
+        self.hook_name, self.event, self.entries = hook_name, event, entries
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="delivery-log-box"):
+            yield Label(safe(f"{one_line(self.hook_name, 40)} · {self.event}: "
+                             f"{len(self.entries)} attempts (newest first)"),
+                        id="delivery-log-title")
+            table: DataTable[Any] = DataTable(id="delivery-log", cursor_type="row")
+            table.add_columns("When", "Result", "Answer")
+            for index, entry in enumerate(self.entries):
+                detail = entry.delivery_detail
+                table.add_row(Text(_when(detail.delivery_timestamp)),
+                              Text(f"{'ok' if detail.success else 'failed'} "
+                                   f"{detail.response_code}",
+                                   style="green" if detail.success else "bold red"),
+                              cell(detail.response_text, 50), key=str(index))
+            yield table
+            yield Static("", id="delivery-payload")
+
+    def on_mount(self) -> None:
+        self.query_one("#delivery-log", DataTable).focus()
+        self._show(0)
+
+    @on(DataTable.RowHighlighted, "#delivery-log")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show(event.cursor_row)
+
+    def _show(self, index: int) -> None:
+        body = self.query_one("#delivery-payload", Static)
+        if not 0 <= index < len(self.entries):
+            body.update("No delivery of this event yet.")
+            return
+        text = self.entries[index].payload
+        with contextlib.suppress(ValueError):
+            text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
+        body.update(safe(text[:20_000]))

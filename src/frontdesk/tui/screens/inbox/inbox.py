@@ -1,0 +1,582 @@
+"""Mode 1: the inbox, the agent's day.
+
+Views (Mine, Queue, Pending, Closed, All, and a temporary "Search: …" after ``s``) over the
+inbox store, in a virtual list; ``tab``/``shift+tab`` or a click on the view bar switch views.
+``/`` filters as you type, ``esc`` clears; ``s`` searches the service, ``o`` opens an id,
+``n`` starts a conversation; ``enter`` opens the highlighted one in the thread. The keys of
+:class:`~frontdesk.tui.conversation_actions.ConversationActions` act on the highlighted row.
+
+The list changes only when the inbox's version changed (a poll that changes nothing costs
+no repaint), keeping the cursor on the same conversation: a poll that changes a few
+conversations moves only their lines and adjusts the view counts by them; anything larger
+(or a change that may touch every row) rebuilds the view. When the terminal is wide, a preview
+of the highlighted conversation sits beside the list.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+
+from ....store.finder import Finder
+from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
+from ....text import one_line
+from ...clock import ago
+from ...conversation_actions import ConversationActions
+from ...registry import owns_bindings
+from ...widgets.conversation_list import ConversationList, RowLookups
+from ...widgets.preview_pane import PreviewPane
+from ...widgets.safe import Input, Tab, Tabs
+from ..shared.base import ModeScreen
+
+if TYPE_CHECKING:
+    from ....api.models import Message
+    from ....store.rows import InboxRow
+    from ....store.session import Session
+
+__all__ = ["InboxScreen", "session_lookups"]
+
+#: the terminal width from which the preview pane is shown
+PREVIEW_MIN_WIDTH = 140
+SEARCH = "search"
+#: what an empty view says until the inbox's first fill is done
+LOADING = "Loading…"
+EMPTY_TEXTS = {
+    "mine": "No open conversations are assigned to you.",
+    "queue": "Nothing is waiting in your queues.",
+    "pending": "No conversations are pending.",
+    "closed": "No closed conversations known yet.",
+    "all": "No conversations known yet: s searches the service, o opens one by id.",
+    SEARCH: "The search found nothing.",
+}
+
+#: conversations changed at once up to which the list is updated in place, not rebuilt
+IN_PLACE_MAX = 64
+
+#: columns a view does not need: Mine is assigned to me and queued nowhere, Queue unassigned
+HIDDEN_COLUMNS = {"mine": frozenset({"queue", "assignee"}), "queue": frozenset({"assignee"})}
+#: the last column of each view (the others: the age)
+LAST_COLUMNS = {"pending": "followup"}
+
+
+def session_lookups(session: Session | None) -> RowLookups:
+    """How the list and the preview name things, from the session's directory and inbox."""
+    if session is None:
+        return RowLookups(name=lambda _u: "—", queue_name=lambda _q: "—",
+                          tag_ids=lambda _c: (), tag_names=lambda _c: (),
+                          preview=lambda _c: "", when=lambda row: row.when, ago=ago,
+                          generation=lambda: 0)
+    directory = session.directory
+    inbox = session.inbox
+
+    def tag_names(conversation_id: int) -> Sequence[str]:
+        return [directory.tag_name(t) for t in inbox.tags.get(conversation_id, ())]
+
+    def tag_colors(conversation_id: int) -> Sequence[str | None]:
+        tags = directory.tags
+        return [tags[t].color if t in tags else None for t in inbox.tags.get(conversation_id, ())]
+
+    def when(row: InboxRow) -> datetime:
+        return inbox.activity.get(row.id) or row.when
+
+    return RowLookups(
+        name=directory.name,
+        queue_name=directory.queue_name,
+        tag_ids=lambda cid: inbox.tags.get(cid, ()),
+        tag_names=tag_names,
+        preview=lambda cid: inbox.previews.get(cid, ""),
+        when=when,
+        ago=ago,
+        generation=directory.known_counts,
+        followup=inbox.followups.get,
+        has_draft=lambda cid: cid in inbox.drafts,
+        tag_colors=tag_colors,
+    )
+
+
+class ViewTabs(Tabs, can_focus=False):
+    """The views, with their counts; clickable, never focused (the list keeps the keys)."""
+
+
+@owns_bindings
+class InboxScreen(ModeScreen, ConversationActions):
+    """The agent's inbox."""
+
+    MODE_NAME = "Inbox"
+    HELP_NAME = "Inbox"
+    TOPICS = ("inbox",)
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab", "next_view", "Next view", id="inbox.next_view"),
+        Binding("shift+tab", "previous_view", "Previous view", id="inbox.previous_view",
+                show=False),
+        Binding("slash", "filter", "Filter", id="inbox.filter"),
+        Binding("escape", "clear", "Clear filter", id="inbox.clear", show=False),
+        Binding("s", "search", "Search", id="inbox.search"),
+        Binding("o", "open_by_id", "Open #", id="inbox.open_by_id"),
+        Binding("n", "new_conversation", "New", id="inbox.new"),
+        Binding("r", "refresh", "Refresh", id="inbox.refresh", show=False),
+        # priority: arrows move the list even while typing in the filter line
+        Binding("down", "list_cursor(1)", "Next", id="inbox.filter_down", show=False,
+                priority=True),
+        Binding("up", "list_cursor(-1)", "Previous", id="inbox.filter_up", show=False,
+                priority=True),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view = "mine"
+        self._shown_version: int | None = None
+        self._search_ids: list[int] = []
+        self._search_query = ""
+        #: the text of a search the service has not answered yet (None: none running)
+        self._searching: str | None = None
+        self._finder: Finder | None = None
+        self._counts_due = False
+        #: the views' counts as painted, and who "me" and "my queues" were for them
+        self._counts: dict[str, int] | None = None
+        self._basis: tuple[str | None, frozenset[str]] | None = None
+
+    # ------------------------------------------------------------------ building
+
+    @property
+    def session(self) -> Session | None:
+        """The signed-in session (None when the console runs without one)."""
+        return self.fd.session
+
+    @property
+    def finder(self) -> Finder | None:
+        """Search, open and create (the session's, made on first use)."""
+        session = self.session
+        if session is None:
+            return None
+        if self._finder is None:
+            self._finder = session.finder
+        return self._finder
+
+    @property
+    def conversation_list(self) -> ConversationList:
+        """The list widget."""
+        return self.query_one("#inbox-list", ConversationList)
+
+    @property
+    def preview(self) -> PreviewPane:
+        """The preview pane."""
+        return self.query_one("#inbox-preview", PreviewPane)
+
+    def compose_body(self) -> ComposeResult:
+        lookups = session_lookups(self.fd.session)
+        with Horizontal(id="inbox-body"):
+            with Vertical(id="inbox-main"):
+                yield ViewTabs(*(Tab(VIEW_TITLES[name], id=f"view-{name}") for name in VIEWS),
+                               id="inbox-views")
+                yield Input(placeholder="filter: id, name, subject, tags, queue, assignee",
+                            id="inbox-filter")
+                yield ConversationList(lookups, id="inbox-list")
+            yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+
+    async def _load_preview(self, conversation_id: int) -> list[Message] | str:
+        finder = self.finder
+        if finder is None:
+            return "Not connected."
+        return await finder.last_messages(conversation_id)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.conversation_list.focus()
+        self._place_preview()
+        self.rebuild()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        session = self.session
+        if session is not None:
+            session.inbox.refresh_drafts()  # written in a thread since the list was shown
+        if session is not None and session.inbox.version != self._shown_version:
+            self.rebuild()
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """A new inbox version: rebuild the list (an unchanged version repaints nothing);
+        before the first fill, a change of connection may change what an empty view says."""
+        session = self.session
+        if session is None:
+            return
+        inbox = session.inbox
+        if topic == "inbox" and inbox.version != self._shown_version:
+            if not self.update_in_place():
+                self.rebuild()
+        elif topic == "connection" and not inbox.filled:
+            self.rebuild()
+
+    def _basis_now(self) -> tuple[str | None, frozenset[str]] | None:
+        session = self.session
+        if session is None:
+            return None
+        return session.me_id, frozenset(session.directory.my_queue_ids)
+
+    def update_in_place(self) -> bool:
+        """Show the inbox's new version by changing only the conversations that changed
+        (their lines, their places, the view counts). False when that cannot be done — too
+        many changes, a change of everything, another identity, the search view — and the
+        view must be rebuilt."""
+        session = self.session
+        shown = self._shown_version
+        if session is None or shown is None or self.view == SEARCH \
+                or self._basis != self._basis_now():
+            return False
+        inbox = session.inbox
+        changes = inbox.changes_since(shown)
+        if changes is None or len(changes) > IN_PLACE_MAX:
+            return False
+        names = changes.pop(NAMES_CHANGED, False) is not False
+        view = self.view
+        moved: dict[int, InboxRow | None] = {}
+        for conversation_id in changes:
+            row = inbox.rows.get(conversation_id)
+            moved[conversation_id] = (row if row is not None and view in inbox.views_of(row)
+                                      else None)
+        listing = self.conversation_list
+        listing.update_rows(moved, inbox.sort_key, names=names)
+        self._shown_version = inbox.version
+        renders = self.fd.renders
+        renders["inbox.update"] = renders.get("inbox.update", 0) + 1
+        counts = self._counts
+        if counts is not None and not self._counts_due:
+            for conversation_id, old in changes.items():
+                if old is not None:
+                    for name in inbox.views_of(old):
+                        counts[name] -= 1
+                row = inbox.rows.get(conversation_id)
+                if row is not None:
+                    for name in inbox.views_of(row):
+                        counts[name] += 1
+            self._paint_tabs(counts)
+        elif not self._counts_due:
+            self._counts_due = True
+            self.call_after_refresh(self._paint_counts)
+        return True
+
+    def _loading(self) -> bool:
+        """Whether the inbox is still being filled for the first time (and can be)."""
+        session = self.session
+        if session is None or session.inbox.filled:
+            return False
+        return session.live.connection.link.value not in ("offline", "signed out")
+
+    def rows(self) -> list[InboxRow]:
+        """The conversations of the current view, newest activity first."""
+        session = self.session
+        if session is None:
+            return []
+        inbox = session.inbox
+        if self.view == SEARCH:
+            return [inbox.rows[cid] for cid in self._search_ids if cid in inbox.rows]
+        return inbox.view(self.view)
+
+    def rebuild(self) -> None:
+        """Show the current view afresh (keeping the cursor on the same conversation)."""
+        session = self.session
+        listing = self.conversation_list
+        listing.empty_text = LOADING if self._loading() else EMPTY_TEXTS.get(self.view, "")
+        if self.view == SEARCH and self._searching is not None:
+            listing.empty_text = (f"Searching the service for “{one_line(self._searching, 40)}”"
+                                  "… (the results show here)")
+        listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
+        listing.last_column = LAST_COLUMNS.get(self.view, "age")
+        listing.set_rows(self.rows())
+        self._shown_version = session.inbox.version if session is not None else None
+        self._basis = self._basis_now()
+        renders = self.fd.renders
+        renders["inbox.list"] = renders.get("inbox.list", 0) + 1
+        if not self._counts_due:
+            # after the list's frame: counting every view walks the whole inbox
+            self._counts_due = True
+            self.call_after_refresh(self._paint_counts)
+
+    def _paint_counts(self) -> None:
+        self._counts_due = False
+        session = self.session
+        counts = session.inbox.counts() if session is not None else {}
+        # counted for the version shown: in-place updates adjust them from there
+        fresh = session is not None and session.inbox.version == self._shown_version \
+            and self._basis == self._basis_now()
+        self._counts = counts if fresh else None
+        self._paint_tabs(counts)
+
+    def _paint_tabs(self, counts: dict[str, int]) -> None:
+        """The views' labels with their counts (a label that reads the same is left)."""
+        # before the first fill a 0 is not known yet: "…" until the service has answered
+        session = self.session
+        unknown = "…" if self._loading() or session is None else "0"
+        tabs = self.query_one(ViewTabs)
+        for name in VIEWS:
+            tab = tabs.get_tab(f"view-{name}")
+            if tab is not None:
+                label = f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}"
+                if tab.label_text != label:
+                    tab.label = Text(label)
+        search_tab = tabs.get_tab(f"view-{SEARCH}")
+        if search_tab is not None:
+            if self._searching is not None:
+                label = f"Search: {one_line(self._searching, 24)} searching…"
+            else:
+                label = f"Search: {one_line(self._search_query, 24)} {len(self._search_ids)}"
+            if search_tab.label_text != label:
+                search_tab.label = Text(label)
+
+    def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
+        """The views, for the command palette (besides the keys)."""
+        for name in self._views():
+            title = VIEW_TITLES.get(name, "Search results")
+            yield (f"Inbox: show {title}", "tab / shift+tab cycle the views",
+                   partial(self.show_view, name))
+
+    # ------------------------------------------------------------------ views
+
+    def _views(self) -> list[str]:
+        searched = self._search_ids or self._search_query or self._searching is not None
+        return [*VIEWS, SEARCH] if searched else list(VIEWS)
+
+    def show_view(self, name: str) -> None:
+        """Switch to a view (the filter stays)."""
+        if name not in self._views():
+            return
+        tabs = self.query_one(ViewTabs)
+        if tabs.active != f"view-{name}":
+            tabs.active = f"view-{name}"
+        if name != self.view:
+            self.view = name
+            self.rebuild()
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        """A click on a view (or a view this screen chose): show it. The message arrives
+        after the fact, so one about a tab no longer active is stale — a burst of ``tab``
+        keys has moved on — and following it would start the tabs and the screen chasing
+        each other."""
+        event.stop()
+        tab_id = event.tab.id or ""
+        if tab_id.startswith("view-") and tab_id == event.tabs.active:
+            self.show_view(tab_id[5:])
+
+    def action_next_view(self) -> None:
+        """Next view (Mine → Queue → Pending → Closed → All)."""
+        views = self._views()
+        self.show_view(views[(views.index(self.view) + 1) % len(views)])
+
+    def action_previous_view(self) -> None:
+        """Previous view."""
+        views = self._views()
+        self.show_view(views[(views.index(self.view) - 1) % len(views)])
+
+    # ------------------------------------------------------------------ filter
+
+    @property
+    def filter_input(self) -> Input:
+        """The filter line."""
+        return self.query_one("#inbox-filter", Input)
+
+    def action_filter(self) -> None:
+        """Show the filter line and type in it."""
+        box = self.filter_input
+        box.add_class("-shown")
+        box.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "inbox-filter":
+            event.stop()
+            self._sync_filter()
+
+    def _sync_filter(self) -> None:
+        """Filter by the line's text as it is now (a key of a burst may act before the
+        line's change messages arrive; they then change nothing)."""
+        self.conversation_list.set_filter(self.filter_input.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "inbox-filter":
+            event.stop()
+            self._sync_filter()
+            if not self.filter_input.value.strip():
+                self.filter_input.remove_class("-shown")
+            self.conversation_list.focus()
+
+    def action_clear(self) -> None:
+        """Clear the filter; with no filter, leave the search results."""
+        box = self.filter_input
+        if box.value or box.has_class("-shown"):
+            box.value = ""
+            box.remove_class("-shown")
+            self.conversation_list.set_filter("")
+            self.conversation_list.focus()
+        elif self.view == SEARCH:
+            self._drop_search()
+
+    def action_list_cursor(self, step: int) -> None:
+        """Move the list's cursor while typing in the filter line."""
+        self._sync_filter()
+        listing = self.conversation_list
+        if step > 0:
+            listing.action_cursor_down()
+        else:
+            listing.action_cursor_up()
+
+    # ------------------------------------------------------------------ search
+
+    def action_search(self) -> None:
+        """Search the service by text; the results show as a "Search: …" view."""
+        from ..shared.pickers import PromptScreen
+
+        def answered(query: str | None) -> None:
+            if query:
+                self._search(query)
+
+        self.app.push_screen(PromptScreen("Search the service for…",
+                                          placeholder="words in subjects and messages",
+                                          value=self._search_query), answered)
+
+    @work(exclusive=True, exit_on_error=False, group="inbox-search")
+    async def _search(self, query: str) -> None:
+        finder = self.finder
+        if finder is None:
+            return
+        # at once, and until the service answers: the Search view says the search runs
+        before = (self.view, self._search_query, self._search_ids)
+        self._searching = query
+        self._search_ids = []
+        tabs = self.query_one(ViewTabs)
+        if tabs.get_tab(f"view-{SEARCH}") is None:
+            await tabs.add_tab(Tab("Search", id=f"view-{SEARCH}"))
+        self.view = SEARCH
+        tabs.active = f"view-{SEARCH}"
+        self.rebuild()
+        try:
+            found = await finder.search_text(query)
+        finally:
+            if self._searching == query:
+                self._searching = None
+        if isinstance(found, str):
+            self.notify(found, severity="error", markup=False)
+            view, self._search_query, self._search_ids = before
+            if not (self._search_ids or self._search_query):
+                self._drop_search(view if view != SEARCH else "mine")
+            else:
+                self.rebuild()
+            return
+        self._search_query = query
+        self._search_ids = [c.id for c in found]
+        self.rebuild()
+        self.conversation_list.focus()
+
+    def _drop_search(self, back_to: str = "mine") -> None:
+        self._search_ids = []
+        self._search_query = ""
+        self._searching = None
+        self.show_view(back_to)
+        self.query_one(ViewTabs).remove_tab(f"view-{SEARCH}")
+
+    # ------------------------------------------------------------------ open, new, refresh
+
+    def current_conversation_id(self) -> int | None:
+        """The highlighted conversation (the action keys act on it)."""
+        return self.conversation_list.highlighted_id
+
+    def conversation_action_done(self, kind: str, conversation_id: int,
+                                 error: str | None) -> None:
+        """Repaint at once when the store changed while a picker was in front."""
+        session = self.session
+        if session is not None and session.inbox.version != self._shown_version:
+            self.rebuild()
+
+    def on_conversation_list_selected(self, event: ConversationList.Selected) -> None:
+        event.stop()
+        self.open_thread(event.conversation_id)
+
+    def on_conversation_list_highlighted(self, event: ConversationList.Highlighted) -> None:
+        event.stop()
+        self._preview_highlighted()
+
+    def _preview_highlighted(self) -> None:
+        pane = self.preview
+        if pane.display:
+            pane.show(self.conversation_list.highlighted)
+
+    def open_thread(self, conversation_id: int) -> None:
+        """Open a conversation in the thread screen."""
+        try:
+            module = importlib.import_module("frontdesk.tui.screens.inbox.thread")
+            screen_class: Callable[..., Any] = module.ThreadScreen
+        except (ImportError, AttributeError):
+            self.notify(f"The thread view is not available yet (#{conversation_id}).",
+                        severity="warning")
+            return
+        siblings = self.conversation_list.shown_ids()
+        if conversation_id not in siblings:
+            siblings = [conversation_id]
+        try:
+            screen = screen_class(conversation_id, siblings=siblings)
+        except TypeError:  # a thread screen that does not walk siblings
+            screen = screen_class(conversation_id)
+        self.app.push_screen(screen)
+
+    def _reveal(self, conversation_id: int) -> None:
+        """Show a conversation just found or made: open it, and keep it highlighted."""
+        if not self.conversation_list.move_to(conversation_id):
+            self.show_view("all")
+            self.conversation_list.move_to(conversation_id)
+        self.open_thread(conversation_id)
+
+    def action_open_by_id(self) -> None:
+        """Open a conversation by its id."""
+        finder = self.finder
+        if finder is None:
+            self.notify("Not connected to a service.", severity="warning")
+            return
+        from .open_conversation import OpenConversationScreen
+
+        def opened(conversation_id: int | None) -> None:
+            if conversation_id is not None:
+                self._reveal(conversation_id)
+
+        self.app.push_screen(OpenConversationScreen(finder), opened)
+
+    def action_new_conversation(self) -> None:
+        """Start a conversation (email, chat, SMS) or import one with its history."""
+        finder = self.finder
+        session = self.session
+        if finder is None or session is None:
+            self.notify("Not connected to a service.", severity="warning")
+            return
+        from .new_conversation import NewConversationScreen
+
+        def made(conversation_id: int | None) -> None:
+            if conversation_id is not None:
+                self._reveal(conversation_id)
+
+        self.app.push_screen(NewConversationScreen(finder, me_id=session.me_id), made)
+
+    def action_refresh(self) -> None:
+        """Ask the service for changes now."""
+        session = self.session
+        if session is not None:
+            session.live.poke("inbox")
+            self.notify("Refreshing…", timeout=1.5)
+
+    # ------------------------------------------------------------------ layout
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._place_preview()
+
+    def _place_preview(self) -> None:
+        pane = self.preview
+        wide = self.app.size.width >= PREVIEW_MIN_WIDTH
+        if pane.display != wide:
+            pane.display = wide
+            if wide:
+                self._preview_highlighted()

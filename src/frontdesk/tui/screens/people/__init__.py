@@ -1,0 +1,1 @@
+"""Mode 4, People: end users and agents."""

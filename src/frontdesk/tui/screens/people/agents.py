@@ -1,0 +1,304 @@
+"""People → Agents: every agent and admin with their presence; filter the listing by part of a
+name, an email address or a phone number (no request: the listing is all there is), create one
+or many from a CSV (with a per-row report), edit (full or only what changed), detail (teams,
+presence), downgrade.
+
+The screen (:mod:`.people`) owns the keys; this pane does the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+
+from ....api.models import Agent, UserPresence
+from ....channels import channel_name
+from ....store.errors import Refused
+from ....store.people import BulkReport
+from ....store.team import MemberRow
+from ....text import one_line, safe
+from ...widgets.safe import Label
+from ..shared.common import Column, FittedTable, highlighted_key, people_store
+from ..shared.confirm import ConfirmScreen
+from ..shared.form import FormField, FormScreen, Values
+
+COLUMNS = (Column("Name", 15, 1), Column("Email", 22, 4), Column("Phone", 12),
+           Column("Roles", 8, 1), Column("Presence", 16, 2))
+
+
+def agent_matches(agent: Agent, text: str) -> bool:
+    """Whether every word of ``text`` is in the agent's name, email or phone number
+    (case-insensitive; a phone number's spaces and dashes do not count)."""
+    words = text.casefold().split()
+    hay = " ".join((agent.display_name, agent.email, agent.phone_number or "",
+                    agent.first_name or "", agent.last_name or "")).casefold()
+    digits = "".join(c for c in agent.phone_number or "" if c.isdigit() or c == "+")
+    return all(word in hay or (word.replace("-", "") in digits and any(
+        c.isdigit() for c in word)) for word in words)
+
+
+def presence_text(presence: UserPresence | None) -> str:
+    """``● Working · Email`` / ``● Away`` / ``○ Offline`` / ``—``."""
+    if presence is None:
+        return "—"
+    if presence.connection_status != "Online":
+        return "○ Offline"
+    channels = ", ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
+    return f"● {presence.presence_status or 'Away'}" + (f" · {channels}" if channels else "")
+
+
+def presence_cell(presence: UserPresence | None) -> Text:
+    """The presence column: short channel names, coloured by state."""
+    if presence is None:
+        return Text("—", style="dim")
+    if presence.connection_status != "Online":
+        return Text("○ Offline", style="dim")
+    working = presence.presence_status == "Working"
+    out = Text("● " + (presence.presence_status or "Away"),
+               style="green" if working else "yellow")
+    channels = " ".join(channel_name(c) or one_line(c, 16) for c in presence.active_channels)
+    if channels:
+        out.append(" · " + channels)
+    return out
+
+
+class AgentsPane(Vertical):
+    """The agents tab."""
+
+    def __init__(self) -> None:
+        super().__init__(id="agents-pane")
+        self.agents: dict[str, Agent] = {}
+        self.presence: dict[str, UserPresence] = {}
+        self.filter = ""
+        #: every agent, as last listed (the filter narrows this)
+        self.everyone: list[Agent] = []
+        self.caption = "Loading agents…"
+
+    def compose(self) -> ComposeResult:
+        yield Label(self.caption, id="agents-caption", classes="pane-caption")
+        yield FittedTable(COLUMNS, id="agents-table")
+
+    @property
+    def table(self) -> FittedTable:
+        """The list."""
+        return self.query_one("#agents-table", FittedTable)
+
+    def on_mount(self) -> None:
+        self.load()
+
+    # ------------------------------------------------------------------ the list
+
+    @work(exclusive=True, group="agents-load", exit_on_error=False)
+    async def load(self, select: str | None = None) -> None:
+        """Every agent with everyone's presence (filtered, when a filter is set)."""
+        store = people_store(self)
+        try:
+            self.everyone = await store.list_agents()
+        except Refused as refusal:
+            self.set_caption(refusal.reason)
+            return
+        self.presence = await store.presence_of_all()
+        self.show_filtered(select=select)
+
+    def show_filtered(self, *, select: str | None = None) -> None:
+        """The agents the filter lets through (everyone without one)."""
+        if self.filter:
+            agents = [a for a in self.everyone if agent_matches(a, self.filter)]
+            caption = f"{len(agents)} matching “{one_line(self.filter, 40)}” (r shows everyone)"
+        else:
+            agents = self.everyone
+            caption = f"{len(agents)} agents and admins"
+        self.show(agents, caption, select=select)
+
+    def show(self, agents: list[Agent], caption: str, *, select: str | None = None) -> None:
+        """Fill the list."""
+        self.agents = {a.id: a for a in agents}
+        self.table.fill(((agent.id, [agent.display_name, agent.email,
+                                     agent.phone_number or "", ", ".join(agent.roles or []),
+                                     presence_cell(self.presence.get(agent.id))])
+                         for agent in agents), select)
+        self.set_caption(caption)
+
+    def set_caption(self, text: str) -> None:
+        """The line above the list."""
+        self.caption = text
+        self.query_one("#agents-caption", Label).update(safe(text))
+
+    def apply_presence(self, rows: Iterable[MemberRow]) -> None:
+        """Presence as the live Team topic last saw it (the list repaints only when an
+        agent's presence shown here changed)."""
+        changed = False
+        for row in rows:
+            known = self.presence.get(row.agent_id)
+            if known is None:
+                continue
+            fresh = known.model_copy(update={"connection_status": row.connection,
+                                             "presence_status": row.presence,
+                                             "active_channels": list(row.channels),
+                                             "last_seen": row.last_seen or known.last_seen})
+            if presence_text(fresh) != presence_text(known):
+                changed = True
+            self.presence[row.agent_id] = fresh
+        if changed and self.everyone:
+            self.show_filtered(select=highlighted_key(self.table))
+
+    @property
+    def current(self) -> Agent | None:
+        """The highlighted agent."""
+        key = highlighted_key(self.table)
+        return self.agents.get(key) if key else None
+
+    def reset(self) -> None:
+        """Everyone again (the filter dropped), read afresh."""
+        self.filter = ""
+        self.load()
+
+    # ------------------------------------------------------------------ filter and create
+
+    def filter_form(self) -> None:
+        """Filter the listing by part of a name, an email address or a phone number; the
+        form stays, saying so, when nobody matches."""
+
+        async def submit(values: Values) -> str | None:
+            text = " ".join(str(values.get("text", "")).split())
+            if text and not any(agent_matches(a, text) for a in self.everyone):
+                return f"No agent matches “{one_line(text, 60)}”"
+            self.filter = text
+            self.show_filtered()
+            return None
+
+        self.app.push_screen(FormScreen(
+            "Filter agents",
+            [FormField("text", "Name, email or phone", value=self.filter,
+                       placeholder="ada, @example.com, +45 12",
+                       hint="Every word must appear in the name, the email or the phone "
+                            "number; empty shows everyone.")],
+            submit, send_label="filter", form_id="filter-agents", focus="text"))
+
+    def new(self) -> None:
+        """A form for one new agent."""
+        store = people_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                agent = await store.create_agent(values)
+            except Refused as refusal:
+                return refusal.reason
+            self.notify(f"Created {one_line(agent.display_name, 40)}", markup=False)
+            self.filter = ""
+            self.load(select=agent.id)
+            return None
+
+        self.app.push_screen(FormScreen(
+            "New agent",
+            [FormField("display_name", "Display name"),
+             FormField("email", "Email", placeholder="name@example.com"),
+             FormField("phone_number", "Phone", placeholder="+4512345678"),
+             FormField("first_name", "First name"),
+             FormField("last_name", "Last name")],
+            submit, send_label="create", form_id="new-agent"))
+
+    def bulk(self) -> None:
+        """Create agents from a CSV file: type its path, then read the per-row report."""
+        store = people_store(self)
+        reports: list[BulkReport] = []
+
+        async def submit(values: Values) -> str | None:
+            try:
+                reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
+            except Refused as refusal:
+                return refusal.reason
+            return None
+
+        def done(ok: bool | None) -> None:
+            if ok and reports:
+                from .bulk import BulkReportScreen
+
+                self.filter = ""
+                self.load()
+                self.app.push_screen(BulkReportScreen(reports[-1]))
+
+        self.app.push_screen(FormScreen(
+            "Create agents from a CSV file",
+            [FormField("path", "CSV file", placeholder="~/agents.csv")],
+            submit, send_label="create", form_id="bulk-agents",
+            intro="The first line names the columns: displayName,email,phoneNumber "
+                  "(and optionally firstName, lastName, avatarUrl). Every line gets a report."),
+            done)
+
+    # ------------------------------------------------------------------ one agent
+
+    def edit(self, *, full: bool) -> None:
+        """Edit the highlighted agent: a full update (empty fields are cleared) or a patch
+        (only what changed is sent)."""
+        agent = self.current
+        if agent is None:
+            return
+        store = people_store(self)
+
+        async def submit(values: Values) -> str | None:
+            try:
+                if full:
+                    updated = await store.update_agent(agent.id, values)
+                else:
+                    updated = await store.patch_agent(agent, values)
+            except Refused as refusal:
+                return refusal.reason
+            self.agents[updated.id] = updated
+            self.show(list(self.agents.values()), "Saved " + one_line(updated.display_name, 40),
+                      select=updated.id)
+            return None
+
+        title = "Edit agent (full update)" if full else "Change agent (only changed fields)"
+        intro = (f"{agent.email} · the email address cannot change. "
+                 + ("Empty fields are cleared." if full else "Only fields you change are sent."))
+        self.app.push_screen(FormScreen(
+            title,
+            [FormField("display_name", "Display name", value=agent.display_name),
+             FormField("phone_number", "Phone", value=agent.phone_number or ""),
+             FormField("first_name", "First name", value=agent.first_name or ""),
+             FormField("last_name", "Last name", value=agent.last_name or ""),
+             FormField("avatar_url", "Avatar URL", value=agent.avatar_url or "")],
+            submit, intro=intro, send_label="save",
+            form_id="edit-agent" if full else "patch-agent"))
+
+    def open(self) -> None:
+        """The highlighted agent's teams and presence."""
+        agent = self.current
+        if agent is not None:
+            from .agent import AgentDetailScreen
+
+            self.app.push_screen(AgentDetailScreen(agent.id))
+
+    def downgrade(self, *, ask: bool) -> None:
+        """Downgrade the highlighted agent to an end user (asked unless ``ask`` is False)."""
+        agent = self.current
+        if agent is None:
+            return
+        if not ask:
+            self._downgrade(agent)
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._downgrade(agent)
+
+        self.app.push_screen(ConfirmScreen(
+            f"Downgrade {agent.display_name} to an end user?",
+            "They lose their roles, presence, and team and queue memberships; conversations "
+            "assigned to them stay assigned."), answered)
+
+    @work(exclusive=True, group="agents-act", exit_on_error=False)
+    async def _downgrade(self, agent: Agent) -> None:
+        try:
+            await people_store(self).downgrade_agent(agent.id)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
+            return
+        self.agents.pop(agent.id, None)
+        self.show(list(self.agents.values()),
+                  f"{one_line(agent.display_name, 40)} is now an end user")

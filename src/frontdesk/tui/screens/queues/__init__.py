@@ -1,0 +1,1 @@
+"""Mode 2, Queues: the queues and their members."""

@@ -1,0 +1,131 @@
+"""What every mode screen shares: the status bar, the footer, and live topics it watches.
+
+A screen names the store topics it shows in ``TOPICS``; they poll while the screen is shown
+and pause when it is not (the header's topics always run).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.cells import cell_len
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from ...widgets.status_bar import StatusBar
+
+if TYPE_CHECKING:
+    from ...app import FrontdeskApp
+
+
+#: terminal widths below which the footer packs its keys closer (so they all fit)
+COMPACT_FOOTER_BELOW = 140
+#: terminal widths from which the footer shows the palette's key
+PALETTE_KEY_FROM = 120
+
+
+class FittedFooter(Footer):
+    """The footer, showing only the keys that fit whole (the others are in the help and
+    the palette) rather than cutting the last one in the middle of a word. Widths are
+    counted from the keys' text, as the footer's styles lay them out, so the choice does not
+    wait for a layout."""
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self._fit()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._fit()
+
+    def _width(self, key: FooterKey) -> int:
+        """Cells a key takes, its margin included."""
+        keys, words = cell_len(key.key_display), cell_len(key.description)
+        if self.compact:  # "k Words" and a margin of one
+            return keys + (1 + words if words else 0) + 1
+        return keys + 2 + (words + 1 if words else 0)  # " k " "Words "
+
+    def _fit(self) -> None:
+        room = self.app.size.width
+        keys: list[FooterKey] = []
+        for key in self.query_children(FooterKey):
+            if key.has_class("-command-palette"):
+                room -= self._width(key) + 1  # its border
+            else:
+                keys.append(key)
+        used = 0
+        for key in keys:
+            used += self._width(key)
+            # the last key's margin may go past the edge
+            key.display = used - (1 if self.compact else 0) <= room
+
+
+class ModeScreen(Screen[None]):
+    """A screen of one mode (Inbox, Queues, Team, People, Admin)."""
+
+    MODE_NAME: ClassVar[str] = ""
+    TOPICS: ClassVar[tuple[str, ...]] = ()
+    HELP_TEXT: ClassVar[str] = ""
+
+    @property
+    def fd(self) -> FrontdeskApp:
+        """The app, typed."""
+        from ...app import FrontdeskApp
+
+        app = self.app
+        assert isinstance(app, FrontdeskApp)
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield from self.compose_body()
+        width = self.app.size.width
+        yield FittedFooter(compact=width < COMPACT_FOOTER_BELOW,
+                           show_command_palette=width >= PALETTE_KEY_FROM)
+
+    def compose_body(self) -> ComposeResult:
+        """The screen's own widgets, between the status bar and the footer."""
+        return iter(())
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Pack the footer's keys closer on a narrow terminal (and leave out the palette's
+        key there, for the screen's own keys: ``ctrl+p`` works everywhere all the same)."""
+        for footer in self.query(Footer):
+            footer.compact = event.size.width < COMPACT_FOOTER_BELOW
+            footer.show_command_palette = event.size.width >= PALETTE_KEY_FROM
+
+    def on_mount(self) -> None:
+        self.fd.paint_status(self.query_one(StatusBar))
+        self.call_after_refresh(self.fd.first_frame_painted)
+
+    _watching: bool = False
+
+    def on_screen_resume(self) -> None:
+        status = self.query_one(StatusBar)
+        status.mode = self.MODE_NAME
+        self.fd.paint_status(status)
+        session = self.fd.session
+        if session is not None and not self._watching:
+            # Textual may resume a screen twice when a mode first opens: watch once.
+            self._watching = True
+            for topic in self.TOPICS:
+                session.live.watch(topic)
+
+    def on_screen_suspend(self) -> None:
+        session = self.fd.session
+        if session is not None and self._watching:
+            self._watching = False
+            for topic in self.TOPICS:
+                session.live.unwatch(topic)
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """A topic changed: screens override to update their widgets (called on the loop)."""
+
+
+class LiveModal:
+    """A mix-in for a modal that shows a live store topic: the app hands it the changes."""
+
+    def on_store_change(self, topic: str, value: Any) -> None:
+        """A topic changed: modals override to update their widgets (called on the loop)."""

@@ -1,0 +1,1 @@
+"""Mode 3, Team: who is online and working."""
