@@ -5,6 +5,7 @@ what it refuses before sending."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.errors import Refused
-from frontdesk.store.knowledge import FoundArticle, knowledge_of, matches, to_html
+from frontdesk.store.knowledge import FoundArticle, from_html, knowledge_of, matches, to_html
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 
@@ -92,3 +93,37 @@ async def test_tree_finder_and_editing(session: Session) -> None:
     await kb.delete_article(article.id)
     with pytest.raises(Refused):
         await kb.article(article.id)
+
+
+def test_from_html_reads_back_what_to_html_writes() -> None:
+    text = "First line\nsecond & <third>\n\n![Logo](https://cdn.example/l.png)\n\nEnd"
+    assert from_html(to_html(text)) == text
+    assert from_html('<h2>Title</h2><p>a <b>bold</b> word</p><img src="javascript:x">') == \
+        "Title\n\na bold word"
+
+
+async def test_images_owner_and_details(session: Session, tmp_path: Path) -> None:
+    kb = knowledge_of(session)
+    await session.resolve_me()
+    image = tmp_path / "logo.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    line = await kb.upload_image(str(image))
+    assert line.startswith("![logo](http") and "/files/" in line
+    (tmp_path / "notes.txt").write_text("x")
+    for bad in (str(tmp_path / "notes.txt"), str(tmp_path / "missing.png")):
+        with pytest.raises(Refused) as caught:
+            await kb.upload_image(bad)
+        assert caught.value.error is None
+
+    tree = await kb.tree()
+    article = next(n for n in tree if n.kind == "article")
+    owned = await kb.take_ownership(article.id)
+    assert owned.owned_by == session.me_id
+    collection = await kb.collection(tree[0].id)
+    assert collection.title == tree[0].title
+    locked = next(n for n in tree if n.title == "Announcements")
+    category, titles = await kb.category(locked.id)
+    assert category.is_locked and {t.language_id for t in titles} == {"en", "da"}
+    with pytest.raises(Refused) as refused:
+        await kb.move_article(article.id, locked.id)
+    assert refused.value.error is not None and "locked" in refused.value.message

@@ -67,6 +67,7 @@ async def test_finder_inserts_a_link_or_the_text(console: Console) -> None:
         await settle(pilot)
         finder = front(app)
         assert isinstance(finder, ArticleFinder) and finder.language == "da"
+        assert not finder.reading and not finder.loading  # listed, nothing covering it
         assert finder.shown[0].title == "Hvor er min ordre?"  # a title match first
         preview = str(finder.query_one("#finder-preview").render())
         assert "sporingslink" in preview

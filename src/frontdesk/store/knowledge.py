@@ -13,6 +13,7 @@ import asyncio
 import html
 import re
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -318,10 +319,13 @@ class KnowledgeStore:
 
     # ------------------------------------------------------------------ finding
 
-    async def published(self, language: str | None = None, *, refresh: bool = False
+    async def published(self, language: str | None = None, *, refresh: bool = False,
+                        progress: Callable[[list[FoundArticle]], None] | None = None
                         ) -> list[FoundArticle]:
         """Every published article, in ``language`` where it is published in it (else in
-        the default language). Read once per language and session; ``refresh`` reads again."""
+        the default language). Read once per language and session; ``refresh`` reads again.
+        ``progress`` is given the articles found so far as each one arrives (the finder
+        lists them while the rest are read)."""
         key = language or ""
         if not refresh and key in self._found:
             return self._found[key]
@@ -332,6 +336,8 @@ class KnowledgeStore:
             chosen = await self._published_in(node.id, language)
             if chosen is not None:
                 found.append(chosen)
+                if progress is not None:
+                    progress(list(found))
         self._found[key] = found
         return found
 

@@ -68,6 +68,8 @@ class ArticleFinder(FilterPicker[str | None]):
         self.articles: list[FoundArticle] | None = None
         self.shown: list[FoundArticle] = []
         self.problem: str | None = None
+        #: still reading the help centre (the list grows as articles arrive)
+        self.reading = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="picker-box"):
@@ -88,17 +90,27 @@ class ArticleFinder(FilterPicker[str | None]):
 
     @work(exclusive=True, group="knowledge-finder", exit_on_error=False)
     async def _load(self, *, refresh: bool) -> None:
+        self.reading = True
         try:
-            found = await knowledge_of(session_of(self)).published(self.language,
-                                                                   refresh=refresh)
+            found = await knowledge_of(session_of(self)).published(
+                self.language, refresh=refresh, progress=self._arrived)
         except Refused as refusal:
             self.problem = refusal.reason
-            self.articles = []
+            found = self.articles or []
         else:
             self.problem = None
-            self.articles = found
+        self.reading = False
+        self._arrived(found)
+
+    def _arrived(self, found: list[FoundArticle]) -> None:
+        """Articles read so far: listed at once, the highlight kept on its article."""
+        before = self.current
+        self.articles = found
         self._filled = None
         self.sync()
+        if before is not None and before in self.shown:
+            self.options.highlighted = self.shown.index(before)
+            self._preview(before)
 
     def refill(self, typed: str) -> None:
         """The articles matching what is typed."""
@@ -115,9 +127,14 @@ class ArticleFinder(FilterPicker[str | None]):
             if article.link is None:
                 label.append("  internal", style="dim italic")
             options.append(Option(label, id=str(index)))
+        if self.reading:
+            options.append(Option(Text("Reading more articles…", style="dim"), disabled=True))
+        elif self.problem:
+            options.append(Option(Text(one_line(self.problem, 100), style="dim"),
+                                  disabled=True))
         if not options:
-            message = self.problem or ("No published article matches." if typed
-                                       else "The help centre has no published article.")
+            message = ("No published article matches." if typed
+                       else "The help centre has no published article.")
             options = [Option(Text(one_line(message, 100), style="dim"), disabled=True)]
         self.set_options(options)
         self._preview(self.current)
