@@ -98,6 +98,8 @@ def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
         assert response.status_code == 400, (bad, response.text)
         assert set(response.json()) == {"message"}
     assert http.patch(f"/v1/webhooks/{wid}", json={"url": "nope"}).status_code == 400
+    itself = f"http://127.0.0.1:{http.base_url.port}/v1/tags"
+    assert http.patch(f"/v1/webhooks/{wid}", json={"url": itself}).status_code == 400
     assert http.patch(f"/v1/webhooks/{UNKNOWN}", json={"name": "y"}).status_code == 404
     for path in (f"/v1/webhooks/{UNKNOWN}", f"/v1/webhooks/{UNKNOWN}/delivery-status",
                  f"/v1/webhooks/{UNKNOWN}/delivery-status/logs/ConversationClosed"):

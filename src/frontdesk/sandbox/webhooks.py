@@ -212,9 +212,12 @@ def _payload(ctx: SandboxContext, event: str, event_id: str, at: str, conversati
 
 def allowed(ctx: SandboxContext, url: str) -> bool:
     """Whether the sandbox may deliver to ``url`` (loopback, unless told otherwise)."""
-    if ctx.webhooks_anywhere:
-        return True
-    host = (urlsplit(url).hostname or "").lower()
+    return ctx.webhooks_anywhere or is_loopback(urlsplit(url).hostname)
+
+
+def is_loopback(host: str | None) -> bool:
+    """Whether ``host`` names this machine (``localhost``, ``127.0.0.1``, ``::1``, …)."""
+    host = (host or "").lower()
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

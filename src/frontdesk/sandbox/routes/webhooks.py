@@ -14,7 +14,7 @@ import secrets
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from starlette.responses import Response
 
 from ...api.models import (
@@ -67,7 +67,9 @@ def webhook_shape(row: Any) -> dict[str, Any]:
     return out
 
 
-def _url(value: str) -> str:
+def _url(value: str, request: Request) -> str:
+    """A receiver's URL: http or https, one line, and not the sandbox itself (a delivery is
+    made on the sandbox's own thread, so posting to itself would wait for itself)."""
     value = value.strip()
     try:
         parts = urlsplit(value)
@@ -77,6 +79,9 @@ def _url(value: str) -> str:
     if parts is None or parts.scheme not in ("http", "https") or not parts.hostname \
             or any(ch.isspace() or ord(ch) < 32 for ch in value):
         raise bad_request("Invalid value in request: url must be an http or https URL")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if port == request.url.port and webhooks.is_loopback(parts.hostname):
+        raise bad_request("Invalid value in request: the sandbox cannot deliver to itself")
     return value
 
 
@@ -136,7 +141,7 @@ async def list_webhooks(ctx: Ctx) -> Response:
 @router.post("/v1/webhooks", status_code=201, response_model=Envelope[WebhookSubscription],
              summary="Create a webhook subscription",
              responses={400: {"description": "Invalid body: a bad url, header or event"}})
-async def create_webhook(ctx: Ctx, body: CreateWebhookInput) -> Response:
+async def create_webhook(ctx: Ctx, request: Request, body: CreateWebhookInput) -> Response:
     """A new subscription, enabled unless told otherwise, with a fresh secret key."""
     if not body.name.strip():
         raise bad_request("Invalid value in request: name must not be blank")
@@ -146,7 +151,7 @@ async def create_webhook(ctx: Ctx, body: CreateWebhookInput) -> Response:
             "INSERT INTO webhooks (id, name, url, events, authorization, custom_headers, "
             "secret_key, enabled, filters, created_at, created_by, updated_at, updated_by) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (webhook_id, body.name.strip(), _url(body.url), dumps(_events(body.events)),
+            (webhook_id, body.name.strip(), _url(body.url, request), dumps(_events(body.events)),
              _authorization(body.authorization), dumps(_headers(body.custom_headers)),
              secrets.token_hex(32), int(body.enabled is not False), _filters(body.filters),
              now, ctx.api_user_id, now, ctx.api_user_id))
@@ -165,8 +170,8 @@ async def get_webhook(ctx: Ctx, webhook_id: WebhookIdPath) -> Response:
               response_model=Envelope[WebhookSubscription],
               summary="Change a webhook subscription",
               responses={**_NOT_FOUND, 400: {"description": "Invalid body"}})
-async def patch_webhook(ctx: Ctx, webhook_id: WebhookIdPath, body: PatchWebhookInput
-                        ) -> Response:
+async def patch_webhook(ctx: Ctx, request: Request, webhook_id: WebhookIdPath,
+                        body: PatchWebhookInput) -> Response:
     """Change the members given; the others stay."""
     changes: dict[str, Any] = {}
     if body.name is not None:
@@ -174,7 +179,7 @@ async def patch_webhook(ctx: Ctx, webhook_id: WebhookIdPath, body: PatchWebhookI
             raise bad_request("Invalid value in request: name must not be blank")
         changes["name"] = body.name.strip()
     if body.url is not None:
-        changes["url"] = _url(body.url)
+        changes["url"] = _url(body.url, request)
     if body.events is not None:
         changes["events"] = dumps(_events(body.events))
     if body.authorization is not None:

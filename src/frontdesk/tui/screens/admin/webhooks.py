@@ -111,7 +111,8 @@ class WebhooksPane(AdminPane):
                           key=hook.id)
         move_to(table, before)
         on_count = sum(1 for h in hooks if h.enabled)
-        self.set_caption(f"{len(hooks)} webhooks, {on_count} on" if hooks else
+        self.set_caption(f"{len(hooks)} webhook{'s' * (len(hooks) != 1)}, {on_count} on"
+                         if hooks else
                          "No webhooks yet: n subscribes a receiver to events")
         self.show_status()
 
@@ -165,7 +166,7 @@ class WebhooksPane(AdminPane):
                 return None
 
             self.app.push_screen(MembersScreen(
-                f"Events to send to {values.get('name', '')}", [(e, e) for e in EVENTS],
+                f"Events to send to {values.get('name', '')}", [(e, event_name(e)) for e in EVENTS],
                 set(), create))
 
         async def submit(values: Values) -> str | None:
@@ -228,7 +229,8 @@ class WebhooksPane(AdminPane):
             self.reload(select=hook.id)
             return None
 
-        self.app.push_screen(MembersScreen(f"Events of {hook.name}", [(e, e) for e in EVENTS],
+        self.app.push_screen(MembersScreen(f"Events of {hook.name}",
+                                           [(e, event_name(e)) for e in EVENTS],
                                            set(hook.subscribed_events), apply))
 
     def toggle(self) -> None:
