@@ -126,4 +126,4 @@ async def test_images_owner_and_details(session: Session, tmp_path: Path) -> Non
     assert category.is_locked and {t.language_id for t in titles} == {"en", "da"}
     with pytest.raises(Refused) as refused:
         await kb.move_article(article.id, locked.id)
-    assert refused.value.error is not None and "locked" in refused.value.message
+    assert refused.value.error is not None and "locked" in refused.value.reason
