@@ -103,7 +103,7 @@ async def test_refused_claim_rolls_back_then_force_claim_takes_it(console: Conso
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
         _app, session, screen, listing = parts(pilot)
-        assert not isinstance(await session.finder.open_by_id(cid), str)
+        assert (await session.finder.open_by_id(cid)).id == cid
         screen.show_view("all")
         await pilot.pause()
         assert listing.move_to(cid)

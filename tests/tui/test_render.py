@@ -9,12 +9,12 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
+from frontdesk.tui.clock import ago
 from frontdesk.tui.render import (
     body_cache_clear,
     format_duration,
     html_to_markdown_text,
     markdown_to_text,
-    relative_time,
     render_body,
     render_body_cached,
 )
@@ -329,12 +329,17 @@ def test_cache_by_id_and_value() -> None:
 
 def test_relative_time() -> None:
     now = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-    assert relative_time(now - timedelta(seconds=10), now) == "just now"
-    assert relative_time(now + timedelta(seconds=10), now) == "just now"
-    assert relative_time(now - timedelta(minutes=5), now) == "5 min ago"
-    assert relative_time(now - timedelta(hours=3), now) == "3 h ago"
-    assert relative_time(now - timedelta(days=2), now) == "2 d ago"
-    assert relative_time(now - timedelta(days=30), now)[:4] == "2025"
+
+    def said(age: timedelta) -> str:
+        return ago(now - age, reference=now, words=True)
+
+    assert said(timedelta(seconds=10)) == "just now"
+    assert said(-timedelta(seconds=10)) == "just now"
+    assert said(timedelta(minutes=5)) == "5 min ago"
+    assert said(timedelta(hours=3)) == "3 h ago"
+    assert said(timedelta(days=2)) == "2 d ago"
+    assert said(timedelta(days=30)) == "4 w ago"
+    assert ago(now - timedelta(days=30), reference=now) == "4 w"  # a list's column
 
 
 def test_format_duration() -> None:

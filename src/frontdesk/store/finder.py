@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.pacing import Priority
+from .errors import Refusal, Refused
 from .topics import INBOX
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class Finder:
 
     # ------------------------------------------------------------------ finding
 
-    async def search_text(self, query: str) -> list[Conversation] | str:
+    async def search_text(self, query: str) -> list[Conversation]:
         """Conversations whose text matches ``query``, as the service ranks them.
 
         Records not known yet are fetched (at most :data:`SEARCH_LIMIT`), known ones are
@@ -52,16 +53,16 @@ class Finder:
         """
         query = query.strip()
         if not query:
-            return "Type something to search for."
+            raise Refused("Type something to search for.")
         client = self._hub.client
         inbox = self._inbox
         try:
             page = await client.search.conversations_page(
                 query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE)
-        except NotFound:
-            return "This service has no conversation search."
+        except NotFound as error:
+            raise Refused("This service has no conversation search.", error=error) from error
         except ApiError as error:
-            return f"Could not search: {error.message}"
+            raise Refused(f"Could not search: {error.message}", error=error) from error
         ids = list(dict.fromkeys(hit.id for hit in page.items))
         unknown = [cid for cid in ids if cid not in inbox.records]
         fetched: dict[int, Conversation] = {}
@@ -83,65 +84,68 @@ class Finder:
         self._inbox.changed()
         found = [inbox.records[cid] for cid in ids if cid in inbox.records]
         if failures and not found:
-            return f"Could not read the conversations found: {failures[0]}"
+            raise Refused(f"Could not read the conversations found: {failures[0]}")
         return found
 
-    async def open_by_id(self, conversation_id: int) -> Conversation | str:
-        """One conversation, fetched now (and kept); the error's text when there is none."""
+    async def open_by_id(self, conversation_id: int) -> Conversation:
+        """One conversation, fetched now (and kept)."""
         try:
             conversation = await self._hub.client.conversations.get(
                 conversation_id, priority=Priority.INTERACTIVE)
-        except NotFound:
-            return f"There is no conversation #{conversation_id}."
+        except NotFound as error:
+            raise Refused(f"There is no conversation #{conversation_id}.",
+                          error=error) from error
         except ApiError as error:
-            return f"Could not open #{conversation_id}: {error.message}"
+            raise Refused(f"Could not open #{conversation_id}: {error.message}",
+                          error=error) from error
         self._inbox.upsert([conversation], "opened")
         self._inbox.changed()
         return conversation
 
-    async def refresh_tags(self, conversation_id: int) -> str | None:
+    async def refresh_tags(self, conversation_id: int) -> None:
         """Read a conversation's tags now (before the tag picker shows them)."""
         try:
             tags = await self._hub.client.tags.list_for_conversation(
                 conversation_id, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return f"Could not read the tags of #{conversation_id}: {error.message}"
+            raise Refused(f"Could not read the tags of #{conversation_id}: {error.message}",
+                          error=error) from error
         for tag in tags:
             self._directory.tags.setdefault(tag.id, tag)
         self._inbox.set_tags(conversation_id, (t.id for t in tags))
         self._inbox.changed()
-        return None
 
-    async def end_user_by_email(self, email: str) -> EndUser | str:
-        """The end user with this email address, or why there is none."""
+    async def end_user_by_email(self, email: str) -> EndUser:
+        """The end user with this email address."""
         email = email.strip()
         try:
             page = await self._hub.client.endusers.list_page(
                 email=email, page_size=5, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return f"Could not look up {email}: {error.message}"
+            raise Refused(f"Could not look up {email}: {error.message}", error=error) from error
         if not page.items:
-            return f"No end user has the email address {email}."
+            raise Refused(f"No end user has the email address {email}.")
         user = page.items[0]
         self._directory.names.setdefault(
             user.id, user.display_name or user.email or user.phone_number or "customer")
         return user
 
-    async def requester(self, given: str) -> str | EndUser:
-        """The end user meant by ``given`` (an email address or an id), or why none is."""
+    async def requester(self, given: str) -> EndUser:
+        """The end user meant by ``given`` (an email address or an id)."""
         given = given.strip()
         if not given:
-            return "Name the requester: an email address or an end user id."
+            raise Refused("Name the requester: an email address or an end user id.")
         if "@" in given:
             return await self.end_user_by_email(given)
         try:
             return await self._hub.client.endusers.get(given, priority=Priority.INTERACTIVE)
-        except NotFound:
-            return f"There is no end user {given}."
+        except NotFound as error:
+            raise Refused(f"There is no end user {given}.", error=error) from error
         except ApiError as error:
-            return f"Could not look up the end user: {error.message}"
+            raise Refused(f"Could not look up the end user: {error.message}",
+                          error=error) from error
 
-    async def contact_endpoints(self, kind: str) -> list[ContactEndpoint] | str:
+    async def contact_endpoints(self, kind: str) -> list[ContactEndpoint]:
         """The organisation's ``EmailEndpoint`` or ``TelephonyEndpoint`` endpoints (cached)."""
         known = self._endpoints.get(kind)
         if known is not None:
@@ -151,11 +155,12 @@ class Finder:
                 type=kind,  # type: ignore[arg-type]
                 priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return f"Could not list the contact endpoints: {error.message}"
+            raise Refused(f"Could not list the contact endpoints: {error.message}",
+                          error=error) from error
         self._endpoints[kind] = endpoints
         return endpoints
 
-    async def last_messages(self, conversation_id: int, count: int = 5) -> list[Message] | str:
+    async def last_messages(self, conversation_id: int, count: int = 5) -> list[Message]:
         """The newest ``count`` messages of a conversation, oldest first (for a preview).
 
         The service lists a thread whole, so this costs one request; only the tail is kept.
@@ -164,7 +169,8 @@ class Finder:
             messages = await self._hub.client.messages.list(
                 conversation_id, priority=Priority.VISIBLE)
         except ApiError as error:
-            return f"Could not read the messages: {error.message}"
+            raise Refused(f"Could not read the messages: {error.message}",
+                          error=error) from error
         if messages:
             body = messages[-1].attributes.body
             inbox = self._inbox
@@ -176,27 +182,27 @@ class Finder:
 
     # ------------------------------------------------------------------ starting
 
-    async def create_conversation(self, body: Mapping[str, Any]) -> int | str:
+    async def create_conversation(self, body: Mapping[str, Any]) -> int:
         """Create a conversation from its input in wire form (``_type`` Email, ContactForm,
         Chat, Sms or Callback); returns its id, kept in the working set."""
         try:
             created = await self._hub.client.conversations.create(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return _refusal("The service refused the conversation", error)
+            raise _refusal("The service refused the conversation", error) from error
         await self._keep(created.id)
         return created.id
 
-    async def import_conversation(self, body: Mapping[str, Any]) -> tuple[int, list[str]] | str:
+    async def import_conversation(self, body: Mapping[str, Any]) -> tuple[int, list[str]]:
         """Import a conversation with its history; returns its id and what was not kept."""
         problem = import_problem(body)
         if problem is not None:
-            return problem
+            raise Refused(problem)
         try:
             imported = await self._hub.client.conversations.import_conversation(
                 body, priority=Priority.INTERACTIVE)
         except ApiError as error:
-            return _refusal("The service refused the import", error)
+            raise _refusal("The service refused the import", error) from error
         await self._keep(imported.id)
         return imported.id, [p.message for p in imported.partial_errors or []]
 
@@ -214,11 +220,11 @@ class Finder:
         self._inbox.changed()
 
 
-def _refusal(what: str, error: ApiError) -> str:
+def _refusal(what: str, error: ApiError) -> Refused:
     """The service's refusal, or the client's when nothing was sent."""
     if isinstance(error, InvalidRequest) and error.status is None:
-        return f"Not sent: {error.message}"
-    return f"{what}: {error.message}"
+        return Refused(f"Not sent: {error.message}", kind=Refusal.RULE, error=error)
+    return Refused(f"{what}: {error.message}", error=error)
 
 
 def import_problem(body: Mapping[str, Any]) -> str | None:

@@ -47,18 +47,21 @@ def when(moment: datetime, *, reference: datetime | None = None) -> str:
     return shown(moment, "weekday" if 0 < days < 7 else "day")
 
 
-def ago(moment: datetime, *, reference: datetime | None = None) -> str:
-    """``now``, ``5 min``, ``3 h``, ``2 d``, ``7 w``: the age of ``moment``, short."""
+def ago(moment: datetime, *, reference: datetime | None = None, words: bool = False) -> str:
+    """``now``, ``5 min``, ``3 h``, ``2 d``, ``7 w``: the age of ``moment``, short (a list's
+    column); with ``words``, as a phrase (a message's header): ``just now``, ``5 min ago``."""
     seconds = ((reference or now()) - moment).total_seconds()
     if seconds < 60:
-        return "now"
+        return "just now" if words else "now"
     minutes = int(seconds // 60)
-    if minutes < 60:
-        return f"{minutes} min"
     hours = minutes // 60
-    if hours < 48:
-        return f"{hours} h"
     days = hours // 24
-    if days < 14:
-        return f"{days} d"
-    return f"{days // 7} w"
+    if minutes < 60:
+        age = f"{minutes} min"
+    elif hours < 48:
+        age = f"{hours} h"
+    elif days < 14:
+        age = f"{days} d"
+    else:
+        age = f"{days // 7} w"
+    return f"{age} ago" if words else age

@@ -258,9 +258,13 @@ class ConversationActions(DOMNode):
         session, cid = target
 
         async def open_picker() -> None:
+            from ..store.errors import Refused
             from .screens.shared.pickers import TagPicker
 
-            await session.finder.refresh_tags(cid)
+            try:
+                await session.finder.refresh_tags(cid)
+            except Refused as refusal:  # the picker opens on the tags known so far
+                self.app.notify(refusal.reason, severity="warning", markup=False)
 
             def picked(choice: TagChoice | None) -> None:
                 if choice is None:

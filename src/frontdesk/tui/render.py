@@ -45,7 +45,6 @@ __all__ = [
     "format_duration",
     "html_to_markdown_text",
     "markdown_to_text",
-    "relative_time",
     "render_body",
     "render_body_cached",
 ]
@@ -778,23 +777,6 @@ def body_cache_clear() -> None:
 # --------------------------------------------------------------------------- #
 # Times and durations
 # --------------------------------------------------------------------------- #
-
-
-def relative_time(then: datetime, now: datetime) -> str:
-    """``just now``, ``5 min ago``, ``3 h ago``, ``2 d ago``, then the date."""
-    seconds = (now - then).total_seconds()
-    if seconds < 60:
-        return "just now"
-    minutes = int(seconds // 60)
-    if minutes < 60:
-        return f"{minutes} min ago"
-    hours = minutes // 60
-    if hours < 24:
-        return f"{hours} h ago"
-    days = hours // 24
-    if days < 7:
-        return f"{days} d ago"
-    return then.astimezone().strftime("%Y-%m-%d")
 
 
 def exact_time(then: datetime, to_local: Callable[[datetime], datetime] | None = None) -> str:

@@ -37,10 +37,10 @@ from textual.message import Message as TextualMessage
 from frontdesk.api.models.messages import File, Message
 from frontdesk.channels import channel_name as known_channel_name
 from frontdesk.text import link_label, one_line
+from frontdesk.tui.clock import ago
 from frontdesk.tui.render import (
     exact_time,
     format_duration,
-    relative_time,
     render_body_cached,
 )
 
@@ -222,7 +222,7 @@ class MessageView(Static, can_focus=True):
         self._hidden_chars = 0
         self._hovered = False
         self._focused = False
-        self._relative = relative_time(message.created_at, self._clock())
+        self._relative = ago(message.created_at, reference=self._clock(), words=True)
         attributes = message.attributes
         files = list(attributes.attachments or [])
         email = attributes.email_content
@@ -277,7 +277,7 @@ class MessageView(Static, can_focus=True):
 
     def refresh_time(self) -> bool:
         """Recompute the relative time; re-render only if it changed. Returns whether it did."""
-        relative = relative_time(self._message.created_at, self._clock())
+        relative = ago(self._message.created_at, reference=self._clock(), words=True)
         if relative == self._relative:
             return False
         self._relative = relative

@@ -27,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from ....store.errors import Refused
 from ....store.finder import Finder
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ....text import one_line
@@ -187,7 +188,10 @@ class InboxScreen(ModeScreen, ConversationActions):
         finder = self.finder
         if finder is None:
             return "Not connected."
-        return await finder.last_messages(conversation_id)
+        try:
+            return await finder.last_messages(conversation_id)
+        except Refused as refusal:
+            return refusal.reason
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -458,17 +462,17 @@ class InboxScreen(ModeScreen, ConversationActions):
         self.rebuild()
         try:
             found = await finder.search_text(query)
-        finally:
-            if self._searching == query:
-                self._searching = None
-        if isinstance(found, str):
-            self.notify(found, severity="error", markup=False)
+        except Refused as refusal:
+            self.notify(refusal.reason, severity="error", markup=False)
             view, self._search_query, self._search_ids = before
             if not (self._search_ids or self._search_query):
                 self._drop_search(view if view != SEARCH else "mine")
             else:
                 self.rebuild()
             return
+        finally:
+            if self._searching == query:
+                self._searching = None
         self._search_query = query
         self._search_ids = [c.id for c in found]
         self.rebuild()

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
 from ....api.models.contact_endpoints import ContactEndpoint
+from ....store.errors import Refused
 from ....store.finder import Finder, import_problem
 from ....text import one_line
 from ...clock import now
@@ -121,9 +122,10 @@ class NewConversationScreen(ModalScreen[int | None]):
         """Fill the contact endpoint choices (addresses and numbers of the organisation)."""
         for kind, selects in (("EmailEndpoint", ("#email-endpoint", "#import-endpoint")),
                               ("TelephonyEndpoint", ("#sms-endpoint",))):
-            found = await self.finder.contact_endpoints(kind)
-            if isinstance(found, str):
-                self._error(found)
+            try:
+                found = await self.finder.contact_endpoints(kind)
+            except Refused as refusal:
+                self._error(refusal.reason)
                 continue
             options = [(self._endpoint_label(e), e.key) for e in found if e.key]
             for selector in selects:
@@ -240,21 +242,19 @@ class NewConversationScreen(ModalScreen[int | None]):
     async def _send(self, kind: str) -> None:
         try:
             result = await self._create(kind)
+        except Refused as refusal:
+            self._error(refusal.reason)
+            return
         finally:
             self.sending = False
-        if isinstance(result, str):
-            self._error(result)
-            return
         self.dismiss(result)
 
-    async def _create(self, kind: str) -> int | str:
+    async def _create(self, kind: str) -> int:
         finder = self.finder
         if kind == "import" and self._value("#import-json"):
             body: dict[str, Any] = json.loads(self._value("#import-json"))
             return self._imported(await finder.import_conversation(body))
         requester = await finder.requester(self._value(f"#{kind}-requester"))
-        if isinstance(requester, str):
-            return requester
         if kind == "import":
             return self._imported(await finder.import_conversation(
                 self._import_body(requester.id)))
@@ -288,9 +288,7 @@ class NewConversationScreen(ModalScreen[int | None]):
             body["attributes"] = {"emailIntegrationId": self._value("#import-endpoint")}
         return body
 
-    def _imported(self, result: tuple[int, list[str]] | str) -> int | str:
-        if isinstance(result, str):
-            return result
+    def _imported(self, result: tuple[int, list[str]]) -> int:
         conversation_id, partial = result
         if partial:
             self.app.notify(f"#{conversation_id} imported; not kept: " + "; ".join(partial),

@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
+from ....store.errors import Refused
 from ....store.finder import Finder
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label
@@ -73,9 +74,10 @@ class OpenConversationScreen(ModalScreen[int | None]):
 
     @work(exclusive=True, exit_on_error=False, group="open-by-id")
     async def _open(self, conversation_id: int) -> None:
-        found = await self.finder.open_by_id(conversation_id)
-        if isinstance(found, str):
-            self._hint(found, error=True)
+        try:
+            found = await self.finder.open_by_id(conversation_id)
+        except Refused as refusal:
+            self._hint(refusal.reason, error=True)
             return
         self.dismiss(found.id)
 
