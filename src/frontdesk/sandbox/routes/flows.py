@@ -1,5 +1,6 @@
 """Sandbox routes: conversation flows (published beyond the spec's tables). Flows are seeded
-per contact endpoint (``seed_org``); the list is one channel's, ``PstnPhone`` by default."""
+per contact endpoint (``seed.organization``); the list is one channel's, ``PstnPhone`` by
+default."""
 
 from __future__ import annotations
 

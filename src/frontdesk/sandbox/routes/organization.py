@@ -1,5 +1,5 @@
 """Sandbox routes: the organisation the API key belongs to (published beyond the spec's
-tables). Its details are kept in the ``meta`` table (``seed_org``)."""
+tables). Its details are kept in the ``meta`` table (``seed.organization``)."""
 
 from __future__ import annotations
 
