@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
+from textual.screen import ModalScreen
 
 from frontdesk.api.client import ApiClient, pacer_for
 from frontdesk.config import Settings
@@ -88,16 +89,18 @@ async def settle(pilot: Pilot[Any], what: str) -> None:
 
 
 async def answers(pilot: Pilot[Any], what: str) -> None:
-    """The console answers a key: F1 opens the help (or closes the help in front)."""
+    """The console answers a key: F1 opens the help, or, on a modal screen (where the app's
+    keys do not apply), Escape closes it."""
     app: Any = pilot.app
     before = app.screen
-    await send(pilot, ["f1"])
+    probe = "escape" if isinstance(before, ModalScreen) else "f1"
+    await send(pilot, [probe])
     await settle(pilot, what)
     for _ in range(50):
         if app.screen is not before:
             break
         await pilot.pause()
-    assert app.screen is not before, f"{what}: F1 went unanswered: {key_state(app)}"
+    assert app.screen is not before, f"{what}: {probe} went unanswered: {key_state(app)}"
     if isinstance(app.screen, HelpScreen):
         await send(pilot, ["escape"])
         await settle(pilot, what)
