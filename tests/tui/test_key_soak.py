@@ -64,7 +64,16 @@ def key_state(app: Any) -> str:
     return (f"held={[k.key for k in app._held_keys]} "
             f"in_flight={None if flight is None else flight.key} "
             f"settling={app._keys_settling} screen={type(app.screen).__name__} "
-            f"focused={type(app.focused).__name__}")
+            f"focused={type(app.focused).__name__} busy={busy(app)}")
+
+
+def busy(app: Any) -> dict[str, list[str]]:
+    """The messages waiting in the screen in front and its widgets (what holds a key)."""
+    if not app.screen_stack:
+        return {}
+    screen = app.screen
+    return {repr(node): [type(m).__name__ for m in list(node._message_queue._queue)]
+            for node in (screen, *screen.walk_children()) if not node._message_queue.empty()}
 
 
 async def send(pilot: Pilot[Any], keys: list[str]) -> None:
