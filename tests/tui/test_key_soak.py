@@ -72,7 +72,7 @@ def busy(app: Any) -> dict[str, list[str]]:
     if not app.screen_stack:
         return {}
     screen = app.screen
-    return {repr(node): [type(m).__name__ for m in list(node._message_queue._queue)]
+    return {repr(node): [type(m).__name__ for m in list(node._message_queue.values)]
             for node in (screen, *screen.walk_children()) if not node._message_queue.empty()}
 
 
