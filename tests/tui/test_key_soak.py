@@ -146,3 +146,31 @@ async def test_random_bursts_during_the_first_fill_always_settle(
             reachable.set()
     stuck = [r.getMessage() for r in caplog.records if "never done with" in r.getMessage()]
     assert not stuck
+
+
+async def test_keys_while_the_service_comes_up_are_answered_at_once(
+        lively: SandboxServer) -> None:
+    """The demo's console starts before its service answers (the first start seeds it). A
+    screen opened meanwhile (Admin, whose panes load at once) finds no client yet and says
+    so; the console never waits for the service, so every key is answered meanwhile."""
+    held = threading.Event()
+    came_up = threading.Event()
+
+    def connect() -> ApiClient:
+        held.wait(10)  # far longer than the keys below take (the service is slow to come up)
+        came_up.set()
+        return ApiClient(lively.base_url, lively.key, lively.integrations_url,
+                         pacer=pacer_for(Settings().rate.rate, Settings().rate.burst))
+
+    session = Session(connect=connect, local=LocalStore(local_store_path("early")),
+                      settings=Settings(), profile="early", identity=DEMO_AGENT_EMAIL)
+    app = FrontdeskApp(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, ["5", "slash", "enter", "tab", "slash", "slash"])
+        await settle(pilot, "admin while connecting")
+        await answers(pilot, "admin while connecting")
+        await send(pilot, ["1", "tab", "tab", "shift+tab", "shift+tab", "j", "j", "enter"])
+        await settle(pilot, "inbox while connecting")
+        await answers(pilot, "inbox while connecting")
+        assert not came_up.is_set(), "the console waited for the service"
+        held.set()
