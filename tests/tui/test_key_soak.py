@@ -23,6 +23,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.screen import ModalScreen
+from textual.widgets import DataTable
 
 from frontdesk.api.client import ApiClient, pacer_for
 from frontdesk.config import Settings
@@ -174,3 +175,13 @@ async def test_keys_while_the_service_comes_up_are_answered_at_once(
         await answers(pilot, "inbox while connecting")
         assert not came_up.is_set(), "the console waited for the service"
         held.set()
+        # Admin, opened before the service answered, reads its section again once it does
+        await send(pilot, ["5"])
+        await settle(pilot, "admin once connected")
+        caption = app.screen.query_one("#tags-caption")
+        for _ in range(SETTLE_PAUSES):
+            if "connect" not in str(caption.render()) and app.screen.query_one(
+                    "#tags-table", DataTable).row_count:
+                break
+            await pilot.pause()
+        assert "connect" not in str(caption.render())
