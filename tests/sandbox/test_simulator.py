@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import shutil
 import sqlite3
@@ -17,7 +18,7 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.db import Database
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
-from frontdesk.sandbox.simulator import Simulator
+from frontdesk.sandbox.simulator import OWN_META, Simulator
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -150,4 +151,33 @@ async def test_run_acts_on_its_own(ctx: SandboxContext) -> None:
     await asyncio.wait_for(simulator.run(max_steps=5), timeout=30)
     assert simulator.steps == 5
     assert one(ctx.db, "SELECT total_changes() AS n")["n"] > 0
+    _check_invariants(ctx)
+
+
+def test_the_demo_keeps_its_size_however_long_it_runs(ctx: SandboxContext) -> None:
+    """The simulator's own conversations age out beyond the newest it keeps (across
+    restarts: a new simulator on the same database goes on from the same list); the demo
+    agent's work is never taken away."""
+    db = ctx.db
+    clock = ctx.clock
+    assert isinstance(clock, ManualClock)
+    before = one(db, "SELECT COUNT(*) AS n FROM conversations")["n"]
+    demo_id = one(db, "SELECT id FROM users WHERE email = ?", (DEMO_AGENT_EMAIL,))["id"]
+    demo_work = set(_demo_work(ctx, demo_id))
+    for start in range(3):  # three demo sessions on the same database
+        simulator = Simulator(ctx, rng=random.Random(start), keep_own=5)
+        for _ in range(40):
+            clock.advance(3)
+            simulator.new_conversation()
+        if start == 0:  # the demo agent takes one of them: theirs from now on
+            taken = json.loads(db.get_meta(OWN_META) or "[]")[-1]
+            db.run("UPDATE conversations SET assigned_agent_id = ?, queue_id = NULL, "
+                   "queued_at = NULL WHERE id = ?", (demo_id, taken))
+            demo_work.add(taken)
+    # 120 conversations started, 5 kept, and the one the demo agent took
+    assert one(db, "SELECT COUNT(*) AS n FROM conversations")["n"] == before + 6
+    assert demo_work <= set(_demo_work(ctx, demo_id))
+    strays = db.all("SELECT a.conversation_id FROM activity_log a LEFT JOIN conversations c "
+                    "ON c.id = a.conversation_id WHERE c.id IS NULL")
+    assert strays == []
     _check_invariants(ctx)

@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
+from textual.screen import ModalScreen
+from textual.widgets import DataTable
 
 from frontdesk.api.client import ApiClient, pacer_for
 from frontdesk.config import Settings
@@ -63,7 +65,16 @@ def key_state(app: Any) -> str:
     return (f"held={[k.key for k in app._held_keys]} "
             f"in_flight={None if flight is None else flight.key} "
             f"settling={app._keys_settling} screen={type(app.screen).__name__} "
-            f"focused={type(app.focused).__name__}")
+            f"focused={type(app.focused).__name__} busy={busy(app)}")
+
+
+def busy(app: Any) -> dict[str, list[str]]:
+    """The messages waiting in the screen in front and its widgets (what holds a key)."""
+    if not app.screen_stack:
+        return {}
+    screen = app.screen
+    return {repr(node): [type(m).__name__ for m in list(node._message_queue.values)]
+            for node in (screen, *screen.walk_children()) if not node._message_queue.empty()}
 
 
 async def send(pilot: Pilot[Any], keys: list[str]) -> None:
@@ -88,16 +99,18 @@ async def settle(pilot: Pilot[Any], what: str) -> None:
 
 
 async def answers(pilot: Pilot[Any], what: str) -> None:
-    """The console answers a key: F1 opens the help (or closes the help in front)."""
+    """The console answers a key: F1 opens the help, or, on a modal screen (where the app's
+    keys do not apply), Escape closes it."""
     app: Any = pilot.app
     before = app.screen
-    await send(pilot, ["f1"])
+    probe = "escape" if isinstance(before, ModalScreen) else "f1"
+    await send(pilot, [probe])
     await settle(pilot, what)
     for _ in range(50):
         if app.screen is not before:
             break
         await pilot.pause()
-    assert app.screen is not before, f"{what}: F1 went unanswered: {key_state(app)}"
+    assert app.screen is not before, f"{what}: {probe} went unanswered: {key_state(app)}"
     if isinstance(app.screen, HelpScreen):
         await send(pilot, ["escape"])
         await settle(pilot, what)
@@ -134,3 +147,41 @@ async def test_random_bursts_during_the_first_fill_always_settle(
             reachable.set()
     stuck = [r.getMessage() for r in caplog.records if "never done with" in r.getMessage()]
     assert not stuck
+
+
+async def test_keys_while_the_service_comes_up_are_answered_at_once(
+        lively: SandboxServer) -> None:
+    """The demo's console starts before its service answers (the first start seeds it). A
+    screen opened meanwhile (Admin, whose panes load at once) finds no client yet and says
+    so; the console never waits for the service, so every key is answered meanwhile."""
+    held = threading.Event()
+    came_up = threading.Event()
+
+    def connect() -> ApiClient:
+        held.wait(10)  # far longer than the keys below take (the service is slow to come up)
+        came_up.set()
+        return ApiClient(lively.base_url, lively.key, lively.integrations_url,
+                         pacer=pacer_for(Settings().rate.rate, Settings().rate.burst))
+
+    session = Session(connect=connect, local=LocalStore(local_store_path("early")),
+                      settings=Settings(), profile="early", identity=DEMO_AGENT_EMAIL)
+    app = FrontdeskApp(session)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, ["5", "slash", "enter", "tab", "slash", "slash"])
+        await settle(pilot, "admin while connecting")
+        await answers(pilot, "admin while connecting")
+        await send(pilot, ["1", "tab", "tab", "shift+tab", "shift+tab", "j", "j", "enter"])
+        await settle(pilot, "inbox while connecting")
+        await answers(pilot, "inbox while connecting")
+        assert not came_up.is_set(), "the console waited for the service"
+        held.set()
+        # Admin, opened before the service answered, reads its section again once it does
+        await send(pilot, ["5"])
+        await settle(pilot, "admin once connected")
+        caption = app.screen.query_one("#tags-caption")
+        for _ in range(SETTLE_PAUSES):
+            if "connect" not in str(caption.render()) and app.screen.query_one(
+                    "#tags-table", DataTable).row_count:
+                break
+            await pilot.pause()
+        assert "connect" not in str(caption.render())

@@ -9,11 +9,16 @@ conversation, replies (sometimes with a follow-up), or closes one.
 The demo agent (the person at the console) keeps control of their own work: the simulator
 never acts as them and never touches their conversations, except that customers write into
 them. Asynchronous work and follow-up expiry are the worker's business, not the simulator's.
+
+The demo keeps its size however often it runs: the simulator remembers the conversations it
+started (in the ``meta`` table, so across restarts) and keeps the newest :data:`KEEP_OWN`;
+an older one ages out (deleted with what hangs on it) unless the demo agent has it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 from collections.abc import Callable
@@ -43,6 +48,10 @@ log = logging.getLogger("frontdesk.sandbox.simulator")
 
 #: Seconds between two acts at speed 1.
 INTERVAL = 2.0
+#: How many of its own conversations the simulator keeps (the demo database stays bounded).
+KEEP_OWN = 60
+#: The ``meta`` key listing the simulator's own conversations, oldest first (JSON).
+OWN_META = "simulator_conversations"
 _NOT_CLOSED = "('Open', 'Pending', 'AwaitingPending')"
 _CHANNEL_WEIGHTS = (5, 2, 5, 3, 2, 1)  # in the order of seed.CHANNELS
 
@@ -51,8 +60,9 @@ class Simulator:
     """Random life in a sandbox: customers, new conversations, agents at work."""
 
     def __init__(self, ctx: SandboxContext, speed: float = 1.0,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, keep_own: int = KEEP_OWN) -> None:
         self.ctx = ctx
+        self.keep_own = keep_own
         self.speed = max(float(speed), 0.001)
         self.rng = rng or random.Random()
         self.steps = 0
@@ -278,9 +288,28 @@ class Simulator:
                                             attributes=self._customer_message(row, requester))
         activity.message_added(self.ctx, conversation_id, "Inbound", requester["id"],
                                message_id, now)
+        self._age_out(conversation_id)
         where = f" in queue {columns['queue_id']}" if columns["queue_id"] else ""
         return (f"new {channel} conversation {conversation_id} from "
                 f"{requester['display_name'] or requester['id']}{where}")
+
+    def _age_out(self, newest: int) -> None:
+        """Remember ``newest`` as the simulator's own and delete its own conversations beyond
+        the newest :attr:`keep_own` (their messages, tags, notes and ratings go with them; the
+        demo agent's stay, and are no longer counted as the simulator's)."""
+        db = self.ctx.db
+        own = [int(cid) for cid in loads(db.get_meta(OWN_META) or "[]") or []]
+        own.append(newest)
+        while len(own) > self.keep_own:
+            oldest = own.pop(0)
+            row = db.one("SELECT assigned_agent_id FROM conversations WHERE id = ?", (oldest,))
+            if row is None or row["assigned_agent_id"] == self.demo_agent_id:
+                continue
+            db.run("DELETE FROM activity_log WHERE conversation_id = ?", (oldest,))
+            db.run("DELETE FROM custom_attribute_values WHERE entity_type = 'Conversation' "
+                   "AND entity_id = ?", (str(oldest),))
+            db.run("DELETE FROM conversations WHERE id = ?", (oldest,))
+        db.set_meta(OWN_META, json.dumps(own))
 
     def presence(self) -> str | None:
         """An agent goes online or offline, starts or stops working, changes channels."""
@@ -364,4 +393,4 @@ class Simulator:
         return f"agent {self._name(agent_id)} closed conversation {row['id']}"
 
 
-__all__ = ["INTERVAL", "Simulator"]
+__all__ = ["INTERVAL", "KEEP_OWN", "Simulator"]

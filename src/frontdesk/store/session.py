@@ -141,11 +141,14 @@ class Session:
     @property
     def client(self) -> ApiClient:
         """The service's client, connected on first use (``start`` connects it off the
-        loop). Raises :class:`~frontdesk.api.errors.TransportError` when connecting failed."""
-        if self._client is None:
+        loop). Raises :class:`~frontdesk.api.errors.TransportError` when connecting failed,
+        and on the event loop while not connected yet: connecting waits (for the key, for
+        the demo's service to come up), and the loop never waits, or every key would."""
+        if self._client is None and not _on_event_loop():
             self._connect_now()
         if self._client is None:
-            raise TransportError(f"Not connected: {self._connect_error}", sent=False)
+            why = self._connect_error or "still connecting to the service"
+            raise TransportError(f"Not connected: {why}", sent=False)
         return self._client
 
     @client.setter
@@ -432,6 +435,15 @@ class HoursNow:
 def hours_now(status: BusinessHoursStatus) -> HoursNow:
     """The header's reading of a business-hours status."""
     return HoursNow(status.is_open, status.closes_at if status.is_open else status.opens_at)
+
+
+def _on_event_loop() -> bool:
+    """Whether this thread runs an event loop (the console's): no blocking wait here."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def describe_presence(presence: UserPresence | None) -> str:

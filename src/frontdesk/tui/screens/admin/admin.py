@@ -184,6 +184,12 @@ class AdminScreen(ModeScreen):
         self.show_section("tags", focus=False)
         menu.focus()
 
+    def on_store_change(self, topic: str, value: object) -> None:
+        """Once the service answers, sections read before it did are read again."""
+        if topic == "connection" and getattr(value, "link", None) == "live":
+            for pane in self.query(AdminPane):
+                pane.connected()
+
     # ------------------------------------------------------------------ sections
 
     @property

@@ -19,11 +19,22 @@ class AdminPane(Vertical):
         super().__init__(id=f"pane-{section}", classes="admin-pane")
         self.section = section
         self.loaded = False
+        #: loaded before the service answered (it could only say "not connected"): loaded
+        #: again once it does
+        self.early = False
 
     def activate(self) -> None:
         """The section came to the front: load it the first time."""
         if not self.loaded:
             self.loaded = True
+            session = getattr(self.app, "session", None)
+            self.early = session is None or session.live.connection.link != "live"
+            self.reload()
+
+    def connected(self) -> None:
+        """The service answers now: read a section loaded before it did again."""
+        if self.loaded and self.early:
+            self.early = False
             self.reload()
 
     def reload(self) -> None:
