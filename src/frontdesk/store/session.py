@@ -22,12 +22,13 @@ from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from ..channels import channel_name
 from .actions import Actions
+from .compose import Compose
 from .directory import Directory
 from .finder import Finder
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
-from .outbox import Outbox, OutboxItem
+from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
 from .threads import ThreadStore
 
@@ -95,6 +96,7 @@ class Session:
         self.presence = MyPresence(self)
         self.finder = Finder(self)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
+        self.compose = Compose(self)
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
 
@@ -331,6 +333,8 @@ class Session:
         return item
 
     async def _send(self, item: OutboxItem) -> Any:
+        if is_note(item.payload):
+            return await self.compose.deliver_note(item)
         payload = item.payload
         conversation = self.inbox.records.get(item.conversation_id)
         added = await self.client.messages.add(

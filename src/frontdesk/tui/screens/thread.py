@@ -1,11 +1,14 @@
-"""The thread: one conversation's head, its messages, and the composer below them.
+"""The thread: one conversation's head, its messages and internal notes, and the composer below
+them.
 
 Pushed over the inbox (``esc`` goes back). On mount the store opens the conversation's live
 topic ("thread": messages every tick, the head every few ticks, the outbox items waiting for
 this conversation); the screen then only *applies changes*: new messages are appended to the
 thread view (never a re-render), the head is refreshed only when what it shows differs, and
 replies still in the outbox are shown as dimmed local echoes with their status until the real
-message arrives.
+message arrives. Internal notes are shown among the messages, by time, drawn as notes
+(:mod:`frontdesk.tui.thread_notes`); the composer writes either (``ctrl+n`` switches) and is a
+view whose messages this screen hands to the store (:mod:`frontdesk.tui.compose_link`).
 
 Keys: ``i``/``tab`` write a reply, ``esc`` leaves the composer (and, from the thread, goes
 back), ``J``/``K`` move to the next/previous conversation of the list the thread was opened
@@ -30,13 +33,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from ...api.models import Conversation, Message
-from ...store.outbox import OutboxBusy, OutboxItem
+from ...store.outbox import OutboxBusy, OutboxItem, is_note
 from ...store.threads import ThreadState
 from ...text import clean, one_line
-from .. import clock
+from .. import clock, compose_link
 from ..conversation_actions import ConversationActions
 from ..registry import owns_bindings
 from ..render import html_to_markdown_text
+from ..thread_notes import NOTE_PREFIX, note_echo, with_notes
 from ..widgets.composer import Composer
 from ..widgets.message_view import MessageView
 from ..widgets.thread_head import HeadFacts, ThreadHead
@@ -187,8 +191,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
         session = self.session
         yield ThreadHead(clock.now, id="thread-head")
         yield ThreadView(names=session.directory.name, clock=clock.now, id="thread-view")
-        yield Composer(session, self.conversation_id,
-                       session.inbox.records.get(self.conversation_id), id="composer")
+        conversation = session.inbox.records.get(self.conversation_id)
+        start = compose_link.start(session, self.conversation_id, conversation)
+        yield Composer(self.conversation_id, conversation, draft=start.draft,
+                       content_type=start.content_type, mode=start.mode,
+                       names=session.directory.name, id="composer")
 
     # ------------------------------------------------------------------ life cycle
 
@@ -240,11 +247,12 @@ class ThreadScreen(ModeScreen, ConversationActions):
         previous = self._state
         self._state = state
         view = self.thread_view
-        if previous is None or state.messages is not previous.messages:
-            self._apply_messages(view, state.messages)
+        if previous is None or state.messages is not previous.messages or \
+                state.notes != previous.notes:
+            self._apply_messages(view, with_notes(state.messages, state.notes))
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
-            self.composer.set_conversation(self._conversation())
+            self._composer_conversation()
         self.composer.set_unavailable(
             "This conversation does not exist (or is no longer visible to you)."
             if state.missing else None)
@@ -261,11 +269,15 @@ class ThreadScreen(ModeScreen, ConversationActions):
         count = len(shown)
         if len(messages) >= count and messages[count - 1].id == shown[-1].id:
             new = messages[count:]
-        else:
-            new = messages  # out of step (should not happen): append skips known ids
+        else:  # a note dated among the shown messages: shown again, in its place
+            view.set_messages(messages)
+            self._echoes_reattach(view)
+            return
         if new:
             for message in new:
-                if message.external_id:
+                if message.id.startswith(NOTE_PREFIX):
+                    self._settle_note(message)
+                elif message.external_id:
                     self._settling.pop(message.external_id, None)
                     self._echoes.pop(message.external_id, None)
             view.append(new)
@@ -330,8 +342,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def _add_echo(self, view: ThreadView, item: OutboxItem) -> None:
         status, failed = pending_status(item)
         self._echoes[item.external_id] = item
-        view.add_pending(echo_message(item, self.session.me_id, self._channel()), status,
-                         failed=failed)
+        if is_note(item.payload):
+            echo = note_echo(item, f"{ECHO_PREFIX}{item.id}", self.session.me_id)
+        else:
+            echo = echo_message(item, self.session.me_id, self._channel())
+        view.add_pending(echo, status, failed=failed)
 
     def _sync_pending(self, view: ThreadView, state: ThreadState) -> None:
         """Show each outbox item of this conversation, with its status, until it arrives."""
@@ -374,7 +389,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
         session.live.poke("thread")
         view = self.thread_view
         view.set_messages(())
-        self.composer.open(conversation_id, state.conversation)
+        start = compose_link.start(session, conversation_id, state.conversation)
+        self.composer.open(conversation_id, state.conversation, draft=start.draft,
+                           content_type=start.content_type, mode=start.mode)
         self._apply(state)
         self.set_focus(view)
 
@@ -408,12 +425,58 @@ class ThreadScreen(ModeScreen, ConversationActions):
             return
         composer.focus_editor()
 
-    @on(Composer.Sent)
-    def _sent(self, event: Composer.Sent) -> None:
+    # ------------------------------------------------------------------ the composer's asks
+
+    def on_composer_draft_changed(self, event: Composer.DraftChanged) -> None:
+        """Save the draft (at once: nothing typed is lost)."""
         event.stop()
-        if event.item.external_id not in self._echoes:
-            self._add_echo(self.thread_view, event.item)
-        self.thread_view.action_end()
+        compose_link.save_draft(self.session, event)
+
+    def on_composer_content_type_chosen(self, event: Composer.ContentTypeChosen) -> None:
+        """Remember Text or Markdown for the channel."""
+        event.stop()
+        compose_link.remember_content_type(self.session, event)
+
+    def on_composer_mode_changed(self, event: Composer.ModeChanged) -> None:
+        """Keep whether the draft is a note."""
+        event.stop()
+        compose_link.remember_mode(self.session, event)
+
+    def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
+        """Hand the reply or note to the store (files are read off the UI thread)."""
+        event.stop()
+        self._send(event)
+
+    @work(group="composer-send", exit_on_error=False)
+    async def _send(self, event: Composer.SendRequested) -> None:
+        conversation = self._conversation()
+        try:
+            item = await compose_link.send(self.session, event, conversation)
+        except Exception as error:  # never a traceback: the text stays in the composer
+            event.composer.refused(event.outgoing, f"It could not be queued: {error}")
+            return
+        if item is not None and item.conversation_id == self.conversation_id:
+            self._sync_now()  # the echo comes from the outbox's items, like every other one
+            self.thread_view.action_end()
+
+    def _composer_conversation(self) -> None:
+        """Give the composer the conversation's record (and the channel's remembered type)."""
+        conversation = self._conversation()
+        content_type = None
+        if conversation is not None:
+            content_type = self.session.compose.content_type(str(conversation.channel))
+        self.composer.set_conversation(conversation, content_type)
+
+    def _settle_note(self, entry: Message) -> None:
+        """A note arrived from the service: its echo (same author and text) goes."""
+        body = entry.attributes.body
+        text = body.value if body is not None else ""
+        for key, item in list(self._echoes.items()):
+            if is_note(item.payload) and str(item.payload.get("content") or "") == text and \
+                    key in self._settling:
+                self._settling.pop(key, None)
+                self._echoes.pop(key, None)
+                self.thread_view.remove_pending(key)
 
     def conversation_action_done(self, kind: str, conversation_id: int,
                                  error: str | None) -> None:
@@ -421,7 +484,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if conversation_id != self.conversation_id or self._state is None:
             return
         self._show_head(self._state)
-        self.composer.set_conversation(self._conversation())
+        self._composer_conversation()
 
     def action_attributes(self) -> None:
         """Edit the conversation's custom attributes."""
@@ -441,6 +504,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     @work(exclusive=True, group="thread-refresh", exit_on_error=False)
     async def _refresh(self) -> None:
+        self.session.threads.want_notes()  # and the links: r reads everything again
         try:
             await self.session.live.refresh("thread")
         except Exception as error:
@@ -477,7 +541,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
         event.stop()
         message = event.message
         if message.id.startswith(ECHO_PREFIX):
-            self.notify("This reply has not been sent yet: discard it with d instead.")
+            self.notify("This has not been sent yet: discard it with d instead.")
+            return
+        if message.id.startswith(NOTE_PREFIX):
+            self.notify("Internal notes are not anonymized one by one: anonymize the "
+                        "conversation instead.")
             return
         short = message.id[:8]
         author = one_line(self.session.directory.name(message.author_id), 40)
@@ -553,7 +621,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
             return
         self._dropped.add(item.external_id)
         if draft is not None:
-            self.composer.load_draft(draft.text, draft.attachments)
+            self.composer.load_draft(draft.text, draft.attachments,
+                                     "note" if is_note(item.payload) else None)
         self._sync_now()
         self.composer.focus_editor()
 
