@@ -24,9 +24,10 @@ import asyncio
 import contextlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final
 
 from ..api.models.common import format_utc
+from .draft_modes import ComposeMode, draft_mode, set_draft_mode
 from .outbox import OutboxItem, note_payload, reply_payload
 from .replies import AttachmentError, materialize, reply_problem
 
@@ -37,12 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_NOTE_CHARS", "Compose", "ComposeMode", "Outgoing", "note_problem"]
 
-ComposeMode = Literal["reply", "note"]
-
 #: The local store's key of the Text/Markdown choice per channel.
 TYPES_SNAPSHOT: Final = "composer-types"
-#: The local store's key of the conversations whose draft is an internal note.
-MODES_SNAPSHOT: Final = "composer-modes"
 #: The longest note the service takes.
 MAX_NOTE_CHARS: Final = 10_000
 
@@ -109,24 +106,11 @@ class Compose:
 
     def mode(self, conversation_id: int) -> ComposeMode:
         """Whether the conversation's draft is a note or a reply (a reply unless kept)."""
-        try:
-            kept = self._session.local.snapshot(MODES_SNAPSHOT)
-        except Exception:
-            return "reply"
-        notes = kept if isinstance(kept, list) else []
-        return "note" if conversation_id in notes else "reply"
+        return draft_mode(self._session.local, conversation_id)
 
     def remember_mode(self, conversation_id: int, mode: ComposeMode) -> None:
         """Keep whether the conversation's draft is a note."""
-        kept = self._session.local.snapshot(MODES_SNAPSHOT)
-        notes = [n for n in kept if isinstance(n, int)] if isinstance(kept, list) else []
-        if mode == "note" and conversation_id not in notes:
-            notes.append(conversation_id)
-        elif mode == "reply" and conversation_id in notes:
-            notes.remove(conversation_id)
-        else:
-            return
-        self._session.local.save_snapshot(MODES_SNAPSHOT, notes[-500:])
+        set_draft_mode(self._session.local, conversation_id, mode)
 
     # ------------------------------------------------------------------ sending
 

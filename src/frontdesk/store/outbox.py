@@ -49,6 +49,7 @@ from frontdesk.api.errors import (
 )
 from frontdesk.api.retry import RetryPolicy, backoff
 
+from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore, LocalWriteError
 
 if TYPE_CHECKING:
@@ -376,6 +377,9 @@ class Outbox:
                 attachments += current.attachments
             self._local.save_draft(item.conversation_id, text, attachments)
             draft = self._local.draft(item.conversation_id)
+        if is_note(item.payload):  # it comes back as a note, never as a reply
+            with contextlib.suppress(Exception):
+                set_draft_mode(self._local, item.conversation_id, "note")
         self._changed()
         return draft
 
