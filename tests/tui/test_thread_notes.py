@@ -1,0 +1,76 @@
+"""Internal notes in the thread: ctrl+n switches the composer to Note (shown plainly), the note
+goes through the outbox (kept while the service is down), lands in the service's notes and
+never in its messages, and is drawn among the messages as a note."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.thread import ThreadScreen
+from frontdesk.tui.thread_notes import NOTE_PREFIX
+from frontdesk.tui.widgets.message_view import MessageView
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+
+
+def _shown(widget: Any) -> str:
+    rendered = widget.render()
+    return rendered.plain if isinstance(rendered, Text) else str(rendered)
+
+
+async def test_a_note_is_written_kept_while_down_and_shown_as_a_note(console: Console) -> None:
+    cid = int(console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
+                                    "AND state = 'Open' ORDER BY id LIMIT 1")[0]["id"])
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await console.ready(pilot)
+        session = app.session
+        assert session is not None
+        screen = ThreadScreen(cid)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await session.live.refresh("thread")
+        await pilot.pause()
+        composer = screen.composer
+        assert composer.mode == "reply" and "Reply" in str(composer.border_title)
+
+        # ctrl+n: the mode is shown on the border, the line and the placeholder
+        await pilot.press("i", "ctrl+n")
+        await pilot.pause()
+        assert composer.mode == "note" and composer.has_class("-note")
+        assert "Note · only agents see this" in str(composer.border_title)
+        assert "NOTE" in _shown(composer.query_one("#composer-info"))
+
+        # the service is down: the note waits in the outbox, shown as a note "not sent yet"
+        console.sandbox.faults.fail(503, count=None, path_prefix=f"/v1/conversations/{cid}/notes")
+        await pilot.press(*"Refund ok")
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        items = session.outbox.items(cid)
+        assert [i.payload["kind"] for i in items] == ["note"] and items[0].state != "failed"
+        assert console.sandbox.query("SELECT id FROM notes WHERE message = 'Refund ok'") == []
+        assert composer.text == "" and composer.mode == "reply"  # the next words: a reply
+        echo = screen.thread_view.message_views[-1]
+        assert echo.has_class("-internal") and echo.has_class("-pending")
+        assert echo.message.external_id == items[0].external_id
+        assert "Note · only agents see this" in _shown(echo)
+
+        # back up: sent once, into notes, not messages; drawn as a note in the thread
+        console.sandbox.faults.clear()
+        await session.outbox.flush()
+        assert session.outbox.items() == []
+        assert len(console.sandbox.query("SELECT id FROM notes WHERE conversation_id = ? AND "
+                                         "message = 'Refund ok'", (cid,))) == 1
+        assert console.sandbox.query("SELECT id FROM messages WHERE conversation_id = ? AND "
+                                     "attributes LIKE '%Refund ok%'", (cid,)) == []
+        await session.live.refresh("thread")
+        await pilot.pause()
+        notes = [v for v in screen.thread_view.query(MessageView)
+                 if v.message.id.startswith(NOTE_PREFIX)]
+        assert len(notes) == 1 and notes[0].has_class("-internal")
+        assert "Refund ok" in _shown(notes[0])
+        assert not [v for v in screen.thread_view.message_views if v.has_class("-pending")]
