@@ -40,7 +40,7 @@ async def test_a_note_is_written_kept_while_down_and_shown_as_a_note(console: Co
         # ctrl+n: the mode is shown on the border, the line and the placeholder
         await pilot.press("i", "ctrl+n")
         await pilot.pause()
-        assert composer.mode == "note" and composer.has_class("-note")
+        assert composer.has_class("-note") and str(composer.mode) == "note"
         assert "Note · only agents see this" in str(composer.border_title)
         assert "NOTE" in _shown(composer.query_one("#composer-info"))
 
