@@ -74,3 +74,51 @@ async def test_a_note_is_written_kept_while_down_and_shown_as_a_note(console: Co
         assert len(notes) == 1 and notes[0].has_class("-internal")
         assert "Refund ok" in _shown(notes[0])
         assert not [v for v in screen.thread_view.message_views if v.has_class("-pending")]
+
+
+async def test_history_of_a_conversation_and_the_organisations_activity(
+        console: Console) -> None:
+    from frontdesk.tui.screens.history import ActivityScreen, HistoryScreen
+    from frontdesk.tui.widgets.safe import DataTable
+
+    cid = int(console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
+                                    "AND state = 'Open' ORDER BY id DESC LIMIT 1")[0]["id"])
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await console.ready(pilot)
+        session = app.session
+        assert session is not None
+        await session.client.notes.add(cid, "Escalated to <b>\x1b[31mbilling")
+
+        def rows(screen: Any) -> list[str]:
+            table = screen.query_one("#history-table", DataTable)
+            return [" | ".join(str(c) for c in table.get_row_at(n))
+                    for n in range(table.row_count)]
+
+        # h in the thread: the conversation's log, newest first, in words
+        await app.push_screen(ThreadScreen(cid))
+        await pilot.pause()
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        shown = rows(history)
+        assert shown and "added an internal note" in shown[0]
+        assert "\x1b" not in "".join(shown)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ThreadScreen)
+
+        # the organisation's activity, filtered by kind and by conversation
+        app.action_activity()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        activity = app.screen
+        assert isinstance(activity, ActivityScreen)
+        assert len(activity.entries) >= 1
+        await pilot.press(*"note", "space", "#", *str(cid))
+        await pilot.pause()
+        kept = rows(activity)
+        assert kept and all(f"#{cid}" in row and "note" in row for row in kept)
+        await pilot.press("escape")

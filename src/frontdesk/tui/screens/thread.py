@@ -140,6 +140,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("r", "refresh", "Refresh", id="thread.refresh"),
         Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
         Binding("v", "ratings", "Ratings", show=False, id="thread.ratings"),
+        Binding("h", "history", "History", id="thread.history"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
                 id="thread.outbox_discard"),
@@ -491,6 +492,12 @@ class ThreadScreen(ModeScreen, ConversationActions):
         from .attributes_panel import AttributesPanel
 
         self.app.push_screen(AttributesPanel("Conversation", self.conversation_id))
+
+    def action_history(self) -> None:
+        """What happened to this conversation, who did it and when."""
+        from .history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.conversation_id))
 
     def action_ratings(self) -> None:
         """Offer a rating (Csat, Nps, thumbs) and see each question's status."""
