@@ -4,6 +4,7 @@ never in its messages, and is drawn among the messages as a note."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from rich.text import Text
@@ -122,3 +123,57 @@ async def test_history_of_a_conversation_and_the_organisations_activity(
         kept = rows(activity)
         assert kept and all(f"#{cid}" in row and "note" in row for row in kept)
         await pilot.press("escape")
+
+
+async def test_linking_under_a_parent_and_opening_it_from_the_head(console: Console) -> None:
+    from frontdesk.tui.screens.links import LinkedScreen, LinkParentScreen
+
+    rows = console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
+                                 "AND state = 'Open' AND link IS NULL ORDER BY id LIMIT 2")
+    child, parent = (int(row["id"]) for row in rows)
+    app: FrontdeskApp = console.app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await console.ready(pilot)
+        session = app.session
+        assert session is not None
+        screen = ThreadScreen(child)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await session.live.refresh("thread")
+        await pilot.pause()
+
+        # L: wrong numbers are said in one line, and nothing is linked
+        await pilot.press("L")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LinkParentScreen)
+        status = dialog.query_one("#history-status")
+        await pilot.press(*str(child), "enter")
+        await pilot.pause()
+        assert "cannot be linked to itself" in _shown(status)
+        dialog.query_one("#link-parent").value = "987654"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "There is no conversation #987654" in _shown(status)
+        dialog.query_one("#link-parent").value = str(parent)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen is screen
+        stored = console.sandbox.query("SELECT link FROM conversations WHERE id = ?", (child,))
+        assert json.loads(stored[0]["link"])["parentId"] == parent
+        await session.live.refresh("thread")
+        await pilot.pause()
+        assert f"under #{parent} (side conversation)" in screen.head.text.plain
+
+        # l: the parent, opened in place; its head lists the child
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, LinkedScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.conversation_id == parent
+        await session.live.refresh("thread")
+        await pilot.pause()
+        assert f"1 linked: #{child}" in screen.head.text.plain

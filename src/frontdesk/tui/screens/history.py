@@ -49,8 +49,8 @@ _WORDS: Final[dict[str, str]] = {
     "ConversationRatingOffered": "offered a rating",
     "ConversationCustomAttributesUpdated": "changed the custom attributes",
     "ConversationMessageRedacted": "anonymized a message",
-    "ConversationLinkedToParent": "linked it under #{parentId}",
-    "ConversationLinkedFromChild": "linked #{childId} under it",
+    "ConversationLinkedToParent": "linked it under #{parent}",
+    "ConversationLinkedFromChild": "linked #{child} under it",
 }
 
 
@@ -67,7 +67,7 @@ def describe(entry: ActivityLogEntry) -> str:
         return one_line(str(value), 60) if value not in (None, "") else "?"
 
     text = template
-    for name in ("tag", "parentId", "childId"):
+    for name in ("tag", "parent", "child"):
         if "{" + name + "}" in text:
             text = text.replace("{" + name + "}", field(name))
     return text

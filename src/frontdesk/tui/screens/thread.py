@@ -47,6 +47,7 @@ from ..widgets.thread_head import HeadFacts, ThreadHead
 from ..widgets.thread_view import ThreadView
 from .base import ModeScreen
 from .confirm import ConfirmScreen, TypeBackScreen
+from .links import linked_summary
 
 if TYPE_CHECKING:
     from ...store.session import Session
@@ -141,6 +142,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
         Binding("v", "ratings", "Ratings", show=False, id="thread.ratings"),
         Binding("h", "history", "History", id="thread.history"),
+        Binding("l", "linked", "Linked", id="thread.linked"),
+        Binding("L", "link_parent", "Link to parent", show=False, id="thread.link_parent"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
                 id="thread.outbox_discard"),
@@ -319,7 +322,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
                        for tag_id in tag_ids)
         return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
                          state.ratings, state.position, state.missing, loading, problem,
-                         colors)
+                         colors, linked_summary(conversation, state.children))
 
     def _show_head(self, state: ThreadState) -> None:
         self.head.show(self._facts(state))
@@ -498,6 +501,34 @@ class ThreadScreen(ModeScreen, ConversationActions):
         from .history import HistoryScreen
 
         self.app.push_screen(HistoryScreen(self.conversation_id))
+
+    def action_linked(self) -> None:
+        """The parent and the children of this conversation; enter opens one here."""
+        from .links import LinkedScreen
+
+        state = self._state
+        children = state.children if state is not None else ()
+
+        def chosen(conversation_id: int | None) -> None:
+            if conversation_id is not None and conversation_id != self.conversation_id:
+                self._open(conversation_id)
+
+        self.app.push_screen(LinkedScreen(self.conversation_id, self._conversation(),
+                                          children), chosen)
+
+    def action_link_parent(self) -> None:
+        """Link this conversation under a parent conversation, typed by number."""
+        from .links import LinkParentScreen
+
+        cid = self.conversation_id
+
+        def linked(parent_id: int | None) -> None:
+            if parent_id is not None:
+                self.notify(f"#{cid} is linked under #{parent_id}.", markup=False)
+                if self._state is not None and cid == self.conversation_id:
+                    self._show_head(self._state)
+
+        self.app.push_screen(LinkParentScreen(cid), linked)
 
     def action_ratings(self) -> None:
         """Offer a rating (Csat, Nps, thumbs) and see each question's status."""
