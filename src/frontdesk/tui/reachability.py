@@ -28,6 +28,9 @@ ADMIN = "frontdesk.tui.screens.admin:AdminScreen"
 RATINGS = "frontdesk.tui.screens.ratings:RatingsScreen"
 ATTRIBUTES = "frontdesk.tui.screens.attributes_panel:AttributesPanel"
 APP = "frontdesk.tui.app:FrontdeskApp"
+THREAD = "frontdesk.tui.screens.thread:ThreadScreen"
+COMPOSER = "frontdesk.tui.widgets.composer:Composer"
+TEAM = "frontdesk.tui.screens.team:TeamScreen"
 _NOT_YET = "not in the console yet; available in the client and the sandbox"
 
 
@@ -205,13 +208,27 @@ _BY_NAME: dict[str, Way] = {
     "business_hours.status": Reach(ADMIN, key="admin.hours.at",
                                    note="Admin → Business hours: now, and a (open at a time); "
                                         "the header"),
+    # -- internal notes, history and linked conversations (the thread)
+    "notes.list": Reach(THREAD, key="thread.refresh",
+                        note="Thread: notes shown among the messages, by time (r reads them "
+                             "again)"),
+    "notes.add": Reach(COMPOSER, key="composer.mode",
+                       note="Thread → i, ctrl+n (Note), ctrl+s: through the outbox"),
+    "notes.bulk_add": NotDirect("several notes at once is for imports: the console writes "
+                                "one note at a time"),
+    "activity_log.for_conversation": Reach(THREAD, key="thread.history",
+                                           note="Thread → h (the conversation's history)"),
+    "activity_log.list": Reach(TEAM, key="team.activity",
+                               note="Team → a, or the palette: the organisation's activity, "
+                                    "filtered as you type"),
+    "links.link": Reach(THREAD, key="thread.link_parent",
+                        note="Thread → L (the parent's number; errors in one line)"),
+    "links.linked": Reach(THREAD, key="thread.linked",
+                          note="Thread: the head shows parent and children; l opens one"),
     # -- search
     "search.conversations": Elsewhere("Inbox", "s searches the service by text"),
     # -- the groups the spec lists without operations (published): client and sandbox only
     **{name: NotDirect(_NOT_YET) for name in (
-        "notes.list", "notes.add", "notes.bulk_add",
-        "activity_log.for_conversation", "activity_log.list",
-        "links.link", "links.linked",
         "endusers.update", "endusers.patch", "endusers.bulk_update", "endusers.bulk_patch",
         "endusers.bulk_create",
         "organization.get", "flows.list", "templates.list", "templates.delete",
