@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from ..store.outbox import OutboxItem
     from ..store.session import Session
 
-__all__ = ["Start", "remember_content_type", "remember_mode", "save_draft", "send", "start"]
+__all__ = ["Start", "remember_content_type", "remember_mode", "save_draft", "save_now", "send",
+           "start"]
 
 
 class Start(NamedTuple):
@@ -50,6 +51,14 @@ def save_draft(session: Session, event: Composer.DraftChanged) -> None:
         event.composer.draft_saved(error)
         return
     event.composer.draft_saved()
+
+
+def save_now(session: Session, composer: Composer) -> None:
+    """Save what the composer holds and has not posted yet, at once (before the screen
+    goes away or moves to another conversation)."""
+    change = composer.unsaved()
+    if change is not None:
+        save_draft(session, change)
 
 
 def remember_content_type(session: Session, event: Composer.ContentTypeChosen) -> None:

@@ -160,7 +160,7 @@ class TeamScreen(ModeScreen):
         Binding("slash", "filter", "Filter", id="team.filter"),
         Binding("escape", "clear_filter", "Clear filter", id="team.clear_filter", show=False),
         Binding("r", "refresh", "Refresh", id="team.refresh"),
-        Binding("a", "activity", "Activity", id="team.activity"),
+        Binding("a", "activity", "Activity", show=False, id="team.activity"),
         Binding("j", "cursor(1)", "Down", id="team.down", show=False),
         Binding("k", "cursor(-1)", "Up", id="team.up", show=False),
     ]

@@ -142,7 +142,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
         Binding("v", "ratings", "Ratings", show=False, id="thread.ratings"),
         Binding("h", "history", "History", id="thread.history"),
-        Binding("l", "linked", "Linked", id="thread.linked"),
+        Binding("l", "linked", "Linked", show=False, id="thread.linked"),
         Binding("L", "link_parent", "Link to parent", show=False, id="thread.link_parent"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
@@ -217,7 +217,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             return
         self._watching = False
         with contextlib.suppress(Exception):  # going away: the draft was saved as typed
-            self.composer.flush_draft()
+            compose_link.save_now(self.session, self.composer)
         session.live.unwatch("thread")
         if session.threads.current == self.conversation_id:
             session.threads.close()
@@ -383,7 +383,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def _open(self, conversation_id: int) -> None:
         """Show another conversation on this screen (``J``/``K``)."""
         session = self.session
-        self.composer.flush_draft()
+        compose_link.save_now(self.session, self.composer)
         self.conversation_id = conversation_id
         self._state = None
         self._echoes.clear()
@@ -418,7 +418,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     def action_back(self) -> None:
         """Back to the list."""
-        self.composer.flush_draft()
+        compose_link.save_now(self.session, self.composer)
         self.app.pop_screen()
 
     def action_reply(self) -> None:

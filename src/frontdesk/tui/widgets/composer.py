@@ -452,6 +452,17 @@ class Composer(Vertical):
         self.post_message(self.DraftChanged(self, self.conversation_id, text,
                                             [dict(a) for a in self._attachments]))
 
+    def unsaved(self) -> Composer.DraftChanged | None:
+        """What the editor holds that no :class:`DraftChanged` has carried yet, marked as
+        carried: for a host that must save it at once (the screen is going away)."""
+        text = self._editor.text
+        key = (self.conversation_id, text, _frozen(self._attachments))
+        if key == self._saved:
+            return None
+        self._saved = key
+        return self.DraftChanged(self, self.conversation_id, text,
+                                 [dict(a) for a in self._attachments])
+
     def draft_saved(self, error: Exception | None = None) -> None:
         """The host's answer to :class:`DraftChanged`: saved, or why not (said once)."""
         if error is None:
