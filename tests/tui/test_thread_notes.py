@@ -44,6 +44,9 @@ async def test_a_note_is_written_kept_while_down_and_shown_as_a_note(console: Co
         assert composer.has_class("-note") and str(composer.mode) == "note"
         assert "Note · only agents see this" in str(composer.border_title)
         assert "NOTE" in _shown(composer.query_one("#composer-info"))
+        keys = {b.binding.description for b in app.screen.active_bindings.values()
+                if b.enabled and b.binding.key == "ctrl+s"}
+        assert keys == {"Add note"}  # the footer's send key says what it does
 
         # the service is down: the note waits in the outbox, shown as a note "not sent yet"
         console.sandbox.faults.fail(503, count=None, path_prefix=f"/v1/conversations/{cid}/notes")

@@ -217,7 +217,9 @@ class Composer(Vertical):
     HELP_NAME = "Composer"
     #: Every key of the composer (priority bindings: they win over the editor's own keys).
     BINDINGS: ClassVar[list[BindingType]] = [
+        # ctrl+s says what it does: "Send" a reply, or "Add note" (one of the two is active)
         Binding("ctrl+s", "send", "Send", id="composer.send", priority=True),
+        Binding("ctrl+s", "send_note", "Add note", id="composer.send_note", priority=True),
         Binding("ctrl+n", "toggle_mode", "Reply/Note", id="composer.mode", priority=True),
         Binding("ctrl+t", "toggle_preview", "Preview", id="composer.preview", priority=True),
         Binding("ctrl+k", "cycle_type", "Text/Markdown", id="composer.content_type",
@@ -500,6 +502,7 @@ class Composer(Vertical):
 
     def _show_mode(self) -> None:
         note = self._mode == "note"
+        self.refresh_bindings()
         self.set_class(note, "-note")
         self.border_title = ("Note · only agents see this" if note
                              else "Reply · the customer sees this")
@@ -615,6 +618,18 @@ class Composer(Vertical):
         target = next((w for w in screen.focus_chain if self not in w.ancestors_with_self),
                       None)
         screen.set_focus(target)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+s is "Send" for a reply and "Add note" for a note (the footer says which)."""
+        if action == "send":
+            return self._mode == "reply"
+        if action == "send_note":
+            return self._mode == "note"
+        return True
+
+    def action_send_note(self) -> None:
+        """Add the note (ctrl+s in Note mode)."""
+        self.action_send()
 
     def action_send(self) -> None:
         """Ask the host to send what is typed (the store checks it and queues it)."""
