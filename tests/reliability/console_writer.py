@@ -59,6 +59,7 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
     from frontdesk.store.local import LocalStore
     from frontdesk.store.outbox import OutboxItem
     from frontdesk.store.session import Session
+    from frontdesk.tui import compose_link
     from frontdesk.tui.widgets.composer import Composer
 
     session = Session(client=ApiClient(base_url, key, pacer=Pacer(enabled=False)),
@@ -66,10 +67,18 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
                       identity=DEMO_AGENT_EMAIL)
 
     class WriterApp(App[None]):
-        """Nothing but the composer."""
+        """Nothing but the composer, and the store behind it (as the thread screen has)."""
 
         def compose(self) -> ComposeResult:
-            yield Composer(session, cid, id="composer")
+            start = compose_link.start(session, cid, None)
+            yield Composer(cid, None, draft=start.draft, content_type=start.content_type,
+                           mode=start.mode, id="composer")
+
+        def on_composer_draft_changed(self, event: Composer.DraftChanged) -> None:
+            compose_link.save_draft(session, event)
+
+        async def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
+            await compose_link.send(session, event, None)
 
     app = WriterApp()
     deadline = time.monotonic() + LIFETIME
@@ -92,7 +101,8 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
         await pilot.press(*[key_name(c) for c in REPLY])
         if mode == "enqueued":
             await pilot.press("ctrl+s")
-            await pilot.pause()
+            while not session.outbox.items(cid):
+                await pilot.pause()
             item = session.outbox.items(cid)[0]
             say(f"enqueued {item.external_id}")
             await asyncio.sleep(max(0.0, deadline - time.monotonic()))
@@ -106,6 +116,8 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
 
         session.outbox._send = stored_but_unconfirmed
         await pilot.press("ctrl+s")
+        while not session.outbox.items(cid):
+            await pilot.pause()
         await session.outbox.flush()
 
 

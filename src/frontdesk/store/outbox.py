@@ -29,6 +29,7 @@ Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalSto
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -46,6 +47,7 @@ from frontdesk.api.errors import (
 )
 from frontdesk.api.retry import RetryPolicy, backoff
 
+from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore, LocalWriteError
 from .wake import sleep_or_wake
 
@@ -59,6 +61,8 @@ __all__ = [
     "OutboxBusy",
     "OutboxItem",
     "OutboxState",
+    "is_note",
+    "note_payload",
     "outbound_message",
     "reply_payload",
 ]
@@ -90,7 +94,7 @@ class OutboxBusy(Exception):
 
 @dataclass(frozen=True, slots=True)
 class OutboxItem:
-    """One reply waiting in the outbox.
+    """One reply (or internal note: ``payload["kind"] == "note"``) waiting in the outbox.
 
     ``payload`` holds ``content`` (the text), ``content_type`` (``"Text"``, ``"Markdown"`` or
     ``"Html"``), ``attachments`` (``[{"url": …, "prettyName": …}]``) and ``agent_id``.
@@ -118,8 +122,38 @@ def reply_payload(text: str, *, agent_id: str, content_type: str = "Text",
             "attachments": list(attachments or []), "agent_id": agent_id}
 
 
+def note_payload(text: str, *, agent_id: str, created_at: str) -> dict[str, Any]:
+    """The payload of an internal note, in the shape :meth:`Outbox.enqueue` stores.
+
+    ``created_at`` (UTC, milliseconds) is sent as the note's time and is what tells a resend
+    that an earlier attempt was stored: notes carry no ``externalId``.
+    """
+    return {"kind": "note", "content": text, "agent_id": agent_id, "created_at": created_at}
+
+
+def is_note(payload: dict[str, Any]) -> bool:
+    """Whether an outbox payload is an internal note (else a reply to the customer)."""
+    return payload.get("kind") == "note"
+
+
+def _check_note(payload: dict[str, Any]) -> dict[str, Any]:
+    """A clean copy of a note's payload; ``ValueError`` when it could never be sent."""
+    text = payload.get("content")
+    agent_id = payload.get("agent_id")
+    created_at = payload.get("created_at")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError("a note needs text")
+    if not isinstance(agent_id, str) or not agent_id:
+        raise ValueError("agent_id is required")
+    if not isinstance(created_at, str) or not created_at:
+        raise ValueError("created_at is required")
+    return note_payload(text, agent_id=agent_id, created_at=created_at)
+
+
 def _check_payload(payload: dict[str, Any]) -> dict[str, Any]:
     """A clean copy of ``payload``; ``ValueError`` when it could never be sent."""
+    if is_note(payload):
+        return _check_note(payload)
     text = payload.get("content", "")
     content_type = payload.get("content_type", "Text")
     attachments = payload.get("attachments") or []
@@ -330,6 +364,9 @@ class Outbox:
                 attachments += current.attachments
             self._local.save_draft(item.conversation_id, text, attachments)
             draft = self._local.draft(item.conversation_id)
+        if is_note(item.payload):  # it comes back as a note, never as a reply
+            with contextlib.suppress(Exception):
+                set_draft_mode(self._local, item.conversation_id, "note")
         self._changed()
         return draft
 

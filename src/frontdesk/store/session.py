@@ -23,13 +23,14 @@ from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
 from .actions import Actions
+from .compose import Compose
 from .directory import Directory
 from .finder import Finder
 from .hub import Hub, Notice
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
-from .outbox import Outbox, OutboxItem
+from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
 from .threads import ThreadStore
 from .topics import DISK, HOURS, INBOX, MY_PRESENCE, OUTBOX, THREAD
@@ -110,6 +111,7 @@ class Session:
         self._queues: QueueWatch | None = None
         self._admin: AdminStore | None = None
         self._people: PeopleStore | None = None
+        self.compose = Compose(hub, local, self.outbox, self.threads)
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
 
@@ -402,6 +404,8 @@ class Session:
         return item
 
     async def _send(self, item: OutboxItem) -> Any:
+        if is_note(item.payload):
+            return await self.compose.deliver_note(item)
         payload = item.payload
         conversation = self.inbox.records.get(item.conversation_id)
         added = await self.client.messages.add(

@@ -1,8 +1,10 @@
-"""The open thread: its messages, its head (record, tags, rating, queue position), refreshed
-every few seconds while it is shown, and the replies waiting in the outbox beside it."""
+"""The open thread: its messages and internal notes, its head (record, tags, rating, queue
+position, linked conversations), refreshed every few seconds while it is shown, and the
+replies and notes waiting in the outbox beside it."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -13,7 +15,13 @@ from .outbox import Outbox, OutboxItem
 from .topics import THREAD, TopicKey
 
 if TYPE_CHECKING:
-    from ..api.models import Conversation, ConversationPosition, ConversationRating, Message
+    from ..api.models import (
+        Conversation,
+        ConversationPosition,
+        ConversationRating,
+        InternalNote,
+        Message,
+    )
     from .directory import Directory
     from .hub import Hub
     from .inbox import InboxStore
@@ -39,6 +47,9 @@ class ThreadState:
     position: ConversationPosition | None = None
     missing: bool = False
     pending: tuple[OutboxItem, ...] = field(default=(), compare=True)
+    notes: tuple[InternalNote, ...] = ()
+    #: the children linked under this conversation (each record carries its ``link``)
+    children: tuple[Conversation, ...] = ()
 
 
 class ThreadStore:
@@ -55,12 +66,24 @@ class ThreadStore:
         self.current: int | None = None
         self._polls = 0
         self._etag: str | None = None
+        #: the messages ``_etag`` stands for: a poll whose previous state holds others (a
+        #: poll that overlapped another) asks for all of them
+        self._etag_messages: tuple[Message, ...] | None = None
+        self._notes_due = False
+
+    def want_notes(self) -> None:
+        """Read the notes and the linked conversations at the next tick (one was just
+        written or linked here, or the user asked for a refresh). Otherwise the notes are
+        read with the head's extras (every ``FULL_EVERY`` ticks) and the links when the
+        thread opens: the polling budget (one request a second) has no room for more."""
+        self._notes_due = True
 
     def open(self, conversation_id: int) -> ThreadState:
         """Show this conversation: its topic now polls it (returns what is known at once)."""
         self.current = conversation_id
         self._polls = 0
         self._etag = None
+        self._etag_messages = None
         known = self._inbox.records.get(conversation_id)
         state = ThreadState(conversation_id, known, tag_ids=self._inbox.tags.get(
             conversation_id, ()), pending=tuple(self._outbox.items(conversation_id)))
@@ -101,16 +124,17 @@ class ThreadStore:
         main = Priority.INTERACTIVE if opening else Priority.VISIBLE
         extra = Priority.INTERACTIVE if opening else Priority.BACKGROUND
         self._polls += 1
+        known = previous is not None and previous.messages is self._etag_messages
         try:
-            fresh, self._etag = await client.messages.list_if_changed(
-                conversation_id, self._etag if previous is not None else None,
-                priority=main)
+            fresh, etag = await client.messages.list_if_changed(
+                conversation_id, self._etag if known else None, priority=main)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
         if fresh is None and previous is not None:
             messages = previous.messages
         else:
             messages = tuple(fresh or ())
+        self._etag, self._etag_messages = etag, messages
         conversation = self._inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
         if previous is not None and messages != previous.messages and not full:
@@ -150,12 +174,34 @@ class ThreadStore:
             body = last.attributes.body
             if body is not None:
                 self._inbox.set_preview(conversation_id, body.value[:200])
+        notes = previous.notes if previous else ()
+        children = previous.children if previous else ()
+        if opening or self._notes_due:
+            self._notes_due = False
+            notes, children = await self._extras(conversation_id, extra, notes, children)
+        elif full:
+            notes, _ = await self._extras(conversation_id, extra, notes, None)
+        authors |= {note.author_id for note in notes[-200:]}
         names = Priority.INTERACTIVE if opening else Priority.VISIBLE
         if await self._directory.resolve_pending(only=authors, priority=names):
             self._inbox.version += 1
         pending = tuple(self._outbox.items(conversation_id))
         return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
-                           pending=pending)
+                           pending=pending, notes=notes, children=children)
+
+    async def _extras(self, conversation_id: int, priority: Priority,
+                      notes: tuple[InternalNote, ...], children: tuple[Conversation, ...] | None
+                      ) -> tuple[tuple[InternalNote, ...], tuple[Conversation, ...]]:
+        """The notes and (unless ``children`` is None) the linked children, read again;
+        each is kept as it was when its request fails."""
+        client = self._hub.client
+        with contextlib.suppress(ApiError):
+            notes = tuple(await client.notes.list(conversation_id, priority=priority))
+        if children is None:
+            return notes, ()
+        with contextlib.suppress(ApiError):
+            children = tuple(await client.links.linked(conversation_id, priority=priority))
+        return notes, children
 
     def refresh_pending(self) -> None:
         """The outbox changed: show the open thread's waiting replies at once."""

@@ -298,6 +298,13 @@ class FrontdeskApp(OrderedKeysApp[None]):
         if not isinstance(self.screen, OutboxScreen):
             self.push_screen(OutboxScreen())
 
+    def action_activity(self) -> None:
+        """Open the organisation's recent activity (who did what, filtered as you type)."""
+        from .screens.shared.history import ActivityScreen
+
+        if not isinstance(self.screen, ActivityScreen):
+            self.push_screen(ActivityScreen())
+
     def on_status_bar_outbox_clicked(self) -> None:
         """A click on the header's outbox count opens the outbox."""
         self.action_outbox()
@@ -355,6 +362,9 @@ class FrontdeskApp(OrderedKeysApp[None]):
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
         yield SystemCommand("Outbox: replies waiting to be sent", "key: O",
                             self.action_outbox)
+        yield SystemCommand("Activity of the organisation (last 24 hours)",
+                            "who did what to which conversation (key: a in Team)",
+                            self.action_activity)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         if self.sandbox_access is not None:
             yield SystemCommand("Sandbox: URL and key",

@@ -33,7 +33,7 @@ COMPOSER = "frontdesk.tui.widgets.composer:Composer"
 ARTICLE = "frontdesk.tui.screens.admin.article:ArticleScreen"
 EDITOR = "frontdesk.tui.screens.admin.article:ArticleEditor"
 STATS = "frontdesk.tui.screens.stats.stats:StatsScreen"
-_NOT_YET = "not in the console yet; available in the client and the sandbox"
+TEAM = "frontdesk.tui.screens.team.team:TeamScreen"
 
 
 @dataclass(frozen=True)
@@ -235,14 +235,25 @@ _BY_NAME: dict[str, Way] = {
                               note="Admin → Organisation"),
     "flows.list": Reach(ADMIN, palette="Flows: every conversation flow",
                         note="Admin → Flows (every channel's)"),
+    # -- internal notes, history and linked conversations (the thread)
+    "notes.list": Reach(THREAD, key="thread.refresh",
+                        note="Thread: notes shown among the messages, by time (r reads them "
+                             "again)"),
+    "notes.add": Reach(COMPOSER, key="composer.mode",
+                       note="Thread → i, ctrl+n (Note), ctrl+s: through the outbox"),
+    "notes.bulk_add": NotDirect("several notes at once is for imports: the console writes "
+                                "one note at a time"),
+    "activity_log.for_conversation": Reach(THREAD, key="thread.history",
+                                           note="Thread → h (the conversation's history)"),
+    "activity_log.list": Reach(TEAM, key="team.activity",
+                               note="Team → a, or the palette: the organisation's activity, "
+                                    "filtered as you type"),
+    "links.link": Reach(THREAD, key="thread.link_parent",
+                        note="Thread → L (the parent's number; errors in one line)"),
+    "links.linked": Reach(THREAD, key="thread.linked",
+                          note="Thread: the head shows parent and children; l opens one"),
     # -- search
     "search.conversations": Elsewhere("Inbox", "s searches the service by text"),
-    # -- the groups the spec lists without operations (published): client and sandbox only
-    **{name: NotDirect(_NOT_YET) for name in (
-        "notes.list", "notes.add", "notes.bulk_add",
-        "activity_log.for_conversation", "activity_log.list",
-        "links.link", "links.linked",
-    )},
     # -- webhooks
     "webhooks.list": Reach(ADMIN, palette="Webhooks: new webhook",
                            note="Admin → Webhooks lists every subscription (r reloads)"),

@@ -1,36 +1,40 @@
-"""The composer: where an agent writes a reply, below the thread.
+"""The composer: where an agent writes a reply to the customer, or an internal note, below the
+thread.
 
-A multi-line editor, a line saying how the reply will go out (Text or Markdown, attachments,
-or why this conversation cannot take a reply; for an email, to whom and under which subject:
-"Re: …"), and an optional Markdown preview beside the editor (closed once the reply is sent).
-Text or Markdown is remembered per channel (in the local store), so an agent who answers
-chats in Markdown picks it once. What it guarantees:
+A view: it holds what is typed and shows how it will go out; it does no I/O. It posts what
+happens (:class:`Composer.DraftChanged`, :class:`Composer.SendRequested`,
+:class:`Composer.ContentTypeChosen`, :class:`Composer.ModeChanged`) and the screen hosting it
+hands them to the store (:mod:`frontdesk.store.compose`), which saves drafts, reads attached
+files off the UI thread and enqueues in the outbox.
 
-* **Nothing typed is lost.** Every change is saved as the conversation's draft at once (one
-  UPSERT in the local store, durable before the keystroke's frame is drawn), and the draft is
-  put back when the thread opens again, after quitting, a crash or ``kill -9``.
-* **A reply is checked before it leaves.** The channel's rules (WhatsApp: Markdown, at most one
-  attachment of the allowed kinds; phone, callback and voicemail conversations take no
-  messages) are checked with the contract's own functions before anything is queued; a
-  refusal says why and keeps the text and the attachments.
-* **Sending is the outbox's job.** ``ctrl+s`` hands the reply to ``Session.send_reply``, which
-  stores it durably (deleting the draft in the same transaction) and sends it exactly once.
+Two modes, always on show: **Reply** (to the customer) and **Note** (for colleagues only).
+``ctrl+n`` switches between them without asking; in Note mode the composer's border, its
+title and the send line say "Note", in the note colour, so a note cannot leave as a reply by
+mistake. A line says how the reply will go out (Text or Markdown, attachments, or why this
+conversation cannot take a reply; for an email, to whom and under which subject: "Re: …"),
+and an optional Markdown preview opens beside the editor (closed once the reply is sent).
+
+* **Nothing typed is lost.** Every change is posted as the conversation's draft at once; the
+  store saves it (one UPSERT) and the draft is put back when the thread opens again.
+* **It is checked before it leaves.** The store checks the channel's rules with the
+  contract's own functions before anything is queued; a refusal says why and keeps the text
+  and the attachments.
 * **Typing stays cheap.** A keystroke costs the editor's own repaint and one draft save; the
   thread above is never touched, the preview is rendered only while it is shown.
 
 Local files are attached by path: the draft keeps the path (so a draft save stays small
-however big the file), and the file is read into a ``data:`` URL when the reply is sent.
+however big the file), and the store reads the file into a ``data:`` URL when it is sent.
+
+The composer's keys are all in :attr:`Composer.BINDINGS`, one place.
 """
 
 from __future__ import annotations
 
-import base64
-import mimetypes
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import unquote, urlsplit
 
-from pydantic import ValidationError
 from rich.style import Style
 from rich.text import Text
 from textual import on
@@ -40,126 +44,45 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message as TextualMessage
 from textual.screen import ModalScreen
 
-from ...api.models import (
-    Conversation,
-    OutboundMessageInput,
-    reply_subject,
-    sms_problem,
-    whatsapp_problem,
+from ...api.models import Conversation, reply_subject
+from ...store.compose import ComposeMode, Outgoing
+from ...store.replies import (
+    EMAIL_CHANNELS,
+    MAX_FILE_BYTES,
+    MAX_URL_CHARS,
+    SILENT_CHANNELS,
+    AttachmentError,
+    blocked_reason,
+    forced_content_type,
+    materialize,
+    reply_problem,
 )
-from ...channels import SILENT_CHANNELS as NO_MESSAGE_CHANNELS
-from ...channels import channel_name
 from ...text import one_line
 from ..registry import owns_bindings
 from ..render import render_body
 from .safe import Input, Label, OptionList, Static, TextArea
 
 if TYPE_CHECKING:
-    from ...store.outbox import OutboxItem
-    from ...store.session import Session
+    from ...store.local import Draft
 
 __all__ = [
     "MAX_FILE_BYTES",
+    "SILENT_CHANNELS",
     "AttachScreen",
     "AttachmentError",
     "Composer",
     "ReplyEditor",
     "attachment_from",
     "blocked_reason",
+    "forced_content_type",
     "materialize",
     "reply_problem",
 ]
 
-#: The largest local file attached as a ``data:`` URL. Base64 grows a file by a third and the
-#: contract caps an attachment URL at 5,000,000 characters, so 3.5 MB is what fits.
-MAX_FILE_BYTES: Final = 3_500_000
-#: What the contract allows in an attachment URL (``FileInput.url``).
-MAX_URL_CHARS: Final = 5_000_000
-#: Channels whose conversations take no messages, and how people call them.
-SILENT_CHANNELS: Final[dict[str, str]] = {
-    channel: channel_name(channel) or channel for channel in sorted(NO_MESSAGE_CHANNELS)
-}
-#: Channels whose replies are emails (a recipient and a subject).
-EMAIL_CHANNELS: Final = frozenset({"Email", "ContactForm"})
-#: The local store's key of the Text/Markdown choice per channel.
-TYPES_SNAPSHOT: Final = "composer-types"
-#: Stands in for my agent id when a reply is checked against the contract before sending.
-_ANY_AGENT: Final = "00000000-0000-4000-8000-000000000000"
-_INFO: Final = Style(dim=True)
-_TYPE: Final = Style(bold=True)
-_BLOCKED: Final = Style(color="yellow", bold=True)
-
-
-class AttachmentError(Exception):
-    """A local file cannot be attached (gone, unreadable, too large); the message says why."""
-
-
-# --------------------------------------------------------------------------- rules
-
-
-def blocked_reason(conversation: Conversation | None) -> str | None:
-    """Why this conversation cannot take a reply at all, or None when it can."""
-    if conversation is None:
-        return None
-    if conversation.type == "AnonymizedConversation" or conversation.anonymized_at is not None:
-        return "This conversation is anonymized: it takes no more messages."
-    channel = str(conversation.channel)
-    name = SILENT_CHANNELS.get(channel)
-    if name is not None:
-        return f"{name} conversations cannot take messages: reply on another channel."
-    return None
-
-
-def forced_content_type(conversation: Conversation | None) -> str | None:
-    """The content type a channel insists on (WhatsApp: Markdown), or None."""
-    if conversation is not None and str(conversation.channel) == "WhatsApp":
-        return "Markdown"
-    return None
-
-
-def _validation_text(error: ValidationError) -> str:
-    errors = error.errors()
-    if not errors:
-        return "The reply cannot be sent: it does not fit the service's rules."
-    first = errors[0]
-    where = ".".join(str(part) for part in first["loc"] if part != "value")
-    what = str(first["msg"]).removeprefix("Value error, ")
-    if "content" in where and "too_long" in first["type"]:
-        return "The reply is too long: at most 100,000 characters."
-    return f"The reply cannot be sent: {where + ' ' if where else ''}{what}"
-
-
-def reply_problem(conversation: Conversation | None, text: str, content_type: str,
-                  attachments: list[dict[str, str]]) -> str | None:
-    """Why this reply cannot go to this conversation, or None when it can.
-
-    Checks what the service would refuse, before anything is queued: an empty reply, a
-    channel that takes no messages, the contract's shape (length, attachment URLs), and the
-    WhatsApp and SMS rules through the contract's own ``whatsapp_problem``/``sms_problem``.
-    """
-    if not text.strip() and not attachments:
-        return "Nothing to send: write a reply or attach a file (ctrl+a)."
-    blocked = blocked_reason(conversation)
-    if blocked is not None:
-        return blocked
-    try:
-        message = OutboundMessageInput.model_validate({
-            "_type": "Outbound",
-            "agentId": _ANY_AGENT,
-            "content": {"value": text, "_type": content_type} if text.strip() else None,
-            "attachments": [{"url": a["url"], "prettyName": a.get("prettyName")}
-                            for a in attachments] or None,
-        })
-    except ValidationError as error:
-        return _validation_text(error)
-    channel = str(conversation.channel) if conversation is not None else ""
-    if channel == "WhatsApp":
-        problem = whatsapp_problem(message)
-    elif channel == "Sms":
-        problem = sms_problem(message)
-    else:
-        problem = None
-    return None if problem is None else f"{problem[0].upper()}{problem[1:]}."
+_INFO = Style(dim=True)
+_TYPE = Style(bold=True)
+_BLOCKED = Style(color="yellow", bold=True)
+_NOTE = Style(color="black", bgcolor="yellow", bold=True)
 
 
 # --------------------------------------------------------------------------- attachments
@@ -202,34 +125,6 @@ def attachment_from(value: str) -> dict[str, str] | str:
         return (f"{one_line(path.name, 60)} is {size / 1_000_000:.1f} MB: files up to "
                 f"{MAX_FILE_BYTES / 1_000_000:.1f} MB can be attached. Share a link instead.")
     return {"path": str(path.resolve()), "prettyName": path.name[:255]}
-
-
-def materialize(entry: dict[str, str]) -> dict[str, str]:
-    """The attachment as the service takes it: a local file is read into a ``data:`` URL.
-
-    Raises :class:`AttachmentError` when the file is gone, unreadable or has grown too large.
-    """
-    path_text = entry.get("path")
-    if not path_text:
-        out = {"url": entry.get("url", "")}
-        if entry.get("prettyName"):
-            out["prettyName"] = entry["prettyName"]
-        return out
-    path = Path(path_text)
-    name = entry.get("prettyName") or path.name
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise AttachmentError(f"{one_line(name, 60)} cannot be read any more "
-                              f"({error.strerror or error}): remove it (ctrl+a) or put it "
-                              "back.") from error
-    if len(data) > MAX_FILE_BYTES:
-        raise AttachmentError(f"{one_line(name, 60)} has grown beyond "
-                              f"{MAX_FILE_BYTES / 1_000_000:.1f} MB: share a link instead.")
-    mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
-    url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-    return {"url": url, "prettyName": name}
 
 
 def _describe(entry: dict[str, str]) -> str:
@@ -314,11 +209,18 @@ class ReplyEditor(TextArea):
 
 @owns_bindings
 class Composer(Vertical):
-    """The reply box of one conversation; ``open`` moves it to another conversation."""
+    """The reply (or note) box of one conversation; ``open`` moves it to another one.
+
+    ``names`` resolves a user id to a display name (the email header's recipient).
+    """
 
     HELP_NAME = "Composer"
+    #: Every key of the composer (priority bindings: they win over the editor's own keys).
     BINDINGS: ClassVar[list[BindingType]] = [
+        # ctrl+s says what it does: "Send" a reply, or "Add note" (one of the two is active)
         Binding("ctrl+s", "send", "Send", id="composer.send", priority=True),
+        Binding("ctrl+s", "send_note", "Add note", id="composer.send_note", priority=True),
+        Binding("ctrl+n", "toggle_mode", "Reply/Note", id="composer.mode", priority=True),
         Binding("ctrl+t", "toggle_preview", "Preview", id="composer.preview", priority=True),
         Binding("ctrl+k", "cycle_type", "Text/Markdown", id="composer.content_type",
                 priority=True),
@@ -328,30 +230,65 @@ class Composer(Vertical):
         Binding("escape", "leave", "Leave", id="composer.leave"),
     ]
 
-    class Sent(TextualMessage):
-        """A reply went into the outbox (the thread shows it as "sending…")."""
+    class DraftChanged(TextualMessage):
+        """What the composer holds changed: the host has the store save it as the draft."""
 
-        def __init__(self, item: OutboxItem) -> None:
+        def __init__(self, composer: Composer, conversation_id: int, text: str,
+                     attachments: list[dict[str, str]]) -> None:
             super().__init__()
-            self.item = item
+            self.composer = composer
+            self.conversation_id = conversation_id
+            self.text = text
+            self.attachments = attachments
 
-    def __init__(self, session: Session, conversation_id: int,
-                 conversation: Conversation | None = None, *, id: str | None = None) -> None:
+    class SendRequested(TextualMessage):
+        """The user asked to send (``ctrl+s``): the host hands ``outgoing`` to the store and
+        answers with :meth:`Composer.sent` or :meth:`Composer.refused`."""
+
+        def __init__(self, composer: Composer, outgoing: Outgoing) -> None:
+            super().__init__()
+            self.composer = composer
+            self.outgoing = outgoing
+
+    class ContentTypeChosen(TextualMessage):
+        """Text or Markdown was chosen for a channel: the host has the store remember it."""
+
+        def __init__(self, channel: str, content_type: str) -> None:
+            super().__init__()
+            self.channel = channel
+            self.content_type = content_type
+
+    class ModeChanged(TextualMessage):
+        """The composer switched between Reply and Note: the host has the store keep it with
+        the draft."""
+
+        def __init__(self, conversation_id: int, mode: ComposeMode) -> None:
+            super().__init__()
+            self.conversation_id = conversation_id
+            self.mode = mode
+
+    def __init__(self, conversation_id: int, conversation: Conversation | None = None, *,
+                 draft: Draft | None = None, content_type: str = "Text",
+                 mode: ComposeMode = "reply", names: Callable[[str], str] | None = None,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
-        self._session = session
         self.conversation_id = conversation_id
         self._conversation = conversation
+        self._names = names
         self._unavailable: str | None = None
-        self._chosen_type = "Text"
+        self._chosen_type = content_type
+        self._mode: ComposeMode = mode
         self._attachments: list[dict[str, str]] = []
+        self._initial_draft = draft
         self._saved: tuple[int, str, tuple[tuple[tuple[str, str], ...], ...]] | None = None
         self._save_failed = False
+        self._sending = False
         self.preview = False
         self.saves = 0
         self._editor = ReplyEditor(
             "", soft_wrap=True, tab_behavior="focus", show_line_numbers=False,
             highlight_cursor_line=False, id="composer-editor",
-            placeholder="Write a reply…  (ctrl+s sends)")
+            placeholder=_placeholder(mode))
         self._info = Static("", id="composer-info", markup=False)
         self._email = Static("", id="composer-email", markup=False)
         self._preview = Static("", id="composer-preview", markup=False)
@@ -368,8 +305,9 @@ class Composer(Vertical):
     def on_mount(self) -> None:
         self._preview.border_title = "Preview"
         self._preview.display = False
-        self._chosen_type = self._remembered_type()
-        self._load_draft()
+        self._show_draft(self._initial_draft)
+        self._initial_draft = None
+        self._show_mode()
         self._apply_rules()
 
     # ------------------------------------------------------------------ state
@@ -381,8 +319,13 @@ class Composer(Vertical):
 
     @property
     def text(self) -> str:
-        """The reply as typed."""
+        """What is typed."""
         return self._editor.text
+
+    @property
+    def mode(self) -> ComposeMode:
+        """``reply`` (to the customer) or ``note`` (for colleagues only)."""
+        return self._mode
 
     @property
     def attachments(self) -> list[dict[str, str]]:
@@ -396,8 +339,17 @@ class Composer(Vertical):
 
     @property
     def blocked(self) -> str | None:
-        """Why this conversation takes no reply, or None."""
-        return self._unavailable or blocked_reason(self._conversation)
+        """Why this conversation takes nothing from the composer now, or None.
+
+        A note can be written where a reply cannot (a phone call, a closed channel), unless
+        the conversation is gone or anonymized.
+        """
+        if self._unavailable is not None:
+            return self._unavailable
+        reason = blocked_reason(self._conversation)
+        if self._mode == "note" and reason is not None and "anonymized" not in reason:
+            return None
+        return reason
 
     def set_unavailable(self, reason: str | None) -> None:
         """Refuse replies for a reason the record cannot tell (the conversation is gone)."""
@@ -405,28 +357,44 @@ class Composer(Vertical):
             self._unavailable = reason
             self._apply_rules()
 
-    def open(self, conversation_id: int, conversation: Conversation | None) -> None:
-        """Move to another conversation: keep this one's draft, load the other's."""
+    def open(self, conversation_id: int, conversation: Conversation | None, *,
+             draft: Draft | None, content_type: str, mode: ComposeMode) -> None:
+        """Move to another conversation (its draft, content type and mode as the store has
+        them); the host saved this one's draft first (:meth:`flush_draft`)."""
         self.flush_draft()
         self.conversation_id = conversation_id
         self._conversation = conversation
         self._unavailable = None
-        self._chosen_type = self._remembered_type()
-        self._load_draft()
+        self._chosen_type = content_type
+        self._mode = mode
+        self._sending = False
+        self._editor.read_only = False
+        self._show_draft(draft)
+        self._show_mode()
         self._apply_rules()
 
-    def set_conversation(self, conversation: Conversation | None) -> None:
-        """The conversation's record changed: re-apply its channel's rules if they differ."""
+    def set_conversation(self, conversation: Conversation | None,
+                         content_type: str | None = None) -> None:
+        """The conversation's record changed: re-apply its channel's rules if they differ
+        (``content_type``: the channel's remembered choice, when the record was not known)."""
         old = self._conversation
         self._conversation = conversation
-        if old is None and conversation is not None:
-            self._chosen_type = self._remembered_type()
+        if old is None and conversation is not None and content_type is not None:
+            self._chosen_type = content_type
         if _rules_key(old) != _rules_key(conversation) or _email_key(old) != _email_key(
                 conversation):
             self._apply_rules()
 
-    def load_draft(self, text: str, attachments: list[dict[str, str]]) -> None:
+    @property
+    def channel(self) -> str:
+        """The conversation's channel ('' while its record is not known)."""
+        return str(self._conversation.channel) if self._conversation is not None else ""
+
+    def load_draft(self, text: str, attachments: list[dict[str, str]],
+                   mode: ComposeMode | None = None) -> None:
         """Put a text and attachments in the editor (a failed reply brought back to edit)."""
+        if mode is not None and mode != self._mode:
+            self._set_mode(mode)
         self._attachments = [dict(entry) for entry in attachments]
         self._editor.load_text(text)
         self._editor.move_cursor(self._editor.document.end)
@@ -435,7 +403,7 @@ class Composer(Vertical):
         self._update_preview()
 
     def focus_editor(self) -> bool:
-        """Put the cursor in the editor; False (and a notice) when replies are not possible."""
+        """Put the cursor in the editor; False (and a notice) when it takes nothing."""
         reason = self.blocked
         if reason is not None:
             self.notify(reason, severity="warning", markup=False)
@@ -445,12 +413,7 @@ class Composer(Vertical):
         self.screen.set_focus(self._editor)
         return True
 
-    def _load_draft(self) -> None:
-        try:
-            draft = self._session.local.draft(self.conversation_id)
-        except Exception as error:  # a damaged store must not stop the thread from opening
-            self.notify(f"The draft could not be read: {error}", severity="error", markup=False)
-            draft = None
+    def _show_draft(self, draft: Draft | None) -> None:
         text = draft.text if draft is not None else ""
         self._attachments = [dict(a) for a in draft.attachments] if draft is not None else []
         self._saved = (self.conversation_id, text, _frozen(self._attachments))
@@ -476,11 +439,11 @@ class Composer(Vertical):
             self._update_preview()
 
     def flush_draft(self) -> None:
-        """Save what the editor holds now (before switching conversation or leaving)."""
+        """Post what the editor holds now (before switching conversation or leaving)."""
         self._save_draft()
 
     def _save_draft(self) -> None:
-        """Save the editor's text and the attachments as the draft, unless already saved.
+        """Post the editor's text and the attachments as the draft, unless already saved.
 
         Always what the editor holds *now* under the conversation shown *now*: a late change
         event can never write one conversation's text into another's draft.
@@ -489,45 +452,33 @@ class Composer(Vertical):
         key = (self.conversation_id, text, _frozen(self._attachments))
         if key == self._saved:
             return
-        try:
-            self._session.local.save_draft(self.conversation_id, text, self._attachments)
-        except Exception as error:
-            if not self._save_failed:
-                self._save_failed = True
-                self.notify(f"Drafts cannot be saved: {error}", severity="error",
-                            markup=False)
-            return
-        self._save_failed = False
         self._saved = key
-        self.saves += 1
+        self.post_message(self.DraftChanged(self, self.conversation_id, text,
+                                            [dict(a) for a in self._attachments]))
+
+    def unsaved(self) -> Composer.DraftChanged | None:
+        """What the editor holds that no :class:`DraftChanged` has carried yet, marked as
+        carried: for a host that must save it at once (the screen is going away)."""
+        text = self._editor.text
+        key = (self.conversation_id, text, _frozen(self._attachments))
+        if key == self._saved:
+            return None
+        self._saved = key
+        return self.DraftChanged(self, self.conversation_id, text,
+                                 [dict(a) for a in self._attachments])
+
+    def draft_saved(self, error: Exception | None = None) -> None:
+        """The host's answer to :class:`DraftChanged`: saved, or why not (said once)."""
+        if error is None:
+            self._save_failed = False
+            self.saves += 1
+            return
+        self._saved = None  # try again with the next change
+        if not self._save_failed:
+            self._save_failed = True
+            self.notify(f"Drafts cannot be saved: {error}", severity="error", markup=False)
 
     # ------------------------------------------------------------------ display
-
-    def _remembered_type(self) -> str:
-        """Text or Markdown, as last chosen for this conversation's channel."""
-        conversation = self._conversation
-        if conversation is None:
-            return "Text"
-        try:
-            chosen = self._session.local.snapshot(TYPES_SNAPSHOT)
-        except Exception:  # a damaged store: the default, and the reply still goes
-            return "Text"
-        value = chosen.get(str(conversation.channel)) if isinstance(chosen, dict) else None
-        return value if value in ("Text", "Markdown") else "Text"
-
-    def _remember_type(self) -> None:
-        """Keep the choice for the channel (the next conversation on it opens with it)."""
-        conversation = self._conversation
-        if conversation is None:
-            return
-        try:
-            chosen = self._session.local.snapshot(TYPES_SNAPSHOT)
-            types = dict(chosen) if isinstance(chosen, dict) else {}
-            types[str(conversation.channel)] = self._chosen_type
-            self._session.local.save_snapshot(TYPES_SNAPSHOT, types)
-        except Exception as error:
-            self.notify(f"The choice could not be kept: {error}", severity="warning",
-                        markup=False)
 
     def email_header(self) -> Text | None:
         """``To: Name <address> · Subject: Re: …`` for an email reply, else None."""
@@ -536,7 +487,7 @@ class Composer(Vertical):
             return None
         address = (conversation.to_email if conversation.direction == "Outbound"
                     else conversation.from_email)
-        name = self._session.directory.name(conversation.requester_id)
+        name = self._names(conversation.requester_id) if self._names is not None else ""
         line = Text(no_wrap=True, overflow="ellipsis", end="")
         line.append("To ", _INFO)
         who = one_line(name, 40) if name and name != "—" else ""
@@ -551,8 +502,17 @@ class Composer(Vertical):
             line.append(one_line(subject, 120))
         return line
 
+    def _show_mode(self) -> None:
+        note = self._mode == "note"
+        self.refresh_bindings()
+        self.set_class(note, "-note")
+        self.border_title = ("Note · only agents see this" if note
+                             else "Reply · the customer sees this")
+        self._editor.placeholder = _placeholder(self._mode)
+
     def _update_info(self) -> None:
-        header = self.email_header() if self.blocked is None else None
+        note = self._mode == "note"
+        header = self.email_header() if self.blocked is None and not note else None
         self._email.display = header is not None
         if header is not None:
             self._email.update(header)
@@ -560,6 +520,12 @@ class Composer(Vertical):
         reason = self.blocked
         if reason is not None:
             line.append("⊘ " + reason, _BLOCKED)
+            self._info.update(line)
+            return
+        if note:
+            line.append(" NOTE ", _NOTE)
+            line.append("  internal: only agents see it  ·  ctrl+n back to Reply  ·  "
+                        "ctrl+s adds the note", _INFO)
             self._info.update(line)
             return
         line.append("Reply as ", _INFO)
@@ -572,20 +538,34 @@ class Composer(Vertical):
             names = ", ".join(one_line(a.get("prettyName") or "attachment", 30)
                               for a in self._attachments)
             line.append("  ·  📎 " + names)
-        line.append("  ·  ctrl+a attach  ·  ctrl+t preview  ·  ctrl+s send", _INFO)
+        line.append("  ·  ctrl+n note  ·  ctrl+a attach  ·  ctrl+t preview  ·  ctrl+s send",
+                    _INFO)
         self._info.update(line)
 
     def _update_preview(self) -> None:
         if not self.preview:
             return
         text = self._editor.text
-        self._preview.border_title = f"Preview · {self.content_type}"
+        content_type = "Text" if self._mode == "note" else self.content_type
+        self._preview.border_title = f"Preview · {content_type}"
         if not text.strip():
             self._preview.update(Text("Nothing to preview yet.", style=_INFO))
             return
-        self._preview.update(render_body(self.content_type, text))
+        self._preview.update(render_body(content_type, text))
 
     # ------------------------------------------------------------------ actions
+
+    def action_toggle_mode(self) -> None:
+        """Switch between a reply to the customer and an internal note (asks nothing)."""
+        self._set_mode("reply" if self._mode == "note" else "note")
+        self.notify("Writing an internal note: only agents see it." if self._mode == "note"
+                    else "Writing a reply: the customer sees it.", markup=False)
+
+    def _set_mode(self, mode: ComposeMode) -> None:
+        self._mode = mode
+        self._show_mode()
+        self._apply_rules()
+        self.post_message(self.ModeChanged(self.conversation_id, mode))
 
     def action_toggle_preview(self) -> None:
         """Show or hide the rendered reply beside the editor."""
@@ -596,11 +576,15 @@ class Composer(Vertical):
 
     def action_cycle_type(self) -> None:
         """Switch the reply between Text and Markdown (WhatsApp is always Markdown)."""
+        if self._mode == "note":
+            self.notify("Notes are plain text.", markup=False)
+            return
         if forced_content_type(self._conversation):
             self.notify("WhatsApp replies are always Markdown.", markup=False)
             return
         self._chosen_type = "Markdown" if self._chosen_type == "Text" else "Text"
-        self._remember_type()
+        if self._conversation is not None:
+            self.post_message(self.ContentTypeChosen(self.channel, self._chosen_type))
         self._update_info()
         self._update_preview()
 
@@ -608,6 +592,10 @@ class Composer(Vertical):
         """Add or remove attachments (links or local files)."""
         if self.blocked is not None:
             self.notify(self.blocked, severity="warning", markup=False)
+            return
+        if self._mode == "note" and not self._attachments:
+            self.notify("A note takes text only: switch to Reply (ctrl+n) to attach.",
+                        markup=False)
             return
         hint = ""
         if forced_content_type(self._conversation):
@@ -639,44 +627,64 @@ class Composer(Vertical):
                       None)
         screen.set_focus(target)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+s is "Send" for a reply and "Add note" for a note (the footer says which)."""
+        if action == "send":
+            return self._mode == "reply"
+        if action == "send_note":
+            return self._mode == "note"
+        return True
+
+    def action_send_note(self) -> None:
+        """Add the note (ctrl+s in Note mode)."""
+        self.action_send()
+
     def action_send(self) -> None:
-        """Check the reply against the channel's rules and hand it to the outbox."""
+        """Ask the host to send what is typed (the store checks it and queues it)."""
         reason = self.blocked
         if reason is not None:
             self.notify(reason, severity="warning", markup=False)
             return
-        text = self._editor.text.rstrip()
-        try:
-            files = [materialize(entry) for entry in self._attachments]
-        except AttachmentError as error:
-            self.notify(str(error), title="Not sent", severity="error", markup=False)
-            return
-        problem = reply_problem(self._conversation, text, self.content_type, files)
-        if problem is not None:
-            self.notify(problem, title="Not sent", severity="warning", markup=False)
+        if self._sending:
             return
         self.flush_draft()
-        try:
-            item = self._session.send_reply(self.conversation_id, text,
-                                            content_type=self.content_type, attachments=files)
-        except ValueError as error:
-            message = str(error)
-            if "agent_id" in message:
-                message = "Not signed in yet: the reply is kept, try again in a moment."
-            self.notify(message, title="Not sent", severity="error", markup=False)
-            return
-        except Exception as error:  # the local store could not keep it: keep the text
-            self.notify(f"The reply could not be queued: {error}", title="Not sent",
-                        severity="error", markup=False)
+        outgoing = Outgoing(self.conversation_id, self._mode, self._editor.text.rstrip(),
+                            "Text" if self._mode == "note" else self.content_type,
+                            tuple(dict(entry) for entry in self._attachments))
+        self._sending = True
+        self._editor.read_only = True  # until the store answers: nothing typed is sent twice
+        self.post_message(self.SendRequested(self, outgoing))
+
+    def sent(self, outgoing: Outgoing) -> None:
+        """The store queued ``outgoing`` (and deleted its draft): empty the composer."""
+        self._sending = False
+        self._editor.read_only = False
+        if outgoing.conversation_id != self.conversation_id:
             return
         self._attachments = []
         self._saved = (self.conversation_id, "", ())
         self._editor.clear()
-        if self.preview:  # the reply is on its way: back to the full-width editor
+        if self._mode == "note":  # back to replies: the next words are for the customer
+            self._mode = "reply"
+            self._show_mode()
+            self._apply_rules()
+        if self.preview:  # on its way: back to the full-width editor
             self.action_toggle_preview()
         self._update_info()
         self._update_preview()
-        self.post_message(self.Sent(item))
+
+    def refused(self, outgoing: Outgoing, reason: str) -> None:
+        """The store did not queue ``outgoing``: say why; the text stays."""
+        self._sending = False
+        self._editor.read_only = False
+        title = "Note not added" if outgoing.mode == "note" else "Not sent"
+        self.notify(reason, title=title, severity="warning", markup=False)
+
+
+def _placeholder(mode: ComposeMode) -> str:
+    if mode == "note":
+        return "Write an internal note…  (only agents see it; ctrl+s adds it)"
+    return "Write a reply…  (ctrl+s sends · ctrl+n writes a note instead)"
 
 
 def _frozen(entries: list[dict[str, str]]) -> tuple[tuple[tuple[str, str], ...], ...]:

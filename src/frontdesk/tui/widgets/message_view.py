@@ -306,8 +306,11 @@ class MessageView(Static, can_focus=True):
         out = Text(end="")
         out.append(glyph + " ", _GLYPH)
         out.append(self._author(), _NAME)
-        meta = [role] if role else []
-        meta.append(channel_name(attributes.type))
+        if attributes.direction == "Internal":  # a note: never mistaken for a message
+            meta = ["Note · only agents see this"]
+        else:
+            meta = [role] if role else []
+            meta.append(channel_name(attributes.type))
         meta.append(self.exact_time if self._show_exact else self._relative)
         out.append("  " + " · ".join(meta), _META)
         if self._status is not None:

@@ -68,6 +68,8 @@ class HeadFacts:
     problem: str = ""
     #: the tags' colours (``#rrggbb`` or None), in ``tags`` order
     tag_colors: tuple[str | None, ...] = ()
+    #: the linked conversations in words (parent, children), "" when none
+    links: str = ""
 
 
 def ordinal(number: int) -> str:
@@ -175,6 +177,8 @@ def head_text(facts: HeadFacts, now: Callable[[], datetime]) -> Text:
         line2.append(("Unassigned", _DIM))
     if conversation.assignment is not None and facts.queue:
         line2.append((f"queue {facts.queue}", None))
+    if facts.links:
+        line2.append((facts.links, None))
     if conversation.subject:
         line2.append((one_line(conversation.subject, _FIELD), None))
     if facts.tags:

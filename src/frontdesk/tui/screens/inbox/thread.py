@@ -1,11 +1,14 @@
-"""The thread: one conversation's head, its messages, and the composer below them.
+"""The thread: one conversation's head, its messages and internal notes, and the composer below
+them.
 
 Pushed over the inbox (``esc`` goes back). On mount the store opens the conversation's live
 topic ("thread": messages every tick, the head every few ticks, the outbox items waiting for
 this conversation); the screen then only *applies changes*: new messages are appended to the
 thread view (never a re-render), the head is refreshed only when what it shows differs, and
 replies still in the outbox are shown as dimmed local echoes with their status until the real
-message arrives.
+message arrives. Internal notes are shown among the messages, by time, drawn as notes
+(:mod:`frontdesk.tui.thread_notes`); the composer writes either (``ctrl+n`` switches) and is a
+view whose messages this screen hands to the store (:mod:`frontdesk.tui.compose_link`).
 
 Keys: ``i``/``tab`` write a reply, ``esc`` leaves the composer (and, from the thread, goes
 back), ``J``/``K`` move to the next/previous conversation of the list the thread was opened
@@ -30,19 +33,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from ....api.models import Conversation, Message
-from ....store.outbox import OutboxBusy, OutboxItem
+from ....store.outbox import OutboxBusy, OutboxItem, is_note
 from ....store.threads import ThreadState
 from ....text import clean, one_line
-from ... import clock
+from ... import clock, compose_link
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...render import html_to_markdown_text
+from ...thread_notes import NOTE_PREFIX, note_echo, with_notes
 from ...widgets.composer import Composer
 from ...widgets.message_view import MessageView
 from ...widgets.thread_head import HeadFacts, ThreadHead
 from ...widgets.thread_view import ThreadView
 from ..shared.base import ModeScreen
 from ..shared.confirm import ConfirmScreen, TypeBackScreen
+from .links import linked_summary
 
 if TYPE_CHECKING:
     from ....store.session import Session
@@ -136,6 +141,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("r", "refresh", "Refresh", id="thread.refresh"),
         Binding("a", "attributes", "Attributes", show=False, id="thread.attributes"),
         Binding("v", "ratings", "Ratings", show=False, id="thread.ratings"),
+        Binding("h", "history", "History", id="thread.history"),
+        Binding("l", "linked", "Linked", show=False, id="thread.linked"),
+        Binding("L", "link_parent", "Link to parent", show=False, id="thread.link_parent"),
         Binding("e", "edit_unsent", "Edit unsent reply", show=False, id="thread.outbox_edit"),
         Binding("d", "discard_unsent", "Discard unsent reply", show=False,
                 id="thread.outbox_discard"),
@@ -188,8 +196,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
         session = self.session
         yield ThreadHead(clock.now, id="thread-head")
         yield ThreadView(names=session.directory.name, clock=clock.now, id="thread-view")
-        yield Composer(session, self.conversation_id,
-                       session.inbox.records.get(self.conversation_id), id="composer")
+        conversation = session.inbox.records.get(self.conversation_id)
+        start = compose_link.start(session, self.conversation_id, conversation)
+        yield Composer(self.conversation_id, conversation, draft=start.draft,
+                       content_type=start.content_type, mode=start.mode,
+                       names=session.directory.name, id="composer")
 
     # ------------------------------------------------------------------ life cycle
 
@@ -207,7 +218,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             return
         self._watching = False
         with contextlib.suppress(Exception):  # going away: the draft was saved as typed
-            self.composer.flush_draft()
+            compose_link.save_now(self.session, self.composer)
         session.live.unwatch("thread")
         if session.threads.current == self.conversation_id:
             session.threads.close()
@@ -241,11 +252,12 @@ class ThreadScreen(ModeScreen, ConversationActions):
         previous = self._state
         self._state = state
         view = self.thread_view
-        if previous is None or state.messages is not previous.messages:
-            self._apply_messages(view, state.messages)
+        if previous is None or state.messages is not previous.messages or \
+                state.notes != previous.notes:
+            self._apply_messages(view, with_notes(state.messages, state.notes))
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
-            self.composer.set_conversation(self._conversation())
+            self._composer_conversation()
         self.composer.set_unavailable(
             "This conversation does not exist (or is no longer visible to you)."
             if state.missing else None)
@@ -262,11 +274,15 @@ class ThreadScreen(ModeScreen, ConversationActions):
         count = len(shown)
         if len(messages) >= count and messages[count - 1].id == shown[-1].id:
             new = messages[count:]
-        else:
-            new = messages  # out of step (should not happen): append skips known ids
+        else:  # a note dated among the shown messages: shown again, in its place
+            view.set_messages(messages)
+            self._echoes_reattach(view)
+            return
         if new:
             for message in new:
-                if message.external_id:
+                if message.id.startswith(NOTE_PREFIX):
+                    self._settle_note(message)
+                elif message.external_id:
                     self._settling.pop(message.external_id, None)
                     self._echoes.pop(message.external_id, None)
             view.append(new)
@@ -307,7 +323,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
                        for tag_id in tag_ids)
         return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
                          state.ratings, state.position, state.missing, loading, problem,
-                         colors)
+                         colors, linked_summary(conversation, state.children))
 
     def _show_head(self, state: ThreadState) -> None:
         self.head.show(self._facts(state))
@@ -331,8 +347,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def _add_echo(self, view: ThreadView, item: OutboxItem) -> None:
         status, failed = pending_status(item)
         self._echoes[item.external_id] = item
-        view.add_pending(echo_message(item, self.session.me_id, self._channel()), status,
-                         failed=failed)
+        if is_note(item.payload):
+            echo = note_echo(item, f"{ECHO_PREFIX}{item.id}", self.session.me_id)
+        else:
+            echo = echo_message(item, self.session.me_id, self._channel())
+        view.add_pending(echo, status, failed=failed)
 
     def _sync_pending(self, view: ThreadView, state: ThreadState) -> None:
         """Show each outbox item of this conversation, with its status, until it arrives."""
@@ -365,7 +384,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def _open(self, conversation_id: int) -> None:
         """Show another conversation on this screen (``J``/``K``)."""
         session = self.session
-        self.composer.flush_draft()
+        compose_link.save_now(self.session, self.composer)
         self.conversation_id = conversation_id
         self._state = None
         self._echoes.clear()
@@ -375,7 +394,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
         session.live.poke("thread")
         view = self.thread_view
         view.set_messages(())
-        self.composer.open(conversation_id, state.conversation)
+        start = compose_link.start(session, conversation_id, state.conversation)
+        self.composer.open(conversation_id, state.conversation, draft=start.draft,
+                           content_type=start.content_type, mode=start.mode)
         self._apply(state)
         self.set_focus(view)
 
@@ -398,7 +419,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     def action_back(self) -> None:
         """Back to the list."""
-        self.composer.flush_draft()
+        compose_link.save_now(self.session, self.composer)
         self.app.pop_screen()
 
     def action_reply(self) -> None:
@@ -424,12 +445,58 @@ class ThreadScreen(ModeScreen, ConversationActions):
         else:
             composer.focus_editor()  # says why replies are not possible
 
-    @on(Composer.Sent)
-    def _sent(self, event: Composer.Sent) -> None:
+    # ------------------------------------------------------------------ the composer's asks
+
+    def on_composer_draft_changed(self, event: Composer.DraftChanged) -> None:
+        """Save the draft (at once: nothing typed is lost)."""
         event.stop()
-        if event.item.external_id not in self._echoes:
-            self._add_echo(self.thread_view, event.item)
-        self.thread_view.action_end()
+        compose_link.save_draft(self.session, event)
+
+    def on_composer_content_type_chosen(self, event: Composer.ContentTypeChosen) -> None:
+        """Remember Text or Markdown for the channel."""
+        event.stop()
+        compose_link.remember_content_type(self.session, event)
+
+    def on_composer_mode_changed(self, event: Composer.ModeChanged) -> None:
+        """Keep whether the draft is a note."""
+        event.stop()
+        compose_link.remember_mode(self.session, event)
+
+    def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
+        """Hand the reply or note to the store (files are read off the UI thread)."""
+        event.stop()
+        self._send(event)
+
+    @work(group="composer-send", exit_on_error=False)
+    async def _send(self, event: Composer.SendRequested) -> None:
+        conversation = self._conversation()
+        try:
+            item = await compose_link.send(self.session, event, conversation)
+        except Exception as error:  # never a traceback: the text stays in the composer
+            event.composer.refused(event.outgoing, f"It could not be queued: {error}")
+            return
+        if item is not None and item.conversation_id == self.conversation_id:
+            self._sync_now()  # the echo comes from the outbox's items, like every other one
+            self.thread_view.action_end()
+
+    def _composer_conversation(self) -> None:
+        """Give the composer the conversation's record (and the channel's remembered type)."""
+        conversation = self._conversation()
+        content_type = None
+        if conversation is not None:
+            content_type = self.session.compose.content_type(str(conversation.channel))
+        self.composer.set_conversation(conversation, content_type)
+
+    def _settle_note(self, entry: Message) -> None:
+        """A note arrived from the service: its echo (same author and text) goes."""
+        body = entry.attributes.body
+        text = body.value if body is not None else ""
+        for key, item in list(self._echoes.items()):
+            if is_note(item.payload) and str(item.payload.get("content") or "") == text and \
+                    key in self._settling:
+                self._settling.pop(key, None)
+                self._echoes.pop(key, None)
+                self.thread_view.remove_pending(key)
 
     def conversation_action_done(self, kind: str, conversation_id: int,
                                  error: str | None) -> None:
@@ -437,13 +504,47 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if conversation_id != self.conversation_id or self._state is None:
             return
         self._show_head(self._state)
-        self.composer.set_conversation(self._conversation())
+        self._composer_conversation()
 
     def action_attributes(self) -> None:
         """Edit the conversation's custom attributes."""
         from ..shared.attributes_panel import AttributesPanel
 
         self.app.push_screen(AttributesPanel("Conversation", self.conversation_id))
+
+    def action_history(self) -> None:
+        """What happened to this conversation, who did it and when."""
+        from ..shared.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.conversation_id))
+
+    def action_linked(self) -> None:
+        """The parent and the children of this conversation; enter opens one here."""
+        from .links import LinkedScreen
+
+        state = self._state
+        children = state.children if state is not None else ()
+
+        def chosen(conversation_id: int | None) -> None:
+            if conversation_id is not None and conversation_id != self.conversation_id:
+                self._open(conversation_id)
+
+        self.app.push_screen(LinkedScreen(self.conversation_id, self._conversation(),
+                                          children), chosen)
+
+    def action_link_parent(self) -> None:
+        """Link this conversation under a parent conversation, typed by number."""
+        from .links import LinkParentScreen
+
+        cid = self.conversation_id
+
+        def linked(parent_id: int | None) -> None:
+            if parent_id is not None:
+                self.notify(f"#{cid} is linked under #{parent_id}.", markup=False)
+                if self._state is not None and cid == self.conversation_id:
+                    self._show_head(self._state)
+
+        self.app.push_screen(LinkParentScreen(cid), linked)
 
     def action_ratings(self) -> None:
         """Offer a rating (Csat, Nps, thumbs) and see each question's status."""
@@ -457,6 +558,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     @work(exclusive=True, group="thread-refresh", exit_on_error=False)
     async def _refresh(self) -> None:
+        self.session.threads.want_notes()  # and the links: r reads everything again
         try:
             await self.session.live.refresh("thread")
         except Exception as error:
@@ -493,7 +595,11 @@ class ThreadScreen(ModeScreen, ConversationActions):
         event.stop()
         message = event.message
         if message.id.startswith(ECHO_PREFIX):
-            self.notify("This reply has not been sent yet: discard it with d instead.")
+            self.notify("This has not been sent yet: discard it with d instead.")
+            return
+        if message.id.startswith(NOTE_PREFIX):
+            self.notify("Internal notes are not anonymized one by one: anonymize the "
+                        "conversation instead.")
             return
         short = message.id[:8]
         author = one_line(self.session.directory.name(message.author_id), 40)
@@ -573,7 +679,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
             return
         self._dropped.add(item.external_id)
         if draft is not None:
-            self.composer.load_draft(draft.text, draft.attachments)
+            self.composer.load_draft(draft.text, draft.attachments,
+                                     "note" if is_note(item.payload) else None)
         self._sync_now()
         self.composer.focus_editor()
 

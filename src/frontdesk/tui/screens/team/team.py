@@ -159,6 +159,7 @@ class TeamScreen(ModeScreen):
         Binding("slash", "filter", "Filter", id="team.filter"),
         Binding("escape", "clear_filter", "Clear filter", id="team.clear_filter", show=False),
         Binding("r", "refresh", "Refresh", id="team.refresh"),
+        Binding("a", "activity", "Activity", show=False, id="team.activity"),
         Binding("j", "cursor(1)", "Down", id="team.down", show=False),
         Binding("k", "cursor(-1)", "Up", id="team.up", show=False),
     ]
@@ -436,6 +437,12 @@ class TeamScreen(ModeScreen):
         if self.session is not None:
             self.session.live.poke(PRESENCE_TOPIC)
             self.session.live.poke(LIST_TOPIC)
+
+    def action_activity(self) -> None:
+        """The organisation's recent activity (who did what), filtered as you type."""
+        from ..shared.history import ActivityScreen
+
+        self.app.push_screen(ActivityScreen())
 
     def action_cursor(self, step: int) -> None:
         """Move the row cursor (j/k)."""

@@ -1,0 +1,89 @@
+"""What a screen hosting a :class:`~frontdesk.tui.widgets.composer.Composer` does with its
+messages: hand them to the store (:mod:`frontdesk.store.compose`) and answer the composer.
+
+One function per message, so every host (the thread screen, a test's bare app) does the same.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..store.compose import ComposeMode
+from .widgets.composer import Composer
+
+if TYPE_CHECKING:
+    from ..api.models import Conversation
+    from ..store.local import Draft
+    from ..store.outbox import OutboxItem
+    from ..store.session import Session
+
+__all__ = ["Start", "remember_content_type", "remember_mode", "save_draft", "save_now", "send",
+           "start"]
+
+
+class Start(NamedTuple):
+    """What a composer opens with for one conversation."""
+
+    draft: Draft | None
+    content_type: str
+    mode: ComposeMode
+
+
+def start(session: Session, conversation_id: int, conversation: Conversation | None) -> Start:
+    """The composer's starting state for a conversation, as the store has it: the draft,
+    the channel's content type and the mode. A damaged store gives an empty composer."""
+    compose = session.compose
+    try:
+        draft = compose.draft(conversation_id)
+    except Exception as error:  # a damaged store must not stop the thread from opening
+        session.notice("error", f"The draft could not be read: {error}")
+        draft = None
+    channel = str(conversation.channel) if conversation is not None else ""
+    content_type = compose.content_type(channel) if channel else "Text"
+    return Start(draft, content_type, compose.mode(conversation_id))
+
+
+def save_draft(session: Session, event: Composer.DraftChanged) -> None:
+    """Save the composer's content as the conversation's draft (one UPSERT, at once)."""
+    try:
+        session.compose.save_draft(event.conversation_id, event.text, event.attachments)
+    except Exception as error:
+        event.composer.draft_saved(error)
+        return
+    event.composer.draft_saved()
+
+
+def save_now(session: Session, composer: Composer) -> None:
+    """Save what the composer holds and has not posted yet, at once (before the screen
+    goes away or moves to another conversation)."""
+    change = composer.unsaved()
+    if change is not None:
+        save_draft(session, change)
+
+
+def remember_content_type(session: Session, event: Composer.ContentTypeChosen) -> None:
+    """Keep the channel's Text/Markdown choice."""
+    try:
+        session.compose.remember_content_type(event.channel, event.content_type)
+    except Exception as error:
+        session.notice("warning", f"The choice could not be kept: {error}")
+
+
+def remember_mode(session: Session, event: Composer.ModeChanged) -> None:
+    """Keep whether the conversation's draft is a note."""
+    try:
+        session.compose.remember_mode(event.conversation_id, event.mode)
+    except Exception as error:
+        session.notice("warning", f"The mode could not be kept: {error}")
+
+
+async def send(session: Session, event: Composer.SendRequested,
+               conversation: Conversation | None) -> OutboxItem | None:
+    """Hand the composer's reply or note to the store; the queued item, or None when it was
+    refused (the composer has said why and kept the text)."""
+    result = await session.compose.send(event.outgoing, conversation)
+    if isinstance(result, str):
+        event.composer.refused(event.outgoing, result)
+        return None
+    event.composer.sent(event.outgoing)
+    return result

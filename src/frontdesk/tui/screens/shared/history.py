@@ -1,0 +1,246 @@
+"""History: what happened to a conversation (``h`` in the thread), and the organisation's recent
+activity (for supervisors: ``A`` in Team mode, or the palette), from the activity log.
+
+Each entry is one row: when (local time), who, and what in words ("closed the conversation",
+"added the tag Billing"). The organisation's activity is filtered as you type: by kind
+("closed", "tag", "note"…), by who did it, or by conversation number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Final
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+
+from ....api.errors import ApiError
+from ....api.models import ActivityLogEntry
+from ....store.activity import RECENT_HOURS, conversation_history, recent_activity
+from ....text import one_line
+from ... import clock
+from ...registry import owns_bindings
+from ...widgets.safe import DataTable, Input, Label, Static
+
+__all__ = ["ActivityScreen", "HistoryScreen", "describe", "who"]
+
+#: What each kind of entry says, in words (``{tag}``-style fields come from its attributes).
+_WORDS: Final[dict[str, str]] = {
+    "ConversationCreatedByCustomer": "started the conversation",
+    "ConversationCreatedByAgent": "started the conversation",
+    "ConversationImported": "imported the conversation",
+    "MessageAddedByAgent": "replied",
+    "MessageAddedByCustomer": "wrote",
+    "NoteAdded": "added an internal note",
+    "ConversationClaimed": "claimed the conversation",
+    "TransferSuccessful": "transferred the conversation",
+    "TagAdded": "added the tag {tag}",
+    "TagRemoved": "removed the tag {tag}",
+    "FollowupAdded": "set a follow-up",
+    "FollowupRemoved": "ended the follow-up",
+    "FollowupExpired": "follow-up time came",
+    "ConversationClosed": "closed the conversation",
+    "ConversationReopened": "reopened the conversation",
+    "ConversationRated": "rated the conversation",
+    "ConversationRatingOffered": "offered a rating",
+    "ConversationCustomAttributesUpdated": "changed the custom attributes",
+    "ConversationMessageRedacted": "anonymized a message",
+    "ConversationLinkedToParent": "linked it under #{parent}",
+    "ConversationLinkedFromChild": "linked #{child} under it",
+}
+
+
+def describe(entry: ActivityLogEntry) -> str:
+    """What an entry says, in words (an unknown kind: its name, spaced)."""
+    template = _WORDS.get(entry.type)
+    attributes = entry.attributes or {}
+    if template is None:
+        words = "".join(f" {c.lower()}" if c.isupper() else c for c in entry.type).strip()
+        return one_line(words or "something happened", 80)
+
+    def field(name: str) -> str:
+        value = attributes.get(name)
+        return one_line(str(value), 60) if value not in (None, "") else "?"
+
+    text = template
+    for name in ("tag", "parent", "child"):
+        if "{" + name + "}" in text:
+            text = text.replace("{" + name + "}", field(name))
+    return text
+
+
+def who(entry: ActivityLogEntry, names: Callable[[str], str] | None = None) -> str:
+    """Who did it: the log's name, else the directory's, else an email, a phone, the system."""
+    author = entry.author
+    if author is None:
+        return "system"
+    name = author.name or ""
+    if not name and names is not None:
+        looked_up = names(author.id)
+        name = looked_up if looked_up and looked_up != "—" else ""
+    return one_line(name or author.email or author.phone_number or "…" + author.id[-6:], 40)
+
+
+class _LogScreen(ModalScreen[None]):
+    """A table of activity entries over the screen, with a line saying what is shown."""
+
+    TITLE_TEXT = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[ActivityLogEntry] = []
+
+    def _table(self) -> DataTable[Any]:
+        return self.query_one("#history-table", DataTable)
+
+    def _names(self) -> Callable[[str], str] | None:
+        session = getattr(self.app, "session", None)
+        return session.directory.name if session is not None else None
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        line = self.query_one("#history-status", Static)
+        line.update(Text(one_line(text, 200)))
+        line.set_class(error, "-error")
+
+    def _paint(self, entries: list[ActivityLogEntry], *, numbers: bool) -> None:
+        table = self._table()
+        table.clear()
+        names = self._names()
+        for index, entry in enumerate(entries):
+            cells = [Text(clock.shown(entry.activity_timestamp, "day"))]
+            if numbers:
+                cells.append(Text(f"#{entry.conversation_id}"))
+            cells += [Text(who(entry, names)), Text(describe(entry))]
+            table.add_row(*cells, key=f"{index}:{entry.id}")
+
+    def action_close(self) -> None:
+        """Back to where it was opened."""
+        self.dismiss(None)
+
+
+@owns_bindings
+class HistoryScreen(_LogScreen):
+    """One conversation's activity log, newest first."""
+
+    HELP_NAME = "History"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,h", "close", "Close", id="history.close"),
+        Binding("r", "refresh", "Refresh", id="history.refresh"),
+    ]
+
+    def __init__(self, conversation_id: int) -> None:
+        super().__init__()
+        self.conversation_id = int(conversation_id)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="history-box"):
+            yield Label(f"History of #{self.conversation_id}", id="history-title")
+            table: DataTable[Any] = DataTable(id="history-table", cursor_type="row")
+            table.add_columns("When", "Who", "What")
+            yield table
+            yield Static("Loading…", id="history-status")
+            yield Label("r: refresh    esc: close", id="history-hint")
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def action_refresh(self) -> None:
+        """Read the log again."""
+        self.load()
+
+    @work(exclusive=True, group="history-load", exit_on_error=False)
+    async def load(self) -> None:
+        """Read the conversation's log."""
+        session = getattr(self.app, "session", None)
+        if session is None:
+            return
+        try:
+            entries = await conversation_history(session, self.conversation_id)
+        except ApiError as error:
+            self._say(f"The history could not be read: {error.message or error}", error=True)
+            return
+        self.entries = entries
+        self._paint(entries, numbers=False)
+        count = len(entries)
+        self._say(f"{count} entr{'ies' if count != 1 else 'y'}, newest first" if count
+                  else "Nothing recorded for this conversation yet.")
+
+
+@owns_bindings
+class ActivityScreen(_LogScreen):
+    """The organisation's recent activity, newest first, filtered as you type."""
+
+    HELP_NAME = "Activity"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="activity.close"),
+        Binding("ctrl+r", "refresh", "Refresh", id="activity.refresh"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="history-box"):
+            yield Label(f"Activity of the last {RECENT_HOURS} hours", id="history-title")
+            yield Input(placeholder="filter: a kind (closed, tag, note…), who, or #id",
+                        id="history-filter")
+            table: DataTable[Any] = DataTable(id="history-table", cursor_type="row")
+            table.add_columns("When", "Conv.", "Who", "What")
+            yield table
+            yield Static("Loading…", id="history-status")
+            yield Label("type to filter    ctrl+r: refresh    esc: close", id="history-hint")
+
+    def on_mount(self) -> None:
+        self.load()
+
+    def action_refresh(self) -> None:
+        """Read the activity again."""
+        self.load()
+
+    @work(exclusive=True, group="activity-load", exit_on_error=False)
+    async def load(self) -> None:
+        """Read the organisation's recent activity."""
+        session = getattr(self.app, "session", None)
+        if session is None:
+            return
+        try:
+            entries = await recent_activity(session)
+        except ApiError as error:
+            self._say(f"The activity could not be read: {error.message or error}",
+                      error=True)
+            return
+        self.entries = entries
+        self._show()
+
+    def matching(self, query: str) -> list[ActivityLogEntry]:
+        """The entries a filter keeps: every word must be in the entry's kind, its words,
+        who did it or its conversation number."""
+        words = query.casefold().split()
+        if not words:
+            return list(self.entries)
+        names = self._names()
+        kept = []
+        for entry in self.entries:
+            haystack = " ".join((entry.type, describe(entry), who(entry, names),
+                                 f"#{entry.conversation_id}")).casefold()
+            if all(word in haystack for word in words):
+                kept.append(entry)
+        return kept
+
+    def _show(self) -> None:
+        query = self.query_one("#history-filter", Input).value
+        shown = self.matching(query)
+        self._paint(shown, numbers=True)
+        total = len(self.entries)
+        if not total:
+            self._say(f"Nothing happened in the last {RECENT_HOURS} hours.")
+        elif query.strip():
+            self._say(f"{len(shown)} of {total} entries match")
+        else:
+            self._say(f"{total} entries, newest first")
+
+    @on(Input.Changed, "#history-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        event.stop()
+        self._show()
