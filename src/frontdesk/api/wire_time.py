@@ -1,4 +1,4 @@
-"""The one parser of the service's timestamps.
+"""The one parser (and writer) of the service's timestamps.
 
 The service writes three forms: ``2021-12-01T12:46:36.581Z``, ``2021-12-01T12:46:36.581Z[GMT]``
 (a Java zoned form) and the zone-less ``2021-12-01T12:46:35.935`` (read as UTC). The models
@@ -29,3 +29,23 @@ def parse_wire_time(text: str) -> datetime:
         return moment.astimezone(UTC)
     except OverflowError:
         raise TimeOutOfRange("timestamp is out of range") from None
+
+
+def _millis(value: datetime) -> str:
+    value = value.astimezone(UTC) if value.tzinfo else value
+    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}"
+
+
+def format_utc(value: datetime) -> str:
+    """``2021-12-01T12:46:36.581Z``: the service's ordinary form."""
+    return _millis(value) + "Z"
+
+
+def format_zoned(value: datetime) -> str:
+    """``2021-12-01T12:46:36.581Z[GMT]``: the zoned form of message and anonymisation times."""
+    return _millis(value) + "Z[GMT]"
+
+
+def format_local(value: datetime) -> str:
+    """``2021-12-01T12:46:35.935``: the zone-less form of presence times."""
+    return _millis(value)

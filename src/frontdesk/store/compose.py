@@ -23,13 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from ..api.models.common import format_utc
+from ..api.wire_time import format_utc, parse_wire_time
 from .draft_modes import ComposeMode, draft_mode, set_draft_mode
 from .outbox import OutboxItem, note_payload, reply_payload
-from .replies import AttachmentError, materialize, reply_problem
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -133,6 +132,9 @@ class Compose:
             payload = note_payload(outgoing.text, agent_id=self._hub.me_id,
                                    created_at=format_utc(self._hub.server_now()))
         else:
+            # the reply rules read the models: loaded with the first reply, not the first frame
+            from .replies import AttachmentError, materialize, reply_problem
+
             try:
                 files = await asyncio.to_thread(
                     lambda: [materialize(entry) for entry in outgoing.attachments])
@@ -176,10 +178,7 @@ class Compose:
 
 
 def _parse_utc(text: str) -> datetime | None:
-    if not text:
-        return None
     try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return parse_wire_time(text) if text else None
     except ValueError:
         return None
-    return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -30,7 +30,13 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from ..wire_time import TimeOutOfRange, parse_wire_time
+from ..wire_time import (
+    TimeOutOfRange,
+    format_local,
+    format_utc,
+    format_zoned,
+    parse_wire_time,
+)
 
 __all__ = [
     "UUID_PATTERN",
@@ -88,25 +94,6 @@ def parse_timestamp(value: Any) -> Any:
             return value
     return value
 
-
-def _millis(value: datetime) -> str:
-    value = value.astimezone(UTC) if value.tzinfo else value
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}"
-
-
-def format_utc(value: datetime) -> str:
-    """``2021-12-01T12:46:36.581Z``: the service's ordinary form."""
-    return _millis(value) + "Z"
-
-
-def format_zoned(value: datetime) -> str:
-    """``2021-12-01T12:46:36.581Z[GMT]``: the zoned form of message and anonymisation times."""
-    return _millis(value) + "Z[GMT]"
-
-
-def format_local(value: datetime) -> str:
-    """``2021-12-01T12:46:35.935``: the zone-less form of presence times."""
-    return _millis(value)
 
 
 _TS_SCHEMA = {"type": "string", "format": "date-time"}
