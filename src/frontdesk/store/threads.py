@@ -4,11 +4,13 @@ every few seconds while it is shown, and the replies waiting in the outbox besid
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
+from .message_rows import MessageRows
 from .outbox import Outbox, OutboxItem
 from .topics import THREAD, TopicKey
 
@@ -33,7 +35,8 @@ class ThreadState:
 
     conversation_id: int
     conversation: Conversation | None = None
-    messages: tuple[Message, ...] = ()
+    #: the messages, oldest first (:class:`MessageRows` once read: models on demand)
+    messages: Sequence[Message] = ()
     tag_ids: tuple[str, ...] = ()
     ratings: tuple[ConversationRating, ...] = ()
     position: ConversationPosition | None = None
@@ -102,15 +105,16 @@ class ThreadStore:
         extra = Priority.INTERACTIVE if opening else Priority.BACKGROUND
         self._polls += 1
         try:
-            fresh, self._etag = await client.messages.list_if_changed(
+            fresh, self._etag = await client.messages.list_wires_if_changed(
                 conversation_id, self._etag if previous is not None else None,
                 priority=main)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
+        messages: Sequence[Message]
         if fresh is None and previous is not None:
             messages = previous.messages
         else:
-            messages = tuple(fresh or ())
+            messages = MessageRows.of_wires(fresh or ())
         conversation = self._inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
         if previous is not None and messages != previous.messages and not full:
@@ -144,7 +148,8 @@ class ThreadStore:
                 position = None
         elif not waiting:
             position = None
-        authors = {message.author_id for message in messages[-200:]}
+        authors = set(messages.authors[-200:] if isinstance(messages, MessageRows)
+                      else (message.author_id for message in messages[-200:]))
         if messages:
             last = messages[-1]
             body = last.attributes.body

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -30,6 +31,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from ...api.models import Conversation, Message
+from ...store.message_rows import MessageRows
 from ...store.outbox import OutboxBusy, OutboxItem
 from ...store.threads import ThreadState
 from ...text import clean, one_line
@@ -252,7 +254,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if previous is None or state.pending != previous.pending or self._settling:
             self._sync_pending(view, state)
 
-    def _apply_messages(self, view: ThreadView, messages: tuple[Message, ...]) -> None:
+    def _apply_messages(self, view: ThreadView, messages: Sequence[Message]) -> None:
         shown = view.messages
         if not shown:
             if messages:
@@ -260,7 +262,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 self._echoes_reattach(view)
             return
         count = len(shown)
-        if len(messages) >= count and messages[count - 1].id == shown[-1].id:
+        if len(messages) >= count and _id_at(messages, count - 1) == _id_at(shown, -1):
             new = messages[count:]
         else:
             new = messages  # out of step (should not happen): append skips known ids
@@ -614,3 +616,10 @@ class ThreadScreen(ModeScreen, ConversationActions):
         state = self.session.threads.state
         if state is not None:
             self._apply(state)
+
+
+def _id_at(messages: Sequence[Message], position: int) -> str:
+    """The id of one message, without reading a compact row back into a model."""
+    if isinstance(messages, MessageRows):
+        return messages.ids[position]
+    return messages[position].id
