@@ -93,6 +93,8 @@ class ThreadStore:
         The first tick is the user opening the thread: all of it (messages, record, tags,
         ratings, position, the authors' names) is what the user just asked for and goes
         before any polling, so a thread opened while the inbox is still filling shows at once.
+        Its messages are shown as soon as they are read, one round trip after the opening;
+        the rest of the head follows as it comes.
         """
         conversation_id = self.current
         if conversation_id is None:
@@ -117,6 +119,13 @@ class ThreadStore:
             messages = MessageRows.of_wires(fresh or ())
         conversation = self._inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
+        if opening and messages:
+            # over a slow service each request of the head costs a round trip: the messages
+            # go on screen now, the head's extras (and the authors' names) follow
+            self._hub.live.put(TOPIC, ThreadState(
+                conversation_id, conversation, messages,
+                previous.tag_ids if previous else (), pending=previous.pending
+                if previous else tuple(self._outbox.items(conversation_id))))
         if previous is not None and messages != previous.messages and not full:
             self._inbox.want([conversation_id])
         tag_ids = previous.tag_ids if previous else ()

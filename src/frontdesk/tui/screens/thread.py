@@ -233,6 +233,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
             self._apply(value)
         elif self._state is not None:
             self._show_head(self._state)  # names, queues, connection: repainted only if changed
+            if topic == "inbox":  # the authors' names may have been resolved meanwhile
+                self.thread_view.refresh_names()
 
     # ------------------------------------------------------------------ applying state
 

@@ -287,6 +287,12 @@ class ThreadView(VerticalScroll):
         if position < len(self._echo_views):
             self._unmount([self._echo_views.pop(position)])
 
+    def refresh_names(self) -> None:
+        """Show the authors' names of the mounted messages again where they changed (names
+        resolved after the messages were shown)."""
+        for view in self.message_views:
+            view.refresh_author()
+
     def refresh_times(self) -> None:
         """Update the relative times of the mounted messages (only those that changed)."""
         for view in self.message_views:
