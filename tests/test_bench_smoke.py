@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", "sandbox",
-              "local")
+              "local", "slow")
 
 
 def test_quick_bench_writes_results(tmp_path: Path) -> None:
