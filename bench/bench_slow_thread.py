@@ -68,6 +68,7 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
+    from frontdesk.store.threads import ThreadState
     from frontdesk.tui.app import FrontdeskApp
     from frontdesk.tui.screens.thread import ThreadScreen
 
@@ -89,12 +90,25 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
             await _workers_done(app)
             await reference.messages.list(thread_id)  # the connection is open
             frames = FrameClock(app)
+            ticks: list[float] = []
+            ticked = asyncio.Event()
+            poll = session.threads.poll
+
+            async def timed() -> ThreadState:  # when each tick of the thread returns
+                state = await poll()
+                ticks.append(time.perf_counter())
+                ticked.set()
+                return state
+
+            session.threads.poll = timed  # type: ignore[method-assign]
             for _ in range(runs):
                 started = time.perf_counter()
                 await reference.messages.list(thread_id)
                 got["trip"].append((time.perf_counter() - started) * 1000)
 
                 screen = ThreadScreen(thread_id)
+                ticks.clear()
+                ticked.clear()
 
                 def shown(screen: ThreadScreen = screen) -> bool:
                     views = screen.thread_view.message_views
@@ -104,12 +118,8 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
                 await app.push_screen(screen)
                 at = await frames.frame_where(shown)
                 got["open"].append((at - started) * 1000)
-                while True:  # the opening thread's topic (made anew) has had its first tick
-                    topic = session.live.topic("thread")
-                    if topic is not None and topic.polls >= 1:
-                        break
-                    await asyncio.sleep(0.005)
-                got["complete"].append((time.perf_counter() - started) * 1000)
+                await ticked.wait()  # the opening tick has returned
+                got["complete"].append((ticks[0] - started) * 1000)
                 app.pop_screen()
                 await _workers_done(app)
                 await pilot.pause()
