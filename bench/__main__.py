@@ -164,6 +164,12 @@ def _memory(ctx: BenchContext) -> Outcome:
     return bench_memory.run(ctx)
 
 
+def _slow_thread(ctx: BenchContext) -> Outcome:
+    from . import bench_slow_thread
+
+    return bench_slow_thread.run(ctx)
+
+
 def _local(ctx: BenchContext) -> Outcome:
     from . import bench_local
 
@@ -185,6 +191,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "idle": ("(g) idle console requests, 429s, action wait", _idle, ("limited",)),
     "client": ("(h) client overhead per call", _client, ("small",)),
     "memory": ("(i) console memory", _memory, ("big",)),
+    "slow": ("(l) a thread opened over a slow service", _slow_thread, ()),
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }

@@ -15,7 +15,7 @@ after ``gc.collect()``) read after each:
 4. thread: the big thread (``meta.big_thread_id``) open in the thread screen, every message
    loaded (the screen mounts only those near the viewport).
 
-Budget: ≤ 200 MB RSS at step 4. The peak (VmHWM) is reported beside it. The probe also times
+Budget: ≤ 120 MB RSS at step 4. The peak (VmHWM) is reported beside it. The probe also times
 ``InboxScreen.rebuild()`` on the real InboxStore (the store's views, the view counts and the
 list's rows) — information to set beside bench_inbox's list-only build — and polls that each
 change one conversation (``poll.one``: ``InboxStore.upsert`` and the screen's store-change
@@ -50,7 +50,7 @@ from .common import (
     rss_mb,
 )
 
-BUDGET_MB = 200.0
+BUDGET_MB = 120.0
 #: a poll that changes one conversation, 100,000 rows in the inbox: time on the UI thread
 POLL_ONE_BUDGET_MS = 16.0
 SIZE = (160, 45)

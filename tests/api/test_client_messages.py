@@ -16,7 +16,7 @@ from frontdesk.api import (
     RetryPolicy,
     ServiceUnavailable,
 )
-from frontdesk.api.models import InboundMessageInput
+from frontdesk.api.models import InboundMessageInput, Message
 from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
@@ -81,6 +81,13 @@ async def test_list_and_add(client: ApiClient, sandbox: SandboxServer) -> None:
         "first", "Any news?", "**Yes**"]
     assert thread[-1].id == outbound.message_id
     assert thread[-1].attributes.type == "ChatAttributes"
+    # the same thread kept compact: each message its wire JSON, a model again on demand
+    wires, etag = await client.messages.list_wires_if_changed(conversation_id, None)
+    assert wires is not None and etag is not None
+    assert [w.id for w in wires] == [m.id for m in thread]
+    assert [Message.model_validate_json(w.wire) for w in wires] == thread
+    assert wires[-1].author_id == agent and wires[-1].external_id == "reply-1"
+    assert await client.messages.list_wires_if_changed(conversation_id, etag) == (None, etag)
 
 
 async def test_add_from_an_input(client: ApiClient, sandbox: SandboxServer) -> None:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import httpx
+
 from frontdesk.api.client import ApiClient, pacer_for
-from frontdesk.api.pacing import Priority
+from frontdesk.api.pacing import Pacer, Priority
 from frontdesk.config import Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
+from frontdesk.store.threads import ThreadState
 
 
 async def test_a_thread_opened_during_the_first_fill_comes_first(
@@ -37,5 +40,33 @@ async def test_a_thread_opened_during_the_first_fill_comes_first(
         assert len(session.inbox.rows) == 1  # the thread's record: the batch is not in yet
         await filling
         assert len(session.inbox.rows) == 25
+    finally:
+        await session.close()
+
+
+async def test_a_thread_shows_its_messages_before_the_head_is_read(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """Over a slow service every request costs a round trip: the opening tick publishes the
+    messages as soon as they are read, before the record, tags and ratings are asked for."""
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    paths: list[str] = []
+    shown: list[tuple[ThreadState, list[str]]] = []
+
+    async def on_request(request: httpx.Request) -> None:
+        paths.append(request.url.path)
+
+    client._http.event_hooks["request"].append(on_request)
+    session.live.subscribe(lambda name, value: shown.append((value, list(paths)))
+                           if name == "thread" else None)
+    try:
+        session.threads.open(7)
+        state = await session.threads.poll()
+        assert state.conversation is not None and state.messages
+        first, asked = next((s, p) for s, p in shown if s.messages)
+        assert first.messages is state.messages  # the same messages: not shown twice
+        assert [p.rsplit("/", 1)[-1] for p in asked] == ["messages"]  # one round trip
+        assert len(paths) > len(asked)  # the head's requests came after
     finally:
         await session.close()

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
+from .message_rows import MessageRows
 from .outbox import Outbox, OutboxItem
 from .topics import THREAD, TopicKey
 
@@ -41,7 +43,8 @@ class ThreadState:
 
     conversation_id: int
     conversation: Conversation | None = None
-    messages: tuple[Message, ...] = ()
+    #: the messages, oldest first (:class:`MessageRows` once read: models on demand)
+    messages: Sequence[Message] = ()
     tag_ids: tuple[str, ...] = ()
     ratings: tuple[ConversationRating, ...] = ()
     position: ConversationPosition | None = None
@@ -68,7 +71,7 @@ class ThreadStore:
         self._etag: str | None = None
         #: the messages ``_etag`` stands for: a poll whose previous state holds others (a
         #: poll that overlapped another) asks for all of them
-        self._etag_messages: tuple[Message, ...] | None = None
+        self._etag_messages: Sequence[Message] | None = None
         self._notes_due = False
 
     def want_notes(self) -> None:
@@ -113,6 +116,8 @@ class ThreadStore:
         The first tick is the user opening the thread: all of it (messages, record, tags,
         ratings, position, the authors' names) is what the user just asked for and goes
         before any polling, so a thread opened while the inbox is still filling shows at once.
+        Its messages are shown as soon as they are read, one round trip after the opening;
+        the rest of the head follows as it comes.
         """
         conversation_id = self.current
         if conversation_id is None:
@@ -126,17 +131,25 @@ class ThreadStore:
         self._polls += 1
         known = previous is not None and previous.messages is self._etag_messages
         try:
-            fresh, etag = await client.messages.list_if_changed(
+            fresh, etag = await client.messages.list_wires_if_changed(
                 conversation_id, self._etag if known else None, priority=main)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
+        messages: Sequence[Message]
         if fresh is None and previous is not None:
             messages = previous.messages
         else:
-            messages = tuple(fresh or ())
+            messages = MessageRows.of_wires(fresh or ())
         self._etag, self._etag_messages = etag, messages
         conversation = self._inbox.records.get(conversation_id) or (
             previous.conversation if previous else None)
+        if opening and messages:
+            # over a slow service each request of the head costs a round trip: the messages
+            # go on screen now, the head's extras (and the authors' names) follow
+            self._hub.live.put(TOPIC, ThreadState(
+                conversation_id, conversation, messages,
+                previous.tag_ids if previous else (), pending=previous.pending
+                if previous else tuple(self._outbox.items(conversation_id))))
         if previous is not None and messages != previous.messages and not full:
             self._inbox.want([conversation_id])
         tag_ids = previous.tag_ids if previous else ()
@@ -168,7 +181,8 @@ class ThreadStore:
                 position = None
         elif not waiting:
             position = None
-        authors = {message.author_id for message in messages[-200:]}
+        authors = set(messages.authors[-200:] if isinstance(messages, MessageRows)
+                      else (message.author_id for message in messages[-200:]))
         if messages:
             last = messages[-1]
             body = last.attributes.body

@@ -223,6 +223,7 @@ class MessageView(Static, can_focus=True):
         self._hovered = False
         self._focused = False
         self._relative = ago(message.created_at, reference=self._clock(), words=True)
+        self._shown_author = ""
         attributes = message.attributes
         files = list(attributes.attachments or [])
         email = attributes.email_content
@@ -275,6 +276,14 @@ class MessageView(Static, can_focus=True):
         self.set_class(failed, "-failed")
         self.update(self._build())
 
+    def refresh_author(self) -> bool:
+        """Show the author's name again if it reads differently now (it was resolved after
+        the message was shown). Returns whether it did."""
+        if self._author() == self._shown_author:
+            return False
+        self.update(self._build())
+        return True
+
     def refresh_time(self) -> bool:
         """Recompute the relative time; re-render only if it changed. Returns whether it did."""
         relative = ago(self._message.created_at, reference=self._clock(), words=True)
@@ -305,7 +314,8 @@ class MessageView(Static, can_focus=True):
         glyph, role, _css = _DIRECTIONS.get(attributes.direction or "", _OTHER_DIRECTION)
         out = Text(end="")
         out.append(glyph + " ", _GLYPH)
-        out.append(self._author(), _NAME)
+        self._shown_author = self._author()
+        out.append(self._shown_author, _NAME)
         if attributes.direction == "Internal":  # a note: never mistaken for a message
             meta = ["Note · only agents see this"]
         else:

@@ -42,6 +42,7 @@ from textual.message import Message as TextualMessage
 from textual.widget import AwaitMount, Widget
 
 from frontdesk.api.models.messages import Message
+from frontdesk.store.message_rows import MessageRows
 from frontdesk.tui.widgets.message_view import MessageView
 
 from .safe import Static
@@ -124,7 +125,7 @@ class ThreadView(VerticalScroll):
         super().__init__(name=name, id=id, classes=classes)
         self._names = names
         self._clock = clock
-        self._messages: list[Message] = []
+        self._messages = MessageRows()  # compact: models only for what is mounted
         self._index: dict[str, int] | None = {}  # id -> position; None until rebuilt
         self._external: dict[str, str] | None = None  # external id -> message id, lazily
         self._echoes: list[_Echo] = []
@@ -181,7 +182,7 @@ class ThreadView(VerticalScroll):
         id index (for duplicates and echoes) is built after the first frame.  Should the
         list hold the same id twice, the first occurrence is kept then.
         """
-        self._messages = list(messages)
+        self._messages = MessageRows.of(messages)
         self._index = None
         self._external = None
         self._echoes = []
@@ -286,6 +287,12 @@ class ThreadView(VerticalScroll):
         if position < len(self._echo_views):
             self._unmount([self._echo_views.pop(position)])
 
+    def refresh_names(self) -> None:
+        """Show the authors' names of the mounted messages again where they changed (names
+        resolved after the messages were shown)."""
+        for view in self.message_views:
+            view.refresh_author()
+
     def refresh_times(self) -> None:
         """Update the relative times of the mounted messages (only those that changed)."""
         for view in self.message_views:
@@ -336,14 +343,16 @@ class ThreadView(VerticalScroll):
         window is then mounted afresh at the newest messages.
         """
         if self._index is None:
-            index = {message.id: position for position, message in enumerate(self._messages)}
-            if len(index) != len(self._messages):
-                unique: list[Message] = []
+            ids = self._messages.ids
+            index = {message_id: position for position, message_id in enumerate(ids)}
+            if len(index) != len(ids):
+                firsts: list[int] = []
                 index = {}
-                for message in self._messages:
-                    if message.id not in index:
-                        index[message.id] = len(unique)
-                        unique.append(message)
+                for position, message_id in enumerate(ids):
+                    if message_id not in index:
+                        index[message_id] = len(firsts)
+                        firsts.append(position)
+                unique = self._messages.select(firsts)
                 self._messages = unique
                 self._index = index  # before the reset, which may look it up
                 total = len(unique)
@@ -354,8 +363,11 @@ class ThreadView(VerticalScroll):
     def _external_ids(self) -> dict[str, str]:
         """External ids of the real messages (built on first use: echoes are rare)."""
         if self._external is None:
+            rows = self._messages
             self._external = {
-                message.external_id: message.id for message in self._messages if message.external_id
+                external: message_id
+                for external, message_id in zip(rows.external_ids, rows.ids, strict=True)
+                if external
             }
         return self._external
 

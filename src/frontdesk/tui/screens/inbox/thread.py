@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -33,6 +34,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
 from ....api.models import Conversation, Message
+from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxBusy, OutboxItem, is_note
 from ....store.threads import ThreadState
 from ....text import clean, one_line
@@ -242,6 +244,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
             self._apply(value)
         elif self._state is not None:
             self._show_head(self._state)  # names, queues, connection: repainted only if changed
+            if topic == "inbox":  # the authors' names may have been resolved meanwhile
+                self.thread_view.refresh_names()
 
     # ------------------------------------------------------------------ applying state
 
@@ -264,7 +268,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if previous is None or state.pending != previous.pending or self._settling:
             self._sync_pending(view, state)
 
-    def _apply_messages(self, view: ThreadView, messages: tuple[Message, ...]) -> None:
+    def _apply_messages(self, view: ThreadView, messages: Sequence[Message]) -> None:
         shown = view.messages
         if not shown:
             if messages:
@@ -272,7 +276,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 self._echoes_reattach(view)
             return
         count = len(shown)
-        if len(messages) >= count and messages[count - 1].id == shown[-1].id:
+        if len(messages) >= count and _id_at(messages, count - 1) == _id_at(shown, -1):
             new = messages[count:]
         else:  # a note dated among the shown messages: shown again, in its place
             view.set_messages(messages)
@@ -721,3 +725,10 @@ class ThreadScreen(ModeScreen, ConversationActions):
         state = self.session.threads.state
         if state is not None:
             self._apply(state)
+
+
+def _id_at(messages: Sequence[Message], position: int) -> str:
+    """The id of one message, without reading a compact row back into a model."""
+    if isinstance(messages, MessageRows):
+        return messages.ids[position]
+    return messages[position].id

@@ -1,0 +1,166 @@
+"""A thread opened over a slow service: its messages on screen after one round trip.
+
+The sandbox (its own process, on a copy of the small database, no simulator, TCP_NODELAY as
+in ``common.NODELAY_LAUNCHER``) answers every request 150 ms late (its latency fault).
+Measured, alternating, in one run:
+
+* one round trip: ``client.messages.list`` of the thread (the console's own client, pacing
+  off) — what the messages cannot come sooner than;
+* open: the console (FrontdeskApp, headless 160x45, signed in, the inbox settled) opens the
+  thread screen on that conversation; the time from the push to the first frame that shows
+  the newest message (``App._display`` wrapped, as in ``bench_thread``), and to the frame
+  where the thread's first tick is complete (the head's record, tags, ratings, names).
+
+Budget: open ≤ one round trip + 30 ms (the difference of the medians); the complete head is
+information.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from .common import (
+    KEY,
+    SRC,
+    BenchContext,
+    Result,
+    big_thread_id,
+    failed,
+    free_port,
+    measured,
+    median,
+)
+
+LATENCY = 0.15
+BUDGET_MS = 30.0
+SIZE = (160, 45)
+
+#: the sandbox with every answer late, in a process of its own (prints "ready" when it is)
+SERVER = """
+import asyncio.base_events, socket, sys, time
+def _set_nodelay(sock):
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+asyncio.base_events._set_nodelay = _set_nodelay
+from frontdesk.sandbox.server import SandboxServer
+server = SandboxServer(sys.argv[1], keys=[sys.argv[2]], simulator=False, rate_limit=False,
+                       port=int(sys.argv[3])).start()
+server.faults.latency(float(sys.argv[4]), count=None)
+print("ready", flush=True)
+sys.stdin.read()
+server.close()
+"""
+
+
+async def _measure(base_url: str, thread_id: int, runs: int, settle: float
+                   ) -> dict[str, list[float]]:
+    from frontdesk.api.client import ApiClient
+    from frontdesk.api.pacing import Pacer
+    from frontdesk.config import Settings
+    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.store.local import LocalStore
+    from frontdesk.store.session import Session
+    from frontdesk.store.threads import ThreadState
+    from frontdesk.tui.app import FrontdeskApp
+    from frontdesk.tui.screens.inbox.thread import ThreadScreen
+
+    from .bench_memory import _workers_done
+    from .bench_thread import FrameClock
+
+    got: dict[str, list[float]] = {"trip": [], "open": [], "complete": []}
+    folder = Path(tempfile.mkdtemp(prefix="frontdesk-bench-slow-"))
+    try:
+        reference = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
+        client = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
+        session = Session(client=client, local=LocalStore(folder / "local.db"),
+                          settings=Settings(), profile="bench", identity=DEMO_AGENT_EMAIL)
+        app = FrontdeskApp(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await _workers_done(app)
+            await pilot.pause()
+            await asyncio.sleep(settle)  # the inbox's first fill (slow too) is over
+            await _workers_done(app)
+            await reference.messages.list(thread_id)  # the connection is open
+            frames = FrameClock(app)
+            ticks: list[float] = []
+            ticked = asyncio.Event()
+            poll = session.threads.poll
+
+            async def timed() -> ThreadState:  # when each tick of the thread returns
+                state = await poll()
+                ticks.append(time.perf_counter())
+                ticked.set()
+                return state
+
+            session.threads.poll = timed  # type: ignore[method-assign]
+            for _ in range(runs):
+                started = time.perf_counter()
+                await reference.messages.list(thread_id)
+                got["trip"].append((time.perf_counter() - started) * 1000)
+
+                screen = ThreadScreen(thread_id)
+                ticks.clear()
+                ticked.clear()
+
+                def shown(screen: ThreadScreen = screen) -> bool:
+                    views = screen.thread_view.message_views
+                    return bool(views) and views[-1] in app.screen._compositor.visible_widgets
+
+                started = time.perf_counter()
+                await app.push_screen(screen)
+                at = await frames.frame_where(shown)
+                got["open"].append((at - started) * 1000)
+                await ticked.wait()  # the opening tick has returned
+                got["complete"].append((ticks[0] - started) * 1000)
+                app.pop_screen()
+                await _workers_done(app)
+                await pilot.pause()
+        await reference.aclose()
+        await session.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return got
+
+
+def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """The slow-service thread rows."""
+    folder = Path(tempfile.mkdtemp(prefix="frontdesk-bench-slowdb-"))
+    try:
+        db = folder / "sandbox.db"
+        shutil.copy(ctx.small_db, db)
+        runs = 1 if ctx.quick else ctx.runs
+        port = free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(db), KEY, str(port), str(LATENCY)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": str(SRC)})
+        try:
+            assert server.stdout is not None and server.stdout.readline().strip() == b"ready"
+            got = asyncio.run(_measure(f"http://127.0.0.1:{port}", big_thread_id(db), runs,
+                                       0.5 if ctx.quick else 5.0))
+        finally:
+            server.communicate(b"", timeout=30)
+    except Exception as error:  # a row saying why, never a dead table
+        return [failed("thread.slow", "thread over a slow service", repr(error),
+                       f"≤ 1 round trip + {BUDGET_MS:.0f} ms")], {}
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    extra = median(got["open"]) - median(got["trip"])
+    rows = [
+        measured("thread.slow.trip", f"one round trip, sandbox {LATENCY * 1000:.0f} ms late",
+                 got["trip"], budget="reference"),
+        measured("thread.slow.open", "open a thread over it: messages on screen",
+                 got["open"], budget=f"≤ 1 round trip + {BUDGET_MS:.0f} ms",
+                 met=extra <= BUDGET_MS, note=f"+{extra:.1f} ms over the round trip"),
+        measured("thread.slow.complete", "the same: the head's record, tags, ratings read",
+                 got["complete"], budget="information"),
+    ]
+    return rows, {"samples": got}

@@ -1,0 +1,39 @@
+"""A thread's messages kept compact: wire JSON per message, a full model only on demand."""
+
+from __future__ import annotations
+
+import json
+
+from frontdesk.api.models import Message
+from frontdesk.api.resources.messages import WireMessage
+from frontdesk.store.message_rows import MessageRows
+
+
+def wire(n: int, *, external: str | None = None) -> WireMessage:
+    raw = {"id": f"m{n}", "authorId": "a1" if n % 2 else "a2", "externalId": external,
+           "createdAt": f"2026-01-01T10:{n:02d}:00Z",
+           "attributes": {"_type": "ChatAttributes", "direction": "Inbound",
+                          "content": {"_type": "Text", "value": f"body {n}"}}}
+    return WireMessage(f"m{n}", raw["authorId"], external,  # type: ignore[arg-type]
+                       json.dumps(raw))
+
+
+def test_rows_read_as_models_and_compare_by_value() -> None:
+    rows = MessageRows.of_wires([wire(n, external="x3" if n == 3 else None) for n in range(6)])
+    assert len(rows) == 6 and rows.ids == [f"m{n}" for n in range(6)]
+    assert rows.authors[:2] == ["a2", "a1"] and rows.external_ids[3] == "x3"
+    assert rows[-1].attributes.body is not None and rows[-1].attributes.body.value == "body 5"
+    assert rows[-1] is rows[5]  # read once, kept while used
+    assert [m.id for m in rows[2:4]] == ["m2", "m3"]
+    assert [m.id for m in rows] == rows.ids
+    again = MessageRows.of_wires([wire(n, external="x3" if n == 3 else None) for n in range(6)])
+    assert again == rows and again != MessageRows.of_wires([wire(n) for n in range(6)])
+    assert rows == list(rows)
+
+    # a copy shares the strings and takes models appended as they are
+    view = MessageRows.of(rows)
+    echo = Message.model_validate_json(wire(9).wire)
+    view.append(echo)
+    assert len(view) == 7 and len(rows) == 6 and view[-1] is echo and view.ids[-1] == "m9"
+    assert view.select([0, 6]).ids == ["m0", "m9"]
+    assert MessageRows.of(list(view)) == view
