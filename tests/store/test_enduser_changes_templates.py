@@ -22,9 +22,8 @@ from frontdesk.store.enduser_changes import (
     update_enduser,
 )
 from frontdesk.store.errors import Refused
-from frontdesk.store.organization import organization_of
 from frontdesk.store.session import Session
-from frontdesk.store.templates import fill_placeholders, matching, templates_of
+from frontdesk.store.templates import fill_placeholders, matching
 
 
 class Sent:
@@ -146,7 +145,7 @@ def test_placeholders_are_filled_or_left_as_written() -> None:
 
 async def test_quick_responses_languages_names_and_delete(session: Session,
                                                           sandbox: SandboxServer) -> None:
-    store = templates_of(session)
+    store = session.templates
     entries = await store.quick_responses()
     titles = [e.title for e in entries]
     assert "Greeting" in titles and "Greeting · da" in titles and "Greeting · de" in titles
@@ -174,7 +173,7 @@ async def test_quick_responses_languages_names_and_delete(session: Session,
 
 
 async def test_organization_and_every_channels_flows(session: Session) -> None:
-    store = organization_of(session)
+    store = session.organization
     org = await store.organization()
     assert org.name == "Acme Demo" and org.subdomain == "acme-demo" and org.status == "Active"
     flows = await store.flows()

@@ -16,7 +16,7 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.errors import Refused
-from frontdesk.store.knowledge import FoundArticle, from_html, knowledge_of, matches, to_html
+from frontdesk.store.knowledge import FoundArticle, from_html, matches, to_html
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 
@@ -41,7 +41,7 @@ def test_to_html_and_matching() -> None:
 
 
 async def test_tree_finder_and_editing(session: Session) -> None:
-    kb = knowledge_of(session)
+    kb = session.knowledge
     tree = await kb.tree()
     kinds = [n.kind for n in tree]
     assert kinds.count("collection") == 2 and kinds.count("article") >= 12
@@ -103,7 +103,7 @@ def test_from_html_reads_back_what_to_html_writes() -> None:
 
 
 async def test_images_owner_and_details(session: Session, tmp_path: Path) -> None:
-    kb = knowledge_of(session)
+    kb = session.knowledge
     await session.resolve_me()
     image = tmp_path / "logo.png"
     image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,9 +33,9 @@ from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
-    from .session import Session
+    from .hub import Hub
 
-__all__ = ["IMAGE_TYPES", "FoundArticle", "KnowledgeStore", "Node", "from_html", "knowledge_of",
+__all__ = ["IMAGE_TYPES", "FoundArticle", "KnowledgeStore", "Node", "from_html",
            "matches", "to_html"]
 
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
@@ -152,15 +151,15 @@ def check_language(value: str) -> str:
 class KnowledgeStore:
     """The help centre for the console's screens."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
         #: published articles per language asked for (the finder's index, kept for the session)
         self._found: dict[str, list[FoundArticle]] = {}
 
     @property
     def client(self) -> ApiClient:
         """The session's client."""
-        return self._session.client
+        return self._hub.client
 
     # ------------------------------------------------------------------ browsing
 
@@ -297,7 +296,7 @@ class KnowledgeStore:
 
     async def take_ownership(self, article_id: str) -> Article:
         """Make me the article's owner."""
-        me = self._session.me_id
+        me = self._hub.me_id
         if not is_uuid(me):
             raise Refused("Who you are is not known yet; try again in a moment")
         with refusals("Could not change the article's owner"):
@@ -366,13 +365,3 @@ class KnowledgeStore:
         return FoundArticle(article.id, published.language, published.title,
                             published.contents.plaintext, links[0].url if links else None)
 
-
-_STORES: weakref.WeakKeyDictionary[Session, KnowledgeStore] = weakref.WeakKeyDictionary()
-
-
-def knowledge_of(session: Session) -> KnowledgeStore:
-    """The session's knowledge store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = KnowledgeStore(session)
-    return store

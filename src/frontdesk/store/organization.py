@@ -9,7 +9,6 @@ The convention is :mod:`.people`'s: refusals raise :class:`~.people.Refused`. No
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,9 +18,9 @@ from ..api.pacing import Priority
 from .errors import Refused, refusals
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .hub import Hub
 
-__all__ = ["Flows", "OrganizationStore", "Refused", "organization_of"]
+__all__ = ["Flows", "OrganizationStore", "Refused"]
 
 
 @dataclass(frozen=True)
@@ -36,13 +35,13 @@ class Flows:
 class OrganizationStore:
     """The organisation's details and flows."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
 
     async def organization(self) -> Organization:
         """Whose service this is: id, name, subdomain, status, avatar."""
         with refusals("Could not read the organisation"):
-            org: Organization = await self._session.client.organization.get()
+            org: Organization = await self._hub.client.organization.get()
         return org
 
     async def flows(self) -> Flows:
@@ -52,7 +51,7 @@ class OrganizationStore:
         last: ApiError | None = None
         for channel in Channel:
             try:
-                found.extend(await self._session.client.flows.list(
+                found.extend(await self._hub.client.flows.list(
                     channel, priority=Priority.VISIBLE))
             except ApiError as error:
                 unread[channel.value] = error.message
@@ -61,13 +60,3 @@ class OrganizationStore:
             raise Refused(f"Could not list the flows: {last.message}", error=last)
         return Flows(found, unread)
 
-
-_STORES: weakref.WeakKeyDictionary[Session, OrganizationStore] = weakref.WeakKeyDictionary()
-
-
-def organization_of(session: Session) -> OrganizationStore:
-    """The session's organisation store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = OrganizationStore(session)
-    return store

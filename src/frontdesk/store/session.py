@@ -42,9 +42,14 @@ if TYPE_CHECKING:
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
     from .admin import AdminStore
+    from .knowledge import KnowledgeStore
+    from .organization import OrganizationStore
     from .people import PeopleStore
     from .queues import QueueWatch
+    from .stats import StatsWatch
     from .team import TeamWatch
+    from .templates import TemplatesStore
+    from .webhooks import WebhooksStore
 
 log = logging.getLogger("frontdesk.store")
 
@@ -111,6 +116,11 @@ class Session:
         self._queues: QueueWatch | None = None
         self._admin: AdminStore | None = None
         self._people: PeopleStore | None = None
+        self._templates: TemplatesStore | None = None
+        self._organization: OrganizationStore | None = None
+        self._webhooks: WebhooksStore | None = None
+        self._knowledge: KnowledgeStore | None = None
+        self._stats: StatsWatch | None = None
         self.compose = Compose(hub, local, self.outbox, self.threads)
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
@@ -259,6 +269,51 @@ class Session:
 
             self._people = PeopleStore(self.hub, self.local, self.directory)
         return self._people
+
+    @property
+    def templates(self) -> TemplatesStore:
+        """Quick responses for the composer, every template for Admin."""
+        if self._templates is None:
+            from .templates import TemplatesStore
+
+            self._templates = TemplatesStore(self.hub, self.inbox, lambda: self.me)
+        return self._templates
+
+    @property
+    def organization(self) -> OrganizationStore:
+        """The organisation's details and flows (Admin)."""
+        if self._organization is None:
+            from .organization import OrganizationStore
+
+            self._organization = OrganizationStore(self.hub)
+        return self._organization
+
+    @property
+    def webhooks(self) -> WebhooksStore:
+        """Admin → Webhooks."""
+        if self._webhooks is None:
+            from .webhooks import WebhooksStore
+
+            self._webhooks = WebhooksStore(self.hub)
+        return self._webhooks
+
+    @property
+    def knowledge(self) -> KnowledgeStore:
+        """The help centre (the composer's article finder, Admin → Knowledge)."""
+        if self._knowledge is None:
+            from .knowledge import KnowledgeStore
+
+            self._knowledge = KnowledgeStore(self.hub)
+        return self._knowledge
+
+    @property
+    def stats(self) -> StatsWatch:
+        """The Stats mode's figures (its topic is registered on first use)."""
+        if self._stats is None:
+            from .stats import StatsWatch
+
+            self._stats = StatsWatch(self.hub)
+        return self._stats
 
     # ------------------------------------------------------------------ life cycle
 

@@ -11,7 +11,6 @@ filters and fetches at once. No Textual here.
 from __future__ import annotations
 
 import statistics
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -22,9 +21,9 @@ from ..api.pacing import Priority
 from .errors import Refused, refusals
 
 if TYPE_CHECKING:
-    from .session import Session
+    from .hub import Hub
 
-__all__ = ["DAYS", "STATS_TOPIC", "TILES", "StatsSnapshot", "StatsWatch", "Tile", "stats_watch"]
+__all__ = ["DAYS", "STATS_TOPIC", "TILES", "StatsSnapshot", "StatsWatch", "Tile"]
 
 STATS_TOPIC = "stats"
 #: Seconds between two refreshes of the figures.
@@ -97,18 +96,18 @@ def figure(spec: TileSpec, records: list[MetricRecord]) -> float | None:
 class StatsWatch:
     """Registers the stats topic and fetches it."""
 
-    session: Session
+    hub: Hub
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     chosen: dict[str, str] = field(default_factory=dict)
     options: dict[str, list[FilterValue]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.session.live.add(STATS_TOPIC, self._fetch, STATS_INTERVAL)
+        self.hub.live.add(STATS_TOPIC, self._fetch, STATS_INTERVAL)
 
     @property
     def snapshot(self) -> StatsSnapshot | None:
         """The latest figures (None before the first fetch)."""
-        value = self.session.live.get(STATS_TOPIC)
+        value = self.hub.live.get(STATS_TOPIC)
         return value if isinstance(value, StatsSnapshot) else None
 
     async def filter_options(self) -> dict[str, list[FilterValue]]:
@@ -116,7 +115,7 @@ class StatsWatch:
         if not self.options:
             with refusals("Could not read the filters"):
                 for attribute in FILTERS:
-                    self.options[attribute] = await self.session.client.analytics \
+                    self.options[attribute] = await self.hub.client.analytics \
                         .filter_values(attribute, priority=Priority.VISIBLE)
         return self.options
 
@@ -128,7 +127,7 @@ class StatsWatch:
             self.chosen[attribute] = value
         else:
             self.chosen.pop(attribute, None)
-        await self.session.live.refresh(STATS_TOPIC)
+        await self.hub.live.refresh(STATS_TOPIC)
 
     async def _fetch(self) -> StatsSnapshot:
         now = self.now()
@@ -147,7 +146,7 @@ class StatsWatch:
                 "periodFilter": {"_type": "Interval", "start": since.astimezone(UTC),
                                  "end": now + timedelta(seconds=1)}}
             records: list[MetricRecord] = []
-            async for record in self.session.client.analytics.records(
+            async for record in self.hub.client.analytics.records(
                     query, page_size=500, priority=Priority.BACKGROUND):
                 records.append(record)
                 if len(records) >= MAX_RECORDS:
@@ -169,16 +168,3 @@ class StatsWatch:
                               tuple(reversed(records[-500:]))))
         return StatsSnapshot(tuple(tiles), tuple(sorted(self.chosen.items())), days, truncated)
 
-
-_WATCHES: weakref.WeakKeyDictionary[Session, StatsWatch] = weakref.WeakKeyDictionary()
-
-
-def stats_watch(session: Session, now: Callable[[], datetime] | None = None) -> StatsWatch:
-    """The session's stats (registered on first use); ``now`` is the clock it counts days
-    by."""
-    watch = _WATCHES.get(session)
-    if watch is None:
-        watch = _WATCHES[session] = StatsWatch(session)
-    if now is not None:
-        watch.now = now
-    return watch

@@ -21,7 +21,6 @@ The convention is :mod:`.people`'s: refusals raise :class:`~.people.Refused`. No
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,8 +30,11 @@ from ..api.models.templates import TemplateType
 from .errors import Refused, refusals
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..api.models import Agent, EndUser
-    from .session import Session
+    from .hub import Hub
+    from .inbox import InboxStore
 
 __all__ = [
     "PLACEHOLDERS",
@@ -42,7 +44,6 @@ __all__ = [
     "fill_placeholders",
     "first_name",
     "matching",
-    "templates_of",
 ]
 
 #: The placeholders the console fills, and what with.
@@ -124,21 +125,24 @@ def matching(entries: list[QuickResponse], text: str) -> list[QuickResponse]:
 class TemplatesStore:
     """The session's templates: quick responses for the composer, all of them for Admin."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub, inbox: InboxStore, me: Callable[[], Agent | None]) -> None:
+        self._hub = hub
+        self._inbox = inbox
+        #: who I am (the session's ``me``, once read)
+        self._me = me
         self._quick: list[QuickResponse] | None = None
 
     async def list_all(self) -> list[Template]:
         """Every template (quick responses and email auto-replies), oldest first."""
         with refusals("Could not list the templates"):
-            return [t async for t in self._session.client.templates.list(page_size=100)]
+            return [t async for t in self._hub.client.templates.list(page_size=100)]
 
     async def quick_responses(self, *, refresh: bool = False) -> list[QuickResponse]:
         """Every quick response and its active translations (read once per session, again
         with ``refresh`` or after a delete)."""
         if self._quick is None or refresh:
             with refusals("Could not read the quick responses"):
-                templates = [t async for t in self._session.client.templates.list(
+                templates = [t async for t in self._hub.client.templates.list(
                     TemplateType.QUICK_RESPONSE, page_size=100)]
             self._quick = [entry for t in templates for entry in expand(t)]
         return list(self._quick)
@@ -146,32 +150,21 @@ class TemplatesStore:
     async def delete(self, template_id: str) -> None:
         """Delete a template for good."""
         with refusals("Could not delete the template"):
-            await self._session.client.templates.delete(template_id)
+            await self._hub.client.templates.delete(template_id)
         self._quick = None
 
     async def names_for(self, conversation_id: int) -> tuple[str, str]:
         """(the customer's first name, my first name) for filling placeholders in a reply to
         ``conversation_id``; '' for a name that cannot be read (the placeholder then stays)."""
-        session = self._session
-        mine = first_name(session.me)
+        mine = first_name(self._me())
         customer = ""
-        record = session.inbox.records.get(conversation_id)
+        record = self._inbox.records.get(conversation_id)
         try:
             requester = record.requester_id if record is not None else \
-                (await session.client.conversations.get(conversation_id)).requester_id
-            customer = first_name(await session.client.endusers.get(requester))
+                (await self._hub.client.conversations.get(conversation_id)).requester_id
+            customer = first_name(await self._hub.client.endusers.get(requester))
         except ApiError:
             pass
         return customer, mine
 
-
-_STORES: weakref.WeakKeyDictionary[Session, TemplatesStore] = weakref.WeakKeyDictionary()
-
-
-def templates_of(session: Session) -> TemplatesStore:
-    """The session's templates store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = TemplatesStore(session)
-    return store
 

@@ -4,7 +4,6 @@ sentence a person reads. No Textual here."""
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -13,9 +12,9 @@ from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
-    from .session import Session
+    from .hub import Hub
 
-__all__ = ["EVENTS", "WebhooksStore", "check_url", "webhooks_of"]
+__all__ = ["EVENTS", "WebhooksStore", "check_url"]
 
 #: Every kind of event a subscription can ask for, in the order the picker lists them.
 EVENTS: tuple[str, ...] = tuple(e.value for e in WebhookEvent)
@@ -33,13 +32,13 @@ def check_url(url: str) -> str:
 class WebhooksStore:
     """What the Admin → Webhooks section reads and changes."""
 
-    def __init__(self, session: Session) -> None:
-        self._session = session
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
 
     @property
     def client(self) -> ApiClient:
         """The session's API client."""
-        return self._session.client
+        return self._hub.client
 
     async def subscriptions(self) -> list[WebhookSubscription]:
         """Every subscription, by name."""
@@ -103,13 +102,3 @@ def _ordered(events: Any) -> list[str]:
     chosen = set(events)
     return [e for e in EVENTS if e in chosen]
 
-
-_STORES: weakref.WeakKeyDictionary[Session, WebhooksStore] = weakref.WeakKeyDictionary()
-
-
-def webhooks_of(session: Session) -> WebhooksStore:
-    """The session's webhooks store (one per session, made on first use)."""
-    store = _STORES.get(session)
-    if store is None:
-        store = _STORES[session] = WebhooksStore(session)
-    return store

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 
 from ....api.models import Article, ArticleTranslation
 from ....store.errors import Refused
-from ....store.knowledge import KnowledgeStore, Node, from_html, knowledge_of
+from ....store.knowledge import KnowledgeStore, Node, from_html
 from ....text import one_line, safe
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Option, Static, TextArea
@@ -113,7 +113,7 @@ class ArticleEditor(ModalScreen[bool]):
 
     def action_image(self) -> None:
         """Upload an image from a path; it goes in at the cursor as its own paragraph."""
-        store = knowledge_of(session_of(self))
+        store = session_of(self).knowledge
         body = self.query_one("#editor-body", TextArea)
 
         def typed(path: Any) -> None:
@@ -221,7 +221,7 @@ class ArticleScreen(ModalScreen[bool]):
     @property
     def store(self) -> KnowledgeStore:
         """The session's knowledge store."""
-        return knowledge_of(session_of(self))
+        return session_of(self).knowledge
 
     @property
     def table(self) -> DataTable[Any]:

@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from ....api.models import ConversationFlow
 from ....channels import channel_name
 from ....store.errors import Refused
-from ....store.organization import organization_of
 from ...widgets.safe import DataTable
 from ..shared.common import cell, session_of
 from .pane import AdminPane
@@ -41,7 +40,7 @@ class FlowsPane(AdminPane):
     @work(exclusive=True, group="flows-load", exit_on_error=False)
     async def _load(self) -> None:
         try:
-            found = await organization_of(session_of(self)).flows()
+            found = await session_of(self).organization.flows()
         except Refused as refusal:
             self.set_caption(refusal.reason)
             return

@@ -12,7 +12,7 @@ from textual import work
 from textual.app import ComposeResult
 
 from ....store.errors import Refused
-from ....store.knowledge import KnowledgeStore, Node, knowledge_of
+from ....store.knowledge import KnowledgeStore, Node
 from ....text import one_line
 from ...widgets.safe import DataTable
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -43,7 +43,7 @@ class KnowledgePane(AdminPane):
     @property
     def store(self) -> KnowledgeStore:
         """The session's knowledge store."""
-        return knowledge_of(session_of(self))
+        return session_of(self).knowledge
 
     @property
     def table(self) -> DataTable[Any]:

@@ -8,7 +8,6 @@ from textual.app import ComposeResult
 
 from ....api.models import Organization
 from ....store.errors import Refused
-from ....store.organization import organization_of
 from ....text import one_line, safe
 from ...widgets.safe import Static
 from ..shared.common import session_of
@@ -42,7 +41,7 @@ class OrganizationPane(AdminPane):
     @work(exclusive=True, group="organization-load", exit_on_error=False)
     async def _load(self) -> None:
         try:
-            org = await organization_of(session_of(self)).organization()
+            org = await session_of(self).organization.organization()
         except Refused as refusal:
             self.set_caption(refusal.reason)
             return

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 
 from ....api.models import Template
 from ....store.errors import Refused
-from ....store.templates import templates_of
 from ....text import one_line, safe
 from ... import clock
 from ...widgets.safe import DataTable, Static
@@ -88,7 +87,7 @@ class TemplatesPane(AdminPane):
     @work(exclusive=True, group="templates-load", exit_on_error=False)
     async def _load(self) -> None:
         try:
-            templates = await templates_of(session_of(self)).list_all()
+            templates = await session_of(self).templates.list_all()
         except Refused as refusal:
             self.set_caption(refusal.reason)
             return
@@ -135,7 +134,7 @@ class TemplatesPane(AdminPane):
     @work(exclusive=True, group="templates-act", exit_on_error=False)
     async def _delete(self, template: Template) -> None:
         try:
-            await templates_of(session_of(self)).delete(template.id)
+            await session_of(self).templates.delete(template.id)
         except Refused as refusal:
             self.notify(refusal.reason, severity="error", markup=False)
             return

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 
 from ....api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscription
 from ....store.errors import Refused
-from ....store.webhooks import EVENTS, webhooks_of
+from ....store.webhooks import EVENTS
 from ....text import one_line, safe
 from ... import clock
 from ...registry import owns_bindings
@@ -96,7 +96,7 @@ class WebhooksPane(AdminPane):
     @work(exclusive=True, group="webhooks-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
         try:
-            hooks = await webhooks_of(session_of(self)).subscriptions()
+            hooks = await session_of(self).webhooks.subscriptions()
         except Refused as refusal:
             self.set_caption(refusal.reason)
             return
@@ -132,7 +132,7 @@ class WebhooksPane(AdminPane):
     async def _status(self, hook: WebhookSubscription) -> None:
         title = self.query_one("#webhook-status-title", Label)
         try:
-            statuses = await webhooks_of(session_of(self)).status(hook.id)
+            statuses = await session_of(self).webhooks.status(hook.id)
         except Refused as refusal:
             title.update(safe(refusal.reason))
             return
@@ -155,7 +155,7 @@ class WebhooksPane(AdminPane):
         def chosen(values: Values) -> None:
             async def create(add: set[str], remove: set[str]) -> str | None:
                 try:
-                    hook = await webhooks_of(session_of(self)).create(
+                    hook = await session_of(self).webhooks.create(
                         str(values.get("name", "")), str(values.get("url", "")), add,
                         str(values.get("token", "")), bool(values.get("enabled", True)))
                 except Refused as refusal:
@@ -199,7 +199,7 @@ class WebhooksPane(AdminPane):
         async def submit(values: Values) -> str | None:
             changes = {k: values.get(k, "") for k in ("name", "url", "token")}
             try:
-                updated = await webhooks_of(session_of(self)).update(hook.id, **changes)
+                updated = await session_of(self).webhooks.update(hook.id, **changes)
             except Refused as refusal:
                 return refusal.reason
             self.notify(f"Webhook {one_line(updated.name, 40)} saved.", markup=False)
@@ -221,7 +221,7 @@ class WebhooksPane(AdminPane):
         async def apply(add: set[str], remove: set[str]) -> str | None:
             events = (set(hook.subscribed_events) | add) - remove
             try:
-                updated = await webhooks_of(session_of(self)).update(hook.id, events=events)
+                updated = await session_of(self).webhooks.update(hook.id, events=events)
             except Refused as refusal:
                 return refusal.reason
             self.notify(f"{one_line(updated.name, 40)} sends "
@@ -242,7 +242,7 @@ class WebhooksPane(AdminPane):
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _toggle(self, hook: WebhookSubscription) -> None:
         try:
-            updated = await webhooks_of(session_of(self)).update(hook.id,
+            updated = await session_of(self).webhooks.update(hook.id,
                                                                  enabled=not hook.enabled)
         except Refused as refusal:
             self.notify(refusal.reason, severity="error", markup=False)
@@ -271,7 +271,7 @@ class WebhooksPane(AdminPane):
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _delete(self, hook: WebhookSubscription) -> None:
         try:
-            await webhooks_of(session_of(self)).delete(hook.id)
+            await session_of(self).webhooks.delete(hook.id)
         except Refused as refusal:
             self.notify(refusal.reason, severity="error", markup=False)
             return
@@ -288,7 +288,7 @@ class WebhooksPane(AdminPane):
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _open_log(self, hook: WebhookSubscription, event: str) -> None:
         try:
-            entries = await webhooks_of(session_of(self)).log(hook.id, event)
+            entries = await session_of(self).webhooks.log(hook.id, event)
         except Refused as refusal:
             self.notify(refusal.reason, severity="error", markup=False)
             return

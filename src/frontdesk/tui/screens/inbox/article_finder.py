@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
 from ....store.errors import Refused
-from ....store.knowledge import FoundArticle, knowledge_of, matches
+from ....store.knowledge import FoundArticle, matches
 from ....text import one_line, safe
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Option, OptionList, Static
@@ -92,7 +92,7 @@ class ArticleFinder(FilterPicker[str | None]):
     async def _load(self, *, refresh: bool) -> None:
         self.reading = True
         try:
-            found = await knowledge_of(session_of(self)).published(
+            found = await session_of(self).knowledge.published(
                 self.language, refresh=refresh, progress=self._arrived)
         except Refused as refusal:
             self.problem = refusal.reason

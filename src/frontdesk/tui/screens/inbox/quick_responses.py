@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 
 from ....store.errors import Refused
-from ....store.templates import QuickResponse, fill_placeholders, matching, templates_of
+from ....store.templates import QuickResponse, fill_placeholders, matching
 from ....text import one_line, safe
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Option, Static
@@ -67,7 +67,7 @@ class QuickResponsePicker(FilterPicker[str | None]):
     @work(exclusive=True, group="quick-responses", exit_on_error=False)
     async def load(self) -> None:
         """Read the quick responses and the names their placeholders take."""
-        store = templates_of(session_of(self))
+        store = session_of(self).templates
         names = asyncio.ensure_future(store.names_for(self.conversation_id))
         try:
             entries = await store.quick_responses()

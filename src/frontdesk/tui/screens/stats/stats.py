@@ -20,7 +20,7 @@ from textual.containers import Horizontal
 from ....api.errors import ApiError
 from ....api.models import MetricRecord
 from ....store.errors import Refused
-from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile, stats_watch
+from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile
 from ....text import one_line, safe
 from ... import clock
 from ...registry import owns_bindings
@@ -135,7 +135,8 @@ class StatsScreen(ModeScreen):
     def _attach_store(self) -> StatsWatch | None:
         session = self.fd.session
         if self._watch is None and session is not None:
-            self._watch = stats_watch(session, clock.now)
+            self._watch = session.stats
+            self._watch.now = clock.now
         return self._watch
 
     def on_mount(self) -> None:
