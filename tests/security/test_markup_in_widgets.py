@@ -219,7 +219,6 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-@pytest.mark.slow
 async def test_console_shows_customer_markup_literally_everywhere(
         console: Console, planted: hostile.Planted) -> None:
     app: FrontdeskApp = console.app()
