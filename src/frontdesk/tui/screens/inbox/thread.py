@@ -259,6 +259,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if previous is None or state.messages is not previous.messages or \
                 state.notes != previous.notes:
             self._apply_messages(view, with_notes(state.messages, state.notes))
+        else:  # the same messages, shown before the poll resolved their authors' names
+            view.refresh_names()
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
             self._composer_conversation()
