@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
@@ -314,11 +316,27 @@ def test_console_start_does_not_freeze(hanging: HangingKeyring,
     assert "did not answer" in str(caught.value) and config.API_KEY_ENV in str(caught.value)
 
 
+class GivingUpStore(SecretStore):
+    """A secret store that gives up a hanging keyring call when the test says so (not after a
+    number of seconds that a busy machine may spend on the steps before)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=3.0)
+        self.give_up = threading.Event()
+
+    def _wait(self, future: Future[Any]) -> Any:
+        self.give_up.wait(30)
+        if not future.done():
+            raise FutureTimeout
+        return future.result()
+
+
 async def test_first_run_stays_responsive_while_the_keyring_hangs(
         sandbox: SandboxServer) -> None:
     backend = HangingKeyring()
     keyring.set_keyring(backend)
-    app = FirstRunApp(secret_store=SecretStore(timeout=3.0))
+    store = GivingUpStore()
+    app = FirstRunApp(secret_store=store)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await _submit_connect(pilot, sandbox)
@@ -332,12 +350,14 @@ async def test_first_run_stays_responsive_while_the_keyring_hangs(
             assert box.value == "defaultxy"  # handled while the keyring call still hangs
             assert backend.calls == 1 and not backend.release.is_set()
             # then the store gives up and the screen offers the alternatives
+            store.give_up.set()
             await _wait_for(pilot, lambda: isinstance(app.screen, KeyPlaceScreen), 10)
             why = str(app.screen.query_one("#key-place-why", Static).render())
             assert "did not answer" in why
             await pilot.press("enter")  # the environment variable
             await _wait_for(pilot, lambda: app.return_value is not None)
     finally:
+        store.give_up.set()
         backend.release.set()
     result = app.return_value
     assert result is not None and result.profile is not None

@@ -265,6 +265,10 @@ async def test_console_shows_customer_markup_literally_everywhere(
         session_of(app).notice("error", f"Refused: {markup}")
         await pilot.pause()
         assert await click_everywhere(pilot, watch) >= 1
+        # The notices go: what follows counts only what each screen shows (a notice that
+        # outlived its seconds on a busy machine would otherwise stand in for the screen).
+        app.clear_notifications()
+        await pilot.pause()
         # People: the end user found by email, in the end users table (a DataTable).
         await pilot.press("4")
         await settle(pilot)
@@ -276,8 +280,8 @@ async def test_console_shows_customer_markup_literally_everywhere(
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, PeopleScreen)
-        assert spots(app, "Mallory [@click=app.quit]")
-        assert await click_everywhere(pilot, watch) >= 1
+        # the name column cuts the name: its markup shows up to where the cell ends
+        assert await click_everywhere(pilot, watch, "Mallory [@click=app.quit]") >= 1
         # Admin → Tags (a DataTable of tag names).
         await pilot.press("5")
         await settle(pilot)

@@ -95,6 +95,11 @@ class SecretStore:
 
         self._call(delete, what="delete")
 
+    def _wait(self, future: Future[_T]) -> _T:
+        """The call's result, or :class:`FutureTimeout` once ``timeout`` seconds have passed
+        (a seam: tests decide when a hanging keyring is given up, rather than the clock)."""
+        return future.result(timeout=self.timeout)
+
     def _call(
         self, op: Callable[[KeyringBackend], _T], *, what: str, secret: str | None = None
     ) -> _T:
@@ -122,7 +127,7 @@ class SecretStore:
 
         threading.Thread(target=work, name="frontdesk-keyring", daemon=True).start()
         try:
-            return future.result(timeout=self.timeout)
+            return self._wait(future)
         except FutureTimeout:
             with self._lock:
                 self._stuck = future
