@@ -8,9 +8,10 @@ from typing import Any
 
 from textual.widgets import DataTable
 
+from frontdesk.store.outbox import OutboxItem, note_payload, reply_payload
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
-from frontdesk.tui.screens.inbox.outbox import OutboxScreen
+from frontdesk.tui.screens.inbox.outbox import OutboxScreen, item_cells
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.conversation_list import DRAFT_MARK, ConversationList
@@ -116,3 +117,13 @@ async def test_the_outbox_screen_retries_discards_and_edits(console: Console) ->
         assert "empty" in str(app.screen.query_one("#outbox-title").render())
         await pilot.press("escape")
         assert not isinstance(app.screen, OutboxScreen)
+
+
+def test_a_note_in_the_outbox_is_marked_as_a_note() -> None:
+    note = OutboxItem(1, 7, "x-1", note_payload("check billing", agent_id="a",
+                                                created_at="2026-01-05T09:00:00.000Z"),
+                      "pending", 0, None, 0.0, 0.0)
+    reply = OutboxItem(2, 7, "x-2", reply_payload("hello", agent_id="a"), "failed", 1,
+                       "Refused", 0.0, 0.0)
+    assert item_cells(note, 40)[-1].plain == "◆ note check billing"
+    assert item_cells(reply, 40)[-1].plain == "Refused · hello"

@@ -19,7 +19,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.outbox import OutboxBusy, OutboxItem
+from ....store.outbox import OutboxBusy, OutboxItem, is_note
 from ....text import one_line, safe
 from ... import clock
 from ...registry import owns_bindings
@@ -34,18 +34,21 @@ STATES = {"pending": ("waiting", "yellow"), "sending": ("sending…", "cyan"),
 
 
 def item_cells(item: OutboxItem, width: int) -> tuple[Text, ...]:
-    """The row of one reply: conversation, state, attempts, age, text (or the refusal)."""
+    """The row of one reply or note: conversation, state, attempts, age, text (or the
+    refusal); a note is marked as one, so it is never taken for a reply."""
     label, style = STATES.get(item.state, (item.state, ""))
     text = str(item.payload.get("content") or "")
     attachments = item.payload.get("attachments") or []
     if not text.strip():
         text = f"({len(attachments)} attachment{'s' if len(attachments) != 1 else ''})"
-    line = Text(one_line(text, width), no_wrap=True, overflow="ellipsis")
+    line = Text(no_wrap=True, overflow="ellipsis")
+    if is_note(item.payload):
+        line.append("◆ note ", style="bold magenta")
     if item.last_error:
-        line = Text(no_wrap=True, overflow="ellipsis")
         line.append(one_line(item.last_error, 40), style="red" if item.state == "failed"
                     else "yellow")
-        line.append(" · " + one_line(text, width))
+        line.append(" · ")
+    line.append(one_line(text, width))
     created = datetime.fromtimestamp(item.created_at, UTC)
     return (Text(f"#{item.conversation_id}", style="bold"), Text(label, style=style),
             Text(str(item.attempts)), Text(clock.ago(created), style="dim"), line)
@@ -94,7 +97,7 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
         table = self.query_one("#outbox-table", DataTable)
         for key, label, width in (("conversation", "Conversation", 12), ("state", "State", 9),
                                   ("attempts", "Tries", 5), ("age", "Age", 7),
-                                  ("text", "Reply", None)):
+                                  ("text", "Reply or note", None)):
             table.add_column(label, key=key, width=width)
         self._paint()
         table.focus()
