@@ -149,18 +149,18 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         finally:
             server.communicate(b"", timeout=30)
     except Exception as error:  # a row saying why, never a dead table
-        return [failed("thread.slow", "thread over a slow service", repr(error),
+        return [failed("slow", "thread over a slow service", repr(error),
                        f"≤ 1 round trip + {BUDGET_MS:.0f} ms")], {}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     extra = median(got["open"]) - median(got["trip"])
     rows = [
-        measured("thread.slow.trip", f"one round trip, sandbox {LATENCY * 1000:.0f} ms late",
+        measured("slow.trip", f"one round trip, sandbox {LATENCY * 1000:.0f} ms late",
                  got["trip"], budget="reference"),
-        measured("thread.slow.open", "open a thread over it: messages on screen",
+        measured("slow.open", "open a thread over it: messages on screen",
                  got["open"], budget=f"≤ 1 round trip + {BUDGET_MS:.0f} ms",
                  met=extra <= BUDGET_MS, note=f"+{extra:.1f} ms over the round trip"),
-        measured("thread.slow.complete", "the same: the head's record, tags, ratings read",
+        measured("slow.complete", "the same: the head's record, tags, ratings read",
                  got["complete"], budget="information"),
     ]
     return rows, {"samples": got}

@@ -62,18 +62,21 @@ DEFAULT_USER_AGENT = f"frontdesk/{__version__} (python-httpx/{httpx.__version__}
 #: The service's budget is 10 requests/s with a burst of 4, counted when requests *arrive*.
 #: The client counts when they leave, and arrivals bunch up (the first requests also open
 #: connections, later ones reuse them; a busy machine delays some), so the client paces
-#: below it: 90 % of the rate and one token of the burst in reserve (``pacer_for``).
+#: below it: 90 % of the rate and two tokens of the burst in reserve (``pacer_for``): with
+#: one, a busy machine was seen to bunch a thread's opening requests into a 429.
 DEFAULT_RATE = 10.0
 DEFAULT_BURST = 4
 #: share of the service's rate the client uses: jitter on the way (a busy machine, a slow
 #: network) can bunch requests that left evenly spaced
 HEADROOM = 0.9
+#: tokens of the service's burst the client leaves unused, for arrivals that bunch up
+BURST_RESERVE = 2
 
 
 def pacer_for(rate: float = DEFAULT_RATE, burst: int = DEFAULT_BURST) -> Pacer:
     """A pacer that keeps one client inside a service budget of ``rate`` requests a second
-    with bursts of ``burst``: 90 % of the rate, and one token of the burst in reserve."""
-    return Pacer(rate * HEADROOM, max(1, burst - 1))
+    with bursts of ``burst``: 90 % of the rate, and two tokens of the burst in reserve."""
+    return Pacer(rate * HEADROOM, max(1, burst - BURST_RESERVE))
 
 
 def default_pacer() -> Pacer:
