@@ -21,6 +21,8 @@ from ..shared.form import FormField, FormScreen, Values
 from .members import MembersScreen
 from .pane import AdminPane
 
+#: the teams list's one column: a team's name, cut with … beyond it
+NAME_WIDTH = 40
 
 class TeamsPane(AdminPane):
     """The teams section."""
@@ -38,7 +40,9 @@ class TeamsPane(AdminPane):
         with Horizontal(classes="admin-split"):
             table: DataTable[Any] = DataTable(id="teams-table", cursor_type="row",
                                               zebra_stripes=True, classes="admin-main")
-            table.add_column("Team", key="name")
+            # a width of its own: a column sized to its cells was seen laid out at its
+            # label's width ("Bil…") when the section loaded twice in a row (early, then live)
+            table.add_column("Team", key="name", width=NAME_WIDTH)
             yield table
             with Vertical(classes="admin-side"):
                 yield Label("Members", id="team-members-title", classes="section-title")
@@ -73,7 +77,7 @@ class TeamsPane(AdminPane):
         table = self.table
         table.clear()
         for team in teams:
-            table.add_row(cell(team.name, 40), key=team.id)
+            table.add_row(cell(team.name, NAME_WIDTH), key=team.id)
         move_to(table, before)
         self.set_caption(f"{len(teams)} teams")
         self.show_members()
