@@ -144,6 +144,10 @@ async def test_service_down_then_back_and_quitting_asks_about_unsent_replies(
         try:
             for _ in range(2):
                 assert isinstance(await poll(pilot, session), TransportError)
+            for _ in range(3):  # the topic's own timer may have shared one of those polls
+                if "offline" in status(app):
+                    break
+                assert isinstance(await poll(pilot, session), TransportError)
             assert "offline" in status(app), status(app)
             assert_alive(app)
             assert shown(app) == rows  # the cached inbox stays on screen
