@@ -118,6 +118,21 @@ def test_locate_prints_every_place(capsys: pytest.CaptureFixture[str], tmp_path:
     assert not home.exists()  # locate creates nothing
 
 
+def test_a_reader_that_goes_away_ends_locate_quietly(tmp_path: Path) -> None:
+    """``frontdesk locate | head -1``: the pipe's reader is gone before the output is written;
+    the command ends as a shell expects (SIGPIPE's code), with nothing on standard error."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before a byte is written
+    try:
+        result = subprocess.run([sys.executable, "-m", "frontdesk", "locate"], stdout=write_end,
+                                stderr=subprocess.PIPE, text=True, timeout=60,
+                                env={**os.environ, "FRONTDESK_HOME": str(tmp_path / "home")})
+    finally:
+        os.close(write_end)
+    assert result.returncode == 141
+    assert result.stderr == ""
+
+
 def test_module_entry_point_and_cheap_import() -> None:
     result = subprocess.run([sys.executable, "-m", "frontdesk", "--help"],
                             capture_output=True, text=True, timeout=60,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -28,8 +29,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from ..startup import hold_gc
 
             hold_gc()  # until the console's first frame (frontdesk.startup says why)
-            return console_main(args)
-        return _COMMANDS[command](args[1:])
+            code = console_main(args)
+        else:
+            code = _COMMANDS[command](args[1:])
+        sys.stdout.flush()  # here, so a reader that went away is met inside this try
+        return code
+    except BrokenPipeError:  # `frontdesk locate | head`: the reader has all it wanted
+        _drop_stdout()
+        return 141  # what a shell reports for a command ended by SIGPIPE
     except Fail as failure:
         if failure.message:
             _say(failure.message, command)
@@ -44,6 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"; no details: the log file {log_file()} cannot be written"
         _say(f"unexpected error ({type(exc).__name__}){where}", command)
         return 1
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's own flush on the way
+    out does not meet the closed pipe again and print a traceback."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _say(message: str, command: str | None) -> None:
