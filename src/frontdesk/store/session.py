@@ -358,15 +358,20 @@ class Session:
         session is signed in."""
         if self._client is not None:
             return True
-        with self._connecting:
-            self._connect_error = None
-        await asyncio.to_thread(self._connect_now)
+        await asyncio.to_thread(self._connect_afresh)
         if self._client is None:
             return False
         self.notice("information", "An API key was found; signing in with it.")
         self.live.key_changed()
         await self._begin()
         return True
+
+    def _connect_afresh(self) -> None:
+        """Forget the last failure and connect again (on a worker thread: the lock may be
+        held by a connection still under way, and the loop never waits)."""
+        with self._connecting:
+            self._connect_error = None
+        self._connect_now()
 
     async def _begin(self) -> None:
         """Connected: poll, send, find out who I am and load the organisation."""
