@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -22,8 +23,9 @@ from frontdesk.api.models import (
     EventDeliveryStatus,
     WebhookSubscription,
 )
+from frontdesk.sandbox import worker
 from frontdesk.sandbox.db import iso
-from frontdesk.sandbox.listen import Receiver
+from frontdesk.sandbox.listen import Received, Receiver
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
 
@@ -248,3 +250,40 @@ def test_the_signature_is_hmac_of_timestamp_and_body() -> None:
     assert verify("s3cret", "1700000000", body, "v1=" + expected, now=1700000100)
     assert not verify("s3cret", "1700000000", body, "v1=" + expected, now=1700009999)
     assert not verify("s3cret", "soon", body, "v1=" + expected, now=1700000000)
+
+
+def test_a_receiver_that_hangs_holds_up_no_request(http: httpx.Client,
+                                                   sandbox: SandboxServer) -> None:
+    """Deliveries are made off the request path: while one receiver holds its delivery open
+    (it blocks until the test lets it go), the API answers every request and another
+    receiver gets its events; the hung attempt is logged only once it comes back."""
+    world = org(sandbox)
+    arrived, release, quick_got = threading.Event(), threading.Event(), threading.Event()
+
+    def hang(_: Received) -> None:
+        arrived.set()
+        release.wait(30)
+
+    with Receiver(on_event=hang) as slow, Receiver(
+            on_event=lambda _: quick_got.set()) as quick:
+        try:
+            stuck = _subscribe(http, slow.url, ["ConversationCreated", "ConversationNoteAdded"])
+            _subscribe(http, quick.url, ["ConversationCreated"])
+            cid = create_chat(http, world.requester)
+            sandbox.call(worker.run_due)  # hand the due deliveries over (no waiting for them)
+            assert arrived.wait(30) and quick_got.wait(30)
+
+            # the slow receiver still holds its delivery: the API answers all the same
+            assert http.get(f"/v1/conversations/{cid}").status_code == 200
+            note = http.post(f"/v1/conversations/{cid}/notes", json={"message": "meanwhile"})
+            assert note.status_code < 300, note.text
+            logs = f"/v1/webhooks/{stuck['id']}/delivery-status/logs/ConversationCreated"
+            assert http.get(logs).json()["data"] == []  # the attempt has not come back
+            assert not release.is_set() and len(slow.received) == 1
+        finally:
+            release.set()
+        sandbox.run_pending()  # returns once both of the slow receiver's deliveries are back
+        assert slow.events() == ["ConversationCreated", "ConversationNoteAdded"]
+        assert quick.events() == ["ConversationCreated"]
+        details = [e["deliveryDetail"] for e in http.get(logs).json()["data"]]
+        assert [(d["success"], d["responseCode"]) for d in details] == [(True, 200)]
