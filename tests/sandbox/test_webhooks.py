@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
@@ -24,9 +25,11 @@ from frontdesk.api.models import (
     WebhookSubscription,
 )
 from frontdesk.sandbox import worker
+from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.db import iso
 from frontdesk.sandbox.listen import Received, Receiver
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.sandbox.simulator import Simulator
 from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
@@ -287,3 +290,68 @@ def test_a_receiver_that_hangs_holds_up_no_request(http: httpx.Client,
         assert quick.events() == ["ConversationCreated"]
         details = [e["deliveryDetail"] for e in http.get(logs).json()["data"]]
         assert [(d["success"], d["responseCode"]) for d in details] == [(True, 200)]
+
+
+def _origin(kind: str, *origins: str) -> dict[str, Any]:
+    return {"Conversation": {"strategy": "All", "_type": "CombinedFilters", "conditions": [
+        {"field": "OperationOrigin", "values": list(origins), "_type": kind}]}}
+
+
+def test_the_operation_origin_filter(http: httpx.Client, sandbox: SandboxServer,
+                                     receiver: Receiver) -> None:
+    """Each change has an origin — a request to the API, an import, a customer or an agent
+    (the simulator's), the service's own rules — and ``OperationOrigin`` conditions let a
+    subscription's events in or keep them out by it."""
+    world = org(sandbox)
+    kinds = ["ConversationCreated", "ConversationMessageAdded", "ConversationAssigned",
+             "ConversationClosed", "ConversationPending", "ConversationPendingExpired"]
+    for path, filters in (("/no-imports", _origin("IsNotOneOf", "ApiImport")),
+                          ("/imports", _origin("IsOneOf", "apiimport")),
+                          ("/customers", _origin("IsOneOf", "EndUser")),
+                          ("/agents", _origin("IsOneOf", "Agent")),
+                          ("/rules", _origin("IsOneOf", "System"))):
+        _subscribe(http, receiver.url.replace("/hook", path), kinds, filters=filters)
+
+    def got(path: str) -> list[Received]:
+        return [r for r in receiver.received if r.path == path]
+
+    cid = create_chat(http, world.requester)  # a request to the API
+    imported = http.post("/v1/conversations/import", json={
+        "genericChannelName": "genericapimessaging", "requesterId": world.requester,
+        "direction": "Inbound", "createdAt": "2025-12-01T11:00:00.000Z",
+        "messages": [{"_type": "Inbound", "content": {"_type": "Text", "value": "Hi"},
+                      "createdAt": "2025-12-01T11:00:01.000Z"}],
+        "closing": {"closedAt": "2025-12-01T12:00:00.000Z", "closedBy": world.agent}})
+    assert imported.status_code == 200, imported.text
+    later = iso(sandbox.clock.now() + timedelta(minutes=5))
+    assert http.put(f"/v1/conversations/{cid}/followup",
+                    json={"timestamp": later}).status_code < 300
+    sandbox.run_pending()
+    assert {r.payload()["data"]["conversation"]["csid"] for r in got("/imports")} == {
+        imported.json()["data"]["id"]}
+    assert [r.event for r in got("/imports")] == [
+        "ConversationCreated", "ConversationMessageAdded", "ConversationClosed"]
+    assert [r.event for r in got("/no-imports")] == [
+        "ConversationCreated", "ConversationMessageAdded", "ConversationPending"]
+    assert got("/rules") == []
+    advance(sandbox, 600)  # the follow-up expires: the service's own rule
+    sandbox.run_pending()
+    assert [r.event for r in got("/rules")] == ["ConversationPendingExpired"]
+    assert len(got("/no-imports")) == 4
+
+    def simulate(ctx: SandboxContext) -> None:
+        simulator = Simulator(ctx, rng=random.Random(4))
+        for _ in range(30):
+            simulator.step()
+
+    sandbox.call(simulate)
+    sandbox.run_pending()
+    customers, agents = got("/customers"), got("/agents")
+    assert customers and agents
+    assert {r.event for r in customers} <= {"ConversationCreated", "ConversationMessageAdded",
+                                            "ConversationPendingExpired"}
+    for r in customers:
+        if r.event != "ConversationPendingExpired":
+            assert r.payload()["data"]["author"]["roles"] == ["Enduser"]
+    assert all(r.payload()["data"]["author"]["roles"] != ["Enduser"] for r in agents)
+    assert {r.event for r in agents} & {"ConversationAssigned", "ConversationClosed"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import socket
@@ -38,6 +39,8 @@ log = logging.getLogger("frontdesk.sandbox")
 #: Seconds ``run_pending`` waits at most for webhook deliveries in flight (each is bounded
 #: by its own timeout; this only keeps a test from hanging on a bug).
 SETTLE_TIMEOUT = 60.0
+#: How many passes ``run_pending`` makes at most while its own work makes more work due.
+_ROUNDS = 5
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
@@ -332,16 +335,23 @@ class SandboxServer:
 
     def run_pending(self, *, everything: bool = False) -> int:
         """Do due asynchronous work now (all queued work with ``everything``), and return
-        once every webhook delivery it started has come back and is in the delivery log."""
-        done = self.call(lambda ctx: worker.run_due(ctx, everything=everything))
-        if not self.ctx.deliveries.settle(SETTLE_TIMEOUT):
-            log.warning("webhook deliveries still in flight after %s s", SETTLE_TIMEOUT)
+        once every webhook delivery it started has come back and is in the delivery log, and
+        no work it made is due (a follow-up that expired queues its event's delivery)."""
 
         def record(ctx: SandboxContext) -> int:
             with ctx.db.tx():
                 return webhooks.record_finished(ctx)
 
-        return done + self.call(record)
+        done = 0
+        for round_ in range(_ROUNDS):
+            whole = everything and round_ == 0
+            done += self.call(functools.partial(worker.run_due, everything=whole))
+            if not self.ctx.deliveries.settle(SETTLE_TIMEOUT):
+                log.warning("webhook deliveries still in flight after %s s", SETTLE_TIMEOUT)
+            done += self.call(record)
+            if not self.call(worker.due_count):
+                break
+        return done
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """Rows of a query on the sandbox's database, as dicts (for test assertions)."""

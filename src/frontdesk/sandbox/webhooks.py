@@ -33,7 +33,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import worker
+from . import origins, worker
 from .context import SandboxContext
 from .db import dumps, loads
 from .webhooks_sender import Attempt
@@ -111,8 +111,9 @@ def _snake(name: str) -> str:
 
 def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | None,
          at: str, details: dict[str, Any]) -> None:
-    """Queue the event an activity entry stands for to every subscription that wants it.
-    The caller owns the transaction."""
+    """Queue the event an activity entry stands for to every subscription that wants it
+    (its filters see the change's origin, ``origins.current``). The caller owns the
+    transaction."""
     event = EVENT_OF_ACTIVITY.get(kind)
     if event is None:
         return
@@ -120,9 +121,10 @@ def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | 
     if not subscriptions:
         return
     conversation = ctx.db.one("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
+    origin = origins.current()
     targets = [row["id"] for row in subscriptions
                if event in (loads(row["events"]) or [])
-               and passes(loads(row["filters"]), conversation)]
+               and passes(loads(row["filters"]), conversation, origin)]
     if not targets:
         return
     event_id = ctx.new_id()
@@ -132,9 +134,11 @@ def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | 
                                    "payload": payload, "attempt": 1}, delay=0)
 
 
-def passes(filters: dict[str, Any] | None, conversation: Any) -> bool:
-    """Whether a conversation's event gets through a subscription's filters (conditions on
-    ``InitialChannel`` and ``QueueId``; ``OperationOrigin`` is kept but not applied)."""
+def passes(filters: dict[str, Any] | None, conversation: Any,
+           origin: str = origins.API) -> bool:
+    """Whether a conversation's event gets through a subscription's filters: conditions on
+    its ``InitialChannel``, its ``QueueId`` and the change's ``OperationOrigin`` (see
+    ``origins``), each compared without case."""
     combined = (filters or {}).get("Conversation")
     if not combined or conversation is None:
         return True
@@ -147,6 +151,8 @@ def passes(filters: dict[str, Any] | None, conversation: Any) -> bool:
         elif field == "QueueId":
             actual, values = (conversation["queue_id"] or "").lower(), {
                 v.lower() for v in condition["values"]}
+        elif field == "OperationOrigin":
+            actual, values = origin.lower(), {v.lower() for v in condition["values"]}
         else:
             continue
         inside = actual in values

@@ -31,7 +31,7 @@ TIMEOUT = 3.0
 #: How many receivers are posted to at once.
 THREADS = 4
 
-Post = Callable[[str, dict[str, str], bytes], tuple[int, str]]
+Post = Callable[[httpx.Client, str, dict[str, str], bytes], tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -56,12 +56,12 @@ class Outcome:
     text: str
 
 
-def post(url: str, headers: dict[str, str], body: bytes) -> tuple[int, str]:
-    """POST ``body``: the status and a short text (0 and the reason when nothing came
-    back)."""
+def post(http: httpx.Client, url: str, headers: dict[str, str], body: bytes
+         ) -> tuple[int, str]:
+    """POST ``body`` with ``http``: the status and a short text (0 and the reason when
+    nothing came back)."""
     try:
-        with httpx.Client(timeout=TIMEOUT, trust_env=False, follow_redirects=False) as http:
-            response = http.post(url, content=body, headers=headers)
+        response = http.post(url, content=body, headers=headers)
     except httpx.TimeoutException:
         return 0, f"No answer within {TIMEOUT:g} s"
     except (httpx.HTTPError, ValueError) as exc:
@@ -77,6 +77,7 @@ class Sender:
         self._send = send
         self._threads = threads
         self._pool: ThreadPoolExecutor | None = None
+        self._http: httpx.Client | None = None
         self._changed = threading.Condition()
         self._lanes: dict[str, deque[Attempt]] = {}
         self._outcomes: list[Outcome] = []
@@ -97,6 +98,9 @@ class Sender:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self._threads,
                                                 thread_name_prefix="frontdesk-webhooks")
+                # one client for every thread: connections to a receiver are kept and reused
+                self._http = httpx.Client(timeout=TIMEOUT, trust_env=False,
+                                          follow_redirects=False)
             pool = self._pool
         pool.submit(self._drain, lane)
 
@@ -110,7 +114,8 @@ class Sender:
                     return
                 attempt = waiting[0]
             try:
-                code, text = self._send(attempt.url, attempt.headers, attempt.body)
+                assert self._http is not None  # made with the pool
+                code, text = self._send(self._http, attempt.url, attempt.headers, attempt.body)
             except Exception as exc:  # a bug in sending must not lose the attempt's record
                 code, text = 0, f"Not delivered: {type(exc).__name__}"
             with self._changed:
@@ -153,4 +158,6 @@ class Sender:
         if pool is not None:
             self.settle(timeout)
             pool.shutdown(wait=False)
+        if self._http is not None and not self.in_flight:
+            self._http.close()
         return unsent
