@@ -110,13 +110,32 @@ def test_known_conversations_give_known_figures(empty_http: httpx.Client,
     ratings = http.post("/v1/analytics/records", json={**body, "id": "csat"}).json()["data"]
     assert sorted(r["value"]["value"] for r in ratings) == [2, 5]
 
+    # stays in the queue: the email waited 09:01 to 09:03, the last chat from 09:05 on (the
+    # first chat was claimed as it arrived: no stay); a period keeps the stays overlapping it
+    assert _figures(http, "queue_waits", aggregations=["Count", "Sum"]) == {
+        "Count": 2, "Sum": 180.0}
+    stays = http.post("/v1/analytics/records", json={**body, "id": "queue_waits"})
+    fits(stays.json(), "GetMetricRecordsDataOutput")
+    by_csid = {r["fields"][0]["field"]["value"]: r for r in stays.json()["data"]}
+    assert set(by_csid) == {email, waiting}
+    left = {f["name"]: f["field"] for f in by_csid[email]["fields"]}["left_queue_at"]
+    assert left == {"value": "2026-01-05T09:03:00.000Z", "_type": "InstantField"}
+    assert by_csid[email]["primaryTimestampField"] == {
+        "name": "arrived_at", "timestamp": "2026-01-05T09:01:00.000Z"}
+    assert "left_queue_at" not in {f["name"] for f in by_csid[waiting]["fields"]}
+    late = {"_type": "Interval", "start": "2026-01-05T09:04:00Z",
+            "end": "2026-01-05T09:05:30Z"}
+    assert _figures(http, "queue_waits", periodFilter=late) == {
+        "Count": 1, "Average": 60.0, "Median": 60.0, "Min": 60.0, "Max": 60.0, "Sum": 60.0,
+        "StdDev": 0.0}
+
 
 def test_catalogues_filters_and_errors(http: httpx.Client) -> None:
     metrics = http.get("/v1/analytics/metrics")
     fits(metrics.json(), "GetMetricsOutput")
     ids = [m["id"] for m in metrics.json()["data"]]
     assert {"created_conversations", "closed_conversations", "waiting_conversations",
-            "first_response_time", "handling_time", "csat"} == set(ids)
+            "first_response_time", "handling_time", "csat", "queue_waits"} == set(ids)
     paged = http.get("/v1/analytics/metrics", params={"pageLimit": 2}).json()
     assert len(paged["data"]) == 2 and "next" in paged["meta"]
     records = http.get("/v1/analytics/records")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import json
+import random
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -22,9 +24,12 @@ from frontdesk.api.models import (
     EventDeliveryStatus,
     WebhookSubscription,
 )
+from frontdesk.sandbox import worker
+from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.db import iso
-from frontdesk.sandbox.listen import Receiver
+from frontdesk.sandbox.listen import Received, Receiver
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.sandbox.simulator import Simulator
 from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
@@ -248,3 +253,105 @@ def test_the_signature_is_hmac_of_timestamp_and_body() -> None:
     assert verify("s3cret", "1700000000", body, "v1=" + expected, now=1700000100)
     assert not verify("s3cret", "1700000000", body, "v1=" + expected, now=1700009999)
     assert not verify("s3cret", "soon", body, "v1=" + expected, now=1700000000)
+
+
+def test_a_receiver_that_hangs_holds_up_no_request(http: httpx.Client,
+                                                   sandbox: SandboxServer) -> None:
+    """Deliveries are made off the request path: while one receiver holds its delivery open
+    (it blocks until the test lets it go), the API answers every request and another
+    receiver gets its events; the hung attempt is logged only once it comes back."""
+    world = org(sandbox)
+    arrived, release, quick_got = threading.Event(), threading.Event(), threading.Event()
+
+    def hang(_: Received) -> None:
+        arrived.set()
+        release.wait(30)
+
+    with Receiver(on_event=hang) as slow, Receiver(
+            on_event=lambda _: quick_got.set()) as quick:
+        try:
+            stuck = _subscribe(http, slow.url, ["ConversationCreated", "ConversationNoteAdded"])
+            _subscribe(http, quick.url, ["ConversationCreated"])
+            cid = create_chat(http, world.requester)
+            sandbox.call(worker.run_due)  # hand the due deliveries over (no waiting for them)
+            assert arrived.wait(30) and quick_got.wait(30)
+
+            # the slow receiver still holds its delivery: the API answers all the same
+            assert http.get(f"/v1/conversations/{cid}").status_code == 200
+            note = http.post(f"/v1/conversations/{cid}/notes", json={"message": "meanwhile"})
+            assert note.status_code < 300, note.text
+            logs = f"/v1/webhooks/{stuck['id']}/delivery-status/logs/ConversationCreated"
+            assert http.get(logs).json()["data"] == []  # the attempt has not come back
+            assert not release.is_set() and len(slow.received) == 1
+        finally:
+            release.set()
+        sandbox.run_pending()  # returns once both of the slow receiver's deliveries are back
+        assert slow.events() == ["ConversationCreated", "ConversationNoteAdded"]
+        assert quick.events() == ["ConversationCreated"]
+        details = [e["deliveryDetail"] for e in http.get(logs).json()["data"]]
+        assert [(d["success"], d["responseCode"]) for d in details] == [(True, 200)]
+
+
+def _origin(kind: str, *origins: str) -> dict[str, Any]:
+    return {"Conversation": {"strategy": "All", "_type": "CombinedFilters", "conditions": [
+        {"field": "OperationOrigin", "values": list(origins), "_type": kind}]}}
+
+
+def test_the_operation_origin_filter(http: httpx.Client, sandbox: SandboxServer,
+                                     receiver: Receiver) -> None:
+    """Each change has an origin — a request to the API, an import, a customer or an agent
+    (the simulator's), the service's own rules — and ``OperationOrigin`` conditions let a
+    subscription's events in or keep them out by it."""
+    world = org(sandbox)
+    kinds = ["ConversationCreated", "ConversationMessageAdded", "ConversationAssigned",
+             "ConversationClosed", "ConversationPending", "ConversationPendingExpired"]
+    for path, filters in (("/no-imports", _origin("IsNotOneOf", "ApiImport")),
+                          ("/imports", _origin("IsOneOf", "apiimport")),
+                          ("/customers", _origin("IsOneOf", "EndUser")),
+                          ("/agents", _origin("IsOneOf", "Agent")),
+                          ("/rules", _origin("IsOneOf", "System"))):
+        _subscribe(http, receiver.url.replace("/hook", path), kinds, filters=filters)
+
+    def got(path: str) -> list[Received]:
+        return [r for r in receiver.received if r.path == path]
+
+    cid = create_chat(http, world.requester)  # a request to the API
+    imported = http.post("/v1/conversations/import", json={
+        "genericChannelName": "genericapimessaging", "requesterId": world.requester,
+        "direction": "Inbound", "createdAt": "2025-12-01T11:00:00.000Z",
+        "messages": [{"_type": "Inbound", "content": {"_type": "Text", "value": "Hi"},
+                      "createdAt": "2025-12-01T11:00:01.000Z"}],
+        "closing": {"closedAt": "2025-12-01T12:00:00.000Z", "closedBy": world.agent}})
+    assert imported.status_code == 200, imported.text
+    later = iso(sandbox.clock.now() + timedelta(minutes=5))
+    assert http.put(f"/v1/conversations/{cid}/followup",
+                    json={"timestamp": later}).status_code < 300
+    sandbox.run_pending()
+    assert {r.payload()["data"]["conversation"]["csid"] for r in got("/imports")} == {
+        imported.json()["data"]["id"]}
+    assert [r.event for r in got("/imports")] == [
+        "ConversationCreated", "ConversationMessageAdded", "ConversationClosed"]
+    assert [r.event for r in got("/no-imports")] == [
+        "ConversationCreated", "ConversationMessageAdded", "ConversationPending"]
+    assert got("/rules") == []
+    advance(sandbox, 600)  # the follow-up expires: the service's own rule
+    sandbox.run_pending()
+    assert [r.event for r in got("/rules")] == ["ConversationPendingExpired"]
+    assert len(got("/no-imports")) == 4
+
+    def simulate(ctx: SandboxContext) -> None:
+        simulator = Simulator(ctx, rng=random.Random(4))
+        for _ in range(30):
+            simulator.step()
+
+    sandbox.call(simulate)
+    sandbox.run_pending()
+    customers, agents = got("/customers"), got("/agents")
+    assert customers and agents
+    assert {r.event for r in customers} <= {"ConversationCreated", "ConversationMessageAdded",
+                                            "ConversationPendingExpired"}
+    for r in customers:
+        if r.event != "ConversationPendingExpired":
+            assert r.payload()["data"]["author"]["roles"] == ["Enduser"]
+    assert all(r.payload()["data"]["author"]["roles"] != ["Enduser"] for r in agents)
+    assert {r.event for r in agents} & {"ConversationAssigned", "ConversationClosed"}

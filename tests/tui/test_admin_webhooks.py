@@ -1,6 +1,7 @@
 """Admin → Webhooks against the sandbox and a real receiver on loopback: create (form, then the
-events picker), the last delivery of each event, an event's delivery log, off and on, edit,
-delete with a question; and how the section looks at 100 by 30 and 160 by 45."""
+events picker), the last delivery of each event, an event's delivery log, the events sent
+(``v``), off and on, edit, delete with a question, the URL cut to the width and shown whole
+once there is room; and how the section looks at 100 by 30 and 160 by 45."""
 
 from __future__ import annotations
 
@@ -38,10 +39,16 @@ def hooks(console: Any) -> list[dict[str, Any]]:
     return found
 
 
+def url_cell(screen: Any) -> str:
+    table = screen.query_one("#webhooks-table", DataTable)
+    return str(table.get_row_at(0)[3])
+
+
 async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any) -> None:
     app = console.app()
     with Receiver() as receiver:
-        async with app.run_test(size=(160, 45)) as pilot:
+        long_url = receiver.url + "/billing-integration/events-of-the-demo-organisation"
+        async with app.run_test(size=(100, 30)) as pilot:
             await console.ready(pilot)
             await pilot.press("5")
             await settle(pilot)
@@ -60,7 +67,7 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await settle(pilot)
             assert front(app) is form
             assert "http://" in str(form.query_one("#form-problem").render())
-            form.set_values({"url": receiver.url, "token": "tok-9"})
+            form.set_values({"url": long_url, "token": "tok-9"})
             await pilot.press("ctrl+s")
             await settle(pilot)
             picker = app.screen
@@ -102,6 +109,32 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await pilot.press("escape")
             await settle(pilot)
             assert front(app) is screen
+
+            # v: the events it sends, ticked as they are; one more ticked is sent too
+            screen.query_one("#webhooks-table", DataTable).focus()
+            await pilot.press("v")
+            await settle(pilot)
+            picker = app.screen
+            assert isinstance(picker, MembersScreen)
+            listing = picker.query_one(SelectionList)
+            assert set(listing.selected) == wanted
+            for index in range(listing.option_count):
+                if listing.get_option_at_index(index).value == "ConversationCreated":
+                    listing.select(listing.get_option_at_index(index))
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert front(app) is screen
+            assert set(json.loads(hooks(console)[0]["events"])) == wanted | {
+                "ConversationCreated"}
+            status = screen.query_one("#webhook-status", DataTable)
+            assert [str(k.value) for k in status.rows] == [
+                "ConversationCreated", "ConversationClosed", "ConversationNoteAdded"]
+
+            # the URL is cut to the section's width, and whole once the terminal is wider
+            assert url_cell(screen).endswith("…") and long_url not in url_cell(screen)
+            await pilot.resize_terminal(160, 45)
+            await settle(pilot)
+            assert url_cell(screen) == long_url
 
             screen.query_one("#webhooks-table", DataTable).focus()
             await pilot.press("space")

@@ -61,13 +61,19 @@ async def test_stats_tiles_filters_and_records(console: Any) -> None:
         assert isinstance(screen, StatsScreen)
         assert app.session.live.topic(STATS_TOPIC).interval == STATS_INTERVAL >= 60
         assert f"{created_today}  today" in tile(screen, "created_conversations")
-        assert f"{waiting}  now" in tile(screen, "waiting_conversations")
+        assert f"{waiting}  now" in tile(screen, "queue_waits")
+        assert "most, 7 d" in tile(screen, "queue_waits")
         assert "%" in tile(screen, "csat") and " m" in tile(screen, "first_response_time")
         table = screen.query_one("#stats-records", DataTable)
         assert table.row_count > created_today
         assert "Created" in str(screen.query_one("#stats-records-title").render())
 
-        await pilot.press("right", "right", "right")
+        await pilot.press("right", "right")
+        await settle(pilot)
+        assert "each day's end" in str(screen.query_one("#stats-records-title").render())
+        stays = app.session.stats.snapshot.tiles[2]
+        assert stays.series[-1] == waiting and stays.week == max(stays.series)
+        await pilot.press("right")
         await settle(pilot)
         assert "First reply" in str(screen.query_one("#stats-records-title").render())
         assert "▶ First reply" in tile(screen, "first_response_time")

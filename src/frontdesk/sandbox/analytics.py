@@ -11,6 +11,12 @@ conversation matches; the aggregations are computed over the values that are lef
     closed_conversations    conversations closed         (closed_at)
     waiting_conversations   conversations waiting in a queue now, unassigned (created_at;
                             the period bounds when they arrived; value: seconds waited)
+    queue_waits             every stay in a queue, unassigned: from its arrival (arrived_at:
+                            when it was queued, or created) until an agent took it or it was
+                            closed (left_queue_at; none while it still waits); the period
+                            keeps the stays that overlap it, so the number waiting at any
+                            moment is the stays that began before it and had not ended by it
+                            (value: seconds waited, so far for one still waiting)
     first_response_time     inbound conversations' first agent reply (created_at; seconds)
     handling_time           closed conversations, creation to close (closed_at; seconds)
     csat                    CSAT ratings given (submitted_at; the score 1 to 5); Percentage is
@@ -80,6 +86,17 @@ _COMMON_FIELDS = (
     ("agent", "The agent the conversation is assigned to", True),
 )
 
+#: When a stay in a queue began and ended (NULL: it goes on), as SQL over ``conversations c``:
+#: a conversation queued now arrived when it was queued (a transfer or a reopening queues it
+#: again); one taken or closed since waited from its creation until an agent was assigned or,
+#: never assigned, until it was closed or changed state.
+_ARRIVED = "COALESCE(c.queued_at, c.created_at)"
+_LEFT = ("(CASE WHEN c.queued_at IS NOT NULL AND c.assigned_agent_id IS NULL "
+         "AND c.state = 'Open' THEN NULL "
+         "WHEN c.assigned_agent_id IS NOT NULL THEN COALESCE(c.assigned_at, c.created_at) "
+         "WHEN c.state = 'Closed' THEN COALESCE(c.closed_at, c.state_updated_at) "
+         "ELSE COALESCE(c.state_updated_at, c.created_at) END)")
+
 RECORD_SETS: dict[str, RecordSet] = {r.id: r for r in (
     RecordSet("created_conversations", "Conversations created", "Conversations created",
               "created_at", None, ("Count",), _COMMON_FIELDS),
@@ -88,6 +105,13 @@ RECORD_SETS: dict[str, RecordSet] = {r.id: r for r in (
     RecordSet("waiting_conversations", "Conversations waiting in a queue, unassigned, now",
               "Conversations waiting now (the period bounds when they arrived); value: "
               "seconds waited so far", "created_at", "seconds", TIMING, _COMMON_FIELDS),
+    RecordSet("queue_waits", "Stays in a queue, unassigned: from arrival until an agent "
+              "took the conversation or it was closed (none while it still waits); the period "
+              "keeps the stays that overlap it",
+              "Seconds each conversation waited in a queue, unassigned (so far, for one still "
+              "waiting)", "arrived_at", "seconds", TIMING,
+              (*_COMMON_FIELDS, ("left_queue_at", "When it left the queue (none while it "
+                                                  "still waits)", True))),
     RecordSet("first_response_time", "Inbound conversations an agent has replied to",
               "Seconds from an inbound conversation's creation to the first agent reply",
               "created_at", "seconds", TIMING, _COMMON_FIELDS),
@@ -185,6 +209,8 @@ class Row:
     direction: str
     queue_id: str | None
     agent_id: str | None
+    #: when a stay in a queue ended (queue_waits; None while it goes on)
+    left: str | None = None
 
 
 def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> list[Row]:
@@ -198,8 +224,12 @@ def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> l
     params: list[Any] = []
     if query.period_filter is not None:
         start, end = period(now, query.period_filter, tz)
-        where.append(f"{time} >= ? AND {time} < ?")
-        params += [iso(start), iso(end)]
+        if record.id == "queue_waits":  # the stays that overlap the period
+            where.append(f"{time} < ? AND ({_LEFT} IS NULL OR {_LEFT} > ?)")
+            params += [iso(end), iso(start)]
+        else:
+            where.append(f"{time} >= ? AND {time} < ?")
+            params += [iso(start), iso(end)]
     if query.csid_filter:
         where.append(f"c.id IN ({','.join('?' * len(query.csid_filter))})")
         params += query.csid_filter
@@ -234,7 +264,8 @@ def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> l
     out = []
     for row in ctx.db.all(sql, tuple(params)):
         out.append(Row(int(row["csid"]), row["at"], _value(record, row, now), row["channel"],
-                       row["direction"] or "Inbound", row["queue_id"], row["agent_id"]))
+                       row["direction"] or "Inbound", row["queue_id"], row["agent_id"],
+                       row["left_at"] if record.id == "queue_waits" else None))
     return out
 
 
@@ -252,6 +283,10 @@ def _select(record: RecordSet, now: str) -> tuple[str, str]:
         return (f"SELECT {columns}, c.created_at AS at FROM conversations c "
                 "WHERE c.state = 'Open' AND c.queue_id IS NOT NULL "
                 "AND c.assigned_agent_id IS NULL"), "c.created_at"
+    if record.id == "queue_waits":
+        return (f"SELECT {columns}, {_ARRIVED} AS at, {_LEFT} AS left_at "
+                "FROM conversations c WHERE COALESCE(c.direction, 'Inbound') = 'Inbound' "
+                f"AND ({_LEFT} IS NULL OR {_LEFT} > {_ARRIVED})"), _ARRIVED
     if record.id == "first_response_time":
         first = ("(SELECT MIN(m.created_at) FROM messages m WHERE m.conversation_id = c.id "
                  "AND m.direction = 'Outbound' AND m.created_at >= c.created_at)")
@@ -272,6 +307,8 @@ def _seconds(later: str, earlier: str) -> float:
 def _value(record: RecordSet, row: Any, now: datetime) -> float | None:
     if record.id == "waiting_conversations":
         return _seconds(iso(now), row["created_at"])
+    if record.id == "queue_waits":
+        return _seconds(row["left_at"] or iso(now), row["at"])
     if record.id == "first_response_time":
         return _seconds(row["first_reply"], row["created_at"])
     if record.id == "handling_time":
@@ -345,6 +382,9 @@ def record_out(record: RecordSet, row: Row, queues: dict[str, str], people: dict
         fields.append({"name": "agent", "field": {
             "value": row.agent_id, "label": people.get(row.agent_id, row.agent_id),
             "_type": "UUIDField"}})
+    if row.left:
+        fields.append({"name": "left_queue_at", "field": {"value": row.left,
+                                                          "_type": "InstantField"}})
     out: dict[str, Any] = {"primaryTimestampField": {"name": record.time, "timestamp": row.at},
                            "fields": fields}
     if row.value is not None:

@@ -17,6 +17,7 @@ from .clock import Clock
 from .db import Database
 from .errors import bad_request
 from .faults import Faults
+from .webhooks_sender import Sender
 
 DEFAULT_PAGE_LIMIT = 50
 MAX_PAGE_LIMIT = 500
@@ -37,6 +38,8 @@ class SandboxContext:
     work_delay: float = 0.5
     #: whether webhooks may be delivered beyond loopback addresses
     webhooks_anywhere: bool = False
+    #: the threads that POST webhook deliveries, off the request path
+    deliveries: Sender = field(default_factory=Sender)
 
     def new_id(self) -> str:
         """A fresh UUID in text form."""

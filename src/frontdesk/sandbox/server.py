@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import socket
@@ -25,7 +26,7 @@ from typing import Any, Literal, TypeVar
 
 import uvicorn
 
-from . import worker
+from . import webhooks, worker
 from .app import create_app
 from .clock import Clock
 from .context import SandboxContext
@@ -34,6 +35,12 @@ from .faults import Faults
 T = TypeVar("T")
 
 log = logging.getLogger("frontdesk.sandbox")
+
+#: Seconds ``run_pending`` waits at most for webhook deliveries in flight (each is bounded
+#: by its own timeout; this only keeps a test from hanging on a bug).
+SETTLE_TIMEOUT = 60.0
+#: How many passes ``run_pending`` makes at most while its own work makes more work due.
+_ROUNDS = 5
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
@@ -270,10 +277,19 @@ class SandboxServer:
         self._loop = None
 
     def stop(self) -> None:
-        """Stop serving and close the database."""
+        """Stop serving, let the webhook deliveries being sent finish (those not started are
+        queued again), and close the database."""
         self._halt()
         if self._app is not None:
-            self._app.state.sandbox.db.close()
+            ctx: SandboxContext = self._app.state.sandbox
+            unsent = ctx.deliveries.close()
+            try:
+                with ctx.db.tx():
+                    webhooks.record_finished(ctx)
+                    webhooks.requeue(ctx, unsent)
+            except Exception:  # stopping goes on: the database is closed all the same
+                log.exception("the webhook deliveries in flight were not recorded")
+            ctx.db.close()
             self._app = None
 
     def close(self) -> None:
@@ -318,8 +334,24 @@ class SandboxServer:
         return future.result(30)
 
     def run_pending(self, *, everything: bool = False) -> int:
-        """Do due asynchronous work now (all queued work with ``everything``)."""
-        return self.call(lambda ctx: worker.run_due(ctx, everything=everything))
+        """Do due asynchronous work now (all queued work with ``everything``), and return
+        once every webhook delivery it started has come back and is in the delivery log, and
+        no work it made is due (a follow-up that expired queues its event's delivery)."""
+
+        def record(ctx: SandboxContext) -> int:
+            with ctx.db.tx():
+                return webhooks.record_finished(ctx)
+
+        done = 0
+        for round_ in range(_ROUNDS):
+            whole = everything and round_ == 0
+            done += self.call(functools.partial(worker.run_due, everything=whole))
+            if not self.ctx.deliveries.settle(SETTLE_TIMEOUT):
+                log.warning("webhook deliveries still in flight after %s s", SETTLE_TIMEOUT)
+            done += self.call(record)
+            if not self.call(worker.due_count):
+                break
+        return done
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
         """Rows of a query on the sandbox's database, as dicts (for test assertions)."""

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from . import activity, records, rules
+from . import activity, origins, records, rules
 from . import demo_text as text
 from .context import SandboxContext
 from .db import loads
@@ -54,6 +54,8 @@ KEEP_OWN = 60
 OWN_META = "simulator_conversations"
 _NOT_CLOSED = "('Open', 'Pending', 'AwaitingPending')"
 _CHANNEL_WEIGHTS = (5, 2, 5, 3, 2, 1)  # in the order of seed.CHANNELS
+#: The acts of customers (the others are agents'): the origin of what they change.
+_CUSTOMER_ACTS = frozenset({"customer_writes", "new_conversation"})
 
 
 class Simulator:
@@ -94,7 +96,8 @@ class Simulator:
         others = [act for act, _ in self._acts if act != first]
         self.rng.shuffle(others)
         for act in (first, *others):
-            with self.ctx.db.tx():
+            origin = origins.END_USER if act.__name__ in _CUSTOMER_ACTS else origins.AGENT
+            with self.ctx.db.tx(), origins.acting(origin):
                 description = act()
             if description is not None:
                 return description

@@ -4,10 +4,14 @@ enabled subscription that asked for it.
 ``emit`` is called by ``activity.record`` inside the change's own transaction: it builds the
 event's JSON once (a snapshot of the conversation as it is now) and queues one delivery job
 per subscription, due at once, so a refused request sends nothing. The worker's job
-``webhook.deliver`` POSTs it with the subscription's custom headers and authorization, signs
-it with the subscription's secret, writes the attempt to the delivery log, and on a failure
-(no answer, or a status outside 2xx) queues the next attempt after ``RETRY_DELAYS`` on the
-sandbox's clock — so tests move a ManualClock and call ``run_pending`` instead of waiting.
+``webhook.deliver`` prepares the attempt — the subscription's custom headers and
+authorization, signed with its secret — and hands it to the delivery threads
+(``webhooks_sender``), so no request of the API ever waits for a receiver. When the attempt
+comes back, ``record_finished`` (a periodic rule of the worker, on the sandbox's thread)
+writes it to the delivery log and, on a failure (no answer, or a status outside 2xx), queues
+the next attempt after ``RETRY_DELAYS`` on the sandbox's clock — so tests move a ManualClock
+and call ``run_pending`` (which waits until every attempt in flight came back) instead of
+waiting.
 
 The signature: ``X-Frontdesk-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`` keyed
 with the subscription's ``secretKey``, where ``<timestamp>`` is the ``X-Frontdesk-Timestamp``
@@ -15,7 +19,8 @@ header (Unix seconds) and ``<body>`` the exact bytes received (see ``verify``).
 
 Deliveries go to loopback addresses only unless the sandbox was started to deliver anywhere
 (``serve --webhooks-anywhere``): a sandbox should not reach out to the world unasked. A
-delivery waits at most ``TIMEOUT`` seconds for its receiver, on the sandbox's own thread.
+delivery waits at most ``webhooks_sender.TIMEOUT`` seconds for its receiver, on a delivery
+thread.
 """
 
 from __future__ import annotations
@@ -28,11 +33,10 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
-
-from . import worker
+from . import origins, worker
 from .context import SandboxContext
 from .db import dumps, loads
+from .webhooks_sender import Attempt
 
 #: The activity log's kinds of entry, and the webhook event each one is.
 EVENT_OF_ACTIVITY: dict[str, str] = {
@@ -59,8 +63,6 @@ EVENT_OF_ACTIVITY: dict[str, str] = {
 
 #: Seconds to wait after the 1st, 2nd, … failed attempt; then the event is given up.
 RETRY_DELAYS: tuple[float, ...] = (10, 60, 300, 1800, 7200)
-#: Seconds a delivery waits for its receiver.
-TIMEOUT = 3.0
 
 SIGNATURE_HEADER = "X-Frontdesk-Signature"
 TIMESTAMP_HEADER = "X-Frontdesk-Timestamp"
@@ -109,8 +111,9 @@ def _snake(name: str) -> str:
 
 def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | None,
          at: str, details: dict[str, Any]) -> None:
-    """Queue the event an activity entry stands for to every subscription that wants it.
-    The caller owns the transaction."""
+    """Queue the event an activity entry stands for to every subscription that wants it
+    (its filters see the change's origin, ``origins.current``). The caller owns the
+    transaction."""
     event = EVENT_OF_ACTIVITY.get(kind)
     if event is None:
         return
@@ -118,9 +121,10 @@ def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | 
     if not subscriptions:
         return
     conversation = ctx.db.one("SELECT * FROM conversations WHERE id = ?", (conversation_id,))
+    origin = origins.current()
     targets = [row["id"] for row in subscriptions
                if event in (loads(row["events"]) or [])
-               and passes(loads(row["filters"]), conversation)]
+               and passes(loads(row["filters"]), conversation, origin)]
     if not targets:
         return
     event_id = ctx.new_id()
@@ -130,9 +134,11 @@ def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | 
                                    "payload": payload, "attempt": 1}, delay=0)
 
 
-def passes(filters: dict[str, Any] | None, conversation: Any) -> bool:
-    """Whether a conversation's event gets through a subscription's filters (conditions on
-    ``InitialChannel`` and ``QueueId``; ``OperationOrigin`` is kept but not applied)."""
+def passes(filters: dict[str, Any] | None, conversation: Any,
+           origin: str = origins.API) -> bool:
+    """Whether a conversation's event gets through a subscription's filters: conditions on
+    its ``InitialChannel``, its ``QueueId`` and the change's ``OperationOrigin`` (see
+    ``origins``), each compared without case."""
     combined = (filters or {}).get("Conversation")
     if not combined or conversation is None:
         return True
@@ -145,6 +151,8 @@ def passes(filters: dict[str, Any] | None, conversation: Any) -> bool:
         elif field == "QueueId":
             actual, values = (conversation["queue_id"] or "").lower(), {
                 v.lower() for v in condition["values"]}
+        elif field == "OperationOrigin":
+            actual, values = origin.lower(), {v.lower() for v in condition["values"]}
         else:
             continue
         inside = actual in values
@@ -243,42 +251,53 @@ def headers_for(row: Any, event: str, event_id: str, timestamp: str, body: bytes
     return headers
 
 
-def _send(url: str, headers: dict[str, str], body: bytes) -> tuple[int, str]:
-    """POST ``body``: the status and a short text (0 and the reason when nothing came
-    back)."""
-    try:
-        with httpx.Client(timeout=TIMEOUT, trust_env=False, follow_redirects=False) as http:
-            response = http.post(url, content=body, headers=headers)
-    except httpx.TimeoutException:
-        return 0, f"No answer within {TIMEOUT:g} s"
-    except (httpx.HTTPError, ValueError) as exc:
-        return 0, f"Not delivered: {type(exc).__name__}: {exc}"[:300]
-    text = response.reason_phrase or response.text[:200] or str(response.status_code)
-    return response.status_code, text
-
-
 @worker.job(_JOB)
 def deliver(ctx: SandboxContext, job: dict[str, Any]) -> None:
-    """One attempt to deliver one event to one subscription (it may have gone or been
-    disabled since the event: then nothing is sent)."""
+    """Prepare one attempt to deliver one event to one subscription and hand it to the
+    delivery threads (the subscription may have gone or been disabled since the event: then
+    nothing is sent). An address the sandbox may not reach is logged as failed at once."""
     row = ctx.db.one("SELECT * FROM webhooks WHERE id = ?", (job["webhook"],))
     if row is None or not row["enabled"]:
         return
     body = str(job["payload"]).encode()
     timestamp = str(int(ctx.clock.now().timestamp()))
-    if allowed(ctx, row["url"]):
-        code, text = _send(row["url"], headers_for(row, job["event"], job["eventId"],
-                                                   timestamp, body), body)
-    else:
-        code, text = 0, ("Not delivered: the sandbox delivers to loopback addresses only "
-                         "(serve --webhooks-anywhere lifts this)")
+    if not allowed(ctx, row["url"]):
+        _record(ctx, job, ctx.now_iso(), 0, "Not delivered: the sandbox delivers to loopback "
+                "addresses only (serve --webhooks-anywhere lifts this)")
+        return
+    headers = headers_for(row, job["event"], job["eventId"], timestamp, body)
+    ctx.deliveries.submit(row["id"], Attempt(job, row["url"], headers, body, ctx.now_iso()))
+
+
+@worker.periodic
+def record_finished(ctx: SandboxContext) -> int:
+    """Write the attempts that came back from the delivery threads to the delivery log (and
+    queue their retries); how many were written. The caller owns the transaction."""
+    finished = ctx.deliveries.finished()
+    for outcome in finished:
+        _record(ctx, outcome.attempt.job, outcome.attempt.at, outcome.code, outcome.text)
+    return len(finished)
+
+
+def requeue(ctx: SandboxContext, attempts: list[Attempt]) -> None:
+    """Queue again, due at once, attempts that were never sent (the sandbox stopped first).
+    The caller owns the transaction."""
+    for attempt in attempts:
+        worker.enqueue(ctx, _JOB, attempt.job, delay=0)
+
+
+def _record(ctx: SandboxContext, job: dict[str, Any], at: str, code: int, text: str) -> None:
+    """One attempt in the delivery log, and the next one queued after a failure (nothing
+    when the subscription was deleted meanwhile)."""
+    if ctx.db.one("SELECT 1 FROM webhooks WHERE id = ?", (job["webhook"],)) is None:
+        return
     success = 200 <= code < 300
     attempt = int(job["attempt"])
     ctx.db.run(
         "INSERT INTO webhook_deliveries (webhook_id, event, event_id, attempt, delivered_at, "
         "success, response_code, response_text, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (row["id"], job["event"], job["eventId"], attempt, ctx.now_iso(), int(success), code,
-         text, job["payload"]))
+        (job["webhook"], job["event"], job["eventId"], attempt, at, int(success), code, text,
+         job["payload"]))
     if not success and attempt <= len(RETRY_DELAYS):
         worker.enqueue(ctx, _JOB, {**job, "attempt": attempt + 1},
                        delay=RETRY_DELAYS[attempt - 1])

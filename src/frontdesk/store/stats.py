@@ -3,6 +3,11 @@ conversations, median first response and CSAT, each with a value per day — com
 analytics records the service gives (one paged request per figure), so a tile's number and its
 records table always agree.
 
+Waiting is a history of the queue, not a count of arrivals: its records are the stays in a
+queue that overlap the seven days (``queue_waits``: arrival, and when an agent took the
+conversation or it was closed), and each day's value is how many stays had begun and not
+ended at that day's end (midnight, local time; today: now).
+
 The topic polls rarely (``STATS_INTERVAL``) at background priority: figures a supervisor
 glances at should never slow down the inbox. ``choose`` sets the queue, channel and team
 filters and fetches at once. No Textual here.
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.models import FilterValue, MetricRecord
 from ..api.pacing import Priority
+from ..api.wire_time import parse_wire_time
 from .errors import Refused, refusals
 
 if TYPE_CHECKING:
@@ -32,8 +38,6 @@ STATS_INTERVAL = 120.0
 DAYS = 7
 #: Records read per figure at most (the rest are left out of the chart).
 MAX_RECORDS = 5000
-#: How long back a conversation still waiting may have arrived.
-WAITING_SINCE = timedelta(days=365)
 #: The filters a supervisor chooses from, by analytics attribute.
 FILTERS = ("queue_id", "channel", "team_id")
 
@@ -44,14 +48,15 @@ class TileSpec:
 
     metric: str
     title: str
-    #: "count", "median" (of the values) or "csat" (share of 4s and 5s)
+    #: "count", "median" (of the values), "csat" (share of 4s and 5s) or "waiting" (stays
+    #: in a queue going on at a moment)
     figure: str
 
 
 TILES: tuple[TileSpec, ...] = (
     TileSpec("created_conversations", "Created", "count"),
     TileSpec("closed_conversations", "Closed", "count"),
-    TileSpec("waiting_conversations", "Waiting", "count"),
+    TileSpec("queue_waits", "Waiting", "waiting"),
     TileSpec("first_response_time", "First reply", "median"),
     TileSpec("csat", "CSAT", "csat"),
 )
@@ -60,7 +65,8 @@ TILES: tuple[TileSpec, ...] = (
 @dataclass(frozen=True)
 class Tile:
     """A tile's figures: today, the last seven days, and one value per day (oldest first;
-    None for a day without data)."""
+    None for a day without data). For waiting: now, the most at a day's end, and how many
+    waited at each day's end."""
 
     spec: TileSpec
     today: float | None
@@ -90,6 +96,41 @@ def figure(spec: TileSpec, records: list[MetricRecord]) -> float | None:
     if spec.figure == "median":
         return float(statistics.median(values))
     return 100.0 * sum(1 for v in values if v >= 4) / len(values)
+
+
+def left_queue(record: MetricRecord) -> datetime | None:
+    """When a stay in a queue ended (None: it goes on, or the service did not say)."""
+    found = record.get("left_queue_at")
+    if found is None or not isinstance(found.value, str):
+        return None
+    try:
+        return parse_wire_time(found.value)
+    except ValueError:
+        return None
+
+
+Stay = tuple[datetime, datetime | None]
+
+
+def waiting_at(stays: list[Stay], moment: datetime) -> int:
+    """How many stays in a queue (arrival, end or None) had begun by ``moment`` and not
+    ended."""
+    return sum(1 for arrived, left in stays
+               if arrived <= moment and (left is None or left > moment))
+
+
+def waiting_tile(spec: TileSpec, records: list[MetricRecord], days: tuple[date, ...],
+                 now: datetime) -> Tile:
+    """The waiting tile: how many wait now, and at the end of each day (local midnight;
+    today's is now), and the most of those."""
+    stays = [(r.primary_timestamp_field.timestamp, left_queue(r)) for r in records]
+    series: list[float | None] = []
+    for day in days:
+        end = datetime.combine(day + timedelta(days=1), datetime.min.time()).astimezone()
+        series.append(float(waiting_at(stays, min(end, now))))
+    known = [v for v in series if v is not None]
+    return Tile(spec, float(waiting_at(stays, now)), max(known) if known else None,
+                tuple(series), tuple(reversed(records[-500:])))
 
 
 @dataclass
@@ -140,10 +181,9 @@ class StatsWatch:
         tiles: list[Tile] = []
         truncated = False
         for spec in TILES:
-            since = now - WAITING_SINCE if spec.metric == "waiting_conversations" else start
             query: dict[str, Any] = {
                 "id": spec.metric, "timezone": "UTC", "filters": filters,
-                "periodFilter": {"_type": "Interval", "start": since.astimezone(UTC),
+                "periodFilter": {"_type": "Interval", "start": start.astimezone(UTC),
                                  "end": now + timedelta(seconds=1)}}
             records: list[MetricRecord] = []
             async for record in self.hub.client.analytics.records(
@@ -152,15 +192,15 @@ class StatsWatch:
                 if len(records) >= MAX_RECORDS:
                     truncated = True
                     break
+            if spec.figure == "waiting":
+                tiles.append(waiting_tile(spec, records, days, now))
+                continue
             by_day: dict[date, list[MetricRecord]] = {day: [] for day in days}
             for record in records:
                 day = record.primary_timestamp_field.timestamp.astimezone().date()
                 if day in by_day:
                     by_day[day].append(record)
-            if spec.metric == "waiting_conversations":
-                today_value: float | None = float(len(records))
-            else:
-                today_value = figure(spec, by_day[today])
+            today_value = figure(spec, by_day[today])
             recent = [r for day in days for r in by_day[day]]
             series = tuple(figure(spec, by_day[day]) if by_day[day] or spec.figure == "count"
                            else None for day in days)

@@ -39,7 +39,7 @@ from ...api.models import (
     TransferInput,
 )
 from ...api.models.common import is_uuid
-from .. import activity, records, rules, shapes
+from .. import activity, origins, records, rules, shapes
 from ..context import Ctx, SandboxContext, no_content, ok
 from ..db import iso
 from ..errors import bad_request
@@ -226,7 +226,7 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
     """
     base_url = str(request.base_url)
     partial: list[dict[str, str]] = []
-    with ctx.db.tx():
+    with ctx.db.tx(), origins.acting(origins.API_IMPORT):
         requester = require_enduser(ctx, body.requester_id)
         now = ctx.now_iso()
         columns = _import_columns(ctx, body, requester, now)

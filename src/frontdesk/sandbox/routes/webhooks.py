@@ -68,8 +68,8 @@ def webhook_shape(row: Any) -> dict[str, Any]:
 
 
 def _url(value: str, request: Request) -> str:
-    """A receiver's URL: http or https, one line, and not the sandbox itself (a delivery is
-    made on the sandbox's own thread, so posting to itself would wait for itself)."""
+    """A receiver's URL: http or https, one line, and not the sandbox itself (its API is no
+    receiver: every delivery would be refused and retried)."""
     value = value.strip()
     try:
         parts = urlsplit(value)

@@ -1,5 +1,6 @@
-"""Admin → Webhooks: every subscription (name, on or off, URL, how many events); beside it the
-highlighted one's last delivery of each event. ``n`` creates one (a form, then the events to
+"""Admin → Webhooks: every subscription (name, on or off, URL, how many events); below it the
+highlighted one's last delivery of each event (the URL and the receiver's answer take the
+width there is, so the section reads at 100 columns). ``n`` creates one (a form, then the events to
 send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``space`` turns it on or
 off, ``d`` deletes it (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows
 that event's delivery log with what was sent."""
@@ -41,7 +42,8 @@ def event_name(event: str) -> str:
     return event.removeprefix("Conversation") or event
 
 
-def status_cells(status: EventDeliveryStatus) -> tuple[Text, Text, Text]:
+def status_cells(status: EventDeliveryStatus, answer_width: int = 40
+                 ) -> tuple[Text, Text, Text]:
     """When, how it went and what the receiver said, for one event."""
     detail = status.delivery_status
     if detail.type != "DeliveryDetail":
@@ -49,7 +51,33 @@ def status_cells(status: EventDeliveryStatus) -> tuple[Text, Text, Text]:
     ok = bool(detail.success)
     outcome = Text(f"{'ok' if ok else 'failed'} {detail.response_code or ''}".strip(),
                    style="green" if ok else "bold red")
-    return Text(_when(detail.delivery_timestamp)), outcome, cell(detail.response_text, 40)
+    return (Text(_when(detail.delivery_timestamp)), outcome,
+            cell(detail.response_text, answer_width))
+
+
+#: Columns besides the URL (name, on, events) and their gaps, and the narrowest URL shown.
+_FIXED, _MIN_URL = 3 + 6 + 8, 16
+#: The widest event name shown, the "last" column's width, the gaps between the status
+#: table's four columns, and the narrowest answer.
+_EVENT, _LAST, _STATUS_GAPS, _MIN_ANSWER = 22, 16, 8, 12
+
+
+#: The subscriptions' columns (label, key) and the last deliveries' columns.
+_HOOK_COLUMNS = (("Webhook", "name"), ("On", "on"), ("Events", "events"), ("URL", "url"))
+_STATUS_COLUMNS = (("Event", "event"), ("Last", "last"), ("Result", "result"),
+                   ("Answer", "answer"))
+
+
+def refill(table: DataTable[Any], columns: tuple[tuple[str, str], ...],
+           rows: list[tuple[str, tuple[Text, ...]]]) -> None:
+    """Replace a table's rows, each column exactly as wide as its label or widest cell (a
+    width that fitted an earlier terminal size is not kept)."""
+    table.clear(columns=True)
+    for index, (label, key) in enumerate(columns):
+        width = max([len(label), *(cells[index].cell_len for _, cells in rows)])
+        table.add_column(label, key=key, width=width)
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
 
 
 class WebhooksPane(AdminPane):
@@ -60,22 +88,44 @@ class WebhooksPane(AdminPane):
     def __init__(self) -> None:
         super().__init__("webhooks")
         self.hooks: dict[str, WebhookSubscription] = {}
+        self.statuses: list[EventDeliveryStatus] = []
+        self._filled_at = 0
+
+    def _name_width(self) -> int:
+        return min(30, max(16, self.size.width // 3))
+
+    def _url_width(self) -> int:
+        """What is left of the section's width for the URL."""
+        width = self.size.width or 100
+        return max(_MIN_URL, width - self._name_width() - _FIXED - 2)
+
+    def _answer_width(self, rows: list[tuple[Text, Text]]) -> int:
+        """What is left of the section's width for the receiver's answer, beside the event
+        names and results of ``rows``."""
+        width = self.size.width or 100
+        event = max((r[0].cell_len for r in rows), default=0)
+        result = max((r[1].cell_len for r in rows), default=0)
+        taken = max(event, len("Event")) + _LAST + max(result, len("Result")) + _STATUS_GAPS
+        return max(_MIN_ANSWER, width - taken - 2)
+
+    def on_resize(self) -> None:
+        """The cells are cut to the width: cut them again when it changes."""
+        if self.size.width != self._filled_at and self.hooks:
+            self._fill()
+            self._fill_status()
 
     def compose(self) -> ComposeResult:
         yield self.caption()
         with Horizontal(classes="admin-split"):
             table: DataTable[Any] = DataTable(id="webhooks-table", cursor_type="row",
                                               zebra_stripes=True, classes="admin-main")
-            table.add_column("Webhook", key="name")
-            table.add_column("On", key="on")
-            table.add_column("Events", key="events")
-            table.add_column("URL", key="url")
+            refill(table, _HOOK_COLUMNS, [])
             yield table
             with Vertical(classes="admin-side"):
                 yield Label("Last deliveries", id="webhook-status-title",
                             classes="section-title")
                 status: DataTable[Any] = DataTable(id="webhook-status", cursor_type="row")
-                status.add_columns("Event", "Last", "Result", "Answer")
+                refill(status, _STATUS_COLUMNS, [])
                 yield status
 
     @property
@@ -100,21 +150,25 @@ class WebhooksPane(AdminPane):
         except Refused as refusal:
             self.set_caption(refusal.reason)
             return
-        before = select or highlighted_key(self.table)
         self.hooks = {h.id: h for h in hooks}
-        table = self.table
-        table.clear()
-        for hook in hooks:
-            table.add_row(cell(hook.name, 30),
-                          Text("on", style="green") if hook.enabled else Text("off", style="dim"),
-                          Text(str(len(hook.subscribed_events))), cell(hook.url, 50),
-                          key=hook.id)
-        move_to(table, before)
+        self._fill(select)
         on_count = sum(1 for h in hooks if h.enabled)
         self.set_caption(f"{len(hooks)} webhook{'s' * (len(hooks) != 1)}, {on_count} on"
                          if hooks else
                          "No webhooks yet: n subscribes a receiver to events")
         self.show_status()
+
+    def _fill(self, select: str | None = None) -> None:
+        """The subscriptions' rows, cut to the section's width."""
+        before = select or highlighted_key(self.table)
+        self._filled_at = self.size.width
+        name_width, url_width = self._name_width(), self._url_width()
+        refill(self.table, _HOOK_COLUMNS, [
+            (hook.id, (cell(hook.name, name_width),
+                       Text("on", style="green") if hook.enabled else Text("off", style="dim"),
+                       Text(str(len(hook.subscribed_events))), cell(hook.url, url_width)))
+            for hook in self.hooks.values()])
+        move_to(self.table, before)
 
     @on(DataTable.RowHighlighted, "#webhooks-table")
     def _highlighted(self) -> None:
@@ -124,6 +178,7 @@ class WebhooksPane(AdminPane):
         """Read the highlighted subscription's last deliveries."""
         hook = self.current
         if hook is None:
+            self.statuses = []
             self.query_one("#webhook-status", DataTable).clear()
             return
         self._status(hook)
@@ -137,15 +192,22 @@ class WebhooksPane(AdminPane):
             title.update(safe(refusal.reason))
             return
         failed = sum(1 for s in statuses if s.delivery_status.success is False)
-        title.update(safe(f"{one_line(hook.name, 30)}: {len(statuses)} events"
+        title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
+                          f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
                           + (f", {failed} failing" if failed else "")
-                          + " (l: delivery log)"))
+                          + " (l: log)"))
+        self.statuses = statuses
+        self._fill_status()
+
+    def _fill_status(self) -> None:
+        """The last delivery of each event, the answers cut to the section's width."""
         table = self.query_one("#webhook-status", DataTable)
         before = highlighted_key(table)
-        table.clear()
-        for status in statuses:
-            table.add_row(cell(event_name(status.event), 30), *status_cells(status),
-                          key=status.event)
+        rows = [(cell(event_name(s.event), _EVENT), status_cells(s)[1]) for s in self.statuses]
+        width = self._answer_width(rows)
+        refill(table, _STATUS_COLUMNS, [
+            (status.event, (cell(event_name(status.event), _EVENT), *status_cells(status, width)))
+            for status in self.statuses])
         move_to(table, before)
 
     # ------------------------------------------------------------------ actions
@@ -320,7 +382,7 @@ class DeliveryLogScreen(ModalScreen[None]):
                               Text(f"{'ok' if detail.success else 'failed'} "
                                    f"{detail.response_code}",
                                    style="green" if detail.success else "bold red"),
-                              cell(detail.response_text, 50), key=str(index))
+                              cell(detail.response_text, 60), key=str(index))
             yield table
             yield Static("", id="delivery-payload")
 

@@ -1,6 +1,7 @@
 """Mode 6, Stats: for supervisors, today and the last seven days at a glance — created, closed
 and waiting conversations, median first response and CSAT — each tile with a chart of one
-value per day; the records behind the chosen tile below.
+value per day (for waiting: how many waited at the day's end); the records behind the chosen
+tile below.
 
 ``left``/``right`` choose a tile, ``q``, ``c`` and ``t`` the queue, channel and team filters,
 ``r`` refreshes now. The figures come from the service's analytics, polled rarely at a
@@ -76,16 +77,18 @@ def shown(tile: Tile, value: float | None) -> str:
 
 
 def tile_text(tile: Tile, chosen: bool) -> Text:
-    """The lines of one tile."""
+    """The lines of one tile. Waiting says what its numbers are: how many wait now, the
+    most at a day's end in the seven days, and a chart of each day's end (24:00)."""
+    waiting = tile.spec.figure == "waiting"
     text = Text()
     text.append(("▶ " if chosen else "") + tile.spec.title + "\n", style="bold")
-    label = "now" if tile.spec.metric == "waiting_conversations" else "today"
     text.append(f"{shown(tile, tile.today)}", style="bold cyan")
-    text.append(f"  {label}\n", style="dim")
-    week = "in 7 d" if tile.spec.metric == "waiting_conversations" else "7 d"
+    text.append("  now\n" if waiting else "  today\n", style="dim")
     text.append(f"{shown(tile, tile.week)}  ", style="bold")
-    text.append(f"{week}\n", style="dim")
+    text.append("most, 7 d\n" if waiting else "7 d\n", style="dim")
     text.append(spark(tile.series), style="green")
+    if waiting:
+        text.append(" 24:00", style="dim")
     return text
 
 
@@ -195,17 +198,21 @@ class StatsScreen(ModeScreen):
         self._paint_records(snapshot.tiles[self.chosen])
 
     def _paint_records(self, tile: Tile) -> None:
-        what = f"{tile.spec.title} (the median)" if tile.spec.figure == "median" \
-            else tile.spec.title
-        self.query_one("#stats-records-title", Static).update(safe(
-            f"{what}: the latest {len(tile.records)} records, newest first"))
+        if tile.spec.figure == "waiting":
+            title = (f"Waiting at each day's end (the chart; today: now) · the latest "
+                     f"{len(tile.records)} stays in a queue, newest first")
+        else:
+            what = f"{tile.spec.title} (the median)" if tile.spec.figure == "median" \
+                else tile.spec.title
+            title = f"{what}: the latest {len(tile.records)} records, newest first"
+        self.query_one("#stats-records-title", Static).update(safe(title))
         table = self.query_one("#stats-records", DataTable)
         table.clear()
         for index, record in enumerate(tile.records[:200]):
             value = record.value.value if record.value is not None else None
             amount = shown(tile, float(value)) if isinstance(value, int | float) \
                 and tile.spec.figure == "median" else ("" if value is None else str(value))
-            if tile.spec.metric == "waiting_conversations" and isinstance(value, int | float):
+            if tile.spec.figure == "waiting" and isinstance(value, int | float):
                 amount = duration(float(value))
             table.add_row(
                 Text(clock.shown(record.primary_timestamp_field.timestamp, "day")),

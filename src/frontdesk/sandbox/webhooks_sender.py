@@ -1,0 +1,163 @@
+"""The delivery threads: webhook POSTs made off the sandbox's request path.
+
+A delivery waits up to ``TIMEOUT`` seconds for its receiver; made on the sandbox's event-loop
+thread, one slow or dead receiver would hold every API request behind it. So the worker's job
+only prepares an attempt (its URL, headers and exact body, on the sandbox's thread, where the
+database lives) and hands it to a ``Sender``: a few threads that POST and keep each outcome
+until the sandbox's thread takes it back (``finished``) and writes it to the delivery log.
+The threads never touch the database.
+
+One subscription's attempts go out one at a time in the order they were handed over (a
+*lane* per subscription), so a receiver sees its events in the order they happened; a slow
+receiver holds only its own lane, and at most ``THREADS`` lanes are served at once.
+
+``settle`` waits until nothing is in flight: what ``SandboxServer.run_pending`` waits for, so
+tests see every due delivery done without waiting for time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+#: Seconds a delivery waits for its receiver.
+TIMEOUT = 3.0
+#: How many receivers are posted to at once.
+THREADS = 4
+
+Post = Callable[[httpx.Client, str, dict[str, str], bytes], tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One delivery, ready to send: ``job`` is the worker's job it came from (which
+    subscription, event and attempt), ``at`` when it was made on the sandbox's clock."""
+
+    job: dict[str, Any]
+    url: str
+    headers: dict[str, str]
+    body: bytes
+    at: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What came back from one attempt: the status (0 when nothing came back) and a short
+    text."""
+
+    attempt: Attempt
+    code: int
+    text: str
+
+
+def post(http: httpx.Client, url: str, headers: dict[str, str], body: bytes
+         ) -> tuple[int, str]:
+    """POST ``body`` with ``http``: the status and a short text (0 and the reason when
+    nothing came back)."""
+    try:
+        response = http.post(url, content=body, headers=headers)
+    except httpx.TimeoutException:
+        return 0, f"No answer within {TIMEOUT:g} s"
+    except (httpx.HTTPError, ValueError) as exc:
+        return 0, f"Not delivered: {type(exc).__name__}: {exc}"[:300]
+    text = response.reason_phrase or response.text[:200] or str(response.status_code)
+    return response.status_code, text
+
+
+class Sender:
+    """Delivery threads fed with attempts, one lane per subscription (see the module)."""
+
+    def __init__(self, send: Post = post, threads: int = THREADS) -> None:
+        self._send = send
+        self._threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._http: httpx.Client | None = None
+        self._changed = threading.Condition()
+        self._lanes: dict[str, deque[Attempt]] = {}
+        self._outcomes: list[Outcome] = []
+        self._in_flight = 0
+        self._closed = False
+
+    def submit(self, lane: str, attempt: Attempt) -> None:
+        """Send ``attempt`` after the lane's earlier ones, on a delivery thread."""
+        with self._changed:
+            if self._closed:
+                raise RuntimeError("the sandbox's deliveries are closed")
+            self._in_flight += 1
+            waiting = self._lanes.get(lane)
+            if waiting is not None:  # a thread is draining this lane: it will send this too
+                waiting.append(attempt)
+                return
+            self._lanes[lane] = deque([attempt])
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._threads,
+                                                thread_name_prefix="frontdesk-webhooks")
+                # one client for every thread: connections to a receiver are kept and reused
+                self._http = httpx.Client(timeout=TIMEOUT, trust_env=False,
+                                          follow_redirects=False)
+            pool = self._pool
+        pool.submit(self._drain, lane)
+
+    def _drain(self, lane: str) -> None:
+        """Send a lane's attempts until it is empty (on a delivery thread)."""
+        while True:
+            with self._changed:
+                waiting = self._lanes[lane]
+                if not waiting:
+                    del self._lanes[lane]
+                    return
+                attempt = waiting[0]
+            try:
+                assert self._http is not None  # made with the pool
+                code, text = self._send(self._http, attempt.url, attempt.headers, attempt.body)
+            except Exception as exc:  # a bug in sending must not lose the attempt's record
+                code, text = 0, f"Not delivered: {type(exc).__name__}"
+            with self._changed:
+                waiting.popleft()
+                self._outcomes.append(Outcome(attempt, code, text))
+                self._in_flight -= 1
+                self._changed.notify_all()
+
+    def finished(self) -> list[Outcome]:
+        """The outcomes that came back since the last call (taken: each is given once)."""
+        with self._changed:
+            done, self._outcomes = self._outcomes, []
+        return done
+
+    @property
+    def in_flight(self) -> int:
+        """How many attempts were handed over and have not come back yet."""
+        with self._changed:
+            return self._in_flight
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until every attempt handed over has come back; False if ``timeout`` seconds
+        passed first."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._in_flight == 0, timeout)
+
+    def close(self, timeout: float = TIMEOUT + 2) -> list[Attempt]:
+        """Stop: the attempts being sent are waited for (at most ``timeout`` seconds), the
+        ones not started yet are returned, to be queued again."""
+        with self._changed:
+            self._closed = True
+            unsent: list[Attempt] = []
+            for waiting in self._lanes.values():
+                sending = waiting.popleft()  # a lane's first attempt is being sent
+                unsent.extend(waiting)
+                waiting.clear()
+                waiting.append(sending)
+            self._in_flight -= len(unsent)
+            pool = self._pool
+        if pool is not None:
+            self.settle(timeout)
+            pool.shutdown(wait=False)
+        if self._http is not None and not self.in_flight:
+            self._http.close()
+        return unsent
