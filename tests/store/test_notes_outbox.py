@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
 from frontdesk.config import Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.compose import Outgoing
+from frontdesk.store.errors import Refusal, Refused
 from frontdesk.store.local import LocalStore
 from frontdesk.store.outbox import OutboxItem
 from frontdesk.store.session import Session
@@ -24,14 +27,18 @@ async def test_a_note_is_written_once_never_as_a_message(sandbox: SandboxServer,
     session = Session(client=client, local=LocalStore(tmp_path / "console.db"),
                       settings=Settings(), profile="notes", identity=DEMO_AGENT_EMAIL)
     try:
-        await session.resolve_me()
         compose = session.compose
+        # no agent known yet to write it in the name of: refused as such, nothing queued
+        with pytest.raises(Refused) as refused:
+            await compose.send(Outgoing(cid, "note", "Too early"), None)
+        assert refused.value.kind is Refusal.NOT_SIGNED_IN
+        await session.resolve_me()
 
         # refused before anything is queued: empty, with attachments, too long
         for text, files in (("  ", ()), ("See file", ({"url": "https://x.test/a.pdf"},)),
                             ("x" * 10_001, ())):
-            refused = await compose.send(Outgoing(cid, "note", text, attachments=files), None)
-            assert isinstance(refused, str)
+            with pytest.raises(Refused):
+                await compose.send(Outgoing(cid, "note", text, attachments=files), None)
         assert session.outbox.items() == []
 
         # a note written while its answer is lost after the service stored it …

@@ -23,11 +23,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from ..api.wire_time import format_utc, parse_wire_time
 from .draft_modes import ComposeMode, draft_mode, set_draft_mode
+from .errors import Refusal, Refused
 from .outbox import OutboxItem, note_payload, reply_payload
 
 if TYPE_CHECKING:
@@ -120,15 +120,18 @@ class Compose:
     # ------------------------------------------------------------------ sending
 
     async def send(self, outgoing: Outgoing, conversation: Conversation | None
-                   ) -> OutboxItem | str:
+                   ) -> OutboxItem:
         """Check ``outgoing`` and put it in the outbox (deleting the draft in the same
-        transaction); the item, or why it was not queued (nothing is lost then)."""
+        transaction); the item queued. Raises :class:`Refused` when it was not queued
+        (nothing is lost then): ``Refusal.NOT_SIGNED_IN`` while no agent is signed in to
+        write it in the name of, a rule's refusal for what the service would refuse."""
         if not self._hub.me_id:
-            return "Not signed in yet: it is kept, try again in a moment."
+            raise Refused("Not signed in yet: it is kept, try again in a moment.",
+                          kind=Refusal.NOT_SIGNED_IN)
         if outgoing.mode == "note":
             problem = note_problem(outgoing.text, outgoing.attachments)
             if problem is not None:
-                return problem
+                raise Refused(problem)
             payload = note_payload(outgoing.text, agent_id=self._hub.me_id,
                                    created_at=format_utc(self._hub.server_now()))
         else:
@@ -139,18 +142,18 @@ class Compose:
                 files = await asyncio.to_thread(
                     lambda: [materialize(entry) for entry in outgoing.attachments])
             except AttachmentError as error:
-                return str(error)
+                raise Refused(str(error)) from error
             problem = reply_problem(conversation, outgoing.text, outgoing.content_type, files)
             if problem is not None:
-                return problem
+                raise Refused(problem)
             payload = reply_payload(outgoing.text, agent_id=self._hub.me_id,
                                     content_type=outgoing.content_type, attachments=files)
         try:
             item = self._outbox.enqueue(outgoing.conversation_id, payload)
         except ValueError as error:
-            return f"It cannot be sent: {error}."
+            raise Refused(f"It cannot be sent: {error}.") from error
         except Exception as error:  # the local store could not keep it: the text stays
-            return f"It could not be queued: {error}"
+            raise Refused(f"It could not be queued: {error}") from error
         if outgoing.mode == "note":
             # only the next draft's mode: never worth failing a send
             with contextlib.suppress(Exception):
@@ -163,11 +166,10 @@ class Compose:
         payload = item.payload
         message = str(payload.get("content") or "")
         agent_id = str(payload.get("agent_id") or "")
-        created_at = _parse_utc(str(payload.get("created_at") or ""))
+        created_at = parse_wire_time(str(payload.get("created_at")))  # checked when queued
         if item.attempts > 1:
             for note in await client.notes.list(item.conversation_id):
                 if (note.author_id.lower() == agent_id.lower() and note.message == message
-                        and created_at is not None
                         and format_utc(note.created_at) == format_utc(created_at)):
                     return note  # an earlier attempt was stored
         note = await client.notes.add(item.conversation_id, message, agent_id=agent_id or None,
@@ -176,9 +178,3 @@ class Compose:
         self._hub.live.poke("thread")
         return note
 
-
-def _parse_utc(text: str) -> datetime | None:
-    try:
-        return parse_wire_time(text) if text else None
-    except ValueError:
-        return None

@@ -26,6 +26,9 @@ class Refusal(StrEnum):
     #: the service refused because something is still open; repeating with force would do
     #: it (an end user with open conversations, for anonymisation)
     NEEDS_FORCE = "needs force"
+    #: no agent is signed in yet, so nothing can be written in anyone's name; asking again
+    #: once signed in would do (the console keeps what was typed)
+    NOT_SIGNED_IN = "not signed in"
 
 
 class Refused(Exception):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -318,16 +318,24 @@ class KnowledgeStore:
 
     # ------------------------------------------------------------------ finding
 
-    async def published(self, language: str | None = None, *, refresh: bool = False,
-                        progress: Callable[[list[FoundArticle]], None] | None = None
+    async def published(self, language: str | None = None, *, refresh: bool = False
                         ) -> list[FoundArticle]:
         """Every published article, in ``language`` where it is published in it (else in
-        the default language). Read once per language and session; ``refresh`` reads again.
-        ``progress`` is given the articles found so far as each one arrives (the finder
-        lists them while the rest are read)."""
+        the default language). Read once per language and session; ``refresh`` reads again."""
+        found: list[FoundArticle] = []
+        async for so_far in self.reading_published(language, refresh=refresh):
+            found = so_far
+        return found
+
+    async def reading_published(self, language: str | None = None, *, refresh: bool = False
+                                ) -> AsyncIterator[list[FoundArticle]]:
+        """:meth:`published` as it is read: the articles found so far, each time one more
+        arrives (the finder lists them while the rest are read), then all of them (the list
+        kept for the session)."""
         key = language or ""
         if not refresh and key in self._found:
-            return self._found[key]
+            yield self._found[key]
+            return
         found: list[FoundArticle] = []
         for node in await self.tree():
             if node.kind != "article":
@@ -335,10 +343,9 @@ class KnowledgeStore:
             chosen = await self._published_in(node.id, language)
             if chosen is not None:
                 found.append(chosen)
-                if progress is not None:
-                    progress(list(found))
+                yield list(found)
         self._found[key] = found
-        return found
+        yield found
 
     async def _published_in(self, article_id: str, language: str | None
                             ) -> FoundArticle | None:

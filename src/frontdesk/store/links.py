@@ -1,5 +1,5 @@
 """Linked conversations as the console uses them: link the open conversation under a parent,
-with the service's refusals said in one line."""
+with the service's refusals raised as :class:`~frontdesk.store.errors.Refused` in one line."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..api.errors import ApiError, NotFound
 from ..api.models import LinkType
 from ..text import one_line
+from .errors import Refused
 
 if TYPE_CHECKING:
     from .session import Session
@@ -27,21 +28,23 @@ def link_problem(conversation_id: int, parent_text: str) -> int | str:
 
 
 async def link_to_parent(session: Session, conversation_id: int, parent_id: int,
-                         link_type: LinkType = LinkType.SIDE_CONVERSATION) -> str | None:
-    """Make ``conversation_id`` a child of ``parent_id``; None when done, else why not (one
-    line). The conversation's record and the thread's links are read again afterwards."""
+                         link_type: LinkType = LinkType.SIDE_CONVERSATION) -> None:
+    """Make ``conversation_id`` a child of ``parent_id``; raises :class:`Refused` (one line)
+    when it is not done. The conversation's record and the thread's links are read again
+    afterwards."""
     if parent_id == conversation_id:
-        return "A conversation cannot be linked to itself."
+        raise Refused("A conversation cannot be linked to itself.")
     client = session.client
     try:
         await client.links.link(conversation_id, parent_id, link_type)
-    except NotFound:
-        return f"#{conversation_id} is no longer visible to you."
+    except NotFound as error:
+        raise Refused(f"#{conversation_id} is no longer visible to you.", error=error) from error
     except ApiError as error:
+        if await _missing(session, parent_id):
+            raise Refused(f"There is no conversation #{parent_id}.", error=error) from error
         message = error.message or str(error)
-        if "does not exist" in message:
-            return f"There is no conversation #{parent_id}."
-        return one_line(message.removeprefix("Invalid value in request: "), 160)
+        raise Refused(one_line(message.removeprefix("Invalid value in request: "), 160),
+                      error=error) from error
     try:
         record = await client.conversations.get(conversation_id)
         session.inbox.upsert([record], "opened")
@@ -49,4 +52,15 @@ async def link_to_parent(session: Session, conversation_id: int, parent_id: int,
         session.inbox.want([conversation_id])
     session.threads.want_notes()
     session.live.poke("thread")
-    return None
+
+
+async def _missing(session: Session, conversation_id: int) -> bool:
+    """Whether the service says there is no such conversation (a 404 when it is read),
+    asked after it refused a link: a refusal's wording is not a fact to act on."""
+    try:
+        await session.client.conversations.get(conversation_id)
+    except NotFound:
+        return True
+    except ApiError:
+        return False
+    return False

@@ -46,6 +46,7 @@ from frontdesk.api.errors import (
     Unauthorized,
 )
 from frontdesk.api.retry import RetryPolicy, backoff
+from frontdesk.api.wire_time import parse_wire_time
 
 from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore, LocalWriteError
@@ -147,6 +148,10 @@ def _check_note(payload: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("agent_id is required")
     if not isinstance(created_at, str) or not created_at:
         raise ValueError("created_at is required")
+    try:
+        parse_wire_time(created_at)
+    except ValueError:
+        raise ValueError("created_at is not the service's form of a time") from None
     return note_payload(text, agent_id=agent_id, created_at=created_at)
 
 

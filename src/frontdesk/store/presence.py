@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError
+from .errors import Refusal, Refused, refusals
 from .topics import MY_PRESENCE
 
 if TYPE_CHECKING:
@@ -47,23 +48,16 @@ class MyPresence:
         current = self.current
         return current is not None and channel in current.active_channels
 
-    async def set_channel(self, channel: str, working: bool) -> str | None:
-        """Turn a working channel on or off; None when the service confirmed it, else why not."""
+    async def set_channel(self, channel: str, working: bool) -> None:
+        """Turn a working channel on or off; returns once the service confirmed it, raises
+        :class:`Refused` (``Could not change Speak: …``) when it did not."""
         me = self._hub.me_id
         if not me:
-            return "Not signed in as an agent yet"
+            raise Refused("Not signed in as an agent yet", kind=Refusal.NOT_SIGNED_IN)
         async with self._changing:
-            return await self._set_channel(me, channel, working)
-
-    async def _set_channel(self, me: str, channel: str, working: bool) -> str | None:
-        try:
-            await self._hub.client.agents.set_working_channel(me, channel, working)
-        except ApiError as error:
-            message = f"Could not change {channel}: {error.message}"
-            self._hub.notice("error", message)
-            return message
-        try:
-            await self._hub.live.refresh(MY_PRESENCE)
-        except ApiError:
-            self._hub.live.poke(MY_PRESENCE)
-        return None
+            with refusals(f"Could not change {channel}"):
+                await self._hub.client.agents.set_working_channel(me, channel, working)
+            try:
+                await self._hub.live.refresh(MY_PRESENCE)
+            except ApiError:
+                self._hub.live.poke(MY_PRESENCE)

@@ -59,11 +59,17 @@ class AttachmentError(Exception):
 # --------------------------------------------------------------------------- rules
 
 
+def is_anonymized(conversation: Conversation | None) -> bool:
+    """Whether the conversation was anonymized (it takes neither replies nor notes)."""
+    return conversation is not None and (conversation.type == "AnonymizedConversation"
+                                         or conversation.anonymized_at is not None)
+
+
 def blocked_reason(conversation: Conversation | None) -> str | None:
     """Why this conversation cannot take a reply at all, or None when it can."""
     if conversation is None:
         return None
-    if conversation.type == "AnonymizedConversation" or conversation.anonymized_at is not None:
+    if is_anonymized(conversation):
         return "This conversation is anonymized: it takes no more messages."
     channel = str(conversation.channel)
     name = SILENT_CHANNELS.get(channel)

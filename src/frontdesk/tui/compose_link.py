@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..store.compose import ComposeMode
+from ..store.errors import Refused
 from .widgets.composer import Composer
 
 if TYPE_CHECKING:
@@ -81,9 +82,10 @@ async def send(session: Session, event: Composer.SendRequested,
                conversation: Conversation | None) -> OutboxItem | None:
     """Hand the composer's reply or note to the store; the queued item, or None when it was
     refused (the composer has said why and kept the text)."""
-    result = await session.compose.send(event.outgoing, conversation)
-    if isinstance(result, str):
-        event.composer.refused(event.outgoing, result)
+    try:
+        item = await session.compose.send(event.outgoing, conversation)
+    except Refused as refusal:
+        event.composer.refused(event.outgoing, refusal.reason)
         return None
     event.composer.sent(event.outgoing)
-    return result
+    return item

@@ -10,8 +10,10 @@ conversation is meant::
             return self.conversation_id
 
 Each action runs ``session.actions.*`` in a worker: the store applies the change on screen at
-once, sends it, and rolls it back with the service's own words when refused (it notifies the
-user of the refusal itself); a success is confirmed here. Action workers are not exclusive:
+once, sends it, and rolls it back when the service refuses (raising ``Refused`` with the
+service's own words). The worker posts the answer as a :class:`ConversationActions.Done`
+message: the mixin's handler tells the user (the refusal, or the success), a screen's own
+``on_conversation_actions_done`` follows up (a repaint). Action workers are not exclusive:
 closing one conversation must not cancel the claim of another still under way.
 """
 
@@ -26,10 +28,12 @@ from textual.dom import DOMNode
 
 from ..text import one_line
 from . import clock
+from .answers import Answered, refusal_of
 from .registry import owns_bindings
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
+    from ..store.errors import Refused
     from ..store.session import Session
     from .screens.shared.pickers import TagChoice
 
@@ -61,13 +65,28 @@ class ConversationActions(DOMNode):
     HELP_NAME = "Conversation"
     BINDINGS: ClassVar[list[BindingType]] = CONVERSATION_BINDINGS
 
+    class Done(Answered):
+        """The service's answer to one action (``kind``: "claim", "close", "tags", …) on
+        ``conversation_id``; ``success`` is what to say when it was done."""
+
+        def __init__(self, kind: str, conversation_id: int, success: str,
+                     refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.kind = kind
+            self.conversation_id = conversation_id
+            self.success = success
+
     def current_conversation_id(self) -> int | None:
         """The conversation the keys act on (screens override)."""
         return None
 
-    def conversation_action_done(self, kind: str, conversation_id: int,
-                                 error: str | None) -> None:
-        """Called after each action (screens override to follow up, e.g. repaint)."""
+    def on_conversation_actions_done(self, message: Done) -> None:
+        """Tell the user what came of an action (a screen's own handler of this message
+        runs too, before this one: Textual calls the handler of every class)."""
+        if message.reason is not None:
+            self.app.notify(message.reason, severity="error", markup=False)
+        else:
+            self.app.notify(message.success, markup=False)
 
     # ------------------------------------------------------------------ helpers
 
@@ -99,16 +118,8 @@ class ConversationActions(DOMNode):
             return
 
         async def run() -> None:
-            from ..store.errors import Refused
-
-            try:
-                await call(session)
-            except Refused as refusal:
-                self.app.notify(refusal.reason, severity="error", markup=False)
-                self.conversation_action_done(kind, conversation_id, refusal.reason)
-                return
-            self.app.notify(success, markup=False)
-            self.conversation_action_done(kind, conversation_id, None)
+            refusal = await refusal_of(call(session))
+            self.post_message(self.Done(kind, conversation_id, success, refusal))
 
         self.run_worker(run(), group="conversation-actions", exit_on_error=False,
                         name=f"{kind} #{conversation_id}")

@@ -54,6 +54,7 @@ from ...store.replies import (
     AttachmentError,
     blocked_reason,
     forced_content_type,
+    is_anonymized,
     materialize,
     reply_problem,
 )
@@ -347,7 +348,8 @@ class Composer(Vertical):
         if self._unavailable is not None:
             return self._unavailable
         reason = blocked_reason(self._conversation)
-        if self._mode == "note" and reason is not None and "anonymized" not in reason:
+        if self._mode == "note" and reason is not None and not is_anonymized(
+                self._conversation):
             return None
         return reason
 

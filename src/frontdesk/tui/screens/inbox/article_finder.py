@@ -16,10 +16,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.message import Message
 
-from ....store.errors import Refused
 from ....store.knowledge import FoundArticle, matches
 from ....text import one_line, safe
+from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Option, OptionList, Static
 from ..shared.common import session_of
@@ -88,19 +89,34 @@ class ArticleFinder(FilterPicker[str | None]):
         super().on_mount()
         self._load(refresh=False)
 
+    class Arrived(Message):
+        """More of the help centre's published articles were read: all found so far."""
+
+        def __init__(self, found: list[FoundArticle]) -> None:
+            super().__init__()
+            self.found = found
+
+    class Read(Answered):
+        """The reading ended: every article was read, or the service refused the rest."""
+
     @work(exclusive=True, group="knowledge-finder", exit_on_error=False)
     async def _load(self, *, refresh: bool) -> None:
         self.reading = True
-        try:
-            found = await session_of(self).knowledge.published(
-                self.language, refresh=refresh, progress=self._arrived)
-        except Refused as refusal:
-            self.problem = refusal.reason
-            found = self.articles or []
-        else:
-            self.problem = None
+        reading = session_of(self).knowledge.reading_published(self.language, refresh=refresh)
+
+        async def read() -> None:
+            async for found in reading:
+                self.post_message(self.Arrived(found))
+
+        self.post_message(self.Read(await refusal_of(read())))
+
+    def on_article_finder_arrived(self, message: Arrived) -> None:
+        self._arrived(message.found)
+
+    def on_article_finder_read(self, message: Read) -> None:
+        self.problem = message.reason
         self.reading = False
-        self._arrived(found)
+        self._arrived(self.articles or [])
 
     def _arrived(self, found: list[FoundArticle]) -> None:
         """Articles read so far: listed at once, the highlight kept on its article."""

@@ -491,8 +491,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         """The highlighted conversation (the action keys act on it)."""
         return self.conversation_list.highlighted_id
 
-    def conversation_action_done(self, kind: str, conversation_id: int,
-                                 error: str | None) -> None:
+    def on_conversation_actions_done(self, message: ConversationActions.Done) -> None:
         """Repaint at once when the store changed while a picker was in front."""
         session = self.session
         if session is not None and session.inbox.version != self._shown_version:

@@ -3,7 +3,7 @@ one), ``L`` links the open conversation under a parent typed by number."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -15,8 +15,12 @@ from textual.screen import ModalScreen
 from ....api.models import Conversation, LinkType
 from ....store.links import link_problem, link_to_parent
 from ....text import one_line
+from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, OptionList, Select, Static
+
+if TYPE_CHECKING:
+    from ....store.errors import Refused
 
 __all__ = ["LinkParentScreen", "LinkedScreen", "linked_summary"]
 
@@ -131,17 +135,28 @@ class LinkParentScreen(ModalScreen[int | None]):
         self._say(f"Linking under #{parent}…", error=False)
         self._link(parent, str(self.query_one("#link-type", Select).value))
 
+    class Linked(Answered):
+        """The service's answer to linking the conversation under ``parent_id``."""
+
+        def __init__(self, parent_id: int, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.parent_id = parent_id
+
     @work(exclusive=True, group="link", exit_on_error=False)
     async def _link(self, parent_id: int, link_type: str) -> None:
         session = getattr(self.app, "session", None)
         if session is None:
             return
-        problem = await link_to_parent(session, self.conversation_id, parent_id,
-                                       LinkType(link_type))
-        if problem is not None:
-            self._say(problem)
+        refusal = await refusal_of(link_to_parent(session, self.conversation_id, parent_id,
+                                                  LinkType(link_type)))
+        self.post_message(self.Linked(parent_id, refusal))
+
+    def on_link_parent_screen_linked(self, message: Linked) -> None:
+        """Linked: back to the thread; refused: why, in one line, and the number stays."""
+        if message.reason is not None:
+            self._say(message.reason)
             return
-        self.dismiss(parent_id)
+        self.dismiss(message.parent_id)
 
     def action_close(self) -> None:
         """Back to the thread, nothing linked."""

@@ -504,10 +504,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 self._echoes.pop(key, None)
                 self.thread_view.remove_pending(key)
 
-    def conversation_action_done(self, kind: str, conversation_id: int,
-                                 error: str | None) -> None:
+    def on_conversation_actions_done(self, message: ConversationActions.Done) -> None:
         """A claim, close, tag change… was applied (or rolled back): show it at once."""
-        if conversation_id != self.conversation_id or self._state is None:
+        if message.conversation_id != self.conversation_id or self._state is None:
             return
         self._show_head(self._state)
         self._composer_conversation()

@@ -14,10 +14,12 @@ from textual.widgets import Switch
 from ....channels import channel_name
 from ....store.presence import CHANNELS
 from ....store.session import describe_presence
+from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Label
 
 if TYPE_CHECKING:
+    from ....store.errors import Refused
     from ....store.session import Session
 
 
@@ -42,6 +44,13 @@ class PresenceScreen(ModalScreen[None]):
     PresenceScreen Label.name { width: 22; padding: 1 0; }
     PresenceScreen #summary { color: $text-muted; margin-bottom: 1; }
     """
+
+    class ChannelAnswered(Answered):
+        """The service's answer to one flip of a working channel."""
+
+        def __init__(self, channel: str, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.channel = channel
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,10 +128,17 @@ class PresenceScreen(ModalScreen[None]):
     @work(group="presence", exit_on_error=False)
     async def send(self, channel: str, working: bool) -> None:
         """Change one working channel on the service (the store sends the changes one at a
-        time, in the order they were asked for); then show what the service says."""
+        time, in the order they were asked for); the answer comes back as a message."""
         try:
-            refusal = await self.session.presence.set_channel(channel, working)
+            refusal = await refusal_of(self.session.presence.set_channel(channel, working))
         finally:
             self._pending[channel] -= 1
-        self._refusal = refusal
+        self.post_message(self.ChannelAnswered(channel, refusal))
+
+    def on_presence_screen_channel_answered(self, message: ChannelAnswered) -> None:
+        """Show what the service said: its state on every switch, and why a change was
+        refused (until the next answer)."""
+        self._refusal = message.reason
+        if message.reason is not None:
+            self.notify(message.reason, severity="error", markup=False)
         self.sync()

@@ -1,0 +1,60 @@
+"""How the store's answer to something a screen asked reaches that screen: as a Textual
+message.
+
+A screen asks the store in a worker. The store returns what the service did, or raises
+:class:`~frontdesk.store.errors.Refused`; it never answers through a callback, a notice on
+the side or an attribute to poll. The worker turns the answer into a message (a subclass of
+:class:`Answered`, nested in the screen that handles it, as Textual's own widgets nest
+``Changed`` and ``Pressed``) and posts it; the screen's ``on_…`` handler shows it::
+
+    class LinkScreen(ModalScreen[None]):
+        class Linked(Answered):
+            ...
+
+        @work(exit_on_error=False)
+        async def _link(self, parent_id: int) -> None:
+            refusal = await refusal_of(link_to_parent(session, cid, parent_id))
+            self.post_message(self.Linked(refusal))
+
+        def on_link_screen_linked(self, message: Linked) -> None:
+            ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+
+from textual.message import Message
+
+from ..store.errors import Refused
+
+__all__ = ["Answered", "refusal_of"]
+
+
+class Answered(Message):
+    """The store answered: ``refusal`` is None when the service (or the store) did it."""
+
+    def __init__(self, refusal: Refused | None = None) -> None:
+        super().__init__()
+        #: why it did not happen, or None when it did
+        self.refusal = refusal
+
+    @property
+    def done(self) -> bool:
+        """Whether it happened."""
+        return self.refusal is None
+
+    @property
+    def reason(self) -> str | None:
+        """Why it did not happen, in one line for a person (None when it did)."""
+        return self.refusal.reason if self.refusal is not None else None
+
+
+async def refusal_of(call: Awaitable[object]) -> Refused | None:
+    """Await ``call``; its refusal, or None when it was done. Anything else (a bug, a
+    surprise) is not caught: it reaches the console's one worker-failure handler."""
+    try:
+        await call
+    except Refused as refusal:
+        return refusal
+    return None
