@@ -13,12 +13,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
 from frontdesk.api.client import ApiClient
-from frontdesk.api.models import Conversation
+from frontdesk.api.models import Conversation, Tag
 from frontdesk.api.pacing import Pacer
 from frontdesk.config import KeyNotFound, Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
@@ -28,6 +30,7 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.rows import InboxRow, digest_of
 from frontdesk.store.session import Session
 
+T = TypeVar("T")
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
@@ -143,8 +146,12 @@ async def test_a_session_that_cannot_connect_keeps_its_data_and_says_why(
 
 def test_the_first_frame_loads_no_http_models_keyring_or_sandbox(
         sandbox: SandboxServer, tmp_path: Path) -> None:
-    """The console, up to its first frame on cached data, in a fresh interpreter."""
-    records = asyncio_run(_fetched(sandbox, 20))
+    """The console, up to its first frame on cached data, in a fresh interpreter: tagged
+    rows painted in their tags' colours from the cached directory."""
+    me, mine, tags = asyncio_run(_mine_and_tags(sandbox))
+    records = asyncio_run(_fetched(sandbox, 20)) + mine
+    colored = [t.id for t in tags if t.color][:3]
+    assert colored and mine
     home = tmp_path / "home"
     env = {**os.environ, "FRONTDESK_HOME": str(home), "PYTHONPATH": str(SRC)}
     probe = f"""
@@ -162,27 +169,52 @@ def display(self, screen, renderable):
     heavy = [m for m in ("pydantic", "httpx", "keyring", "fastapi", "uvicorn")
              if m in sys.modules]
     rows = len(self.session.inbox.rows)
-    os.write(1, (json.dumps({{"heavy": heavy, "rows": rows}}) + "\\n").encode())
+    shown = screen.conversation_list.total_count
+    os.write(1, (json.dumps({{"heavy": heavy, "rows": rows, "shown": shown}})
+                 + "\\n").encode())
     os._exit(0)
 
 textual_app.App._display = display
 with LocalStore(launch.local_store_path("work")) as local:
-    local.remember_wires(json.loads(sys.stdin.read()), "inbox")
+    given = json.loads(sys.stdin.read())
+    local.remember_wires(given["wires"], "inbox")
+    local.save_snapshot("directory", {{"agents": [], "queues": [], "tags": given["tags"],
+                                       "my_queues": []}})
+    local.save_snapshot("inbox", {{"tags": given["tagged"]}})
+    local.save_snapshot("me", {{"id": given["me"], "email": {DEMO_AGENT_EMAIL!r}}})
 target = launch.Target("work", {sandbox.base_url!r}, None, None, {DEMO_AGENT_EMAIL!r},
                        read_key=lambda: {sandbox.key!r})
 launch.run_console(target, config.Settings())
 """
-    wires = [[c.id, c.model_dump_json(exclude_none=True)] for c in records]
-    done = subprocess.run([sys.executable, "-c", probe], input=json.dumps(wires).encode(),
+    given = {"wires": [[c.id, c.model_dump_json(exclude_none=True)] for c in records],
+             "tags": [t.wire() for t in tags],
+             "tagged": {str(c.id): colored for c in records}, "me": me}
+    done = subprocess.run([sys.executable, "-c", probe], input=json.dumps(given).encode(),
                           capture_output=True, env=env, timeout=60, check=False)
     lines = done.stdout.decode(errors="replace").strip().splitlines()
     assert lines, done.stderr.decode(errors="replace")[-2000:]
     report = json.loads(lines[-1])
     assert report["heavy"] == []
-    assert report["rows"] == 20  # the first frame paints from the cached inbox
+    assert report["rows"] == len(records)  # the first frame paints from the cached inbox
+    assert report["shown"] == len(mine)  # Mine, its rows in their tags' colours
 
 
-def asyncio_run(coroutine: object) -> list[Conversation]:
+async def _mine_and_tags(sandbox: SandboxServer) -> tuple[str, list[Conversation], list[Tag]]:
+    """The demo agent's id, its open conversations and every tag."""
+    async with ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False)) as client:
+        [me] = [a async for a in client.agents.list(email=DEMO_AGENT_EMAIL)]
+        page = await client.search.conversations_page(filters={
+            "strategy": "All", "conditions": [
+                {"field": {"_type": "AgentId", "operator": {"_type": "IsOneOf",
+                                                            "values": [me.id]}}},
+                {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
+                                                           "values": ["open"]}}}]},
+            page_size=50)
+        mine = [await client.conversations.get(hit.id) for hit in page.items]
+        return me.id, mine, await client.tags.list(include_deactivated=True)
+
+
+def asyncio_run(coroutine: Coroutine[Any, Any, T]) -> T:
     import asyncio
 
-    return asyncio.run(coroutine)  # type: ignore[arg-type]
+    return asyncio.run(coroutine)

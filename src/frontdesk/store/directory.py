@@ -75,6 +75,7 @@ class Directory:
         #: queue and tag names from the cache, until the records are loaded
         self._queue_names: dict[str, str] = {}
         self._tag_names: dict[str, str] = {}
+        self._tag_colors: dict[str, str | None] = {}
         cached = self._local.snapshot("directory")
         if isinstance(cached, dict):
             self._keep_cached(cached)
@@ -89,10 +90,13 @@ class Directory:
                                  for q in self._cached["queues"]}
             self._tag_names = {str(t["id"]): str(t.get("name") or "")
                                for t in self._cached["tags"]}
+            self._tag_colors = {str(t["id"]): t["color"] if isinstance(t.get("color"), str)
+                                else None for t in self._cached["tags"]}
             self.my_queue_ids = {str(q) for q in cached.get("my_queues", [])}
         except Exception:  # a cache from another version: start afresh
             log.warning("ignoring an unreadable directory cache")
             self._cached, self._queue_names, self._tag_names = {}, {}, {}
+            self._tag_colors = {}
 
     def validated(self, kind: str, model_name: str) -> dict[str, Any]:
         """The cached records of ``kind`` as ``model_name`` models (those that no longer
@@ -134,6 +138,14 @@ class Directory:
             return self._tag_names[tag_id]
         tag = self.tags.get(tag_id)
         return tag.name if tag is not None else "…" + tag_id[-6:]
+
+    def tag_color(self, tag_id: str) -> str | None:
+        """A tag's colour as the service gave it (None when it has none or is unknown); from
+        the cache until the records are loaded, so painting a row loads no models."""
+        if "tags" not in self.loaded and tag_id in self._tag_colors:
+            return self._tag_colors[tag_id]
+        tag = self.tags.get(tag_id)
+        return tag.color if tag is not None else None
 
     def known_counts(self) -> tuple[int, int, int]:
         """How many names, queues and tags are known (changes when rows may read anew)."""

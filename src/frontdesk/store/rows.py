@@ -14,9 +14,12 @@ is painted without loading the models or the HTTP stack, a few microseconds a ro
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
+
+# hashlib's own BLAKE2 (``hashlib.blake2b`` is this), without importing hashlib, which loads
+# OpenSSL: several milliseconds of the first frame for a hash the first frame never takes
+from _blake2 import blake2b
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -32,7 +35,7 @@ _intern = sys.intern
 
 def digest_of(wire: str) -> int:
     """A fingerprint of a record's wire JSON, the same in every process (it is stored)."""
-    return int.from_bytes(hashlib.blake2b(wire.encode(), digest_size=8).digest(), "big")
+    return int.from_bytes(blake2b(wire.encode(), digest_size=8).digest(), "big")
 
 
 class InboxRow(NamedTuple):

@@ -28,6 +28,7 @@ from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
 from ..text import clean
 from . import keymap
 from .commands import once_each, screen_commands
+from .css_cache import SharedStylesheet
 from .key_order import OrderedKeysApp
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.inbox.inbox import InboxScreen
@@ -101,6 +102,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
                  start_session: bool = True, sandbox_access: SandboxAccess | None = None) -> None:
         super().__init__(driver_class=_terminal_driver())
+        # each piece of CSS parsed once, not again at every refresh of the styles
+        self.stylesheet = SharedStylesheet(variables=self.stylesheet._variables)
         # every worker that fails unexpectedly is reported in one place: worker_failed
         self._workers = ReportingWorkers(self, self.worker_failed)
         self.session = session

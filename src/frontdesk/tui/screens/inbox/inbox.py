@@ -83,8 +83,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         return [directory.tag_name(t) for t in inbox.tags.get(conversation_id, ())]
 
     def tag_colors(conversation_id: int) -> Sequence[str | None]:
-        tags = directory.tags
-        return [tags[t].color if t in tags else None for t in inbox.tags.get(conversation_id, ())]
+        return [directory.tag_color(t) for t in inbox.tags.get(conversation_id, ())]
 
     def when(row: InboxRow) -> datetime:
         return inbox.activity.get(row.id) or row.when
