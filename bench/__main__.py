@@ -170,6 +170,12 @@ def _slow_thread(ctx: BenchContext) -> Outcome:
     return bench_slow_thread.run(ctx)
 
 
+def _first_fill(ctx: BenchContext) -> Outcome:
+    from . import bench_first_fill
+
+    return bench_first_fill.run(ctx)
+
+
 def _local(ctx: BenchContext) -> Outcome:
     from . import bench_local
 
@@ -192,6 +198,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "client": ("(h) client overhead per call", _client, ("small",)),
     "memory": ("(i) console memory", _memory, ("big",)),
     "slow": ("(l) a thread opened over a slow service", _slow_thread, ()),
+    "fill": ("(m) first start: the Queue view at the service's pace", _first_fill, ()),
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }

@@ -164,6 +164,11 @@ async def measure(sandbox: SandboxServer, folder: Path, topics: tuple[str, ...])
     try:
         await session.start()
         live = session.live
+        for _ in range(4000):  # the header's topics have had their first fetch (real HTTP)
+            header = [live.topic(name) for name in ("presence:me", "hours")]
+            if all(t is not None and t.fetched_at is not None for t in header):
+                break
+            await asyncio.sleep(0.005)
         if "thread" in topics:
             mine = sandbox.query(
                 "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Open' "

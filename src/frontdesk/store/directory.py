@@ -160,7 +160,11 @@ class Directory:
         return next((t for t in self.tags.values() if t.name.casefold() == wanted), None)
 
     async def load(self) -> None:
-        """Fetch agents, queues (with my memberships) and tags, and keep them."""
+        """Fetch agents, queues (with my memberships) and tags, and keep them.
+
+        My queues decide what the Queue view asks for, so their members are read at once,
+        side by side and at the priority of what is on screen (with the tags), not behind
+        the inbox's first fill."""
         client = self._hub.client
         me = self._hub.me_id
         agents = [a async for a in client.agents.list(page_size=200, priority=Priority.VISIBLE)]
@@ -168,16 +172,16 @@ class Directory:
         self.names.update({a.id: a.display_name for a in agents})
         queues = await client.queues.list(priority=Priority.VISIBLE)
         self.queues = {q.id: q for q in queues}
-        mine: set[str] = set()
-        for queue in queues:
-            try:
-                members = await member_ids(client, queue.id, Priority.BACKGROUND)
-            except ApiError:
-                continue
-            if me in members:
-                mine.add(queue.id)
+        *memberships, tags = await asyncio.gather(
+            *(member_ids(client, queue.id, Priority.VISIBLE) for queue in queues),
+            self.load_tags(), return_exceptions=True)
+        for outcome in (*memberships, tags):  # a queue's members missing is no failure
+            if isinstance(outcome, BaseException) and (
+                    outcome is tags or not isinstance(outcome, ApiError)):
+                raise outcome
+        mine = {queue.id for queue, members in zip(queues, memberships, strict=True)
+                if isinstance(members, list) and me in members}
         self.my_queue_ids = mine or set(self.queues)
-        await self.load_tags()
         self._save()
 
     async def load_tags(self) -> None:

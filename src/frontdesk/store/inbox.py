@@ -49,6 +49,11 @@ RECORDS_KEPT = 500
 BATCH = 24
 #: conversations whose tags are read per poll at most (after the records they belong to)
 TAG_BATCH = 12
+#: subjectless conversations whose last message is read per poll at most (after every
+#: record waiting: a row is listed first, its text follows)
+PREVIEW_BATCH = 24
+#: what a subjectless row shows while its last message is still to be read
+PREVIEW_COMING = "…"
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
 #: changes remembered one by one, so a view can be updated in place rather than rebuilt
@@ -139,6 +144,8 @@ class InboxStore:
         self._tag_backlog: set[int] = set()
         #: conversations whose last message changed since its text was read
         self._stale_previews: set[int] = set()
+        #: subjectless conversations whose last message is to be read (after the records)
+        self._preview_backlog: dict[int, Priority] = {}
         self._since: datetime | None = None
         self._primed: set[str] = set()
         #: (version, conversation id or None for "anything may have changed", its row before)
@@ -292,6 +299,14 @@ class InboxStore:
             self.tags[conversation_id] = value
             self._bump(conversation_id, self.rows.get(conversation_id))
 
+    def preview_of(self, conversation_id: int) -> str:
+        """The text a subjectless row shows: its last message's first line, "…" while that
+        is still to be read (never "no messages" before it is known), else ""."""
+        text = self.previews.get(conversation_id)
+        if text is not None:
+            return text
+        return PREVIEW_COMING if conversation_id in self._preview_backlog else ""
+
     def set_preview(self, conversation_id: int, text: str) -> None:
         """The last message's first line, shown in the list."""
         if self.previews.get(conversation_id) != text:
@@ -339,7 +354,7 @@ class InboxStore:
     @property
     def settled(self) -> bool:
         """Nothing is left to fetch: no record and no tags waiting for a later tick."""
-        return not self._backlog and not self._tag_backlog
+        return not self._backlog and not self._tag_backlog and not self._preview_backlog
 
     def want(self, conversation_ids: Iterable[int], priority: Priority = Priority.VISIBLE) -> None:
         """Fetch these conversations at the next poll."""
@@ -355,32 +370,51 @@ class InboxStore:
     # ------------------------------------------------------------------ polling
 
     async def poll(self) -> int:
-        """One tick: find what changed, fetch it; returns the version (the topic's value)."""
+        """One tick: find what changed, fetch it; returns the version (the topic's value).
+
+        While the first fill still has records to fetch, a tick spends the budget on them
+        alone: the search for activity, the subjectless rows' last messages, the requesters'
+        names and the tags wait until every record of Mine and Queue is in (the views are
+        complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
         if self.search_available is not False:
             try:
-                await self._discover()
+                if await self._discover():
+                    self._since = started - SLACK
                 self.search_available = True
             except NotFound:
                 self.search_available = False
                 self._hub.notice("information",
                                      "This service has no conversation search: the inbox "
                                      "shows the conversations you have opened or seen.")
-        if self.search_available is False and not self._backlog:
-            self.want(list(self.rows)[:BATCH], Priority.BACKGROUND)
-        self._since = started - SLACK
+        if self.search_available is False:
+            self._since = started - SLACK
+            if not self._backlog:
+                self.want(list(self.rows)[:BATCH], Priority.BACKGROUND)
         await self._fetch_backlog()
-        if await self._directory.resolve_pending():
+        if not self._backlog and not self._preview_backlog and \
+                await self._directory.resolve_pending():
             self._bump(NAMES_CHANGED)
         if not self.filled and not self._backlog and (
-                "mine" in self._primed or self.search_available is False):
+                ("mine" in self._primed and not self._priming_due())
+                or self.search_available is False):
             self.filled = True
             self._bump()
         return self.version
 
-    async def _discover(self) -> None:
+    def _priming_due(self) -> bool:
+        """Whether Mine or Queue can be asked for now and has not been (its identity, or
+        my queues, became known during the tick)."""
+        if self.search_available is False:
+            return False
+        return bool(self._hub.me_id and "mine" not in self._primed) or bool(
+            self._directory.my_queue_ids and "queue" not in self._primed)
+
+    async def _discover(self) -> bool:
         """Find what to fetch: at first the members of Mine and Queue (each once its
-        identity is known), then whatever had activity since the last tick."""
+        identity is known), then whatever had activity since the last tick — not while the
+        first fill's records are still coming (the window then reaches back further). True
+        when the service was asked."""
         client = self._hub.client
         me = self._hub.me_id
         queues = sorted(self._directory.my_queue_ids)
@@ -400,7 +434,9 @@ class InboxStore:
             self.want((hit.id for hit in page.items), Priority.VISIBLE)
             self._primed.add(view)
         if priming:
-            return
+            return True
+        if not self.filled and self._backlog:
+            return False
         since = self._since or self._hub.server_now() - SLACK
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         page = await client.search.conversations_page(
@@ -409,10 +445,16 @@ class InboxStore:
             self.want([hit.id], Priority.VISIBLE)
             self.activity[hit.id] = self._hub.server_now()
             self._stale_previews.add(hit.id)
+        return True
 
     async def _fetch_backlog(self) -> None:
-        """Records first (a batch a tick); once none wait, tags still to read."""
+        """Records first (a batch a tick); once none wait, the subjectless rows' last
+        messages (a batch a tick), then tags still to read."""
         if not self._backlog:
+            if self._preview_backlog:
+                await self._fetch_previews()
+                if self._preview_backlog:
+                    return
             if self._tag_backlog:
                 await self._fetch_tags()
             return
@@ -425,10 +467,27 @@ class InboxStore:
         fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
-        if self._backlog:
+        if self._backlog or self._priming_due():  # records of the first picture go first
             self._hub.live.poke(INBOX)
             return
+        if fresh:
+            self.changed()  # the rows show now, before this tick reads their text and tags
+        if self._preview_backlog:
+            await self._fetch_previews()
+            if self._preview_backlog:
+                return
         await self._fetch_tags()
+
+    async def _fetch_previews(self) -> None:
+        """The last messages of subjectless conversations, a batch a tick, after every
+        record waiting (their rows are listed meanwhile, with their channel)."""
+        ordered = sorted(self._preview_backlog.items(), key=lambda item: item[1])
+        ordered = ordered[:PREVIEW_BATCH]
+        for conversation_id, _ in ordered:
+            self._preview_backlog.pop(conversation_id, None)
+        await asyncio.gather(*(self._fetch_preview(cid, priority) for cid, priority in ordered))
+        if self._preview_backlog:
+            self._hub.live.poke(INBOX)
 
     async def _fetch_tags(self) -> None:
         """Tags of recently fetched conversations, a few a tick, after their records."""
@@ -467,13 +526,15 @@ class InboxStore:
         self._directory.name(conversation.requester_id)
         if not (conversation.subject or "").strip() and (
                 conversation_id not in self.previews or conversation_id in self._stale_previews):
-            await self._fetch_preview(conversation_id, priority)
+            current = self._preview_backlog.get(conversation_id)
+            if current is None or priority < current:
+                self._preview_backlog[conversation_id] = priority
         return conversation
 
     async def _fetch_preview(self, conversation_id: int, priority: Priority) -> None:
         """The last message's text of a conversation without a subject (chat, SMS, phone…):
-        what its row shows, read with the record so the row never shows up empty. One
-        request, only when the conversation is new here or had activity."""
+        what its row shows, read in the tick that fetched the record once no other record
+        waits. One request, only when the conversation is new here or had activity."""
         try:
             messages = await self._hub.client.messages.list(conversation_id,
                                                                 priority=priority)

@@ -93,7 +93,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         queue_name=directory.queue_name,
         tag_ids=lambda cid: inbox.tags.get(cid, ()),
         tag_names=tag_names,
-        preview=lambda cid: inbox.previews.get(cid, ""),
+        preview=inbox.preview_of,
         when=when,
         ago=ago,
         generation=directory.known_counts,

@@ -1,0 +1,92 @@
+"""The first fill spends the service's budget on the first picture: the records of Mine and
+Queue come before anything else (the subjectless rows' last messages, the requesters' names,
+the tags, the search for activity), and the views are announced complete before their text
+is read. A row whose text is still coming says "…", never "no messages".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from frontdesk.api.client import ApiClient
+from frontdesk.api.pacing import Pacer
+from frontdesk.config import Settings
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.store.inbox import PREVIEW_COMING
+from frontdesk.store.local import LocalStore
+from frontdesk.store.session import Session
+from frontdesk.store.topics import INBOX
+
+
+async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    requests: list[tuple[str, str]] = []
+    pictures: list[tuple[int, set[int], set[int], dict[int, str]]] = []
+
+    async def on_request(request: httpx.Request) -> None:
+        requests.append((request.method, request.url.path))
+
+    def changed(topic: str, value: Any) -> None:
+        if topic == INBOX:
+            inbox = session.inbox
+            queue = {row.id for row in inbox.view("queue")}
+            pictures.append((len(requests), {row.id for row in inbox.view("mine")}, queue,
+                             {cid: inbox.preview_of(cid) for cid in queue}))
+
+    client._http.event_hooks["request"].append(on_request)
+    session.live.subscribe(changed)
+    inbox = session.inbox
+    try:
+        session.live.add(INBOX, inbox.poll, 60.0)  # announced, never started: ticks below
+        me = (await session.resolve_me()).id
+        await inbox.poll()  # Mine is asked for at once, my queues are not known yet
+        await session.directory.load()
+        for _ in range(40):
+            await inbox.poll()
+            if inbox.filled and inbox.settled:
+                break
+        assert inbox.filled and inbox.settled
+
+        mine = {r["id"] for r in sandbox.query(
+            "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Open'",
+            (me,))}
+        waiting = {r["id"] for r in sandbox.query(
+            "SELECT c.id FROM conversations c JOIN queue_members m ON m.queue_id = c.queue_id "
+            "WHERE m.agent_id = ? AND c.state = 'Open' AND c.assigned_agent_id IS NULL",
+            (me,))}
+        assert mine and waiting
+        assert {row.id for row in inbox.view("queue")} == waiting
+
+        def first(part: str) -> int:
+            """The first request for a conversation's ``part`` (or under ``part``)."""
+            return next((i for i, (_, path) in enumerate(requests)
+                         if (path.startswith(part) if part.startswith("/v1/") else
+                             path.startswith("/v1/conversations/") and path.endswith(part))),
+                        len(requests))
+
+        records = [i for i, (method, path) in enumerate(requests)
+                   if method == "GET" and path.rsplit("/", 2)[-2] == "conversations"
+                   and int(path.rsplit("/", 1)[-1]) in mine | waiting]
+        searches = [i for i, (_, path) in enumerate(requests) if path.endswith("/search/"
+                                                                                "conversations")]
+        extras = min(first("/messages"), first("/v1/endusers/"), first("/tags"), searches[2])
+        assert max(records) < extras, "a record of Mine or Queue waited behind an extra"
+
+        # the picture was complete, with the subjectless rows' text still coming, before
+        # any of that text was asked for
+        at, _, _, texts = next(
+            p for p in pictures if p[2] >= waiting and p[1] >= mine)
+        assert at <= first("/messages")
+        coming = [cid for cid, text in texts.items() if text == PREVIEW_COMING]
+        assert coming, "the seeded queue has chats without a subject"
+        assert all(inbox.preview_of(cid) != PREVIEW_COMING for cid in coming)
+        assert any(inbox.previews.get(cid) for cid in coming)
+    finally:
+        await session.close()
