@@ -130,6 +130,16 @@ class Console:
         raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}, "
                              f"{getattr(app, 'keys_waiting', 0)} keys waiting")
 
+    async def home(self, pilot: Pilot[Any]) -> None:
+        """Close every screen above the current mode's own (a thread, a modal, a picker) and
+        wait until the console is idle: the next step of a flow starts where a fresh console
+        would, without paying the sign-in again."""
+        app = pilot.app
+        while len(app.screen_stack) > 1:
+            await app.pop_screen()
+            await pilot.pause()
+        await self.idle(pilot)
+
     async def settled(self, pilot: Pilot[Any]) -> None:
         """Wait until the inbox is complete (every wanted record, tag and name fetched), the
         header's topics read and no worker running; then freeze the poll timers."""
