@@ -541,44 +541,33 @@ async def missing_conversation_says_so_and_takes_no_reply(console: Console,
 # One console per flow: each step starts from the inbox, on a conversation of its own.
 
 
-async def walk(console: Console, *steps: Callable[[Console, Pilot[Any]], Any]) -> None:
-    """Sign in once, then run each step from the inbox, with no fault left switched on."""
-    app: FrontdeskApp = console.app()
-    async with app.run_test(size=SIZE) as pilot:
-        await console.ready(pilot)
-        for step in steps:
-            await step(console, pilot)
-            console.sandbox.faults.clear()
-            await console.home(pilot)
-
-
 async def test_reading_a_thread_and_its_keys(console: Console) -> None:
     """Reading: messages, the head, conversations that take no reply; a message's keys (focus
     the composer, attributes, copy, open an attachment, anonymize); claiming from the thread;
     moving between conversations with J and K."""
-    await walk(console,
-               open_shows_messages_newest_visible,
-               head_says_channel_state_requester_and_tags,
-               phone_conversation_takes_no_reply,
-               missing_conversation_says_so_and_takes_no_reply,
-               i_and_tab_focus_the_composer_and_escape_leaves,
-               a_opens_the_custom_attributes,
-               y_copies_the_focused_message,
-               y_with_no_message_focused_copies_the_newest,
-               o_opens_an_attachment_only_when_confirmed,
-               anonymize_asks_for_the_id_typed_back,
-               waiting_conversation_shows_its_place_and_c_claims_it,
-               J_and_K_move_between_conversations)
+    await console.walk(SIZE,
+                       open_shows_messages_newest_visible,
+                       head_says_channel_state_requester_and_tags,
+                       phone_conversation_takes_no_reply,
+                       missing_conversation_says_so_and_takes_no_reply,
+                       i_and_tab_focus_the_composer_and_escape_leaves,
+                       a_opens_the_custom_attributes,
+                       y_copies_the_focused_message,
+                       y_with_no_message_focused_copies_the_newest,
+                       o_opens_an_attachment_only_when_confirmed,
+                       anonymize_asks_for_the_id_typed_back,
+                       waiting_conversation_shows_its_place_and_c_claims_it,
+                       J_and_K_move_between_conversations)
 
 
 async def test_replying_exactly_once_through_failures(console: Console) -> None:
     """Replying: stored once and shown, a customer's message arriving, a lost answer, the
     service down, refusals (edit, discard, retry), the WhatsApp rules."""
-    await walk(console,
-               reply_is_stored_once_and_appears,
-               customer_message_appears_without_a_key,
-               lost_response_is_sent_exactly_once,
-               reply_waits_in_the_outbox_while_the_service_is_down,
-               failed_reply_can_be_edited,
-               failed_reply_can_be_discarded_or_retried,
-               whatsapp_rules_refuse_before_sending)
+    await console.walk(SIZE,
+                       reply_is_stored_once_and_appears,
+                       customer_message_appears_without_a_key,
+                       lost_response_is_sent_exactly_once,
+                       reply_waits_in_the_outbox_while_the_service_is_down,
+                       failed_reply_can_be_edited,
+                       failed_reply_can_be_discarded_or_retried,
+                       whatsapp_rules_refuse_before_sending)
