@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import inspect
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,10 @@ class PollTimers:
         await asyncio.sleep(delay)
         if self.frozen:  # wait until the loop is woken (its sleeper is then cancelled)
             await asyncio.get_running_loop().create_future()
+
+
+#: a step of a flow walked on one console (see :meth:`Console.walk`)
+Step = Callable[[Any, Pilot[Any]], Awaitable[None]]
 
 
 @dataclass
@@ -129,6 +133,34 @@ class Console:
                     return
         raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}, "
                              f"{getattr(app, 'keys_waiting', 0)} keys waiting")
+
+    async def home(self, pilot: Pilot[Any]) -> None:
+        """Close every screen above the current mode's own (a thread, a modal, a picker) and
+        wait until the console is idle: the next step of a flow starts where a fresh console
+        would, without paying the sign-in again."""
+        app = pilot.app
+        while len(app.screen_stack) > 1:
+            await app.pop_screen()
+            await pilot.pause()
+        await self.idle(pilot)
+
+    async def walk(self, size: tuple[int, int], *steps: Step,
+                   start: Callable[[Pilot[Any]], Awaitable[None]] | None = None,
+                   between: Callable[[Pilot[Any]], Awaitable[None]] | None = None) -> None:
+        """One console for a whole flow: sign in once (``start``, by default :meth:`ready`),
+        then run each step; after each, every screen above the mode's own is closed, every
+        fault switched off, and ``between`` puts back what a fresh console shows (a view, a
+        cursor). A step is ``async def step(console, pilot)``: what was a test of its own,
+        without paying the sign-in again."""
+        app = self.app()
+        async with app.run_test(size=size) as pilot:
+            await (start or self.ready)(pilot)
+            for step in steps:
+                await step(self, pilot)
+                self.sandbox.faults.clear()
+                await self.home(pilot)
+                if between is not None:
+                    await between(pilot)
 
     async def settled(self, pilot: Pilot[Any]) -> None:
         """Wait until the inbox is complete (every wanted record, tag and name fetched), the

@@ -39,6 +39,12 @@ def parts(pilot: Pilot[Any]) -> tuple[FrontdeskApp, Session, InboxScreen, Conver
     return app, session, screen, screen.conversation_list
 
 
+def app_of(pilot: Pilot[Any]) -> FrontdeskApp:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp)
+    return app
+
+
 async def settle(console: Console, pilot: Pilot[Any]) -> None:
     """Signed in, and the inbox polled until nothing more changes (names resolved too)."""
     await console.ready(pilot)
@@ -57,274 +63,251 @@ def demo_agent_id(console: Console) -> str:
     return str(rows[0]["id"])
 
 
-async def test_mine_rows_after_ready(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
-        me = demo_agent_id(console)
-        open_mine = {r["id"] for r in console.sandbox.query(
-            "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Open'",
-            (me,))}
-        shown = listing.shown_ids()
-        assert screen.view == "mine"
-        assert len(shown) >= 20
-        assert set(shown) == open_mine
-        assert shown == [c.id for c in session.inbox.view("mine")]
-        assert listing.has_focus
-        assert listing.highlighted_id == shown[0]
+async def mine_rows_after_ready(console: Console, pilot: Pilot[Any]) -> None:
+    _app, session, screen, listing = parts(pilot)
+    me = demo_agent_id(console)
+    open_mine = {r["id"] for r in console.sandbox.query(
+        "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Open'",
+        (me,))}
+    shown = listing.shown_ids()
+    assert screen.view == "mine"
+    assert len(shown) >= 20
+    assert set(shown) == open_mine
+    assert shown == [c.id for c in session.inbox.view("mine")]
+    assert listing.has_focus
+    assert listing.highlighted_id == shown[0]
 
 
-async def test_views_switch_with_tab_and_a_click(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
-        await pilot.press("tab")
-        assert screen.view == "queue"
-        assert listing.shown_ids() == [c.id for c in session.inbox.view("queue")]
-        await pilot.press("tab", "tab")
-        assert screen.view == "closed"
-        await pilot.press("shift+tab")
-        assert screen.view == "pending"
-        assert listing.shown_ids() == [c.id for c in session.inbox.view("pending")]
-        assert all(session.inbox.records[c].state in ("Pending", "AwaitingPending")
-                   for c in listing.shown_ids())
-        await pilot.click("#view-all")
-        await pilot.pause()
-        assert screen.view == "all"
-        assert listing.total_count == len(session.inbox.records)
-        assert listing.has_focus
-        commands = {title: run for title, _help, run in screen.palette_commands()}
-        commands["Inbox: show Closed"]()
-        await pilot.pause()
-        assert screen.view == "closed"
+async def views_switch_with_tab_and_a_click(console: Console, pilot: Pilot[Any]) -> None:
+    _app, session, screen, listing = parts(pilot)
+    await pilot.press("tab")
+    assert screen.view == "queue"
+    assert listing.shown_ids() == [c.id for c in session.inbox.view("queue")]
+    await pilot.press("tab", "tab")
+    assert screen.view == "closed"
+    await pilot.press("shift+tab")
+    assert screen.view == "pending"
+    assert listing.shown_ids() == [c.id for c in session.inbox.view("pending")]
+    assert all(session.inbox.records[c].state in ("Pending", "AwaitingPending")
+               for c in listing.shown_ids())
+    await pilot.click("#view-all")
+    await pilot.pause()
+    assert screen.view == "all"
+    assert listing.total_count == len(session.inbox.records)
+    assert listing.has_focus
+    commands = {title: run for title, _help, run in screen.palette_commands()}
+    commands["Inbox: show Closed"]()
+    await pilot.pause()
+    assert screen.view == "closed"
 
 
-async def test_filter_narrows_as_typed_and_esc_restores(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, _screen, listing = parts(pilot)
-        everything = listing.shown_ids()
-        target = session.inbox.records[everything[3]]
-        name = session.directory.name(target.requester_id)
-        await pilot.press("slash")
-        box = app.screen.query_one("#inbox-filter", Input)
-        assert box.has_focus
-        await pilot.press(*name.split()[0].lower()[:5])
-        narrowed = listing.shown_ids()
-        assert target.id in narrowed
-        assert 0 < len(narrowed) < len(everything)
-        # the arrows move the list while the filter line has the focus
-        await pilot.press("down")
-        assert box.has_focus
-        assert listing.cursor == min(1, len(narrowed) - 1)
-        await pilot.press("up")
-        assert listing.cursor == 0
-        # an id narrows to that conversation
-        box.value = f"#{target.id}"
-        await pilot.pause()
-        assert listing.shown_ids() == [target.id]
-        assert listing.highlighted_id == target.id
-        await pilot.press("escape")
-        assert listing.shown_ids() == everything
-        assert listing.has_focus
-        assert not box.has_class("-shown")
-        # nothing matches: the list says so
-        await pilot.press("slash", "z", "q", "x", "z", "q")
-        assert listing.row_count == 0
-        assert "Nothing matches" in listing.render_line(1).text
-        await pilot.press("escape")
-        assert listing.row_count == len(everything)
+async def filter_narrows_as_typed_and_esc_restores(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, _screen, listing = parts(pilot)
+    everything = listing.shown_ids()
+    target = session.inbox.records[everything[3]]
+    name = session.directory.name(target.requester_id)
+    await pilot.press("slash")
+    box = app.screen.query_one("#inbox-filter", Input)
+    assert box.has_focus
+    await pilot.press(*name.split()[0].lower()[:5])
+    narrowed = listing.shown_ids()
+    assert target.id in narrowed
+    assert 0 < len(narrowed) < len(everything)
+    # the arrows move the list while the filter line has the focus
+    await pilot.press("down")
+    assert box.has_focus
+    assert listing.cursor == min(1, len(narrowed) - 1)
+    await pilot.press("up")
+    assert listing.cursor == 0
+    # an id narrows to that conversation
+    box.value = f"#{target.id}"
+    await pilot.pause()
+    assert listing.shown_ids() == [target.id]
+    assert listing.highlighted_id == target.id
+    await pilot.press("escape")
+    assert listing.shown_ids() == everything
+    assert listing.has_focus
+    assert not box.has_class("-shown")
+    # nothing matches: the list says so
+    await pilot.press("slash", "z", "q", "x", "z", "q")
+    assert listing.row_count == 0
+    assert "Nothing matches" in listing.render_line(1).text
+    await pilot.press("escape")
+    assert listing.row_count == len(everything)
 
 
-async def test_cursor_keys_and_selection_kept_across_updates(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
-        shown = listing.shown_ids()
-        await pilot.press("j", "j", "down")
-        assert listing.highlighted_id == shown[3]
-        await pilot.press("k")
-        assert listing.highlighted_id == shown[2]
-        await pilot.press("G")
-        assert listing.highlighted_id == shown[-1]
-        await pilot.press("g")
-        assert listing.highlighted_id == shown[0]
-        await pilot.press("j", "j")
-        kept = listing.highlighted_id
-        # another conversation changes in the service; a poll brings it; the cursor stays
-        other = shown[5]
-        console.sandbox.query("UPDATE conversations SET subject = 'Changed meanwhile' "
-                              "WHERE id = ?", (other,))
-        session.inbox.want([other])
+async def cursor_keys_and_selection_kept_across_updates(console: Console,
+                                                        pilot: Pilot[Any]) -> None:
+    _app, session, screen, listing = parts(pilot)
+    shown = listing.shown_ids()
+    await pilot.press("j", "j", "down")
+    assert listing.highlighted_id == shown[3]
+    await pilot.press("k")
+    assert listing.highlighted_id == shown[2]
+    await pilot.press("G")
+    assert listing.highlighted_id == shown[-1]
+    await pilot.press("g")
+    assert listing.highlighted_id == shown[0]
+    await pilot.press("j", "j")
+    kept = listing.highlighted_id
+    # another conversation changes in the service; a poll brings it; the cursor stays
+    other = shown[5]
+    console.sandbox.query("UPDATE conversations SET subject = 'Changed meanwhile' "
+                          "WHERE id = ?", (other,))
+    session.inbox.want([other])
+    await session.live.refresh("inbox")
+    await pilot.pause()
+    assert session.inbox.records[other].subject == "Changed meanwhile"
+    assert listing.highlighted_id == kept
+    assert screen.current_conversation_id() == kept
+
+
+async def a_poll_that_changes_nothing_repaints_nothing(console: Console, pilot: Pilot[Any]) -> None:
+    app_, session, _screen, listing = parts(pilot)
+    renders = app_.renders["inbox.list"]
+    builds = listing.builds
+    for _ in range(3):
         await session.live.refresh("inbox")
         await pilot.pause()
-        assert session.inbox.records[other].subject == "Changed meanwhile"
-        assert listing.highlighted_id == kept
-        assert screen.current_conversation_id() == kept
+    assert app_.renders["inbox.list"] == renders
+    assert listing.builds == builds
 
 
-async def test_a_poll_that_changes_nothing_repaints_nothing(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        app_, session, _screen, listing = parts(pilot)
-        renders = app_.renders["inbox.list"]
-        builds = listing.builds
-        for _ in range(3):
-            await session.live.refresh("inbox")
-            await pilot.pause()
-        assert app_.renders["inbox.list"] == renders
-        assert listing.builds == builds
+async def enter_opens_the_thread(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, _session, _screen, listing = parts(pilot)
+    cid = listing.highlighted_id
+    await pilot.press("enter")
+    await pilot.pause()
+    try:
+        from frontdesk.tui.screens.inbox.thread import ThreadScreen
+    except ImportError:
+        assert isinstance(app.screen, InboxScreen)
+        assert any(f"#{cid}" in str(n.message) for n in app._notifications)
+    else:
+        assert isinstance(app.screen, ThreadScreen)
+        assert app.screen.conversation_id == cid
 
 
-async def test_enter_opens_the_thread(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, _session, _screen, listing = parts(pilot)
-        cid = listing.highlighted_id
-        await pilot.press("enter")
-        await pilot.pause()
-        try:
-            from frontdesk.tui.screens.inbox.thread import ThreadScreen
-        except ImportError:
-            assert isinstance(app.screen, InboxScreen)
-            assert any(f"#{cid}" in str(n.message) for n in app._notifications)
-        else:
-            assert isinstance(app.screen, ThreadScreen)
-            assert app.screen.conversation_id == cid
-
-
-async def test_open_by_id(console: Console) -> None:
+async def open_by_id(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
     assert parse_conversation_id("#12") == 12
     assert isinstance(parse_conversation_id("12a"), str)
     assert isinstance(parse_conversation_id(""), str)
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, _screen, _listing = parts(pilot)
-        me = demo_agent_id(console)
-        other = console.sandbox.query(
-            "SELECT id FROM conversations WHERE assigned_agent_id IS NOT NULL "
-            "AND assigned_agent_id != ? ORDER BY id LIMIT 1", (me,))[0]["id"]
-        assert other not in session.inbox.records
-        await pilot.press("o")
-        assert isinstance(app.screen, OpenConversationScreen)
-        # an unknown id is said, and what was typed stays
-        await pilot.press("9", "9", "9", "9", "9", "9", "enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert isinstance(app.screen, OpenConversationScreen)
-        assert app.screen.query_one(Input).value == "999999"
-        assert "no conversation #999999" in str(app.screen.query_one("#open-hint").render())
-        app.screen.query_one(Input).value = f"#{other}"
-        await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert other in session.inbox.records
-        assert not isinstance(app.screen, OpenConversationScreen)
+    _app, session, _screen, _listing = parts(pilot)
+    me = demo_agent_id(console)
+    other = console.sandbox.query(
+        "SELECT id FROM conversations WHERE assigned_agent_id IS NOT NULL "
+        "AND assigned_agent_id != ? ORDER BY id LIMIT 1", (me,))[0]["id"]
+    assert other not in session.inbox.records
+    await pilot.press("o")
+    assert isinstance(app.screen, OpenConversationScreen)
+    # an unknown id is said, and what was typed stays
+    await pilot.press("9", "9", "9", "9", "9", "9", "enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert isinstance(app.screen, OpenConversationScreen)
+    assert app.screen.query_one(Input).value == "999999"
+    assert "no conversation #999999" in str(app.screen.query_one("#open-hint").render())
+    app.screen.query_one(Input).value = f"#{other}"
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert other in session.inbox.records
+    assert not isinstance(app.screen, OpenConversationScreen)
 
 
-async def test_search_shows_a_temporary_view(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
-        subject = console.sandbox.query(
-            "SELECT subject FROM conversations WHERE subject LIKE '%router%' LIMIT 1")
-        assert subject
-        await pilot.press("s")
-        assert isinstance(app.screen, PromptScreen)
-        # a slow service: while the search runs, the Search view says so
-        console.sandbox.faults.latency(3.0, count=None, path_prefix="/v1/search")
-        await pilot.press(*"router", "enter")
-        await pilot.pause()
-        assert screen.view == "search"
-        assert "searching" in str(screen.query_one("#view-search", Tab).label)
-        assert "Searching the service for “router”" in listing.render_line(1).text
-        await app.workers.wait_for_complete()
-        console.sandbox.faults.clear()
-        await pilot.pause()
-        assert screen.view == "search"
-        assert "searching" not in str(screen.query_one("#view-search", Tab).label)
-        found = listing.shown_ids()
-        assert found
-        assert all(cid in session.inbox.records for cid in found)
-        assert any("router" in (session.inbox.records[c].subject or "").lower()
-                   for c in found)
-        await pilot.press("tab")
-        assert screen.view == "mine"
-        await pilot.press("shift+tab")
-        assert screen.view == "search"
-        await pilot.press("escape")
-        await pilot.pause()
-        assert screen.view == "mine"
-        assert not screen.query("#view-search")
+async def search_shows_a_temporary_view(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, screen, listing = parts(pilot)
+    subject = console.sandbox.query(
+        "SELECT subject FROM conversations WHERE subject LIKE '%router%' LIMIT 1")
+    assert subject
+    await pilot.press("s")
+    assert isinstance(app.screen, PromptScreen)
+    # a slow service: while the search runs, the Search view says so
+    console.sandbox.faults.latency(3.0, count=None, path_prefix="/v1/search")
+    await pilot.press(*"router", "enter")
+    await pilot.pause()
+    assert screen.view == "search"
+    assert "searching" in str(screen.query_one("#view-search", Tab).label)
+    assert "Searching the service for “router”" in listing.render_line(1).text
+    await app.workers.wait_for_complete()
+    console.sandbox.faults.clear()
+    await pilot.pause()
+    assert screen.view == "search"
+    assert "searching" not in str(screen.query_one("#view-search", Tab).label)
+    found = listing.shown_ids()
+    assert found
+    assert all(cid in session.inbox.records for cid in found)
+    assert any("router" in (session.inbox.records[c].subject or "").lower()
+               for c in found)
+    await pilot.press("tab")
+    assert screen.view == "mine"
+    await pilot.press("shift+tab")
+    assert screen.view == "search"
+    await pilot.press("escape")
+    await pilot.pause()
+    assert screen.view == "mine"
+    assert not screen.query("#view-search")
 
-        # a search the service refuses says why and leaves no "searching" behind
-        console.sandbox.faults.fail(400, count=None, path_prefix="/v1/search")
-        await pilot.press("s", *"router", "enter")
-        await app.workers.wait_for_complete()
-        console.sandbox.faults.clear()
-        await pilot.pause()
-        assert any("Could not search" in str(n.message) for n in app._notifications)
-        assert screen.view == "mine"
-        assert not screen.query("#view-search")
+    # a search the service refuses says why and leaves no "searching" behind
+    console.sandbox.faults.fail(400, count=None, path_prefix="/v1/search")
+    await pilot.press("s", *"router", "enter")
+    await app.workers.wait_for_complete()
+    console.sandbox.faults.clear()
+    await pilot.pause()
+    assert any("Could not search" in str(n.message) for n in app._notifications)
+    assert screen.view == "mine"
+    assert not screen.query("#view-search")
 
 
-async def test_new_email_conversation_checks_then_creates(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(console, pilot)
-        _app, session, _screen, _listing = parts(pilot)
-        requester = console.sandbox.query(
-            "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
-        )[0]["email"]
-        await pilot.press("n")
-        form = app.screen
-        assert isinstance(form, NewConversationScreen)
-        await app.workers.wait_for_complete()
-        form.query_one("#email-requester", Input).value = requester
-        await pilot.press("ctrl+s")
-        assert isinstance(app.screen, NewConversationScreen)
-        assert "subject" in str(form.query_one("#new-error").render())
-        assert form.query_one("#email-requester", Input).value == requester
-        form.query_one("#email-subject", Input).value = "Your [bold]order[/] \x1b[2J"
-        form.query_one("#email-body").text = "Hello, it has shipped."  # type: ignore[attr-defined]
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert not isinstance(app.screen, NewConversationScreen), \
-            str(form.query_one("#new-error").render())
-        made = console.sandbox.query(
-            "SELECT id, subject, assigned_agent_id FROM conversations "
-            "WHERE subject LIKE 'Your [bold]order%'")
-        assert len(made) == 1
-        assert made[0]["assigned_agent_id"] == demo_agent_id(console)
-        assert made[0]["id"] in session.inbox.records
+async def new_email_conversation_checks_then_creates(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, _screen, _listing = parts(pilot)
+    requester = console.sandbox.query(
+        "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
+    )[0]["email"]
+    await pilot.press("n")
+    form = app.screen
+    assert isinstance(form, NewConversationScreen)
+    await app.workers.wait_for_complete()
+    form.query_one("#email-requester", Input).value = requester
+    await pilot.press("ctrl+s")
+    assert isinstance(app.screen, NewConversationScreen)
+    assert "subject" in str(form.query_one("#new-error").render())
+    assert form.query_one("#email-requester", Input).value == requester
+    form.query_one("#email-subject", Input).value = "Your [bold]order[/] \x1b[2J"
+    form.query_one("#email-body").text = "Hello, it has shipped."  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert not isinstance(app.screen, NewConversationScreen), \
+        str(form.query_one("#new-error").render())
+    made = console.sandbox.query(
+        "SELECT id, subject, assigned_agent_id FROM conversations "
+        "WHERE subject LIKE 'Your [bold]order%'")
+    assert len(made) == 1
+    assert made[0]["assigned_agent_id"] == demo_agent_id(console)
+    assert made[0]["id"] in session.inbox.records
 
 
-async def test_new_conversation_keeps_the_form_when_refused(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 40)) as pilot:
-        await settle(console, pilot)
-        await pilot.press("n")
-        form = app.screen
-        assert isinstance(form, NewConversationScreen)
-        await app.workers.wait_for_complete()
-        form.query_one("#email-requester", Input).value = "nobody@nowhere.example"
-        form.query_one("#email-subject", Input).value = "Hello"
-        form.query_one("#email-body").text = "Hi"  # type: ignore[attr-defined]
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.screen is form
-        assert "nobody@nowhere.example" in str(form.query_one("#new-error").render())
-        assert form.query_one("#email-subject", Input).value == "Hello"
+async def new_conversation_keeps_the_form_when_refused(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    await pilot.press("n")
+    form = app.screen
+    assert isinstance(form, NewConversationScreen)
+    await app.workers.wait_for_complete()
+    form.query_one("#email-requester", Input).value = "nobody@nowhere.example"
+    form.query_one("#email-subject", Input).value = "Hello"
+    form.query_one("#email-body").text = "Hi"  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert app.screen is form
+    assert "nobody@nowhere.example" in str(form.query_one("#new-error").render())
+    assert form.query_one("#email-subject", Input).value == "Hello"
 
 
 async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -382,7 +365,8 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         assert not narrow.screen.query_one(PreviewPane).display
 
 
-async def test_hostile_names_subjects_and_tags_show_literally(console: Console) -> None:
+def insert_hostile_conversation(console: Console) -> int:
+    """A conversation of mine whose requester's name, subject and tag are hostile."""
     me = demo_agent_id(console)
     evil_name = "\x1b]52;c;ZXZpbA==\x07[bold red]Evil[/]"
     evil_subject = "[@click=app.quit]x\x1b[2J"
@@ -401,128 +385,184 @@ async def test_hostile_names_subjects_and_tags_show_literally(console: Console) 
             records.tag_conversation(ctx.db, cid, tag, at)
             return cid
 
-    cid = console.sandbox.call(insert)
-    app = console.app()
-    async with app.run_test(size=(160, 45)) as pilot:
+    return int(console.sandbox.call(insert))
+
+
+async def hostile_names_subjects_and_tags_show_literally(console: Console,
+                                                         pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    cid = int(console.sandbox.query("SELECT id FROM conversations WHERE subject = ?",
+                                    ("[@click=app.quit]x\x1b[2J",))[0]["id"])
+    _app, _session, _screen, listing = parts(pilot)
+    assert listing.move_to(cid)
+    await pilot.pause()
+    line = listing.render_line(listing.cursor + 1 - round(listing.scroll_y)).text
+    assert "␛]52;c;ZXZpbA==" in line
+    assert "[@click=app.quit]x␛[2J" in line
+    assert "\x1b" not in line
+    pane = app.screen.query_one(PreviewPane)
+    assert "[@click=app.quit]x␛[2J" in str(pane.render())
+    assert "␛]52;c;ZXZpbA==␇[bold red]Evil[/]" in str(pane.render())
+    assert "[link=http://evil.example]tag[/link]⟨U+202E⟩" in str(pane.render())
+    await pilot.press("slash", *"evil")
+    assert listing.shown_ids() == [cid]
+    assert app.is_running
+    assert isinstance(app.screen, InboxScreen)
+
+
+async def import_checks_the_json_then_imports_from_the_form(console: Console,
+                                                            pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, _screen, _listing = parts(pilot)
+    requester = console.sandbox.query(
+        "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
+    )[0]["email"]
+    await pilot.press("n")
+    form = app.screen
+    assert isinstance(form, NewConversationScreen)
+    await app.workers.wait_for_complete()
+    form.show_kind("import")
+    await pilot.pause()
+    json_box = form.query_one("#import-json")
+    json_box.text = '{"_type": "GenericConversationImport",'  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    assert app.screen is form
+    assert "JSON is not valid" in str(form.query_one("#new-error").render())
+    json_box.text = '{"_type": "GenericConversationImport"}'  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    assert "not valid" in str(form.query_one("#new-error").render())
+    json_box.text = ""  # type: ignore[attr-defined]
+    form.query_one("#import-requester", Input).value = requester
+    form.query_one("#import-subject", Input).value = "Moved from the old system"
+    form.query_one("#import-message").text = "My order never came."  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert app.screen is not form, str(form.query_one("#new-error").render())
+    made = console.sandbox.query(
+        "SELECT c.id, c.channel, count(m.id) AS n FROM conversations c "
+        "JOIN messages m ON m.conversation_id = c.id "
+        "WHERE c.subject = 'Moved from the old system' GROUP BY c.id")
+    assert len(made) == 1 and made[0]["n"] == 1 and made[0]["channel"] == "Email"
+    assert made[0]["id"] in session.inbox.records
+
+
+async def new_chat_needs_a_widget_id(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    requester = console.sandbox.query(
+        "SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")[0]["id"]
+    await pilot.press("n")
+    form = app.screen
+    assert isinstance(form, NewConversationScreen)
+    await app.workers.wait_for_complete()
+    form.show_kind("chat")
+    await pilot.pause()
+    form.query_one("#chat-requester", Input).value = requester
+    form.query_one("#chat-widget", Input).value = "not-a-uuid"
+    form.query_one("#chat-body").text = "Hi! How can I help?"  # type: ignore[attr-defined]
+    await pilot.press("ctrl+s")
+    assert "UUID" in str(form.query_one("#new-error").render())
+    form.query_one("#chat-widget", Input).value = "0b4f8e0a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert app.screen is not form, str(form.query_one("#new-error").render())
+    made = console.sandbox.query(
+        "SELECT id FROM conversations WHERE requester_id = ? AND channel = 'WidgetChat' "
+        "ORDER BY id DESC LIMIT 1", (requester,))
+    assert made
+
+
+async def rows_without_a_subject_show_the_last_message_from_the_first_fill(
+        console: Console, pilot: Pilot[Any]) -> None:
+    _app, session, screen, listing = parts(pilot)
+    screen.show_view("all")
+    await pilot.pause()
+    rows = [session.inbox.rows[cid] for cid in listing.shown_ids()]
+    chats = [r for r in rows if not (r.subject or "").strip()]
+    assert chats, "the seeded inbox has conversations without a subject"
+    for row in chats:
+        last = console.sandbox.query(
+            "SELECT body_text FROM messages WHERE conversation_id = ? "
+            "ORDER BY seq DESC LIMIT 1", (row.id,))
+        if last and last[0]["body_text"].strip():
+            assert session.inbox.previews.get(row.id), row
+    # a call has no messages: its row says so
+    calls = [r for r in chats if r.channel == "PstnPhone"]
+    if calls:
+        position = listing.shown_ids().index(calls[0].id)
+        assert listing.move_to(calls[0].id)
+        await pilot.pause()
+        strip = listing.render_line(position + 1 - round(listing.scroll_y))
+        assert "Phone call, no messages" in "".join(s.text for s in strip)
+        listing.action_cursor_first()
+        await pilot.pause()
+    # and on screen: the first such row's line carries its text
+    first = chats[0]
+    position = listing.shown_ids().index(first.id)
+    if position < 40:
+        strip = listing.render_line(position + 1 - round(listing.scroll_y))
+        line = "".join(segment.text for segment in strip)
+        words = " ".join(session.inbox.previews[first.id].split())[:12]
+        assert words in line
+
+
+async def fresh_inbox(pilot: Pilot[Any]) -> None:
+    """Back to what a console shows once signed in: no filter, the Mine view, its first
+    row."""
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp) and isinstance(app.screen, InboxScreen)
+    app.screen.action_clear()
+    app.screen.show_view("mine")
+    app.screen.conversation_list.action_cursor_first()
+    app.screen.conversation_list.focus()
+    await pilot.pause()
+
+
+async def test_reading_the_inbox(console: Console) -> None:
+    """The Mine view once signed in; a poll that changes nothing; the filter; the views; the
+    cursor across updates; enter, open by id and search."""
+    async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
-        _app, _session, _screen, listing = parts(pilot)
-        assert listing.move_to(cid)
-        await pilot.pause()
-        line = listing.render_line(listing.cursor + 1 - round(listing.scroll_y)).text
-        assert "␛]52;c;ZXZpbA==" in line
-        assert "[@click=app.quit]x␛[2J" in line
-        assert "\x1b" not in line
-        pane = app.screen.query_one(PreviewPane)
-        assert "[@click=app.quit]x␛[2J" in str(pane.render())
-        assert "␛]52;c;ZXZpbA==␇[bold red]Evil[/]" in str(pane.render())
-        assert "[link=http://evil.example]tag[/link]⟨U+202E⟩" in str(pane.render())
-        await pilot.press("slash", *"evil")
-        assert listing.shown_ids() == [cid]
-        assert app.is_running
-        assert isinstance(app.screen, InboxScreen)
+
+    await console.walk((100, 30),
+                       mine_rows_after_ready,
+                       a_poll_that_changes_nothing_repaints_nothing,
+                       filter_narrows_as_typed_and_esc_restores,
+                       views_switch_with_tab_and_a_click,
+                       cursor_keys_and_selection_kept_across_updates,
+                       enter_opens_the_thread,
+                       open_by_id,
+                       search_shows_a_temporary_view,
+                       start=start, between=fresh_inbox)
 
 
-async def test_import_checks_the_json_then_imports_from_the_form(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 40)) as pilot:
+async def test_new_conversations(console: Console) -> None:
+    """The new-conversation form: an email (checked, then created), a refusal keeping the
+    form, an import, a chat that needs a widget id."""
+    async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
-        _app, session, _screen, _listing = parts(pilot)
-        requester = console.sandbox.query(
-            "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
-        )[0]["email"]
-        await pilot.press("n")
-        form = app.screen
-        assert isinstance(form, NewConversationScreen)
-        await app.workers.wait_for_complete()
-        form.show_kind("import")
-        await pilot.pause()
-        json_box = form.query_one("#import-json")
-        json_box.text = '{"_type": "GenericConversationImport",'  # type: ignore[attr-defined]
-        await pilot.press("ctrl+s")
-        assert app.screen is form
-        assert "JSON is not valid" in str(form.query_one("#new-error").render())
-        json_box.text = '{"_type": "GenericConversationImport"}'  # type: ignore[attr-defined]
-        await pilot.press("ctrl+s")
-        assert "not valid" in str(form.query_one("#new-error").render())
-        json_box.text = ""  # type: ignore[attr-defined]
-        form.query_one("#import-requester", Input).value = requester
-        form.query_one("#import-subject", Input).value = "Moved from the old system"
-        form.query_one("#import-message").text = "My order never came."
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.screen is not form, str(form.query_one("#new-error").render())
-        made = console.sandbox.query(
-            "SELECT c.id, c.channel, count(m.id) AS n FROM conversations c "
-            "JOIN messages m ON m.conversation_id = c.id "
-            "WHERE c.subject = 'Moved from the old system' GROUP BY c.id")
-        assert len(made) == 1 and made[0]["n"] == 1 and made[0]["channel"] == "Email"
-        assert made[0]["id"] in session.inbox.records
+
+    await console.walk((100, 40),
+                       import_checks_the_json_then_imports_from_the_form,
+                       new_email_conversation_checks_then_creates,
+                       new_conversation_keeps_the_form_when_refused,
+                       new_chat_needs_a_widget_id,
+                       start=start, between=fresh_inbox)
 
 
-async def test_new_chat_needs_a_widget_id(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 40)) as pilot:
+async def test_rows_shown_wide(console: Console) -> None:
+    """Hostile names, subjects and tags show literally; rows without a subject show their last
+    message from the first fill."""
+    insert_hostile_conversation(console)
+
+    async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
-        requester = console.sandbox.query(
-            "SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")[0]["id"]
-        await pilot.press("n")
-        form = app.screen
-        assert isinstance(form, NewConversationScreen)
-        await app.workers.wait_for_complete()
-        form.show_kind("chat")
-        await pilot.pause()
-        form.query_one("#chat-requester", Input).value = requester
-        form.query_one("#chat-widget", Input).value = "not-a-uuid"
-        form.query_one("#chat-body").text = "Hi! How can I help?"  # type: ignore[attr-defined]
-        await pilot.press("ctrl+s")
-        assert "UUID" in str(form.query_one("#new-error").render())
-        form.query_one("#chat-widget", Input).value = "0b4f8e0a-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.screen is not form, str(form.query_one("#new-error").render())
-        made = console.sandbox.query(
-            "SELECT id FROM conversations WHERE requester_id = ? AND channel = 'WidgetChat' "
-            "ORDER BY id DESC LIMIT 1", (requester,))
-        assert made
 
-
-async def test_rows_without_a_subject_show_the_last_message_from_the_first_fill(
-        console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(160, 45)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen, listing = parts(pilot)
-        screen.show_view("all")
-        await pilot.pause()
-        rows = [session.inbox.rows[cid] for cid in listing.shown_ids()]
-        chats = [r for r in rows if not (r.subject or "").strip()]
-        assert chats, "the seeded inbox has conversations without a subject"
-        for row in chats:
-            last = console.sandbox.query(
-                "SELECT body_text FROM messages WHERE conversation_id = ? "
-                "ORDER BY seq DESC LIMIT 1", (row.id,))
-            if last and last[0]["body_text"].strip():
-                assert session.inbox.previews.get(row.id), row
-        # a call has no messages: its row says so
-        calls = [r for r in chats if r.channel == "PstnPhone"]
-        if calls:
-            position = listing.shown_ids().index(calls[0].id)
-            assert listing.move_to(calls[0].id)
-            await pilot.pause()
-            strip = listing.render_line(position + 1 - round(listing.scroll_y))
-            assert "Phone call, no messages" in "".join(s.text for s in strip)
-            listing.action_cursor_first()
-            await pilot.pause()
-        # and on screen: the first such row's line carries its text
-        first = chats[0]
-        position = listing.shown_ids().index(first.id)
-        if position < 40:
-            strip = listing.render_line(position + 1 - round(listing.scroll_y))
-            line = "".join(segment.text for segment in strip)
-            words = " ".join(session.inbox.previews[first.id].split())[:12]
-            assert words in line
+    await console.walk((160, 45),
+                       hostile_names_subjects_and_tags_show_literally,
+                       rows_without_a_subject_show_the_last_message_from_the_first_fill,
+                       start=start, between=fresh_inbox)
 
 
 async def test_an_empty_view_says_loading_until_the_first_fill(console: Console) -> None:
