@@ -26,6 +26,11 @@ _COLUMN = {name: index for index, name in enumerate(CONVERSATION_COLUMNS)}
 Entry = tuple[str, int, str, str | None, dict[str, Any] | str | None]
 
 
+#: The order of entries written at the same moment (anything else comes after these).
+_RANK = {"ConversationCreatedByCustomer": 0, "ConversationCreatedByAgent": 0,
+         "MessageAddedByCustomer": 1, "MessageAddedByAgent": 1}
+
+
 def _attributes(details: dict[str, Any] | str | None) -> str | None:
     """An entry's attributes as stored (a message's, the most of them, written directly)."""
     if details is None:
@@ -87,7 +92,8 @@ class History(DemoState):
                     given["message"] = rating["comment"]
                 entries.append((rating["submitted_at"], rating["conversation_id"],
                                 "ConversationRated", rating["user_id"], given))
-        entries.sort(key=lambda e: e[0])
+        # at one moment: the creation, then the customer's first words, then the rest
+        entries.sort(key=lambda e: (e[0], _RANK.get(e[2], 2)))
         self.db.conn.executemany(
             "INSERT INTO activity_log (id, conversation_id, at, type, author_id, attributes) "
             "VALUES (?, ?, ?, ?, ?, ?)",
