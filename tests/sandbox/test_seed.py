@@ -421,3 +421,50 @@ def test_the_large_scale_helpers_match_the_generic_encoding() -> None:
                     value = attributes["emailContent"]["content"]["value"]
                     assert stored == dumps(bulk_messages._email_attributes(person, subject,
                                                                         outbound, value))
+
+
+def test_each_conversations_history_follows_its_life(demo_db: Database) -> None:
+    """The log holds what each seeded conversation went through, in order: its creation
+    first, a claim when an agent took a customer's conversation, every message, its tags, a
+    follow-up, its close, a rating offered and given."""
+    from frontdesk.sandbox import activity
+
+    ctx = SandboxContext(db=demo_db, clock=ManualClock(NOW))
+    log: dict[int, list[sqlite3.Row]] = {}
+    for row in demo_db.all("SELECT * FROM activity_log ORDER BY seq"):
+        log.setdefault(int(row["conversation_id"]), []).append(row)
+    people: dict[str, Any] = {}
+    seqs = [r["seq"] for rows in log.values() for r in rows]
+    times = [r["at"] for r in sorted((r for rows in log.values() for r in rows),
+                                      key=lambda r: r["seq"])]
+    assert len(seqs) > 12_000
+    assert times[:-50] == sorted(times[:-50])  # in time order (the anonymisations come last)
+    for row in demo_db.all("SELECT * FROM conversations WHERE type != 'AnonymizedConversation'"):
+        entries = log[int(row["id"])]
+        kinds = [e["type"] for e in entries]
+        assert [e["at"] for e in entries] == sorted(e["at"] for e in entries)
+        assert entries[0]["at"] == row["created_at"]
+        assert kinds[0] == ("ConversationCreatedByAgent" if row["direction"] == "Outbound"
+                            else "ConversationCreatedByCustomer")
+        messages = demo_db.all("SELECT id, created_at, author_id FROM messages "
+                               "WHERE conversation_id = ? ORDER BY seq", (row["id"],))
+        added = [(loads(e["attributes"])["messageId"], e["at"], e["author_id"])
+                 for e in entries if e["type"].startswith("MessageAdded")]
+        assert added == [(m["id"], m["created_at"], m["author_id"]) for m in messages]
+        claimed = [e for e in entries if e["type"] == "ConversationClaimed"]
+        if row["assigned_agent_id"] and row["direction"] != "Outbound":
+            assert [(e["at"], e["author_id"]) for e in claimed] == [
+                (row["assigned_at"], row["assigned_agent_id"])]
+        else:
+            assert claimed == []
+        closed = [e["at"] for e in entries if e["type"] == "ConversationClosed"]
+        assert closed == ([row["closed_at"]] if row["state"] == "Closed" else [])
+        assert ("FollowupAdded" in kinds) == (row["state"] == "Pending")
+        tagged = demo_db.one("SELECT COUNT(*) AS n FROM conversation_tags "
+                             "WHERE conversation_id = ?", (row["id"],))
+        assert tagged is not None and kinds.count("TagAdded") == tagged["n"]
+        rated = demo_db.one("SELECT COUNT(*) AS n FROM ratings WHERE conversation_id = ? "
+                            "AND status = 'Rated'", (row["id"],))
+        assert rated is not None and kinds.count("ConversationRated") == rated["n"]
+        for entry in entries[:3]:
+            models.ActivityLogEntry.model_validate(activity.entry(ctx, entry, people))

@@ -26,7 +26,8 @@ async def conversation_history(session: Session, conversation_id: int
     errors)."""
     entries = await session.client.activity_log.for_conversation(
         conversation_id, priority=Priority.INTERACTIVE)
-    return sorted(entries, key=lambda entry: entry.activity_timestamp, reverse=True)
+    # entries of the same moment: the one written last first (the service lists in order)
+    return sorted(reversed(entries), key=lambda entry: entry.activity_timestamp, reverse=True)
 
 
 async def recent_activity(session: Session, *, hours: int = RECENT_HOURS,
@@ -38,5 +39,6 @@ async def recent_activity(session: Session, *, hours: int = RECENT_HOURS,
     async for entry in session.client.activity_log.list(since=since,
                                                         priority=Priority.INTERACTIVE):
         entries.append(entry)
+    entries.reverse()  # entries of the same moment: the one written last first
     entries.sort(key=lambda entry: entry.activity_timestamp, reverse=True)
     return entries[:limit]

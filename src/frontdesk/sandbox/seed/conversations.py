@@ -1,5 +1,6 @@
 """The demo conversations: 1,000 planned over every channel and state (the demo agent's
-work first), their threads, tags, custom attributes, ratings and follow-up links."""
+work first), their threads, tags, custom attributes, ratings, follow-up links and the
+activity log of their lives."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .. import demo_text as text
 from ..db import dumps, iso
 from ..records import insert_rating_offer, message_text, tag_conversation
 from .anonymisations import Anonymisations
+from .history import History
 from .messages import Messages, Thread
 from .names import CHANNELS, CONVERSATION_COLUMNS, CONVERSATION_TYPES
 from .state import Person, Plan
@@ -37,7 +39,7 @@ def _weighted_queue(rng: random.Random, queues: list[str]) -> str:
     return queues[0] if rng.random() < 0.5 else rng.choice(queues)
 
 
-class Conversations(Messages, Anonymisations):
+class Conversations(Messages, Anonymisations, History):
     """Seeds the small organisation's conversations."""
 
     def _length(self, channel: str, state: str) -> int:
@@ -145,6 +147,7 @@ class Conversations(Messages, Anonymisations):
         self._write_values(values)
         for rating in ratings:
             insert_rating_offer(self.db, **rating)
+        self._history(conversations, written, messages, tags, ratings)
         self._anonymisations(written)
 
     def _conversation(self, cid: int, plan: Plan, requester: Person,

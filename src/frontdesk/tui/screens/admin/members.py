@@ -86,6 +86,8 @@ class MembersScreen(ModalScreen[bool]):
         listing = self.query_one("#members-list", SelectionList)
         listing.clear_options()
         listing.add_options(self._selections(event.value))
+        if listing.option_count:  # so space ticks the first one left, with no move first
+            listing.highlighted = 0
 
     @on(Input.Submitted, "#members-filter")
     def _to_list(self) -> None:
