@@ -20,9 +20,9 @@ import pytest
 from frontdesk.api.client import ApiClient
 from frontdesk.api.models import Conversation
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import KeyNotFound, Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import KeyNotFound, Settings
 from frontdesk.store.live import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.rows import InboxRow, digest_of
@@ -150,7 +150,8 @@ def test_the_first_frame_loads_no_http_models_keyring_or_sandbox(
     probe = f"""
 import json, os, sys
 import textual.app as textual_app
-from frontdesk import config, launch
+from frontdesk import launch
+from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
 
 original = textual_app.App._display
@@ -170,7 +171,7 @@ with LocalStore(launch.local_store_path("work")) as local:
     local.remember_wires(json.loads(sys.stdin.read()), "inbox")
 target = launch.Target("work", {sandbox.base_url!r}, None, None, {DEMO_AGENT_EMAIL!r},
                        read_key=lambda: {sandbox.key!r})
-launch.run_console(target, config.Settings())
+launch.run_console(target, Settings())
 """
     wires = [[c.id, c.model_dump_json(exclude_none=True)] for c in records]
     done = subprocess.run([sys.executable, "-c", probe], input=json.dumps(wires).encode(),
