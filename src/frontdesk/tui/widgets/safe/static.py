@@ -31,6 +31,6 @@ class Static(textual_widgets.Static):
         textual_widgets.Static.content.fset(self, inert(content))  # type: ignore[attr-defined]
 
 
-class Label(Static, textual_widgets.Label):
-    """``textual.widgets.Label`` whose content is always :func:`inert` (as :class:`Static`
-    keeps it: Label is a Static with its own size rules)."""
+class Label(textual_widgets.Label, Static):
+    """``textual.widgets.Label`` whose content is always :func:`inert`, by way of
+    :class:`Static` (Textual's Label comes first: its styles follow a widget's first base)."""
