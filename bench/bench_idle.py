@@ -104,8 +104,8 @@ def start_sandbox(db_path: Path, key: str) -> tuple[subprocess.Popen[bytes], str
 async def run(base_url: str, key: str, identity: str, seconds: float) -> list[dict[str, Any]]:
     """The console, headless, idle in each phase; one row of figures per phase."""
     from frontdesk.api.client import ApiClient, pacer_for
-    from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.tui.app import FrontdeskApp

@@ -96,8 +96,8 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
     from frontdesk.api.client import ApiClient
     from frontdesk.api.models import Conversation
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.tui.app import FrontdeskApp

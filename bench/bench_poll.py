@@ -58,9 +58,9 @@ def _session(server: ServerInfo, *, paced: bool) -> Any:
     """A session as the console builds it, signed in (once started) as the demo agent."""
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
 
@@ -301,7 +301,7 @@ def _bench_idle_rows(seconds: float) -> tuple[list[Result], dict[str, Any]]:
 
 def settings_rate() -> str:
     """The console's pacing, as the settings give it (``launch.run_console`` uses them)."""
-    from frontdesk.config import Settings
+    from frontdesk.settings import Settings
 
     rate = Settings().rate
     return f"{rate.rate:g}/s, burst {rate.burst}"

@@ -64,8 +64,8 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
                    ) -> dict[str, list[float]]:
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.store.threads import ThreadState

@@ -116,12 +116,13 @@ def probe(kind: str, started: float, base_url: str, identity: str) -> None:
         # FRONTDESK_API_KEY is set: the key is checked with the service first
         cli.main(["--base-url", base_url, "--as", identity])
     else:
-        from frontdesk import config, launch
+        from frontdesk import launch
+        from frontdesk.settings import Settings
 
         # the key is read when the console connects, as one kept in the keyring is
         target = launch.Target("bench", base_url, None, None, identity,
                                read_key=lambda: "sbx_bench_startup_key")
-        launch.run_console(target, config.Settings())
+        launch.run_console(target, Settings())
     os.write(1, b'{"error": "the app ended before its first frame"}\n')
     os._exit(3)
 
@@ -149,8 +150,8 @@ async def _fill_home(server: Any, identity: str, profile: str = "bench") -> None
     quitting saves what the next start paints from."""
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.launch import local_store_path
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.tui.app import FrontdeskApp
@@ -205,7 +206,8 @@ def path_homes(template: Path, server: ServerInfo) -> dict[str, Path]:
     """Homes for the key-file and environment-variable starts, made from the filled home
     ``template / "home"``: the same cached data under the profile each start uses, against
     ``server`` (a service that answers, so the key check has its answer)."""
-    from frontdesk import cli, config, launch
+    from frontdesk import cli, launch
+    from frontdesk.settings import Profile, Settings, save_settings, write_key_file
 
     homes = {"keyfile": template / "home-keyfile", "env": template / "home-env"}
     key_file = template / "bench.key"
@@ -216,9 +218,9 @@ def path_homes(template: Path, server: ServerInfo) -> dict[str, Path]:
             os.environ["FRONTDESK_HOME"] = str(home)
             source = launch.local_store_path("bench")
             if kind == "keyfile":
-                config.write_key_file(key_file, server.key)
-                config.save_settings(config.Settings(default_profile="bench", profiles={
-                    "bench": config.Profile(name="bench", base_url=server.base_url,
+                write_key_file(key_file, server.key)
+                save_settings(Settings(default_profile="bench", profiles={
+                    "bench": Profile(name="bench", base_url=server.base_url,
                                             agent_email=_identity(), key_source="file",
                                             key_file=str(key_file))}))
             else:

@@ -20,11 +20,24 @@ import httpx
 import keyring
 import pytest
 
-from frontdesk import cli, config, launch
+from frontdesk import cli, launch
 from frontdesk.api.secrets import ApiKey
-from frontdesk.config import Profile, Settings, load_settings, save_settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import (
+    API_KEY_ENV,
+    KEYRING_SERVICE,
+    ConfigError,
+    Profile,
+    SecretStore,
+    Settings,
+    data_dir,
+    load_settings,
+    log_dir,
+    save_settings,
+    settings_path,
+    write_key_file,
+)
 from frontdesk.store import signin
 from frontdesk.tui.screens.first_run import FirstRunResult
 
@@ -38,7 +51,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def stored_key(profile: str) -> str | None:
     """The key the (in-memory) keyring holds for ``profile``."""
-    return keyring.get_keyring().get_password(config.KEYRING_SERVICE, profile)
+    return keyring.get_keyring().get_password(KEYRING_SERVICE, profile)
 
 
 def every_file_text(root: Path) -> str:
@@ -63,12 +76,12 @@ def login(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
           capsys: pytest.CaptureFixture[str], *extra: str,
           key: str | None = None) -> tuple[int, str, str]:
     """``frontdesk login`` against ``sandbox`` with the key in FRONTDESK_API_KEY."""
-    monkeypatch.setenv(config.API_KEY_ENV, key or sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, key or sandbox.key)
     try:
         return run(capsys, "login", "--base-url", sandbox.base_url,
                    "--as", DEMO_AGENT_EMAIL, *extra)
     finally:
-        monkeypatch.delenv(config.API_KEY_ENV)
+        monkeypatch.delenv(API_KEY_ENV)
 
 
 # --------------------------------------------------------------------------- help, locate
@@ -165,7 +178,7 @@ def test_profiles_lists_without_the_key(capsys: pytest.CaptureFixture[str]) -> N
                       agent_id="3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93", key_source="env"),
     })
     save_settings(settings)
-    config.SecretStore().set_key("work", "sekrit-work-key-123")
+    SecretStore().set_key("work", "sekrit-work-key-123")
     code, out, _ = run(capsys, "profiles")
     assert code == 0
     lines = out.splitlines()
@@ -195,16 +208,16 @@ def test_login_with_the_key_in_the_environment(
     assert profile.agent_email == DEMO_AGENT_EMAIL
     assert profile.key_source == "keyring"
     assert stored_key("default") == sandbox.key
-    text = config.settings_path().read_text()
+    text = settings_path().read_text()
     assert sandbox.key not in text
     assert sandbox.key not in out + err
-    assert stat.S_IMODE(config.settings_path().stat().st_mode) == 0o600
+    assert stat.S_IMODE(settings_path().stat().st_mode) == 0o600
 
 
 def test_login_keeps_the_comments_and_layout_of_a_hand_edited_file(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    path = config.settings_path()
+    path = settings_path()
     path.parent.mkdir(parents=True)
     hand_written = (
         "# frontdesk settings, kept by hand\n"
@@ -251,7 +264,7 @@ def test_login_by_agent_id(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPat
 
     agent = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, DEMO_AGENT_EMAIL))
     assert not isinstance(agent, str)
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, _, err = run(capsys, "login", "--profile", "byid", "--base-url", sandbox.base_url,
                        "--as", agent.id.upper())
     assert code == 0, err
@@ -273,7 +286,7 @@ def test_login_with_a_wrong_key_is_refused(
 
 def test_login_with_an_unknown_email(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, _, err = run(capsys, "login", "--base-url", sandbox.base_url,
                        "--as", "nobody@nowhere.example")
     assert code == 1
@@ -283,7 +296,7 @@ def test_login_with_an_unknown_email(sandbox: SandboxServer, monkeypatch: pytest
 
 def test_login_to_an_unreachable_service(monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_some-key")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_some-key")
     port = launch.free_port()
     code, _, err = run(capsys, "login", "--base-url", f"http://127.0.0.1:{port}",
                        "--as", "me@example.com")
@@ -293,7 +306,7 @@ def test_login_to_an_unreachable_service(monkeypatch: pytest.MonkeyPatch,
 
 def test_login_missing_options_without_a_terminal_is_a_usage_error(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_some-key")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_some-key")
     code, _, err = run(capsys, "login", "--as", "me@example.com")
     assert code == 2
     assert "--base-url" in err
@@ -353,7 +366,7 @@ def test_console_prefers_the_environment_variable(
         capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
     assert login(sandbox, monkeypatch, capsys)[0] == 0
     sandbox.set_keys([sandbox.key, "sbx_from-the-environment"])
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_from-the-environment")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_from-the-environment")
     assert run(capsys)[0] == 0
     assert record_console[0].key == "sbx_from-the-environment"
 
@@ -373,7 +386,7 @@ def test_console_without_a_stored_key_names_the_fix(
     code, _, err = run(capsys)
     assert code == 0 and err == ""  # the console opens on its cached data …
     [target] = record_console
-    with pytest.raises(config.ConfigError) as caught:  # … and says why it cannot connect
+    with pytest.raises(ConfigError) as caught:  # … and says why it cannot connect
         target.api_key()
     said = str(caught.value)
     assert len(said.strip().splitlines()) == 1
@@ -396,7 +409,7 @@ def test_console_with_a_key_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     save_settings(Settings(profiles={"work": Profile(
         name="work", base_url="http://127.0.0.1:9", agent_email="me@example.com")}))
     key_file = tmp_path / "key"
-    config.write_key_file(key_file, "sbx_from-a-file")
+    write_key_file(key_file, "sbx_from-a-file")
     assert run(capsys, "--key-file", str(key_file))[0] == 0  # unreachable: opens, cached
     assert record_console[0].key == "sbx_from-a-file"
     assert record_console[0].profile == "work"  # the only profile
@@ -406,20 +419,20 @@ def test_a_refused_key_ends_before_the_console_opens(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
     where = ("--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_wrong-in-the-environment")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_wrong-in-the-environment")
     code, out, err = run(capsys, *where)
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1 and "refused" in err
     assert "sbx_wrong" not in err
-    monkeypatch.delenv(config.API_KEY_ENV)
+    monkeypatch.delenv(API_KEY_ENV)
     key_file = tmp_path / "key"
-    config.write_key_file(key_file, "sbx_wrong-in-a-file")
+    write_key_file(key_file, "sbx_wrong-in-a-file")
     code, _, err = run(capsys, *where, "--key-file", str(key_file))
     assert code == 1 and "refused" in err and "sbx_wrong" not in err
     save_settings(Settings(profiles={"work": Profile(  # a profile whose key is in a file
         name="work", base_url=sandbox.base_url, agent_email="nobody@example.com",
         key_source="file", key_file=str(key_file))}))
-    config.write_key_file(key_file, sandbox.key)
+    write_key_file(key_file, sandbox.key)
     code, _, err = run(capsys)
     assert code == 1 and "No agent or admin has the email nobody@example.com" in err
     assert record_console == []
@@ -439,45 +452,45 @@ def test_start_up_failures_end_in_one_line(
 
     where = ("--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
     # A key with a line break (it would inject headers) is refused without being shown.
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_one\nX-Injected: yes")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_one\nX-Injected: yes")
     code, _, err = run(capsys, *where)
     assert code == 1
     one_line(err, "line break")
     assert "Injected" not in err
-    monkeypatch.delenv(config.API_KEY_ENV)
+    monkeypatch.delenv(API_KEY_ENV)
     # A config.toml nested deeper than a parser can follow.
-    config.settings_path().parent.mkdir(parents=True)
-    config.settings_path().write_text("a = " + "[" * 100_000 + "]" * 100_000)
+    settings_path().parent.mkdir(parents=True)
+    settings_path().write_text("a = " + "[" * 100_000 + "]" * 100_000)
     for command in ((), ("profiles",), ("demo",)):
         code, _, err = run(capsys, *command)
         assert code == 1
-        one_line(err, "too deeply", str(config.settings_path()))
-    config.settings_path().unlink()
+        one_line(err, "too deeply", str(settings_path()))
+    settings_path().unlink()
     # A data directory that cannot be used: the local store says so, the console never opens.
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
-    config.data_dir().parent.mkdir(parents=True, exist_ok=True)
-    config.data_dir().write_text("a file where the data directory should be")
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
+    data_dir().parent.mkdir(parents=True, exist_ok=True)
+    data_dir().write_text("a file where the data directory should be")
     code, _, err = run(capsys, *where)
     assert code == 1
-    one_line(err, "data directory", str(config.data_dir()))
-    config.data_dir().unlink()
-    assert config.API_KEY_ENV not in os.environ  # read, then kept from child processes
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    one_line(err, "data directory", str(data_dir()))
+    data_dir().unlink()
+    assert API_KEY_ENV not in os.environ  # read, then kept from child processes
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     # A bug: one line; it points to the log only when the log holds the details.
     def broken(target: launch.Target, settings: Settings) -> int:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(launch, "run_console", broken)
-    log_file = config.log_dir() / cli.LOG_FILE
+    log_file = log_dir() / cli.LOG_FILE
     import shutil
 
-    shutil.rmtree(config.log_dir(), ignore_errors=True)
-    config.log_dir().write_text("a file where the log directory should be")
+    shutil.rmtree(log_dir(), ignore_errors=True)
+    log_dir().write_text("a file where the log directory should be")
     code, _, err = run(capsys, *where)
     assert code == 1, err
     one_line(err, "RuntimeError", "cannot be written")
-    config.log_dir().unlink()
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    log_dir().unlink()
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, _, err = run(capsys, *where)
     assert code == 1
     one_line(err, "RuntimeError", f"details are in {log_file}")
@@ -489,15 +502,15 @@ def test_start_up_failures_end_in_one_line(
 def test_a_read_only_data_directory_is_one_line(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    config.data_dir().mkdir(parents=True)
-    config.data_dir().chmod(0o500)
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    data_dir().mkdir(parents=True)
+    data_dir().chmod(0o500)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     try:
         code, _, err = run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
     finally:
-        config.data_dir().chmod(0o700)
+        data_dir().chmod(0o700)
     assert code == 1
-    assert len(err.strip().splitlines()) == 1 and str(config.data_dir()) in err
+    assert len(err.strip().splitlines()) == 1 and str(data_dir()) in err
 
 
 def test_the_console_never_reads_keys_from_an_ended_stdin(
@@ -528,7 +541,7 @@ def test_script_flags_need_the_environment_variable(
 def test_script_flags_with_the_key(monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str],
                                    record_console: list[launch.Target]) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, "sbx_script-key")
+    monkeypatch.setenv(API_KEY_ENV, "sbx_script-key")
     code, out, err = run(capsys, "--base-url", "http://127.0.0.1:9", "--integrations-url",
                          "http://127.0.0.1:9/integrations", "--as", "me@example.com")
     assert code == 0, err
@@ -611,7 +624,7 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
     assert code == 0
     assert seen == [(DEMO_AGENT_EMAIL, 200)]
     assert out == "" and err == ""
-    log_text = (config.log_dir() / "frontdesk.log").read_text()
+    log_text = (log_dir() / "frontdesk.log").read_text()
     assert "uvicorn says hello" in log_text and "the sandbox says hello" in log_text
     import uvicorn.config
 
@@ -656,11 +669,11 @@ def test_the_demo_sandbox_can_be_found_and_keeps_its_key(
     assert any(line.startswith("demo API key") and line.endswith(key)
                for line in located.splitlines())
     assert "Sandbox: URL and key" in commands
-    key_file = config.data_dir() / "demo" / "sandbox.db.key"
+    key_file = data_dir() / "demo" / "sandbox.db.key"
     assert key_file.read_text().strip() == key
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
-    assert key not in (config.log_dir() / cli.LOG_FILE).read_text()  # the log says where
-    assert str(key_file) in (config.log_dir() / cli.LOG_FILE).read_text()
+    assert key not in (log_dir() / cli.LOG_FILE).read_text()  # the log says where
+    assert str(key_file) in (log_dir() / cli.LOG_FILE).read_text()
     capsys.readouterr()
     assert cli.main(["locate"]) == 0  # stopped: said so
     assert "not running" in capsys.readouterr().out
@@ -698,11 +711,11 @@ def test_the_log_file_never_holds_the_key(
 
     monkeypatch.setattr(launch, "run_console", chatty)
     assert run(capsys)[0] == 0
-    log_file = config.log_dir() / "frontdesk.log"
+    log_file = log_dir() / "frontdesk.log"
     text = log_file.read_text()
     assert "careless: ****" in text
     assert "GET /v1/agents" in text  # DEBUG shows the requests …
-    assert sandbox.key not in every_file_text(config.log_dir().parent)  # … never the key
+    assert sandbox.key not in every_file_text(log_dir().parent)  # … never the key
     assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
     assert not any(isinstance(h.formatter, cli.logs.KeyMaskingFormatter)
                    for h in logging.getLogger().handlers)  # put back after the command
@@ -712,7 +725,7 @@ def test_the_log_file_never_holds_query_strings(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv(cli.LOG_ENV, "DEBUG")
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
 
     def searching(target: launch.Target, settings: Settings) -> int:
         import asyncio
@@ -728,7 +741,7 @@ def test_the_log_file_never_holds_query_strings(
 
     monkeypatch.setattr(launch, "run_console", searching)
     assert run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)[0] == 0
-    text = (config.log_dir() / cli.LOG_FILE).read_text()
+    text = (log_dir() / cli.LOG_FILE).read_text()
     assert "GET /v1/agents" in text  # our own line: the path template …
     assert "searched.person" not in text and "example.org" not in text  # … never the query
 

@@ -1,4 +1,5 @@
-"""Tests of frontdesk.config: locations, settings files, the TOML writer, keys and the keyring.
+"""Tests of frontdesk.settings and frontdesk.config.api_key: locations, settings files, the
+TOML writer, keys and the keyring.
 
 Nothing here touches the user's keyring or home: every test runs with ``FRONTDESK_HOME`` under
 ``tmp_path`` and an in-memory keyring backend installed with ``keyring.set_keyring``.
@@ -27,8 +28,8 @@ from keyring.backend import KeyringBackend
 from keyring.backends import fail, null
 from keyring.errors import KeyringError, PasswordDeleteError
 
-from frontdesk import config
-from frontdesk.config import (
+from frontdesk.config.api_key import resolve_key
+from frontdesk.settings import (
     ConfigError,
     KeyFileError,
     KeyNotFound,
@@ -40,16 +41,19 @@ from frontdesk.config import (
     Settings,
     SettingsError,
     UISettings,
+    cache_dir,
+    config_dir,
+    data_dir,
     dumps_toml,
     load_settings,
     locations,
+    log_dir,
     read_key_file,
-    resolve_key,
     save_settings,
+    schema,
     settings_path,
     write_key_file,
 )
-from frontdesk.settings import schema
 
 SECRET = "sk-live-7f3c9a1e5b2d4f60-do-not-leak"
 AGENT_ID = "3F2B6C1E-8A4D-4E59-9D0A-2C7E5B1F4A93"
@@ -195,10 +199,10 @@ def test_locations_live_under_frontdesk_home(home: Path) -> None:
         "logs": home / "logs",
         "cache": home / "cache",
     }
-    assert config.config_dir() == home / "config"
-    assert config.data_dir() == home / "data"
-    assert config.log_dir() == home / "logs"
-    assert config.cache_dir() == home / "cache"
+    assert config_dir() == home / "config"
+    assert data_dir() == home / "data"
+    assert log_dir() == home / "logs"
+    assert cache_dir() == home / "cache"
     assert not home.exists(), "locating must not create anything"
 
 
@@ -817,9 +821,9 @@ def test_resolve_uses_a_given_store() -> None:
 # --------------------------------------------------------------------------- hygiene
 
 
-def test_config_does_not_import_textual_or_pydantic() -> None:
+def test_settings_and_key_resolution_do_not_import_textual_or_pydantic() -> None:
     code = (
-        "import sys, frontdesk.config; "
+        "import sys, frontdesk.settings, frontdesk.config.api_key; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'keyring', 'pydantic', "
         "'pydantic_core', 'annotated_types')]; "
         "assert not bad, bad"

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import config
+from .config.api_key import scrub_secret_environment
+from .settings import ConfigError, KeyNotFound, Settings, data_dir, read_key_file
 
 if TYPE_CHECKING:
     from .api.client import ApiClient
@@ -55,7 +56,7 @@ class Target:
         fix when it cannot be read)."""
         if self.key is None:
             if self.read_key is None:
-                raise config.KeyNotFound("no API key was given")
+                raise KeyNotFound("no API key was given")
             self.key = self.read_key()
         return self.key
 
@@ -83,10 +84,10 @@ def free_port(host: str = "127.0.0.1") -> int:
 def local_store_path(profile: str) -> Path:
     """The console's local database for a profile (drafts, outbox, cache)."""
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in profile) or "default"
-    return config.data_dir() / f"console-{safe}.db"
+    return data_dir() / f"console-{safe}.db"
 
 
-def connect(target: Target, settings: config.Settings) -> ApiClient:
+def connect(target: Target, settings: Settings) -> ApiClient:
     """The client for ``target``: loads the HTTP stack and the models and reads the key.
 
     The session calls this on a worker thread once the first frame is painted.
@@ -99,7 +100,7 @@ def connect(target: Target, settings: config.Settings) -> ApiClient:
                      pacer=pacer_for(settings.rate.rate, settings.rate.burst))
 
 
-def run_console(target: Target, settings: config.Settings) -> int:
+def run_console(target: Target, settings: Settings) -> int:
     """Open the console on ``target`` until the user quits.
 
     Only what the first frame needs is loaded before it: the local store, the session's
@@ -113,7 +114,7 @@ def run_console(target: Target, settings: config.Settings) -> int:
     from .store.session import Session
     from .tui.app import FrontdeskApp
 
-    config.scrub_secret_environment()  # nothing the console starts inherits the key
+    scrub_secret_environment()  # nothing the console starts inherits the key
     local = LocalStore(local_store_path(target.profile))
     session = Session(connect=lambda: connect(target, settings), local=local,
                       settings=settings, profile=target.profile, identity=target.identity,
@@ -178,7 +179,7 @@ class DemoAccess:
 
 def demo_url_file() -> Path:
     """Where a running demo notes its sandbox's base URL (removed when it stops)."""
-    return config.data_dir() / "demo" / "sandbox.url"
+    return data_dir() / "demo" / "sandbox.url"
 
 
 def running_demo() -> DemoAccess | None:
@@ -190,19 +191,19 @@ def running_demo() -> DemoAccess | None:
     db_path, _ = demo_paths()
     try:
         base_url = demo_url_file().read_text("utf-8").strip()
-        key = config.read_key_file(key_file_for(db_path)).splitlines()[0].strip()
+        key = read_key_file(key_file_for(db_path)).splitlines()[0].strip()
         parts = urlsplit(base_url)
         with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 80),
                                       timeout=0.5):
             pass
-    except (OSError, ValueError, config.ConfigError, IndexError):
+    except (OSError, ValueError, ConfigError, IndexError):
         return None
     return DemoAccess(base_url, base_url + "/integrations", key)
 
 
 def demo_paths() -> tuple[Path, Path]:
     """The demo's sandbox database and the demo console's local database."""
-    folder = config.data_dir() / "demo"
+    folder = data_dir() / "demo"
     return folder / "sandbox.db", local_store_path("demo")
 
 
@@ -212,7 +213,7 @@ def reset_demo() -> None:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(FileNotFoundError):
                 Path(str(path) + suffix).unlink()
-    shutil.rmtree(config.data_dir() / "demo", ignore_errors=True)
+    shutil.rmtree(data_dir() / "demo", ignore_errors=True)
 
 
 #: the longest the demo's sandbox waits for the console's first frame before it starts
@@ -292,11 +293,11 @@ def _demo_key(db_path: Path) -> str:
     try:
         kept = key_file_for(db_path)
         if kept.exists():  # the usual case: read without loading the sandbox
-            found = config.read_key_file(kept).splitlines()[0].strip()
+            found = read_key_file(kept).splitlines()[0].strip()
             if found:
                 return found
         return stable_key(db_path)
-    except (OSError, IndexError, config.ConfigError) as error:
+    except (OSError, IndexError, ConfigError) as error:
         logging.getLogger("frontdesk.demo").warning("the demo's key cannot be kept: %s", error)
         from .sandbox.server import new_key
 

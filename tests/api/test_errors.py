@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from frontdesk.api.errors import (
+    MESSAGE_LIMIT,
     ApiError,
     Conflict,
     InvalidRequest,
@@ -21,7 +22,6 @@ from frontdesk.api.errors import (
     error_from_exception,
     error_from_response,
     parse_retry_after,
-    sanitise_snippet,
 )
 
 JSON = "application/json"
@@ -114,11 +114,14 @@ def test_html_without_title_gives_text_without_tags() -> None:
 
 
 def test_garbage_body_is_a_short_sanitised_snippet() -> None:
+    """The one sanitiser (frontdesk.text): escapes and controls are shown inert, never
+    sent to the terminal; the text is one short line."""
     body = b"\x1b]52;c;ZXZpbA==\x07\x1b[2J\x00oops \xff\xfe" + b"A" * 5000
     error = error_from_response(500, body, "text/plain")
-    assert len(error.message) <= 200
-    assert error.message.startswith("oops")
-    for bad in ("\x1b", "\x00", "\x07", "ZXZpbA"):
+    assert len(error.message) <= 200 and "\n" not in error.message
+    assert error.message.startswith("␛]52;c;ZXZpbA==␇␛[2J␀oops")
+    assert error.message.endswith("…")
+    for bad in ("\x1b", "\x00", "\x07"):
         assert bad not in error.message
 
 
@@ -131,7 +134,7 @@ def test_truncated_json_falls_back_to_snippet() -> None:
 def test_service_message_is_sanitised_too() -> None:
     body = b'{"message": "bad \\u001b[31mred\\u001b[0m \\u202eevil\\n next"}'
     error = error_from_response(400, body, JSON)
-    assert error.message == "bad red evil next"
+    assert error.message == "bad ␛[31mred␛[0m ⟨U+202E⟩evil next"
 
 
 def test_empty_body_gives_a_clear_text() -> None:
@@ -240,7 +243,6 @@ def test_timeout_message_is_readable() -> None:
     assert str(error) == "Connection problem — The service did not answer in time [GET /v1/tags]"
 
 
-def test_sanitise_snippet_cuts_with_ellipsis() -> None:
-    assert sanitise_snippet("a" * 300, 10) == "a" * 9 + "…"
-    assert sanitise_snippet(" a\t\nb ") == "a b"
-    assert sanitise_snippet("x\x9b31my") == "xy"
+def test_a_long_message_is_cut_with_an_ellipsis() -> None:
+    error = error_from_response(400, b'{"message": "' + b"a" * 1200 + b'"}', JSON)
+    assert error.message == "a" * (MESSAGE_LIMIT - 1) + "…"

@@ -54,8 +54,8 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
 
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.outbox import OutboxItem
     from frontdesk.store.session import Session
@@ -70,7 +70,7 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
         """Nothing but the composer, and the store behind it (as the thread screen has)."""
 
         def compose(self) -> ComposeResult:
-            start = compose_link.start(session, cid, None)
+            start = compose_link.start(session, cid, None, host=self)
             yield Composer(cid, None, draft=start.draft, content_type=start.content_type,
                            mode=start.mode, id="composer")
 

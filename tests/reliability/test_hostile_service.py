@@ -22,12 +22,12 @@ from frontdesk.api.client import ApiClient
 from frontdesk.api.errors import ApiError, TransportError
 from frontdesk.api.pacing import Pacer
 from frontdesk.api.retry import RetryPolicy
-from frontdesk.config import PollSettings, Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.faults import Garbage
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import PollSettings, Settings
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock

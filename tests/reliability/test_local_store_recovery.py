@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp

@@ -18,14 +18,13 @@ import pytest
 from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
-from frontdesk import config
 from frontdesk.api.errors import ApiError
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import PollSettings, RateSettings, Settings
 from frontdesk.launch import Target, local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer, new_key
+from frontdesk.settings import PollSettings, RateSettings, Settings, read_key_file, write_key_file
 from frontdesk.store.live import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
@@ -47,7 +46,7 @@ QUIET = PollSettings(thread=3600, conversations=3600, presence=3600, queues=3600
 def key_file(sandbox: SandboxServer, tmp_path: Path) -> Path:
     """The key, kept in a 0600 key file as a profile with ``key_source = "file"`` keeps it."""
     path = tmp_path / "work.key"
-    config.write_key_file(path, sandbox.key)
+    write_key_file(path, sandbox.key)
     return path
 
 
@@ -58,8 +57,8 @@ def session(sandbox: SandboxServer, key_file: Path) -> Iterator[Session]:
 
     clock.freeze(ManualClock().now())
     target = Target("work", sandbox.base_url, sandbox.integrations_url,
-                    config.read_key_file(key_file), DEMO_AGENT_EMAIL,
-                    reread=lambda: config.read_key_file(key_file))
+                    read_key_file(key_file), DEMO_AGENT_EMAIL,
+                    reread=lambda: read_key_file(key_file))
     client = ApiClient(target.base_url, target.api_key(), target.integrations_url,
                        pacer=Pacer(enabled=False))
     yield Session(client=client, local=LocalStore(local_store_path("work")),
@@ -117,7 +116,7 @@ async def test_a_refused_key_is_said_and_a_new_key_is_picked_up_without_a_restar
         await session.outbox.flush()
         assert [item.state for item in session.outbox.items()] == ["pending"]
         # `frontdesk login` in another terminal writes the new key: the next refusal finds it.
-        config.write_key_file(key_file, replacement)
+        write_key_file(key_file, replacement)
         await poll(pilot, session)
         await poll(pilot, session)
         assert "● live" in header(app), header(app)
@@ -192,7 +191,7 @@ async def test_signed_out_for_want_of_a_key_signs_in_once_it_is_there(
 
     key_file = tmp_path / "later.key"  # `frontdesk login` has not written it yet
     target = Target("later", sandbox.base_url, sandbox.integrations_url, None,
-                    DEMO_AGENT_EMAIL, read_key=lambda: config.read_key_file(key_file))
+                    DEMO_AGENT_EMAIL, read_key=lambda: read_key_file(key_file))
     # connected as the console connects, paced far above the sandbox's (unlimited) budget
     settings = Settings(poll=QUIET, rate=RateSettings(rate=10_000, burst=1_000))
     session = Session(connect=lambda: connect(target, settings),
@@ -210,7 +209,7 @@ async def test_signed_out_for_want_of_a_key_signs_in_once_it_is_there(
             assert "signed out — no API key" in header(app)
             assert not await session.sign_in_again()  # still none: still signed out
             assert "signed out — no API key" in header(app)
-            config.write_key_file(key_file, sandbox.key)
+            write_key_file(key_file, sandbox.key)
             assert await session.sign_in_again()  # as its timer would, every few seconds
             await poll(pilot, session)
             assert "● live" in header(app), header(app)

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from frontdesk import cli, config
+from frontdesk import cli
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import API_KEY_ENV, SANDBOX_KEYS_ENV
 from frontdesk.tui.app import FrontdeskApp
 
 BROWSER = """\
@@ -41,8 +42,8 @@ def test_child_processes_never_inherit_the_key(
         shlex.quote(part) for part in (sys.executable, str(script), str(seen))) + " %s")
     monkeypatch.setattr(webbrowser, "_tryorder", None)  # read BROWSER again
     monkeypatch.setattr(webbrowser, "_browsers", {})
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
-    monkeypatch.setenv(config.SANDBOX_KEYS_ENV, "sbx_another-secret")
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(SANDBOX_KEYS_ENV, "sbx_another-secret")
     monkeypatch.setenv("FRONTDESK_TEST_MARKER", "inherited")
 
     def run(app: FrontdeskApp) -> None:
@@ -55,7 +56,7 @@ def test_child_processes_never_inherit_the_key(
     child = json.loads(seen.read_text())
     assert child["url"] == "https://example.com/help"
     assert child["env"].get("FRONTDESK_TEST_MARKER") == "inherited"  # the rest is inherited
-    assert config.API_KEY_ENV not in child["env"]
-    assert config.SANDBOX_KEYS_ENV not in child["env"]
+    assert API_KEY_ENV not in child["env"]
+    assert SANDBOX_KEYS_ENV not in child["env"]
     assert not any(sandbox.key in value for value in child["env"].values())
-    assert config.API_KEY_ENV not in os.environ  # gone from the console's own environment
+    assert API_KEY_ENV not in os.environ  # gone from the console's own environment

@@ -30,12 +30,24 @@ from keyring.backends import fail
 from keyring.errors import KeyringLocked, PasswordSetError
 from textual.widgets import Input, OptionList, Static
 
-from frontdesk import cli, config, launch
+from frontdesk import cli, launch
 from frontdesk.api.client import ApiClient
 from frontdesk.api.secrets import ApiKey
-from frontdesk.config import KeyringUnavailable, Profile, SecretStore, Settings, load_settings
+from frontdesk.config.api_key import resolve_key
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import (
+    API_KEY_ENV,
+    KeyringUnavailable,
+    Profile,
+    SecretStore,
+    Settings,
+    config_dir,
+    load_settings,
+    log_dir,
+    save_settings,
+    settings_path,
+)
 from frontdesk.store import signin
 from frontdesk.tui.screens.first_run import (
     ConnectScreen,
@@ -122,7 +134,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def home() -> Path:
-    return config.config_dir().parent
+    return config_dir().parent
 
 
 def files_holding(secret: str, root: Path) -> list[Path]:
@@ -137,7 +149,7 @@ def login_args(sandbox: SandboxServer, *extra: str) -> list[str]:
 def a_profile() -> Settings:
     settings = Settings(default_profile="work", profiles={"work": Profile(
         name="work", base_url="https://support.example.com", agent_email="me@example.com")})
-    config.save_settings(settings)
+    save_settings(settings)
     return settings
 
 
@@ -148,11 +160,11 @@ def a_profile() -> Settings:
 def test_login_says_so_and_offers_the_choices(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, out, err = run(capsys, *login_args(sandbox))
     assert code == 1
     assert "No secure system keyring" in err
-    assert config.API_KEY_ENV in err and "--key-file" in err
+    assert API_KEY_ENV in err and "--key-file" in err
     assert "Traceback" not in err
     assert load_settings().profiles == {}  # nothing half-saved
     assert files_holding(sandbox.key, tmp_path) == []  # and no silent plaintext file
@@ -166,7 +178,7 @@ def test_login_with_key_file_writes_a_0600_file(
         record_console: list[launch.Target]) -> None:
     key_file = tmp_path / "secrets" / "frontdesk.key"
     key_file.parent.mkdir(mode=0o700)
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, out, err = run(capsys, *login_args(sandbox, "--key-file", str(key_file)))
     assert code == 0, err
     assert str(key_file) in out
@@ -174,10 +186,10 @@ def test_login_with_key_file_writes_a_0600_file(
     assert key_file.read_text().strip() == sandbox.key
     profile = load_settings().profiles["default"]
     assert (profile.key_source, profile.key_file) == ("file", str(key_file))
-    assert sandbox.key not in config.settings_path().read_text()
+    assert sandbox.key not in settings_path().read_text()
     assert files_holding(sandbox.key, tmp_path) == [key_file]
     # the console then reads the key from that file, without the keyring
-    monkeypatch.delenv(config.API_KEY_ENV)
+    monkeypatch.delenv(API_KEY_ENV)
     assert run(capsys)[0] == 0
     assert record_console[0].key == sandbox.key
     # logout asks before deleting a file it made: no terminal, no --yes → kept
@@ -191,7 +203,7 @@ def test_login_with_key_file_writes_a_0600_file(
 def test_login_yes_writes_the_offered_file_and_says_where(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, out, err = run(capsys, *login_args(sandbox, "--yes"))
     assert code == 0, err
     path = signin.default_key_file("default")
@@ -208,11 +220,11 @@ def test_login_yes_writes_the_offered_file_and_says_where(
 def test_login_asks_at_a_terminal(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str], answer: str, source: str | None) -> None:
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     monkeypatch.setattr(sys, "stdin", _Tty())
     monkeypatch.setattr(builtins, "input", lambda prompt="": answer)
     code, _out, err = run(capsys, *login_args(sandbox))
-    assert "1)" in err and "2)" in err and config.API_KEY_ENV in err
+    assert "1)" in err and "2)" in err and API_KEY_ENV in err
     path = signin.default_key_file("default")
     if source is None:
         assert code == 1 and "nothing was saved" in err
@@ -239,7 +251,7 @@ def test_console_without_a_keyring_names_the_fixes(
         target.api_key()
     said = str(caught.value)
     assert len(said.strip().splitlines()) == 1
-    assert "keyring" in said and config.API_KEY_ENV in said and "--key-file" in said
+    assert "keyring" in said and API_KEY_ENV in said and "--key-file" in said
     assert "frontdesk login" in said
 
 
@@ -247,7 +259,7 @@ def test_a_refusing_keyring_is_explained_without_the_key(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     keyring.set_keyring(LockedKeyring())  # type: ignore[no-untyped-call]
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, out, err = run(capsys, *login_args(sandbox))
     assert code == 1
     assert "could not store" in err and "--key-file" in err
@@ -265,7 +277,7 @@ async def test_first_run_offers_the_choices_when_the_keyring_is_missing(
         assert "No secure system keyring" in why
         choices = app.screen.query_one("#key-place-choices", OptionList)
         texts = [str(choices.get_option_at_index(i).prompt) for i in range(3)]
-        assert config.API_KEY_ENV in texts[0]
+        assert API_KEY_ENV in texts[0]
         assert "0600" in texts[1] and str(signin.default_key_file("default")) in texts[1]
         await pilot.press("down", "enter")  # the key file
         await _wait_for(pilot, lambda: app.return_value is not None)
@@ -274,7 +286,7 @@ async def test_first_run_offers_the_choices_when_the_keyring_is_missing(
     assert result.profile.key_source == "file"
     path = signin.default_key_file("default")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert sandbox.key not in config.settings_path().read_text()
+    assert sandbox.key not in settings_path().read_text()
 
 
 async def test_first_run_cancel_saves_nothing(sandbox: SandboxServer, tmp_path: Path) -> None:
@@ -298,7 +310,7 @@ def test_resolve_key_gives_up_within_the_timeout(hanging: HangingKeyring) -> Non
     profile = Profile(name="work", base_url="https://support.example.com",
                       agent_email="me@example.com")
     with pytest.raises(KeyringUnavailable, match="did not answer"):  # the keyring still hangs
-        config.resolve_key(profile, {}, store=SecretStore(timeout=0.3))
+        resolve_key(profile, {}, store=SecretStore(timeout=0.3))
     assert hanging.calls == 1 and not hanging.release.is_set()
 
 
@@ -313,7 +325,7 @@ def test_console_start_does_not_freeze(hanging: HangingKeyring,
     [target] = record_console
     with pytest.raises(KeyringUnavailable) as caught:  # the session's worker thread asks it
         target.api_key()
-    assert "did not answer" in str(caught.value) and config.API_KEY_ENV in str(caught.value)
+    assert "did not answer" in str(caught.value) and API_KEY_ENV in str(caught.value)
 
 
 class GivingUpStore(SecretStore):
@@ -373,9 +385,9 @@ def test_the_key_never_shows(sandbox: SandboxServer, monkeypatch: pytest.MonkeyP
                              tmp_path: Path, record_console: list[launch.Target]) -> None:
     caplog.set_level(logging.DEBUG)
     monkeypatch.setenv(cli.LOG_ENV, "DEBUG")
-    monkeypatch.setenv(config.API_KEY_ENV, sandbox.key)
+    monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     assert cli.main(login_args(sandbox)) == 0
-    monkeypatch.delenv(config.API_KEY_ENV)
+    monkeypatch.delenv(API_KEY_ENV)
     assert cli.main([]) == 0
     assert cli.main(["profiles"]) == 0
     assert cli.main(["logout"]) == 0
@@ -384,7 +396,7 @@ def test_the_key_never_shows(sandbox: SandboxServer, monkeypatch: pytest.MonkeyP
     assert secret not in out + err
     assert secret not in caplog.text
     assert files_holding(secret, tmp_path / "home") == []  # config file, logs, data
-    assert "GET /v1/agents" in (config.log_dir() / "frontdesk.log").read_text()
+    assert "GET /v1/agents" in (log_dir() / "frontdesk.log").read_text()
     api_key = ApiKey(secret)
     profile = Profile(name="work", base_url=sandbox.base_url, agent_email=DEMO_AGENT_EMAIL)
     things: list[Any] = [api_key, FirstRunResult("connected", profile, api_key),

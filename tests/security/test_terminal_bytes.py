@@ -52,7 +52,7 @@ STEP_TIMEOUT: Final = 30.0
 #: locals, so the test also sees Textual's crash screen (a traceback with locals).
 RUNNER: Final = """
 import os, sys
-from frontdesk.config import Settings
+from frontdesk.settings import Settings
 from frontdesk.launch import Target, run_console
 from frontdesk.tui.app import FrontdeskApp
 

@@ -11,10 +11,10 @@ import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.enduser_changes import (
     bulk_endusers_csv,
     parse_endusers_csv,

@@ -11,10 +11,10 @@ import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.errors import Refused
 from frontdesk.store.knowledge import FoundArticle, from_html, matches, to_html
 from frontdesk.store.local import LocalStore

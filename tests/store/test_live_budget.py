@@ -25,10 +25,10 @@ import httpx
 import pytest
 
 from frontdesk.api.client import ApiClient
-from frontdesk.config import Settings
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session

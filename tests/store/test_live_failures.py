@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from frontdesk.config import Settings
+from frontdesk.settings import Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session

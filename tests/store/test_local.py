@@ -14,8 +14,8 @@ import pytest
 from crash_writer import DRAFT_CONVERSATION, Writer
 from pydantic import TypeAdapter
 
-from frontdesk import config
 from frontdesk.api.models import Conversation
+from frontdesk.settings import data_dir
 from frontdesk.store.local import (
     MIGRATIONS,
     SCHEMA_VERSION,
@@ -43,7 +43,7 @@ def conversation(conversation_id: int, **extra: object) -> dict[str, object]:
 @pytest.fixture
 def db_path() -> Path:
     """Where the app would keep the profile's database (under the test's FRONTDESK_HOME)."""
-    return config.data_dir() / "work.db"
+    return data_dir() / "work.db"
 
 
 @pytest.fixture

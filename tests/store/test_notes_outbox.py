@@ -9,9 +9,9 @@ import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.compose import Outgoing
 from frontdesk.store.errors import Refusal, Refused
 from frontdesk.store.local import LocalStore

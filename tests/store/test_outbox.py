@@ -12,7 +12,6 @@ import httpx
 import pytest
 from crash_writer import AGENT_ID, OUTBOX_CONVERSATION, Writer
 
-from frontdesk import config
 from frontdesk.api.errors import (
     ApiError,
     Conflict,
@@ -29,6 +28,7 @@ from frontdesk.api.retry import RetryPolicy
 from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import data_dir
 from frontdesk.store.local import LocalStore
 from frontdesk.store.outbox import (
     Outbox,
@@ -43,7 +43,7 @@ Send = Callable[[OutboxItem], Awaitable[Any]]
 
 @pytest.fixture
 def db_path() -> Path:
-    return config.data_dir() / "work.db"
+    return data_dir() / "work.db"
 
 
 @pytest.fixture

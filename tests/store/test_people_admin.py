@@ -13,11 +13,11 @@ import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.admin import QueueSettings
 from frontdesk.store.errors import Refusal, Refused
 from frontdesk.store.people import parse_agents_csv

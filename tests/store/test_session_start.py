@@ -22,9 +22,9 @@ import pytest
 from frontdesk.api.client import ApiClient
 from frontdesk.api.models import Conversation, Tag
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import KeyNotFound, Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import KeyNotFound, Settings
 from frontdesk.store.live import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.rows import InboxRow, digest_of
@@ -157,7 +157,8 @@ def test_the_first_frame_loads_no_http_models_keyring_or_sandbox(
     probe = f"""
 import json, os, sys
 import textual.app as textual_app
-from frontdesk import config, launch
+from frontdesk import launch
+from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
 
 original = textual_app.App._display
@@ -184,7 +185,7 @@ with LocalStore(launch.local_store_path("work")) as local:
     local.save_snapshot("me", {{"id": given["me"], "email": {DEMO_AGENT_EMAIL!r}}})
 target = launch.Target("work", {sandbox.base_url!r}, None, None, {DEMO_AGENT_EMAIL!r},
                        read_key=lambda: {sandbox.key!r})
-launch.run_console(target, config.Settings())
+launch.run_console(target, Settings())
 """
     given = {"wires": [[c.id, c.model_dump_json(exclude_none=True)] for c in records],
              "tags": [t.wire() for t in tags],

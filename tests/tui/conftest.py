@@ -32,11 +32,11 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session

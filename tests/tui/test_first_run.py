@@ -9,11 +9,10 @@ import keyring
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
-from frontdesk import config
 from frontdesk.api.secrets import ApiKey
-from frontdesk.config import load_settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import KEYRING_SERVICE, load_settings, settings_path
 from frontdesk.tui.screens.first_run import (
     ConnectScreen,
     FirstRunApp,
@@ -98,8 +97,8 @@ async def test_connect_saves_the_profile_and_the_key(sandbox: SandboxServer) -> 
     assert (profile.base_url, profile.integrations_url, profile.agent_email,
             profile.key_source) == (sandbox.base_url, sandbox.integrations_url,
                                     DEMO_AGENT_EMAIL, "keyring")
-    assert keyring.get_keyring().get_password(config.KEYRING_SERVICE, "work") == sandbox.key
-    assert sandbox.key not in config.settings_path().read_text()
+    assert keyring.get_keyring().get_password(KEYRING_SERVICE, "work") == sandbox.key
+    assert sandbox.key not in settings_path().read_text()
 
 
 async def test_a_refused_key_saves_nothing(sandbox: SandboxServer) -> None:
@@ -123,7 +122,7 @@ async def test_a_refused_key_saves_nothing(sandbox: SandboxServer) -> None:
         assert "nobody@nowhere.example" in status(app)
     assert app.return_value is None
     assert load_settings().profiles == {}
-    assert keyring.get_keyring().get_password(config.KEYRING_SERVICE, "default") is None
+    assert keyring.get_keyring().get_password(KEYRING_SERVICE, "default") is None
 
 
 async def test_the_form_checks_before_asking_the_service() -> None:

@@ -26,10 +26,10 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable
 
 from frontdesk.api.client import ApiClient, pacer_for
-from frontdesk.config import Settings
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp

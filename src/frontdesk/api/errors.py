@@ -15,9 +15,10 @@ import json
 import math
 import re
 import time
-import unicodedata
 from collections.abc import Callable
 from typing import Any, ClassVar
+
+from ..text import one_line
 
 __all__ = [
     "ApiError",
@@ -32,7 +33,6 @@ __all__ = [
     "error_from_exception",
     "error_from_response",
     "parse_retry_after",
-    "sanitise_snippet",
 ]
 
 #: Longest snippet of a non-JSON body kept as an error message.
@@ -42,13 +42,6 @@ MESSAGE_LIMIT = 1000
 #: Bodies larger than this are not parsed as JSON; only their start is looked at.
 _MAX_PARSED_BODY = 64 * 1024
 
-_ANSI_SEQUENCE = re.compile(
-    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC … BEL/ST (title, clipboard, hyperlink)
-    r"|\x1b[P^_X][^\x1b]*(?:\x1b\\)?"  # DCS/PM/APC/SOS strings
-    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI (7-bit and 8-bit)
-    r"|\x1b[@-Z\\-_]"  # other two-character escapes
-)
-_WHITESPACE = re.compile(r"\s+")
 _HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
@@ -180,26 +173,6 @@ class UnexpectedResponse(TransportError):
 # Building errors
 
 
-def sanitise_snippet(text: str, limit: int = SNIPPET_LIMIT) -> str:
-    """Make untrusted text safe and short for one line of a log or the screen.
-
-    Terminal escape sequences are removed whole, the remaining control and bidirectional
-    formatting characters dropped, whitespace runs collapsed to one space, and the result cut
-    to ``limit`` characters (ending with an ellipsis when cut).
-    """
-    text = _ANSI_SEQUENCE.sub("", text)
-    text = "".join(ch if ch.isspace() or not _is_unsafe(ch) else "" for ch in text)
-    text = _WHITESPACE.sub(" ", text).strip()
-    if len(text) > limit:
-        text = text[: max(limit - 1, 0)].rstrip() + "…"
-    return text
-
-
-def _is_unsafe(ch: str) -> bool:
-    """Control characters (C0, DEL, C1) and invisible formatting (bidi overrides, zero-width)."""
-    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn")
-
-
 def parse_retry_after(value: str | None, *, now: Callable[[], float] = time.time) -> float | None:
     """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date.
 
@@ -315,12 +288,12 @@ def _describe_body(status: int, body: bytes, content_type: str | None) -> str:
             data = None
         message = _message_from_json(data)
         if message is not None:
-            cleaned = sanitise_snippet(message, MESSAGE_LIMIT)
+            cleaned = one_line(message, MESSAGE_LIMIT)
             if cleaned:
                 return cleaned
     if "html" in ctype or stripped[:1] == "<":
         text = _html_text(text)
-    snippet = sanitise_snippet(text[: SNIPPET_LIMIT * 8], SNIPPET_LIMIT)
+    snippet = one_line(text[: SNIPPET_LIMIT * 8], SNIPPET_LIMIT)
     if snippet:
         return snippet
     try:
@@ -367,7 +340,7 @@ def error_from_exception(exc: BaseException, operation: str | None = None) -> Tr
     not_sent: tuple[type[BaseException], ...] = (
         httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol,
         httpx.ProxyError, ConnectionRefusedError)
-    detail = sanitise_snippet(str(exc), SNIPPET_LIMIT)
+    detail = one_line(str(exc), SNIPPET_LIMIT)
     sent = not isinstance(exc, not_sent)
     if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
         summary = "Timed out connecting to the service"

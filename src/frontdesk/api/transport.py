@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 import httpx
 
+from ..text import one_line
 from .errors import (
     ApiError,
     InvalidRequest,
@@ -41,7 +42,6 @@ from .errors import (
     UnexpectedResponse,
     error_from_exception,
     error_from_response,
-    sanitise_snippet,
 )
 from .listing import ItemTooLarge, NotJson, read_listing
 from .operations import Operation
@@ -204,7 +204,7 @@ class Transport:
         try:
             url = base.join(link)
         except (httpx.InvalidURL, ValueError) as exc:
-            detail = sanitise_snippet(str(exc))
+            detail = one_line(str(exc))
             raise UnexpectedResponse(
                 f"The service sent a link that is not a usable address: {detail}",
                 operation=op.label,
@@ -458,10 +458,10 @@ def _not_json(raw: bytes, content_type: str | None, op: Operation, exc: Exceptio
     head = raw[:4096]
     if "html" in (content_type or "").lower() or head.lstrip()[:1] == b"<":
         title = _HTML_TITLE.search(head)
-        found = sanitise_snippet(title.group(1).decode("utf-8", "replace"), 80) if title else ""
+        found = one_line(title.group(1).decode("utf-8", "replace"), 80) if title else ""
         page = f"an HTML page ({found})" if found else "an HTML page"
         return f"The answer to {op.label} is {page}, not JSON"
-    detail = sanitise_snippet(str(exc), 120)
+    detail = one_line(str(exc), 120)
     return f"The answer to {op.label} is not valid JSON (cut off or corrupted: {detail})"
 
 

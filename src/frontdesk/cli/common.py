@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..config import ConfigError, SecretStore
+    from ..settings import ConfigError, SecretStore
 
 #: Seconds a keyring call may take before frontdesk gives up on it (tests lower it).
 KEYRING_TIMEOUT = 3.0
@@ -66,7 +66,7 @@ def interactive() -> bool:
 
 def secret_store() -> SecretStore:
     """The system keyring, with frontdesk's timeout."""
-    from ..config import SecretStore
+    from ..settings import SecretStore
 
     return SecretStore(timeout=KEYRING_TIMEOUT)
 
@@ -80,7 +80,7 @@ def clean_text(text: str) -> str:
 
 def validation_text(error: Exception) -> str:
     """The problems of invalid settings, by option, without the value (it could be a key)."""
-    from ..config import SettingsError
+    from ..settings import SettingsError
 
     if not isinstance(error, SettingsError):
         return str(error)
@@ -97,7 +97,7 @@ def validation_text(error: Exception) -> str:
 
 def with_fix(error: ConfigError, profile: str | None = None) -> str:
     """One line for a key or settings problem, naming what fixes it."""
-    from ..config import API_KEY_ENV, KeyFileError, KeyNotFound, KeyringUnavailable
+    from ..settings import API_KEY_ENV, KeyFileError, KeyNotFound, KeyringUnavailable
 
     first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
     login = f"frontdesk login --profile {profile}" if profile else "frontdesk login"

@@ -24,9 +24,9 @@ from .logs import Logs, file_logging
 from .run import run_console
 
 if TYPE_CHECKING:
-    from ..config import Profile, Settings
     from ..keycheck import KeyCheck
     from ..launch import Target
+    from ..settings import Profile, Settings
     from ..tui.screens.first_run import FirstRunResult
 
 #: Seconds the key check before the console may wait for the service per request.
@@ -64,7 +64,7 @@ def console_main(argv: Sequence[str]) -> int:
         raise Fail(2, "--as and --integrations-url go with --base-url URL")
     if args.base_url is not None and args.profile is not None:
         raise Fail(2, "give either --profile NAME or --base-url URL, not both")
-    from ..config import ConfigError, load_settings
+    from ..settings import ConfigError, load_settings
 
     try:
         settings = load_settings()
@@ -127,7 +127,7 @@ def _load_console() -> None:
 def _protected(read_key: Callable[[], str], logs: Logs) -> Callable[[], str]:
     """``read_key``, masking the key in the logs as soon as it is read (a key that cannot be
     masked, with a line break, cannot be used either: refused here, without showing it)."""
-    from ..config import ConfigError
+    from ..settings import ConfigError
 
     def read() -> str:
         key = read_key()
@@ -153,9 +153,9 @@ def script_profile_name(base_url: str) -> str:
 
 def _script_target(args: argparse.Namespace) -> Target:
     """The target of ``frontdesk --base-url URL --as WHO`` with the key from the environment."""
-    from ..config import API_KEY_ENV, KeyFileError, Profile, SettingsError, read_key_file
     from ..keycheck import identity_fields
     from ..launch import Target
+    from ..settings import API_KEY_ENV, KeyFileError, Profile, SettingsError, read_key_file
 
     if not args.identity:
         raise Fail(2, "--base-url needs --as EMAIL_OR_AGENT_ID (who you are at the service)")
@@ -213,8 +213,9 @@ def _profile_target(profile: Profile, key_file: str | None) -> Target:
     problem ends in one line naming the fix); a key in the keyring is read when the console
     connects, after its first frame (the keyring is slow to load and may wait to be
     unlocked), and a problem with it is shown in the console with the same fix."""
-    from ..config import API_KEY_ENV, ConfigError, read_key_file, resolve_key
+    from ..config.api_key import resolve_key
     from ..launch import Target
+    from ..settings import API_KEY_ENV, ConfigError, read_key_file
 
     identity = profile.agent_email or profile.agent_id
     if not identity:
@@ -252,8 +253,8 @@ def _first_run_then_console(settings: Settings, logs: Logs) -> int:
         return 0
     if result.choice == "demo":
         return run_demo(settings, logs)
-    from ..config import load_settings
     from ..launch import Target
+    from ..settings import load_settings
 
     profile, key = result.profile, result.key
     if profile is None or key is None:

@@ -11,7 +11,7 @@ from .logs import Logs, file_logging
 from .run import run_console
 
 if TYPE_CHECKING:
-    from ..config import Settings
+    from ..settings import Settings
 
 
 def _seed(value: str) -> int:
@@ -39,7 +39,7 @@ def demo_main(argv: Sequence[str]) -> int:
     parser.add_argument("--seed", type=_seed, default=1, metavar="N",
                         help="seed of a new demo organisation (default 1)")
     args = parse(parser, argv)
-    from ..config import ConfigError, load_settings
+    from ..settings import ConfigError, load_settings
 
     try:
         settings = load_settings()

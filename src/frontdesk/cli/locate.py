@@ -16,9 +16,9 @@ def locate_main(argv: Sequence[str]) -> int:
         description="Show where frontdesk keeps its files (set FRONTDESK_HOME to keep them "
         "all under one folder). Nothing is created.")
     parse(parser, argv)
-    from ..config import KEYRING_SERVICE, locations
     from ..launch import demo_paths, running_demo
     from ..sandbox.cli import key_file_for
+    from ..settings import KEYRING_SERVICE, locations
 
     places: dict[str, object] = dict(locations())
     places["log file"] = locations()["logs"] / LOG_FILE

@@ -15,7 +15,7 @@ from .logs import file_logging
 
 if TYPE_CHECKING:
     from ..api.secrets import ApiKey
-    from ..config import Settings
+    from ..settings import Settings
     from ..store.signin import KeySource
 
 
@@ -40,7 +40,7 @@ def _read_login_key(key_file: str | None) -> ApiKey:
     import getpass
 
     from ..api.secrets import ApiKey
-    from ..config import API_KEY_ENV, KeyFileError, read_key_file
+    from ..settings import API_KEY_ENV, KeyFileError, read_key_file
 
     from_env = os.environ.get(API_KEY_ENV, "").strip()
     try:
@@ -84,7 +84,7 @@ def _keyring_fallback(args: argparse.Namespace, name: str,
                       why: str) -> tuple[KeySource, Path | None]:
     """The keyring cannot keep the key: say why and let the person choose, explicitly, the
     environment variable or a 0600 key file. Never writes a file without that choice."""
-    from ..config import API_KEY_ENV
+    from ..settings import API_KEY_ENV
     from ..store.signin import default_key_file
 
     path = default_key_file(name)
@@ -138,7 +138,7 @@ def login_main(argv: Sequence[str]) -> int:
     import asyncio
     import dataclasses
 
-    from ..config import (
+    from ..settings import (
         ConfigError,
         KeyFileError,
         KeyringUnavailable,

@@ -36,7 +36,7 @@ def logout_main(argv: Sequence[str]) -> int:
     parser.add_argument("-y", "--yes", action="store_true",
                         help="do not ask before deleting a key file frontdesk wrote")
     args = parse(parser, argv)
-    from ..config import ConfigError, KeyringUnavailable, load_settings
+    from ..settings import ConfigError, KeyringUnavailable, load_settings
     from ..store import signin
 
     try:

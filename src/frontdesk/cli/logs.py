@@ -69,7 +69,7 @@ def _file_handler() -> logging.Handler | None:
 
 
 def log_file() -> Path:
-    from ..config import log_dir
+    from ..settings import log_dir
 
     return log_dir() / LOG_FILE
 

@@ -15,7 +15,7 @@ def profiles_main(argv: Sequence[str]) -> int:
         description="List the profiles: name, base URL, who you are, where the key comes from "
         "(never the key). '*' marks the default profile.")
     parse(parser, argv)
-    from ..config import ConfigError, load_settings
+    from ..settings import ConfigError, load_settings
 
     try:
         settings = load_settings()

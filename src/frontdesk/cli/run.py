@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 from .common import Fail, clean_text
 
 if TYPE_CHECKING:
-    from ..config import Settings
     from ..launch import Target
+    from ..settings import Settings
 
 
 def run_console(target: Target, settings: Settings) -> int:

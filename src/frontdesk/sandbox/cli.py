@@ -38,7 +38,7 @@ DEFAULT_LISTEN_PORT = 8766
 
 def default_db() -> Path:
     """Where the sandbox keeps its database unless told: the user's data directory."""
-    from ..config import data_dir
+    from ..settings import data_dir
 
     return data_dir() / "sandbox.db"
 
@@ -52,7 +52,7 @@ def stable_key(db: Path) -> str:
     """The database's own key: read from ``<db>.key``, or made and kept there (mode 0600,
     in a 0700 directory) the first time. Raises ``KeyFileError`` when the file exists but
     cannot be used (readable by others, say): it is never replaced silently."""
-    from ..config import read_key_file, write_key_file
+    from ..settings import read_key_file, write_key_file
     from .server import new_key
 
     path = key_file_for(db)
@@ -185,7 +185,8 @@ class _Refused(Exception):
 def _keys(args: argparse.Namespace, db: Path) -> list[str]:
     """The keys to accept: ``--api-key``, ``--api-key-file``, ``FRONTDESK_SANDBOX_KEYS``, or
     the database's own. The environment variable is taken out of the environment once read."""
-    from ..config import SANDBOX_KEYS_ENV, ConfigError, read_key_file, scrub_secret_environment
+    from ..config.api_key import scrub_secret_environment
+    from ..settings import SANDBOX_KEYS_ENV, ConfigError, read_key_file
 
     from_env = os.environ.get(SANDBOX_KEYS_ENV, "")
     scrub_secret_environment()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Path
 from pydantic import BeforeValidator
@@ -23,37 +23,27 @@ def _digits_only(value: object) -> object:
     return value
 
 
+def uuid_path(alias: str, description: str) -> Any:
+    """A path id that must be a UUID (``Annotated[str, uuid_path("tagId", "a tag id")]``):
+    any other shape is a 400 before the route runs."""
+    return Path(alias=alias, pattern=UUID_PATTERN, description=description)
+
+
 ConversationIdPath = Annotated[
     int, Path(alias="conversationId", ge=1, le=MAX_ID, description="the conversation id (csid)"),
     BeforeValidator(_digits_only),
 ]
-TagIdPath = Annotated[str, Path(alias="tagId", pattern=UUID_PATTERN, description="a tag id")]
-MessageIdPath = Annotated[
-    str, Path(alias="messageId", pattern=UUID_PATTERN, description="a message id")
-]
-UserIdPath = Annotated[
-    str, Path(alias="userId", pattern=UUID_PATTERN, description="an end user id")
-]
-AgentIdPath = Annotated[
-    str, Path(alias="agentId", pattern=UUID_PATTERN, description="an agent or admin id")
-]
-TeamIdPath = Annotated[str, Path(alias="teamId", pattern=UUID_PATTERN, description="a team id")]
-QueueIdPath = Annotated[
-    str, Path(alias="queueId", pattern=UUID_PATTERN, description="a queue id")
-]
-RatingIdPath = Annotated[
-    str, Path(alias="ratingId", pattern=UUID_PATTERN, description="a rating offer id")
-]
-ScheduleIdPath = Annotated[
-    str, Path(alias="scheduleId", pattern=UUID_PATTERN, description="a schedule id")
-]
-RequestIdPath = Annotated[
-    str, Path(alias="requestId", pattern=UUID_PATTERN, description="an anonymisation request id")
-]
+TagIdPath = Annotated[str, uuid_path("tagId", "a tag id")]
+MessageIdPath = Annotated[str, uuid_path("messageId", "a message id")]
+UserIdPath = Annotated[str, uuid_path("userId", "an end user id")]
+AgentIdPath = Annotated[str, uuid_path("agentId", "an agent or admin id")]
+TeamIdPath = Annotated[str, uuid_path("teamId", "a team id")]
+QueueIdPath = Annotated[str, uuid_path("queueId", "a queue id")]
+RatingIdPath = Annotated[str, uuid_path("ratingId", "a rating offer id")]
+ScheduleIdPath = Annotated[str, uuid_path("scheduleId", "a schedule id")]
+RequestIdPath = Annotated[str, uuid_path("requestId", "an anonymisation request id")]
 CustomAttributeIdPath = Annotated[
-    str, Path(alias="customAttributeId", pattern=UUID_PATTERN,
-              description="a custom attribute definition id")
-]
+    str, uuid_path("customAttributeId", "a custom attribute definition id")]
 ContactEndpointIdPath = Annotated[
     str, Path(alias="contactEndpointId", min_length=1, max_length=320,
               description="a contact endpoint: its email address or E.164 phone number")

@@ -41,7 +41,8 @@ from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
 from .anonymizations import keep_status, remember_anonymization
 from .errors import Refused, refusals
-from .queue_members import MembersChange, change_members
+from .memberships import MembersChange, change_membership
+from .queue_members import change_members
 from .typed_time import parse_typed_time
 
 if TYPE_CHECKING:
@@ -321,27 +322,11 @@ class AdminStore:
     async def change_team_members(self, team_id: str, add: Iterable[str],
                                   remove: Iterable[str]) -> MembersChange:
         """Add several agents and remove several, in two calls."""
-        add_ids, remove_ids = sorted(set(add)), sorted(set(remove))
-        if not add_ids and not remove_ids:
-            raise Refused("Nothing changed")
-        failures: list[str] = []
-        added: list[str] = []
-        removed: list[str] = []
-        if add_ids:
-            try:
-                await self.client.teams.add_members(team_id, add_ids)
-                added = add_ids
-            except ApiError as error:
-                failures.append(f"Could not add members: {error.message}")
-        if remove_ids:
-            try:
-                await self.client.teams.remove_members(team_id, remove_ids)
-                removed = remove_ids
-            except ApiError as error:
-                failures.append(f"Could not remove members: {error.message}")
-        if failures and not added and not removed:
-            raise Refused("; ".join(failures))
-        return MembersChange(added, removed, failures)
+        client = self.client
+        return await change_membership(
+            add, remove, name=lambda agent_id: agent_id,
+            adding=lambda ids: client.teams.add_members(team_id, ids),
+            removing=lambda ids: client.teams.remove_members(team_id, ids))
 
     # ------------------------------------------------------------------ queues
 

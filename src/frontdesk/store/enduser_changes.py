@@ -23,11 +23,8 @@ The convention is :mod:`.people`'s: refusals raise :class:`~.people.Refused`. No
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -35,6 +32,7 @@ from pydantic import ValidationError
 from ..api.models import BulkActionOutcome, EndUser
 from ..api.models.common import is_uuid
 from ..api.models.endusers import BulkPatchEndUserItem, CreateEndUserInput
+from .csv_files import CsvKind, line_fields, parse_csv, read_csv_file
 from .errors import Refused
 from .people import (
     AGENT_CSV_COLUMNS,
@@ -68,9 +66,12 @@ _CARRIED: tuple[str, ...] = ("additional_emails", "additional_phone_numbers", "m
 #: CSV header → field (the agents' columns, plus the end user's id and external id).
 ENDUSER_CSV_COLUMNS: dict[str, str] = {"id": "id", "externalid": "external_id",
                                        **AGENT_CSV_COLUMNS}
-_LIST_FIELDS = frozenset({"middle_names", "additional_emails", "additional_phone_numbers"})
-_KNOWN = "id, displayName, email, phoneNumber, firstName, lastName, externalId, avatarUrl, " \
-         "middleNames, additionalEmails, additionalPhoneNumbers"
+_ENDUSER_CSV = CsvKind(
+    "end users", ENDUSER_CSV_COLUMNS,
+    "id, displayName, email, phoneNumber, firstName, lastName, externalId, avatarUrl, "
+    "middleNames, additionalEmails, additionalPhoneNumbers",
+    lambda names: None if [n for n in names if n != "id"]
+    else "The header must name at least one field besides id")
 
 
 def _text(value: object) -> str:
@@ -156,63 +157,17 @@ class EndUserCsvRow:
 def parse_endusers_csv(text: str) -> list[EndUserCsvRow]:
     """Read an end-users CSV into rows (see the module's docstring). A header naming a
     column nobody knows, or no column at all, refuses the whole file."""
-    reader = csv.reader(io.StringIO(text))
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise Refused("The file is empty: the first line must be the header "
-                      "id,displayName,email,…") from None
-    except csv.Error as error:
-        raise Refused(f"The file is not a CSV: {error}") from None
-    names: list[str] = []
-    for raw in header:
-        key = raw.strip().lstrip("\ufeff").replace("_", "").replace(" ", "").lower()
-        if key not in ENDUSER_CSV_COLUMNS:
-            raise Refused(f"Unknown column '{raw.strip()}' in the header (known: {_KNOWN})")
-        names.append(ENDUSER_CSV_COLUMNS[key])
-    if not [n for n in names if n != "id"]:
-        raise Refused("The header must name at least one field besides id")
-    rows: list[EndUserCsvRow] = []
-    seen: dict[str, int] = {}
-    try:
-        for values in reader:
-            if not any(v.strip() for v in values):
-                continue
-            rows.append(_csv_row(reader.line_num, names, values, seen))
-    except csv.Error as error:
-        raise Refused(f"Line {reader.line_num} is not valid CSV: {error}") from None
-    if not rows:
-        raise Refused("The file has a header but no end users")
-    return rows
+    return parse_csv(text, _ENDUSER_CSV, _csv_row)
 
 
 def read_endusers_csv(path: str) -> list[EndUserCsvRow]:
     """The rows of the end-users CSV at ``path`` (``~`` expanded; UTF-8, a BOM allowed)."""
-    if not _text(path):
-        raise Refused("Type the path of a CSV file")
-    target = Path(_text(path)).expanduser()
-    try:
-        text = target.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise Refused(f"There is no file {target}") from None
-    except IsADirectoryError:
-        raise Refused(f"{target} is a folder, not a CSV file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise Refused(f"Could not read {target}: {error}") from None
-    return parse_endusers_csv(text)
+    return parse_endusers_csv(read_csv_file(path))
 
 
 def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int]
              ) -> EndUserCsvRow:
-    fields: dict[str, Any] = {}
-    for name, value in zip(names, values, strict=False):
-        value = value.strip()
-        if not value:
-            continue
-        if name in _LIST_FIELDS:
-            fields[name] = [part.strip() for part in value.split(";") if part.strip()]
-        else:
-            fields[name] = value
+    fields = line_fields(names, values)
     user_id = str(fields.pop("id", "")).lower()
     display_name = str(fields.get("display_name", ""))
     email = str(fields.get("email", ""))

@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import csv
-import io
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ValidationError
 
@@ -43,6 +40,7 @@ from ..api.models.common import is_uuid
 from ..api.pacing import Priority
 from ..api.resources import Page
 from .anonymizations import keep_status, remember_anonymization
+from .csv_files import CsvKind, line_fields, parse_csv, read_csv_file
 from .errors import Refusal, Refused, refusals
 from .topics import anonymization_topic
 
@@ -181,7 +179,12 @@ AGENT_CSV_COLUMNS: dict[str, str] = {
     "additionalemails": "additional_emails",
     "additionalphonenumbers": "additional_phone_numbers",
 }
-_LIST_FIELDS = frozenset({"middle_names", "additional_emails", "additional_phone_numbers"})
+_AGENT_CSV = CsvKind(
+    "agents", AGENT_CSV_COLUMNS,
+    "displayName, email, phoneNumber, firstName, lastName, avatarUrl, middleNames, "
+    "additionalEmails, additionalPhoneNumbers",
+    lambda names: None if "display_name" in names and "email" in names
+    else "The header must name at least displayName and email")
 
 
 def parse_agents_csv(text: str) -> list[CsvRow]:
@@ -191,65 +194,16 @@ def parse_agents_csv(text: str) -> list[CsvRow]:
     as an earlier line) is kept with its ``refusal``; a header without ``displayName`` and
     ``email``, or with a column nobody knows, refuses the whole file.
     """
-    reader = csv.reader(io.StringIO(text))
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise Refused("The file is empty: the first line must be the header "
-                      "displayName,email,phoneNumber,…") from None
-    except csv.Error as error:
-        raise Refused(f"The file is not a CSV: {error}") from None
-    names: list[str] = []
-    for raw in header:
-        key = raw.strip().lstrip("\ufeff").replace("_", "").replace(" ", "").lower()
-        if key not in AGENT_CSV_COLUMNS:
-            known = "displayName, email, phoneNumber, firstName, lastName, avatarUrl, " \
-                    "middleNames, additionalEmails, additionalPhoneNumbers"
-            raise Refused(f"Unknown column '{raw.strip()}' in the header (known: {known})")
-        names.append(AGENT_CSV_COLUMNS[key])
-    if "display_name" not in names or "email" not in names:
-        raise Refused("The header must name at least displayName and email")
-    rows: list[CsvRow] = []
-    seen: dict[str, int] = {}
-    try:
-        for values in reader:
-            line = reader.line_num
-            if not any(v.strip() for v in values):
-                continue
-            rows.append(_csv_row(line, names, values, seen))
-    except csv.Error as error:
-        raise Refused(f"Line {reader.line_num} is not valid CSV: {error}") from None
-    if not rows:
-        raise Refused("The file has a header but no agents")
-    return rows
+    return parse_csv(text, _AGENT_CSV, _csv_row)
 
 
 def read_agents_csv(path: str) -> list[CsvRow]:
     """The rows of the agents CSV at ``path`` (``~`` expanded; UTF-8, a BOM allowed)."""
-    if not _text(path):
-        raise Refused("Type the path of a CSV file")
-    target = Path(_text(path)).expanduser()
-    try:
-        text = target.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise Refused(f"There is no file {target}") from None
-    except IsADirectoryError:
-        raise Refused(f"{target} is a folder, not a CSV file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise Refused(f"Could not read {target}: {error}") from None
-    return parse_agents_csv(text)
+    return parse_agents_csv(read_csv_file(path))
 
 
 def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int]) -> CsvRow:
-    fields: dict[str, Any] = {}
-    for name, value in zip(names, values, strict=False):
-        value = value.strip()
-        if not value:
-            continue
-        if name in _LIST_FIELDS:
-            fields[name] = [part.strip() for part in value.split(";") if part.strip()]
-        else:
-            fields[name] = value
+    fields = line_fields(names, values)
     display_name = str(fields.get("display_name", ""))
     email = str(fields.get("email", ""))
     if len(values) > len(names):

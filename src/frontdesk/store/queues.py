@@ -47,7 +47,8 @@ from ..api.errors import (
 )
 from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
 from ..api.pacing import Priority
-from .queue_members import MembersChange, change_members, member_ids
+from .memberships import MembersChange
+from .queue_members import change_members, member_ids
 from .topics import TopicKey
 
 if TYPE_CHECKING:

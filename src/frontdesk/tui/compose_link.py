@@ -6,13 +6,16 @@ One function per message, so every host (the thread screen, a test's bare app) d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..store.compose import ComposeMode
 from ..store.errors import Refused
 from .widgets.composer import Composer
 
 if TYPE_CHECKING:
+    from textual.app import App
+    from textual.widget import Widget
+
     from ..api.models import Conversation
     from ..store.local import Draft
     from ..store.outbox import OutboxItem
@@ -30,14 +33,16 @@ class Start(NamedTuple):
     mode: ComposeMode
 
 
-def start(session: Session, conversation_id: int, conversation: Conversation | None) -> Start:
+def start(session: Session, conversation_id: int, conversation: Conversation | None, *,
+          host: Widget | App[Any]) -> Start:
     """The composer's starting state for a conversation, as the store has it: the draft,
-    the channel's content type and the mode. A damaged store gives an empty composer."""
+    the channel's content type and the mode. A damaged store gives an empty composer (and
+    ``host`` says why)."""
     compose = session.compose
     try:
         draft = compose.draft(conversation_id)
     except Exception as error:  # a damaged store must not stop the thread from opening
-        session.notice("error", f"The draft could not be read: {error}")
+        host.notify(f"The draft could not be read: {error}", severity="error", markup=False)
         draft = None
     channel = str(conversation.channel) if conversation is not None else ""
     content_type = compose.content_type(channel) if channel else "Text"
@@ -62,20 +67,23 @@ def save_now(session: Session, composer: Composer) -> None:
         save_draft(session, change)
 
 
-def remember_content_type(session: Session, event: Composer.ContentTypeChosen) -> None:
-    """Keep the channel's Text/Markdown choice."""
+def remember_content_type(session: Session, event: Composer.ContentTypeChosen, *,
+                          host: Widget | App[Any]) -> None:
+    """Keep the channel's Text/Markdown choice (``host`` says when it cannot)."""
     try:
         session.compose.remember_content_type(event.channel, event.content_type)
     except Exception as error:
-        session.notice("warning", f"The choice could not be kept: {error}")
+        host.notify(f"The choice could not be kept: {error}", severity="warning",
+                    markup=False)
 
 
-def remember_mode(session: Session, event: Composer.ModeChanged) -> None:
-    """Keep whether the conversation's draft is a note."""
+def remember_mode(session: Session, event: Composer.ModeChanged, *,
+                  host: Widget | App[Any]) -> None:
+    """Keep whether the conversation's draft is a note (``host`` says when it cannot)."""
     try:
         session.compose.remember_mode(event.conversation_id, event.mode)
     except Exception as error:
-        session.notice("warning", f"The mode could not be kept: {error}")
+        host.notify(f"The mode could not be kept: {error}", severity="warning", markup=False)
 
 
 async def send(session: Session, event: Composer.SendRequested,

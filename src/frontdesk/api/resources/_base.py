@@ -20,7 +20,8 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from ..errors import InvalidRequest, UnexpectedResponse, sanitise_snippet
+from ...text import one_line
+from ..errors import InvalidRequest, UnexpectedResponse
 from ..models.common import UUID_PATTERN, Input, PageMeta
 from ..operations import Operation
 from ..pacing import Priority
@@ -230,11 +231,11 @@ def describe_validation(exc: ValidationError, limit: int = 3) -> str:
     more = exc.error_count() - limit
     if more > 0:
         parts.append(f"and {more} more")
-    return sanitise_snippet("; ".join(parts), 400)
+    return one_line("; ".join(parts), 400)
 
 
 def _show(value: object) -> str:
-    return sanitise_snippet(repr(value), 60)
+    return one_line(repr(value), 60)
 
 
 # ------------------------------------------------------------------ reading answers

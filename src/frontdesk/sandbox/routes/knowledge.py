@@ -31,11 +31,11 @@ from ...api.models import (
     TranslationsInput,
     TranslationsUpdate,
 )
-from ...api.models.common import UUID_PATTERN
 from .. import knowledge as kb
 from ..context import Ctx, no_content, ok, page_limit, raw
 from ..db import dumps, loads
 from ..errors import bad_request, not_found
+from ..params import uuid_path
 from .endusers import PageKey, PageLimit, keyset_after, keyset_page
 
 router = APIRouter(tags=["knowledge"])
@@ -46,19 +46,11 @@ _MISSING: dict[int | str, dict[str, Any]] = {
 _BAD: dict[int | str, dict[str, Any]] = {400: {"description": "A malformed id, language or body"}}
 _BOTH: dict[int | str, dict[str, Any]] = {**_BAD, **_MISSING}
 
-CollectionIdPath = Annotated[
-    str, Path(alias="collectionId", pattern=UUID_PATTERN, description="a collection id")
-]
-CategoryIdPath = Annotated[
-    str, Path(alias="categoryId", pattern=UUID_PATTERN, description="a category id")
-]
-ArticleIdPath = Annotated[
-    str, Path(alias="articleId", pattern=UUID_PATTERN, description="an article id")
-]
+CollectionIdPath = Annotated[str, uuid_path("collectionId", "a collection id")]
+CategoryIdPath = Annotated[str, uuid_path("categoryId", "a category id")]
+ArticleIdPath = Annotated[str, uuid_path("articleId", "an article id")]
 ParentIdPath = Annotated[
-    str, Path(alias="parentId", pattern=UUID_PATTERN,
-              description="the new parent: a category or a collection")
-]
+    str, uuid_path("parentId", "the new parent: a category or a collection")]
 LanguagePath = Annotated[
     str, Path(alias="languageId", max_length=35, description="a language id (en, da, pt-BR)")
 ]

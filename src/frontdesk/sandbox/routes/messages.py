@@ -21,11 +21,10 @@ from json.encoder import encode_basestring
 from typing import Annotated, Any
 from urllib.parse import quote, unquote_to_bytes
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from ...api.models import (
-    UUID_PATTERN,
     AddedMessage,
     Envelope,
     FileInput,
@@ -41,7 +40,7 @@ from .. import activity, records, rules
 from ..context import Ctx, SandboxContext, ok
 from ..db import from_iso, iso
 from ..errors import bad_request, not_found
-from ..params import ConversationIdPath
+from ..params import ConversationIdPath, uuid_path
 
 router = APIRouter(tags=["messages"])
 
@@ -68,9 +67,7 @@ _TOKEN = r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
 _MEDIA_TYPE = re.compile(f"^{_TOKEN}/{_TOKEN}$")
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._ -]")
 
-FileIdPath = Annotated[
-    str, Path(alias="fileId", pattern=UUID_PATTERN, description="an attachment id")
-]
+FileIdPath = Annotated[str, uuid_path("fileId", "an attachment id")]
 
 
 # ---------------------------------------------------------------- checks

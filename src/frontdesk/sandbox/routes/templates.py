@@ -5,21 +5,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from ...api.models import PagedEnvelope, Template, TemplateType
-from ...api.models.common import UUID_PATTERN
 from ..context import Ctx, no_content, ok, page_limit
 from ..db import loads
 from ..errors import not_found
+from ..params import uuid_path
 from .endusers import PageKey, PageLimit, keyset_after, keyset_page
 
 router = APIRouter(tags=["templates"])
 
-TemplateIdPath = Annotated[
-    str, Path(alias="templateId", pattern=UUID_PATTERN, description="a template id")
-]
+TemplateIdPath = Annotated[str, uuid_path("templateId", "a template id")]
 
 
 def template_shape(row: Any) -> dict[str, Any]:

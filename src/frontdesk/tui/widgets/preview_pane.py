@@ -22,6 +22,7 @@ from textual import work
 from textual.timer import Timer
 from textual.worker import Worker
 
+from ...store.errors import Refused
 from ...text import one_line
 from .conversation_list import RowLookups, channel_label, state_glyph
 from .safe import Static
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PreviewPane"]
 
-Loader = Callable[[int], Awaitable["list[Message] | str"]]
+Loader = Callable[[int], Awaitable["list[Message]"]]
 
 _LABEL: Final = Style(dim=True)
 _TITLE: Final = Style(bold=True)
@@ -118,8 +119,11 @@ class PreviewPane(Static):
         self.fetches += 1
         self._fetching = conversation.id
         try:
+            result: list[Message] | str
             try:
                 result = await self._load(conversation.id)
+            except Refused as refusal:
+                result = refusal.reason
             except Exception as error:  # never "Loading…" for good: say what went wrong
                 result = f"Could not read the messages: {error}"
         finally:

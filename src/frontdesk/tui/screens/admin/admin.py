@@ -26,7 +26,7 @@ from textual.widgets import ContentSwitcher
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Option, OptionList
 from ..shared.base import ModeScreen
-from ..shared.common import PaletteCommands, PaletteEntry, palette_of
+from ..shared.common import PaletteCommands, PaletteEntry, palette_of, section_palette
 from .anonymization import AnonymizationPane
 from .attributes import AttributesPane
 from .endpoints import EndpointsPane
@@ -102,61 +102,76 @@ class AdminScreen(ModeScreen):
         Binding("n", "knowledge_new", "New article", id="admin.knowledge.new"),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
-        PaletteEntry("Tags: new tag", "key: n", "palette('tags_new')"),
-        PaletteEntry("Tags: activate or deactivate the highlighted tag", "key: space",
-                     "palette('tags_toggle')"),
-        PaletteEntry("Tags: show or hide deactivated tags", "key: i",
-                     "palette('tags_inactive')"),
-        PaletteEntry("Tags: delete the highlighted tag", "key: d (D without asking)",
-                     "palette('tags_delete')"),
-        PaletteEntry("Teams: new team", "key: n", "palette('teams_new')"),
-        PaletteEntry("Teams: members of the highlighted team", "key: m",
-                     "palette('teams_members')"),
-        PaletteEntry("Teams: delete the highlighted team", "key: d (D without asking)",
-                     "palette('teams_delete')"),
-        PaletteEntry("Queues: new queue", "key: n", "palette('queues_new')"),
-        PaletteEntry("Queues: members of the highlighted queue", "key: m",
-                     "palette('queues_members')"),
-        PaletteEntry("Custom attributes: list and read definitions", "key: enter",
-                     "palette('attributes_open')"),
-        PaletteEntry("Contact endpoints: list and read (and the deprecated listing)",
-                     "key: enter", "palette('endpoints_open')"),
-        PaletteEntry("Business hours: more days in the calendar", "key: +",
-                     "palette('hours_more')"),
-        PaletteEntry("Business hours: fewer days in the calendar", "key: -",
-                     "palette('hours_less')"),
-        PaletteEntry("Business hours: open at a typed time?", "key: a", "palette('hours_at')"),
-        PaletteEntry("Anonymisation: requests made here", "section",
-                     "palette('anonymization_reload')"),
-        PaletteEntry("Anonymisation: look up a request by id", "key: g",
-                     "palette('anonymization_lookup')"),
-        PaletteEntry("Anonymisation: anonymize a conversation",
-                     "asks with the id typed back; can close it first",
-                     "palette('anonymization_conversation')"),
+        *section_palette(
+            "Tags",
+            ("new tag", "key: n", "tags_new"),
+            ("activate or deactivate the highlighted tag", "key: space", "tags_toggle"),
+            ("show or hide deactivated tags", "key: i", "tags_inactive"),
+            ("delete the highlighted tag", "key: d (D without asking)", "tags_delete"),
+        ),
+        *section_palette(
+            "Teams",
+            ("new team", "key: n", "teams_new"),
+            ("members of the highlighted team", "key: m", "teams_members"),
+            ("delete the highlighted team", "key: d (D without asking)", "teams_delete"),
+        ),
+        *section_palette(
+            "Queues",
+            ("new queue", "key: n", "queues_new"),
+            ("members of the highlighted queue", "key: m", "queues_members"),
+        ),
+        *section_palette(
+            "Custom attributes",
+            ("list and read definitions", "key: enter", "attributes_open"),
+        ),
+        *section_palette(
+            "Contact endpoints",
+            ("list and read (and the deprecated listing)", "key: enter", "endpoints_open"),
+        ),
+        *section_palette(
+            "Business hours",
+            ("more days in the calendar", "key: +", "hours_more"),
+            ("fewer days in the calendar", "key: -", "hours_less"),
+            ("open at a typed time?", "key: a", "hours_at"),
+        ),
+        *section_palette(
+            "Anonymisation",
+            ("requests made here", "section", "anonymization_reload"),
+            ("look up a request by id", "key: g", "anonymization_lookup"),
+            ("anonymize a conversation",
+             "asks with the id typed back; can close it first", "anonymization_conversation"),
+        ),
         PaletteEntry("Anonymize via the deprecated interface (deprecated)",
                      "POST /v1/anonymization; asks with the id typed back",
                      "palette('anonymization_deprecated')"),
-        PaletteEntry("Quick responses: every template", "section",
-                     "palette('templates_reload')"),
-        PaletteEntry("Quick responses: delete the highlighted template",
-                     "key: d (D without asking)", "palette('templates_delete')"),
-        PaletteEntry("Organisation: name, id and status", "section",
-                     "palette('organization_reload')"),
-        PaletteEntry("Flows: every conversation flow", "section", "palette('flows_reload')"),
-        PaletteEntry("Webhooks: new webhook", "key: n", "palette('webhooks_new')"),
-        PaletteEntry("Webhooks: edit the highlighted webhook", "key: e",
-                     "palette('webhooks_edit')"),
-        PaletteEntry("Webhooks: events the highlighted webhook sends", "key: v",
-                     "palette('webhooks_events')"),
-        PaletteEntry("Webhooks: turn the highlighted webhook on or off", "key: space",
-                     "palette('webhooks_toggle')"),
-        PaletteEntry("Webhooks: delivery log of the highlighted event", "key: l",
-                     "palette('webhooks_log')"),
-        PaletteEntry("Webhooks: delete the highlighted webhook", "key: d (D without asking)",
-                     "palette('webhooks_delete')"),
-        PaletteEntry("Knowledge: open the highlighted article, collection or category",
-                     "key: enter", "palette('knowledge_open')"),
-        PaletteEntry("Knowledge: new article", "key: n", "palette('knowledge_new')"),
+        *section_palette(
+            "Quick responses",
+            ("every template", "section", "templates_reload"),
+            ("delete the highlighted template", "key: d (D without asking)", "templates_delete"),
+        ),
+        *section_palette(
+            "Organisation",
+            ("name, id and status", "section", "organization_reload"),
+        ),
+        *section_palette(
+            "Flows",
+            ("every conversation flow", "section", "flows_reload"),
+        ),
+        *section_palette(
+            "Webhooks",
+            ("new webhook", "key: n", "webhooks_new"),
+            ("edit the highlighted webhook", "key: e", "webhooks_edit"),
+            ("events the highlighted webhook sends", "key: v", "webhooks_events"),
+            ("turn the highlighted webhook on or off", "key: space", "webhooks_toggle"),
+            ("delivery log of the highlighted event", "key: l", "webhooks_log"),
+            ("delete the highlighted webhook", "key: d (D without asking)", "webhooks_delete"),
+        ),
+        *section_palette(
+            "Knowledge",
+            ("open the highlighted article, collection or category",
+             "key: enter", "knowledge_open"),
+            ("new article", "key: n", "knowledge_new"),
+        ),
     )
 
     def compose_body(self) -> ComposeResult:

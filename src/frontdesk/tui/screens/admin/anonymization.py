@@ -86,15 +86,11 @@ class AnonymizationPane(AdminPane):
         """Look up any request by its id."""
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                status = await store.lookup_request(str(values.get("id", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            status = await store.lookup_request(str(values.get("id", "")))
             self.query_one("#anonymization-detail", Static).update(
                 describe_status(status, self.target_name(status)))
             self.show(store.requests_made_here())
-            return None
 
         self.app.push_screen(FormScreen(
             "Look up an anonymisation request",
@@ -107,13 +103,9 @@ class AnonymizationPane(AdminPane):
         store = admin_store(self)
         chosen: dict[str, Any] = {}
 
-        async def submit(values: Values) -> str | None:
-            try:
-                store.check_target(str(values.get("kind", "")), str(values.get("entity", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            store.check_target(str(values.get("kind", "")), str(values.get("entity", "")))
             chosen.update(values)
-            return None
 
         def typed(yes: bool | None) -> None:
             if yes:
@@ -144,13 +136,9 @@ class AnonymizationPane(AdminPane):
         store = admin_store(self)
         chosen: dict[str, Any] = {}
 
-        async def submit(values: Values) -> str | None:
-            try:
-                store.check_target("Conversation", str(values.get("entity", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            store.check_target("Conversation", str(values.get("entity", "")))
             chosen.update(values)
-            return None
 
         def typed(yes: bool | None) -> None:
             if yes:

@@ -280,14 +280,11 @@ class HoursPane(AdminPane):
         timezone = definition.timezone if definition is not None else "UTC"
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             text = str(values.get("when", ""))
-            try:
-                status = await store.status_at_text(
-                    schedule.id, text, timezone,
-                    self.calendar.status.timestamp if self.calendar is not None else None)
-            except Refused as refusal:
-                return refusal.reason
+            status = await store.status_at_text(
+                schedule.id, text, timezone,
+                self.calendar.status.timestamp if self.calendar is not None else None)
             zone = _zone(timezone)
             moment = status.timestamp.astimezone(zone) if zone else status.timestamp
             verdict = "open" if status.is_open else "closed"
@@ -297,7 +294,6 @@ class HoursPane(AdminPane):
                             f"{safe(rest)}")
             if definition is not None and self.calendar is not None:
                 self._paint(definition, self.calendar)
-            return None
 
         self.app.push_screen(FormScreen(
             f"Open at … ({schedule.name})",

@@ -13,10 +13,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ....text import one_line, safe
+from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
 
-Apply = Callable[[set[str], set[str]], Awaitable[str | None]]
+#: adds and removes; returns when done, raises ``Refused`` when not
+Apply = Callable[[set[str], set[str]], Awaitable[None]]
 
 
 @owns_bindings
@@ -107,12 +109,19 @@ class MembersScreen(ModalScreen[bool]):
         self.sending = True
         self._send(set(self.added), set(self.removed))
 
+    class Applied(Answered):
+        """What came of applying the change."""
+
     @work(exclusive=True, group="members", exit_on_error=False)
     async def _send(self, add: set[str], remove: set[str]) -> None:
-        problem = await self._apply(add, remove)
+        refusal = await refusal_of(self._apply(add, remove))
+        self.post_message(self.Applied(refusal))
+
+    def on_members_screen_applied(self, message: Applied) -> None:
+        """Applied: the screen closes; refused: why, and the choice stays."""
         self.sending = False
-        if problem:
-            self._summarise(problem)
+        if message.reason is not None:
+            self._summarise(message.reason)
             return
         self.dismiss(True)
 

@@ -136,15 +136,11 @@ class QueuesPane(AdminPane):
         """A form with the settings the service takes for a new queue."""
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                queue = await store.create_queue(QueueSettings.from_form(values))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            queue = await store.create_queue(QueueSettings.from_form(values))
             self.notify(f"Queue {one_line(queue.name, 40)} created; m chooses its members.",
                         markup=False)
             self.reload(select=queue.id)
-            return None
 
         def check(values: Values) -> str | None:
             try:
@@ -199,18 +195,14 @@ class QueuesPane(AdminPane):
                 return
         people = [(a.id, a.display_name) for a in session.directory.agents.values()]
 
-        async def apply(add: set[str], remove: set[str]) -> str | None:
-            try:
-                change = await store.change_queue_members(queue.id, add, remove)
-            except Refused as refusal:
-                return refusal.reason
+        async def apply(add: set[str], remove: set[str]) -> None:
+            change = await store.change_queue_members(queue.id, add, remove)
             if change.failures:
                 self.notify("Some were not assigned: " + "; ".join(change.failures),
                             severity="warning", markup=False)
             self.notify(f"{one_line(queue.name, 40)}: {len(change.added)} assigned, "
                         f"{len(change.removed)} removed.", markup=False)
             self.show_detail()
-            return None
 
         self.app.push_screen(MembersScreen(f"Members of {queue.name}", people,
                                            {m.agent_id for m in members}, apply))

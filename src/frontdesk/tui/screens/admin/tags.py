@@ -110,15 +110,11 @@ class TagsPane(AdminPane):
         """Create a tag."""
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                tag = await store.create_tag(str(values.get("name", "")),
-                                             str(values.get("color", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            tag = await store.create_tag(str(values.get("name", "")),
+                                         str(values.get("color", "")))
             self.notify(f"Tag {one_line(tag.name, 40)} is ready.", markup=False)
             self.reload(select=tag.id)
-            return None
 
         self.app.push_screen(FormScreen(
             "New tag",

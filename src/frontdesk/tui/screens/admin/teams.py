@@ -125,15 +125,11 @@ class TeamsPane(AdminPane):
         """Create a team."""
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                team = await store.create_team(str(values.get("name", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            team = await store.create_team(str(values.get("name", "")))
             self.notify(f"Team {one_line(team.name, 40)} created; m chooses its members.",
                         markup=False)
             self.reload(select=team.id)
-            return None
 
         self.app.push_screen(FormScreen("New team", [FormField("name", "Name")], submit,
                                         send_label="create", form_id="new-team"))
@@ -163,17 +159,13 @@ class TeamsPane(AdminPane):
                 return
         people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
 
-        async def apply(add: set[str], remove: set[str]) -> str | None:
-            try:
-                change = await store.change_team_members(team.id, add, remove)
-            except Refused as refusal:
-                return refusal.reason
+        async def apply(add: set[str], remove: set[str]) -> None:
+            change = await store.change_team_members(team.id, add, remove)
             if change.failures:
                 self.notify("; ".join(change.failures), severity="warning", markup=False)
             self.notify(f"{one_line(team.name, 40)}: {len(change.added)} added, "
                         f"{len(change.removed)} removed.", markup=False)
             self.show_members()
-            return None
 
         self.app.push_screen(MembersScreen(f"Members of {team.name}", people,
                                            {m.id for m in members}, apply))

@@ -214,34 +214,32 @@ class WebhooksPane(AdminPane):
 
     def new(self) -> None:
         """A form (name, URL, token), then the events to send."""
-        def chosen(values: Values) -> None:
-            async def create(add: set[str], remove: set[str]) -> str | None:
-                try:
-                    hook = await session_of(self).webhooks.create(
-                        str(values.get("name", "")), str(values.get("url", "")), add,
-                        str(values.get("token", "")), bool(values.get("enabled", True)))
-                except Refused as refusal:
-                    return refusal.reason
+        typed: Values = {}
+
+        def chosen(ok: bool | None) -> None:
+            if not ok or not typed:
+                return
+            values = dict(typed)
+
+            async def create(add: set[str], remove: set[str]) -> None:
+                hook = await session_of(self).webhooks.create(
+                    str(values.get("name", "")), str(values.get("url", "")), add,
+                    str(values.get("token", "")), bool(values.get("enabled", True)))
                 self.notify(f"Webhook {one_line(hook.name, 40)} created with "
                             f"{len(hook.subscribed_events)} events.", markup=False)
                 self.reload(select=hook.id)
-                return None
 
             self.app.push_screen(MembersScreen(
                 f"Events to send to {values.get('name', '')}", [(e, event_name(e)) for e in EVENTS],
                 set(), create))
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             if not str(values.get("name", "")).strip():
-                return "A webhook needs a name"
+                raise Refused("A webhook needs a name")
             from ....store.webhooks import check_url
 
-            try:
-                check_url(str(values.get("url", "")))
-            except Refused as refusal:
-                return refusal.reason
-            self.app.call_later(chosen, dict(values))
-            return None
+            check_url(str(values.get("url", "")))
+            typed.update(values)
 
         self.app.push_screen(FormScreen(
             "New webhook",
@@ -250,7 +248,7 @@ class WebhooksPane(AdminPane):
              FormField("token", "Bearer token", placeholder="(optional)"),
              FormField("enabled", "On", kind="bool", value=True)],
             submit, send_label="next: events", form_id="new-webhook",
-            intro="Every event is signed with the webhook's secret key."))
+            intro="Every event is signed with the webhook's secret key."), chosen)
 
     def edit(self) -> None:
         """Change the highlighted subscription's name, URL or token."""
@@ -258,15 +256,11 @@ class WebhooksPane(AdminPane):
         if hook is None:
             return
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             changes = {k: values.get(k, "") for k in ("name", "url", "token")}
-            try:
-                updated = await session_of(self).webhooks.update(hook.id, **changes)
-            except Refused as refusal:
-                return refusal.reason
+            updated = await session_of(self).webhooks.update(hook.id, **changes)
             self.notify(f"Webhook {one_line(updated.name, 40)} saved.", markup=False)
             self.reload(select=hook.id)
-            return None
 
         self.app.push_screen(FormScreen(
             f"Edit {hook.name}",
@@ -280,16 +274,12 @@ class WebhooksPane(AdminPane):
         if hook is None:
             return
 
-        async def apply(add: set[str], remove: set[str]) -> str | None:
+        async def apply(add: set[str], remove: set[str]) -> None:
             events = (set(hook.subscribed_events) | add) - remove
-            try:
-                updated = await session_of(self).webhooks.update(hook.id, events=events)
-            except Refused as refusal:
-                return refusal.reason
+            updated = await session_of(self).webhooks.update(hook.id, events=events)
             self.notify(f"{one_line(updated.name, 40)} sends "
                         f"{len(updated.subscribed_events)} events.", markup=False)
             self.reload(select=hook.id)
-            return None
 
         self.app.push_screen(MembersScreen(f"Events of {hook.name}",
                                            [(e, event_name(e)) for e in EVENTS],

@@ -183,14 +183,11 @@ class InboxScreen(ModeScreen, ConversationActions):
                 yield ConversationList(lookups, id="inbox-list")
             yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
 
-    async def _load_preview(self, conversation_id: int) -> list[Message] | str:
+    async def _load_preview(self, conversation_id: int) -> list[Message]:
         finder = self.finder
         if finder is None:
-            return "Not connected."
-        try:
-            return await finder.last_messages(conversation_id)
-        except Refused as refusal:
-            return refusal.reason
+            raise Refused("Not connected.")
+        return await finder.last_messages(conversation_id)
 
     def on_mount(self) -> None:
         super().on_mount()

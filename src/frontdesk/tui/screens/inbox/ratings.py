@@ -139,15 +139,11 @@ class RatingsScreen(ModalScreen[None]):
         """Pick a kind, then offer it."""
         store = admin_store(self)
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             kind = str(values.get("type", ""))
-            try:
-                offer = await store.offer_rating(self.conversation_id, kind)
-            except Refused as refusal:
-                return refusal.reason
+            offer = await store.offer_rating(self.conversation_id, kind)
             self.notify(f"{kind} rating offered (…{offer.id[-8:]}).", markup=False)
             self.load()
-            return None
 
         self.app.push_screen(FormScreen(
             f"Offer a rating for #{self.conversation_id}",
@@ -172,17 +168,13 @@ class RatingsScreen(ModalScreen[None]):
                     return f"A {kind} value is {meaning}"
             return None
 
-        async def submit(values: Values) -> str | None:
-            try:
-                result = await store.submit_rating(
-                    self.conversation_id, str(values.get("rating_id", "")),
-                    str(values.get("type", "")), str(values.get("value", "")),
-                    str(values.get("comment", "")))
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            result = await store.submit_rating(
+                self.conversation_id, str(values.get("rating_id", "")),
+                str(values.get("type", "")), str(values.get("value", "")),
+                str(values.get("comment", "")))
             self.notify(f"Result {result.rating_result.value} submitted.", markup=False)
             self.load()
-            return None
 
         kind = chosen.rating_type if chosen is not None and chosen.rating_type in RATING_RANGES \
             else "Csat"

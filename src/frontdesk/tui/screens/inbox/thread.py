@@ -199,7 +199,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         yield ThreadHead(clock.now, id="thread-head")
         yield ThreadView(names=session.directory.name, clock=clock.now, id="thread-view")
         conversation = session.inbox.records.get(self.conversation_id)
-        start = compose_link.start(session, self.conversation_id, conversation)
+        start = compose_link.start(session, self.conversation_id, conversation, host=self)
         yield Composer(self.conversation_id, conversation, draft=start.draft,
                        content_type=start.content_type, mode=start.mode,
                        names=session.directory.name, id="composer")
@@ -400,7 +400,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         session.live.poke("thread")
         view = self.thread_view
         view.set_messages(())
-        start = compose_link.start(session, conversation_id, state.conversation)
+        start = compose_link.start(session, conversation_id, state.conversation, host=self)
         self.composer.open(conversation_id, state.conversation, draft=start.draft,
                            content_type=start.content_type, mode=start.mode)
         self._apply(state)
@@ -461,12 +461,12 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def on_composer_content_type_chosen(self, event: Composer.ContentTypeChosen) -> None:
         """Remember Text or Markdown for the channel."""
         event.stop()
-        compose_link.remember_content_type(self.session, event)
+        compose_link.remember_content_type(self.session, event, host=self)
 
     def on_composer_mode_changed(self, event: Composer.ModeChanged) -> None:
         """Keep whether the draft is a note."""
         event.stop()
-        compose_link.remember_mode(self.session, event)
+        compose_link.remember_mode(self.session, event, host=self)
 
     def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
         """Hand the reply or note to the store (files are read off the UI thread)."""

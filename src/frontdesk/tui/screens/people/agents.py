@@ -163,13 +163,12 @@ class AgentsPane(Vertical):
         """Filter the listing by part of a name, an email address or a phone number; the
         form stays, saying so, when nobody matches."""
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             text = " ".join(str(values.get("text", "")).split())
             if text and not any(agent_matches(a, text) for a in self.everyone):
-                return f"No agent matches “{one_line(text, 60)}”"
+                raise Refused(f"No agent matches “{one_line(text, 60)}”")
             self.filter = text
             self.show_filtered()
-            return None
 
         self.app.push_screen(FormScreen(
             "Filter agents",
@@ -183,15 +182,11 @@ class AgentsPane(Vertical):
         """A form for one new agent."""
         store = people_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                agent = await store.create_agent(values)
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            agent = await store.create_agent(values)
             self.notify(f"Created {one_line(agent.display_name, 40)}", markup=False)
             self.filter = ""
             self.load(select=agent.id)
-            return None
 
         self.app.push_screen(FormScreen(
             "New agent",
@@ -207,12 +202,8 @@ class AgentsPane(Vertical):
         store = people_store(self)
         reports: list[BulkReport] = []
 
-        async def submit(values: Values) -> str | None:
-            try:
-                reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
-            except Refused as refusal:
-                return refusal.reason
-            return None
+        async def submit(values: Values) -> None:
+            reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
 
         def done(ok: bool | None) -> None:
             if ok and reports:
@@ -240,18 +231,14 @@ class AgentsPane(Vertical):
             return
         store = people_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                if full:
-                    updated = await store.update_agent(agent.id, values)
-                else:
-                    updated = await store.patch_agent(agent, values)
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            if full:
+                updated = await store.update_agent(agent.id, values)
+            else:
+                updated = await store.patch_agent(agent, values)
             self.agents[updated.id] = updated
             self.show(list(self.agents.values()), "Saved " + one_line(updated.display_name, 40),
                       select=updated.id)
-            return None
 
         title = "Edit agent (full update)" if full else "Change agent (only changed fields)"
         intro = (f"{agent.email} · the email address cannot change. "

@@ -16,7 +16,6 @@ from textual.screen import Screen
 
 from ....api.models import EndUser
 from ....store.enduser_changes import bulk_endusers_csv, patch_enduser, update_enduser
-from ....store.errors import Refused
 from ....store.people import BulkReport
 from ..shared.common import people_store
 from ..shared.form import FormField, FormScreen, Values
@@ -29,16 +28,12 @@ def edit_enduser(screen: Screen[Any], user: EndUser, *, full: bool,
     """Open the edit form for ``user``; ``saved`` gets the profile the service answered."""
     store = people_store(screen)
 
-    async def submit(values: Values) -> str | None:
-        try:
-            if full:
-                updated = await update_enduser(store, user, values)
-            else:
-                updated = await patch_enduser(store, user, values)
-        except Refused as refusal:
-            return refusal.reason
+    async def submit(values: Values) -> None:
+        if full:
+            updated = await update_enduser(store, user, values)
+        else:
+            updated = await patch_enduser(store, user, values)
         saved(updated)
-        return None
 
     title = "Edit end user (full update)" if full else "Change end user (only edited fields)"
     intro = ("Empty fields are cleared; additional emails, phone numbers and the avatar are "
@@ -64,12 +59,8 @@ def bulk_from_csv(screen: Screen[Any], done: Callable[[], object]) -> None:
     store = people_store(screen)
     reports: list[BulkReport] = []
 
-    async def submit(values: Values) -> str | None:
-        try:
-            reports.append(await bulk_endusers_csv(store, str(values.get("path", ""))))
-        except Refused as refusal:
-            return refusal.reason
-        return None
+    async def submit(values: Values) -> None:
+        reports.append(await bulk_endusers_csv(store, str(values.get("path", ""))))
 
     def closed(ok: bool | None) -> None:
         if ok and reports:

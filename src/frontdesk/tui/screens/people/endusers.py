@@ -104,19 +104,15 @@ class EndUsersPane(Vertical):
         store = people_store(self)
 
 
-        async def submit(values: Values) -> str | None:
+        async def submit(values: Values) -> None:
             kind: FindKind = values.get("kind") or "auto"
             value = str(values.get("value", ""))
-            try:
-                users = await store.find_endusers(kind, value)
-            except Refused as refusal:
-                return refusal.reason
+            users = await store.find_endusers(kind, value)
             if not users:
-                return f"No end user matches '{one_line(value, 60)}'" + (
-                    f" as {_KIND_NAMES[kind]}" if kind != "auto" else "")
+                raise Refused(f"No end user matches '{one_line(value, 60)}'" + (
+                    f" as {_KIND_NAMES[kind]}" if kind != "auto" else ""))
             self.show(users, f"{len(users)} found for '{one_line(value, 60)}' "
                              "(r shows everyone again)", select=users[0].id)
-            return None
 
         self.app.push_screen(FormScreen(
             "Find an end user",
@@ -131,15 +127,11 @@ class EndUsersPane(Vertical):
         """A form for a new end user; the list shows them once created."""
         store = people_store(self)
 
-        async def submit(values: Values) -> str | None:
-            try:
-                user = await store.create_enduser(values)
-            except Refused as refusal:
-                return refusal.reason
+        async def submit(values: Values) -> None:
+            user = await store.create_enduser(values)
             users = [user, *self.users.values()]
             self.show(users, f"Created {one_line(user.display_name or user.id, 40)}",
                       select=user.id)
-            return None
 
         self.app.push_screen(FormScreen(
             "New end user",

@@ -23,7 +23,7 @@ from ....store.team import PRESENCE_TOPIC, TeamSnapshot
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, TabbedContent, TabPane
 from ..shared.base import ModeScreen
-from ..shared.common import PaletteCommands, PaletteEntry, palette_of
+from ..shared.common import PaletteCommands, PaletteEntry, palette_of, section_palette
 from .agents import AgentsPane
 from .endusers import EndUsersPane
 
@@ -60,29 +60,28 @@ class PeopleScreen(ModeScreen):
         Binding("b", "users_bulk", "Bulk from CSV", id="people.users.bulk"),
     ]
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
-        PaletteEntry("End users: find by name, id, email, phone or external id", "key: / or f",
-                     "palette('users_find')"),
-        PaletteEntry("End users: new end user", "key: n", "palette('users_new')"),
-        PaletteEntry("End users: open the profile", "key: enter", "palette('users_open')"),
-        PaletteEntry("End users: anonymize (asks, with the id typed back)", "key: a",
-                     "palette('users_anonymize')"),
-        PaletteEntry("End users: edit (full update)", "key: e", "palette('users_edit')"),
-        PaletteEntry("End users: change only the edited fields", "key: E",
-                     "palette('users_patch')"),
-        PaletteEntry("End users: create and update many from a CSV file", "key: b",
-                     "palette('users_bulk')"),
-        PaletteEntry("End users: show everyone again", "key: r", "palette('users_reload')"),
-        PaletteEntry("Agents: filter by name, email or phone", "key: /",
-                     "palette('agents_filter')"),
-        PaletteEntry("Agents: new agent", "key: n", "palette('agents_new')"),
-        PaletteEntry("Agents: create many from a CSV file", "key: b", "palette('agents_bulk')"),
-        PaletteEntry("Agents: edit (full update)", "key: e", "palette('agents_edit')"),
-        PaletteEntry("Agents: change only the edited fields", "key: E",
-                     "palette('agents_patch')"),
-        PaletteEntry("Agents: teams and presence", "key: enter", "palette('agents_open')"),
-        PaletteEntry("Agents: downgrade to end user", "key: d (D without asking)",
-                     "palette('agents_downgrade')"),
-        PaletteEntry("Agents: show everyone again", "key: r", "palette('agents_reload')"),
+        *section_palette(
+            "End users",
+            ("find by name, id, email, phone or external id", "key: / or f", "users_find"),
+            ("new end user", "key: n", "users_new"),
+            ("open the profile", "key: enter", "users_open"),
+            ("anonymize (asks, with the id typed back)", "key: a", "users_anonymize"),
+            ("edit (full update)", "key: e", "users_edit"),
+            ("change only the edited fields", "key: E", "users_patch"),
+            ("create and update many from a CSV file", "key: b", "users_bulk"),
+            ("show everyone again", "key: r", "users_reload"),
+        ),
+        *section_palette(
+            "Agents",
+            ("filter by name, email or phone", "key: /", "agents_filter"),
+            ("new agent", "key: n", "agents_new"),
+            ("create many from a CSV file", "key: b", "agents_bulk"),
+            ("edit (full update)", "key: e", "agents_edit"),
+            ("change only the edited fields", "key: E", "agents_patch"),
+            ("teams and presence", "key: enter", "agents_open"),
+            ("downgrade to end user", "key: d (D without asking)", "agents_downgrade"),
+            ("show everyone again", "key: r", "agents_reload"),
+        ),
     )
 
     def compose_body(self) -> ComposeResult:

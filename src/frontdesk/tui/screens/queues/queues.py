@@ -38,7 +38,7 @@ from ... import clock
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Static
 from ..shared.base import ModeScreen
-from ..team.team import Cell, TableRows
+from ..shared.table_rows import Cell, TableRows
 
 if TYPE_CHECKING:
     from ....store.session import Session
@@ -209,11 +209,7 @@ class QueuesScreen(ModeScreen):
             table = self.query_one("#queues-table", DataTable)
         except Exception:
             return None
-        height = table.size.height - 1  # the header row
-        if height <= 0 or not self._table_rows.order:
-            return None
-        first = int(table.scroll_y)
-        return self._table_rows.order[first:first + height]
+        return self._table_rows.visible(table)
 
     def _paint_position(self) -> None:
         watch = self._watch

@@ -41,6 +41,15 @@ class PaletteEntry:
     action: str
 
 
+def section_palette(section: str, *entries: tuple[str, str, str]
+                    ) -> tuple[PaletteEntry, ...]:
+    """One section's palette entries from its table of (what, help, name): titled
+    ``Section: what``, each running the screen's ``palette(name)`` (which shows the section,
+    then runs ``action_<name>``)."""
+    return tuple(PaletteEntry(f"{section}: {what}", help_line, f"palette({name!r})")
+                 for what, help_line, name in entries)
+
+
 def palette_of(node: DOMNode, entries: Iterable[PaletteEntry]) -> PaletteCommands:
     """(title, help, callback) of each entry, run as an action of ``node``."""
     for entry in entries:

@@ -2,13 +2,15 @@
 settings, a filter, a time to check …).
 
 The form is told its fields, a ``check`` run as the person types (so a field can say what is
-wrong before the service does) and a ``submit`` coroutine. ``submit`` answers None when the
-action was done (the form closes, with True) or the text of the refusal: the form then shows
-it and stays open with everything typed kept, to be corrected and sent again.
+wrong before the service does) and a ``submit`` coroutine. ``submit`` returns when the action
+was done (the form closes, with True) or raises :class:`~frontdesk.store.errors.Refused`: the
+form then shows the reason and stays open with everything typed kept, to be corrected and
+sent again. The answer reaches the form as its :class:`FormScreen.Sent` message.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,14 +21,18 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
+from ....store.errors import Refused
 from ....text import safe
+from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Checkbox, Input, Label, Select, Static
+
+log = logging.getLogger("frontdesk.tui.form")
 
 FieldKind = Literal["text", "bool", "choice"]
 Values = dict[str, Any]
 Check = Callable[[Values], str | None]
-Submit = Callable[[Values], Awaitable[str | None]]
+Submit = Callable[[Values], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -187,15 +193,23 @@ class FormScreen(ModalScreen[bool]):
         self.show_problem("Sending…", error=False)
         self._send(self.values)
 
+    class Sent(Answered):
+        """What came of sending the form."""
+
     @work(exclusive=True, group="form", exit_on_error=False)
     async def _send(self, values: Values) -> None:
         try:
-            problem = await self._submit(values)
+            refusal = await refusal_of(self._submit(values))
         except Exception as error:  # a bug must not lose what was typed
-            problem = f"Something went wrong: {error}"
+            log.exception("a form's action failed")
+            refusal = Refused(f"Something went wrong: {error}")
+        self.post_message(self.Sent(refusal))
+
+    def on_form_screen_sent(self, message: Sent) -> None:
+        """Done: the form closes; refused: why, and everything typed stays."""
         self.sending = False
-        if problem:
-            self.show_problem(problem)
+        if message.reason is not None:
+            self.show_problem(message.reason)
             return
         self.dismiss(True)
 

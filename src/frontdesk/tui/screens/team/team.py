@@ -40,6 +40,7 @@ from ... import clock
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Select, Static
 from ..shared.base import ModeScreen
+from ..shared.table_rows import Cell, TableRows
 
 if TYPE_CHECKING:
     from ....store.session import Session
@@ -47,9 +48,6 @@ if TYPE_CHECKING:
 #: The picker's value for "everyone".
 EVERYONE = "*"
 SORTS = ("name", "presence", "load", "last seen")
-
-Cell = tuple[str, str]  # (text, style): compared before a cell is touched
-
 
 def channel_label(channel: str) -> str:
     """``Chat`` for InteractiveChat; every channel by its one display name."""
@@ -88,61 +86,6 @@ def _sort_key(sort: str, loads: dict[str, Load]) -> Callable[[MemberRow], Any]:
                           -r.last_seen.timestamp() if r.last_seen else 0.0,
                           r.name.casefold(), r.agent_id)
     return lambda r: (r.name.casefold(), r.agent_id)
-
-
-class TableRows:
-    """Keeps a DataTable in step with keyed rows of (text, style) cells, touching little.
-
-    Same keys in the same order: only the cells whose text or style changed are updated.
-    Otherwise the rows are laid again, the cursor stays on its row (by key) and that row
-    stays at the same height on screen, so a live change does not throw the reader off.
-    """
-
-    def __init__(self) -> None:
-        self.order: list[str] = []
-        self.cells: dict[str, tuple[Cell, ...]] = {}
-
-    def forget(self) -> None:
-        """The columns were rebuilt: the next sync lays every row."""
-        self.order = []
-        self.cells = {}
-
-    def key_at(self, index: int) -> str | None:
-        """The key of the row at ``index``."""
-        return self.order[index] if 0 <= index < len(self.order) else None
-
-    def sync(self, table: DataTable[Any], order: list[str],
-             cells: dict[str, tuple[Cell, ...]], *, force: bool = False) -> None:
-        """Show ``cells`` in ``order``."""
-        if order == self.order and not force:
-            self.update(table, cells)
-            return
-        cursor_key = self.key_at(table.cursor_row)
-        offset = table.cursor_row - int(table.scroll_y)
-        scroll = int(table.scroll_y)
-        table.clear()
-        for key in order:
-            table.add_row(*(Text(text, style=style) for text, style in cells[key]), key=key)
-        self.order = list(order)
-        self.cells = dict(cells)
-        if cursor_key in cells:
-            index = order.index(cursor_key)
-            table.move_cursor(row=index, animate=False)
-            scroll = max(0, index - offset)
-        if scroll:
-            table.call_after_refresh(table.scroll_to, y=scroll, animate=False)
-
-    def update(self, table: DataTable[Any], cells: dict[str, tuple[Cell, ...]]) -> None:
-        """Update the cells that differ from what is shown (rows known to the table only)."""
-        keys = [str(column.key.value) for column in table.ordered_columns]
-        for key, new in cells.items():
-            old = self.cells.get(key)
-            if old is None or old == new:
-                continue
-            for index, (column_key, cell) in enumerate(zip(keys, new, strict=True)):
-                if old[index] != cell:
-                    table.update_cell(key, column_key, Text(cell[0], style=cell[1]))
-            self.cells[key] = new
 
 
 @owns_bindings
@@ -208,11 +151,7 @@ class TeamScreen(ModeScreen):
             table = self.query_one("#team-table", DataTable)
         except Exception:
             return None
-        height = table.size.height - 1  # the header row
-        if height <= 0 or not self._table_rows.order:
-            return None
-        first = int(table.scroll_y)
-        return self._table_rows.order[first:first + height]
+        return self._table_rows.visible(table)
 
     def on_mount(self) -> None:
         self._attach_store()
