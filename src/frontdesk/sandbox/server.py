@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 import socket
 import tempfile
 import threading
@@ -30,6 +29,7 @@ from .app import create_app
 from .clock import Clock
 from .context import SandboxContext
 from .faults import Faults
+from .keys import new_key as new_key  # where the sandbox has always offered it
 
 T = TypeVar("T")
 
@@ -45,11 +45,6 @@ def _new_loop() -> asyncio.AbstractEventLoop:
         return asyncio.new_event_loop()
     loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
     return loop
-
-
-def new_key() -> str:
-    """A fresh API key for a sandbox started without one."""
-    return "sbx_" + secrets.token_urlsafe(24)
 
 
 class _Server(uvicorn.Server):
