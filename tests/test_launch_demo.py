@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from frontdesk import launch
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+
+SRC = Path(__file__).resolve().parents[1] / "src"
 
 
 def test_the_demo_signs_in_as_the_seeded_demo_agent() -> None:
     assert launch.DEMO_IDENTITY == DEMO_AGENT_EMAIL
+
+
+def test_the_first_demo_makes_its_key_without_loading_the_sandbox(tmp_path: Path) -> None:
+    """A fresh machine's first ``frontdesk demo``: its key is made and kept before the first
+    frame, the sandbox's server (FastAPI, uvicorn) loads only after it."""
+    probe = """
+import sys
+from frontdesk import launch
+db_path, _ = launch.demo_paths()
+key = launch._demo_key(db_path)
+loaded = [m for m in ("fastapi", "uvicorn", "frontdesk.sandbox.server") if m in sys.modules]
+print(key.startswith("sbx_"), loaded, launch._demo_key(db_path) == key)
+"""
+    env = {**os.environ, "FRONTDESK_HOME": str(tmp_path / "home"), "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, env=env,
+                          timeout=60, check=False)
+    assert done.stdout.decode().split() == ["True", "[]", "True"], done.stderr.decode()[-2000:]

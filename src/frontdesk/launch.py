@@ -299,7 +299,7 @@ def _demo_key(db_path: Path) -> str:
         return stable_key(db_path)
     except (OSError, IndexError, ConfigError) as error:
         logging.getLogger("frontdesk.demo").warning("the demo's key cannot be kept: %s", error)
-        from .sandbox.server import new_key
+        from .sandbox.keys import new_key
 
         return new_key()
 

@@ -53,7 +53,7 @@ def stable_key(db: Path) -> str:
     in a 0700 directory) the first time. Raises ``KeyFileError`` when the file exists but
     cannot be used (readable by others, say): it is never replaced silently."""
     from ..settings import read_key_file, write_key_file
-    from .server import new_key
+    from .keys import new_key
 
     path = key_file_for(db)
     if path.exists():

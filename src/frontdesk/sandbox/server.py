@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import secrets
 import socket
 import tempfile
 import threading
@@ -31,6 +30,7 @@ from .app import create_app
 from .clock import Clock
 from .context import SandboxContext
 from .faults import Faults
+from .keys import new_key as new_key  # where the sandbox has always offered it
 
 T = TypeVar("T")
 
@@ -52,11 +52,6 @@ def _new_loop() -> asyncio.AbstractEventLoop:
         return asyncio.new_event_loop()
     loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
     return loop
-
-
-def new_key() -> str:
-    """A fresh API key for a sandbox started without one."""
-    return "sbx_" + secrets.token_urlsafe(24)
 
 
 class _Server(uvicorn.Server):

@@ -190,8 +190,15 @@ _V2 = """
 ALTER TABLE working_set ADD COLUMN row TEXT
 """
 
+# The working set's rows in the order the first frame reads them, in an index of their own:
+# reading them is a scan of that index alone, never of the records stored beside them.
+_V3 = """
+CREATE INDEX working_set_rows ON working_set (seen_at, conversation_id, row)
+"""
+
 #: Migration steps: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2)]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
+                                                          _script(_V3)]
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -601,8 +608,17 @@ class LocalStore:
         """The remembered conversations as (id, compact row, wire JSON when there is no
         row), most recently seen first (at most ``limit``): what the inbox paints its first
         frame from, without the models."""
-        found = self._recent("row, CASE WHEN row IS NULL THEN record END", limit)
-        return [(int(cid), row, wire) for cid, row, wire in found]
+        found = self._recent("row", limit)  # the rows' own index: no record is read
+        older = [cid for cid, row in found if row is None]
+        wires: dict[int, str] = {}
+        for start in range(0, len(older), 500):  # kept before rows were: their records
+            chunk = older[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            with self._lock:
+                wires.update(self._conn.execute(
+                    f"SELECT conversation_id, record FROM working_set "
+                    f"WHERE conversation_id IN ({marks})", chunk).fetchall())
+        return [(int(cid), row, wires.get(cid) if row is None else None) for cid, row in found]
 
     def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
         """The remembered conversations as (id, wire JSON), most recently seen first (at most
