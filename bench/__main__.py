@@ -176,6 +176,12 @@ def _first_fill(ctx: BenchContext) -> Outcome:
     return bench_first_fill.run(ctx)
 
 
+def _search(ctx: BenchContext) -> Outcome:
+    from . import bench_search
+
+    return bench_search.run(ctx)
+
+
 def _local(ctx: BenchContext) -> Outcome:
     from . import bench_local
 
@@ -199,6 +205,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "memory": ("(i) console memory", _memory, ("big",)),
     "slow": ("(l) a thread opened over a slow service", _slow_thread, ()),
     "fill": ("(m) first start: the Queue view at the service's pace", _first_fill, ()),
+    "search": ("(n) a text search: the results after one round trip", _search, ()),
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }

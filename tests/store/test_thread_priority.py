@@ -20,6 +20,7 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
+from frontdesk.store.message_rows import MessageRows
 from frontdesk.store.session import Session
 from frontdesk.store.threads import ThreadState
 
@@ -69,4 +70,45 @@ async def test_a_thread_shows_its_messages_before_the_head_is_read(
         assert [p.rsplit("/", 1)[-1] for p in asked] == ["messages"]  # one round trip
         assert len(paths) > len(asked)  # the head's requests came after
     finally:
+        await session.close()
+
+
+async def test_a_thread_opened_asks_for_its_messages_before_its_screen_exists(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """``prefetch`` (the thread screen being built) sends the messages' request at once; the
+    opening tick uses its answer rather than asking again. An early request for another
+    conversation is dropped, and a missing conversation is still said to be missing."""
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    paths: list[str] = []
+    sent = asyncio.Event()
+
+    async def on_request(request: httpx.Request) -> None:
+        paths.append(request.url.path)
+        sent.set()
+
+    client._http.event_hooks["request"].append(on_request)
+    threads = session.threads
+    try:
+        threads.prefetch(7)
+        await asyncio.wait_for(sent.wait(), 30)  # on its way before the thread is opened
+        assert paths == ["/v1/conversations/7/messages"]
+        threads.open(7)
+        state = await threads.poll()
+        assert state.messages
+        assert paths.count("/v1/conversations/7/messages") == 1
+
+        threads.prefetch(8)
+        threads.open(9)  # the user went elsewhere: 8's answer is not 9's
+        state = await threads.poll()
+        assert state.conversation_id == 9 and "/v1/conversations/9/messages" in paths
+        assert state.messages == MessageRows.of_wires(
+            (await client.messages.list_wires_if_changed(9, None))[0] or ())
+
+        threads.prefetch(99_999)
+        threads.open(99_999)
+        assert (await threads.poll()).missing
+    finally:
+        threads.close()
         await session.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, InvalidRequest, NotFound
@@ -30,8 +30,8 @@ log = logging.getLogger("frontdesk.store")
 
 #: search results kept at most (one page of the service's search)
 SEARCH_LIMIT = 100
-#: records fetched at once for a search (the pacer spreads them out)
-FETCH_AT_ONCE = 8
+#: search results read first, at a key press's priority (about a screenful)
+FIRST_PAGE = 40
 
 
 class Finder:
@@ -45,11 +45,17 @@ class Finder:
 
     # ------------------------------------------------------------------ finding
 
-    async def search_text(self, query: str) -> list[Conversation]:
+    async def search_text(self, query: str,
+                          found: Callable[[list[int]], None] | None = None
+                          ) -> list[Conversation]:
         """Conversations whose text matches ``query``, as the service ranks them.
 
-        Records not known yet are fetched (at most :data:`SEARCH_LIMIT`), known ones are
-        refreshed at the next poll; all are kept in the working set.
+        The service answers with ids only: ``found`` is told them, in rank order, as soon as
+        it answers (the ones the inbox knows can be listed at once). Records not known yet
+        (at most :data:`SEARCH_LIMIT`) are then asked for all together — the first
+        :data:`FIRST_PAGE` at a key press's priority, the rest behind them, the pacer
+        spreading them over the service's budget — and each is kept (and the inbox told) as
+        it arrives. Known ones are refreshed at the next poll; all stay in the working set.
         """
         query = query.strip()
         if not query:
@@ -64,28 +70,49 @@ class Finder:
         except ApiError as error:
             raise Refused(f"Could not search: {error.message}", error=error) from error
         ids = list(dict.fromkeys(hit.id for hit in page.items))
+        if found is not None:
+            found(ids)
         unknown = [cid for cid in ids if cid not in inbox.records]
-        fetched: dict[int, Conversation] = {}
-        failures: list[str] = []
-        for start in range(0, len(unknown), FETCH_AT_ONCE):
-            batch = unknown[start:start + FETCH_AT_ONCE]
-            results = await asyncio.gather(
-                *(client.conversations.get(cid, priority=Priority.INTERACTIVE)
-                  for cid in batch), return_exceptions=True)
-            for cid, result in zip(batch, results, strict=True):
-                if isinstance(result, ApiError):
-                    if not isinstance(result, NotFound):
-                        failures.append(result.message)
-                elif not isinstance(result, BaseException):
-                    fetched[cid] = result
-        if fetched:
-            inbox.upsert(fetched.values(), "seen")
-        inbox.want([cid for cid in ids if cid not in fetched], Priority.VISIBLE)
+        inbox.want([cid for cid in ids if cid in inbox.records], Priority.VISIBLE)
+        failures = await self._read_found(unknown)
         self._inbox.changed()
-        found = [inbox.records[cid] for cid in ids if cid in inbox.records]
-        if failures and not found:
+        result = [inbox.records[cid] for cid in ids if cid in inbox.records]
+        if failures and not result:
             raise Refused(f"Could not read the conversations found: {failures[0]}")
-        return found
+        return result
+
+    async def _read_found(self, ranked: list[int]) -> list[str]:
+        """Ask for these records all at once (the first page first) and keep each group
+        that has arrived, telling the inbox; the failures' messages (a record that failed is
+        fetched again at the next poll)."""
+        client = self._hub.client
+        inbox = self._inbox
+        asked = {asyncio.ensure_future(client.conversations.get(
+            cid, priority=Priority.INTERACTIVE if rank < FIRST_PAGE else Priority.VISIBLE)): cid
+            for rank, cid in enumerate(ranked)}
+        failures: list[str] = []
+        waiting = set(asked)
+        try:
+            while waiting:
+                done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                arrived: list[Conversation] = []
+                for task in done:
+                    error = task.exception()
+                    if error is None:
+                        arrived.append(task.result())
+                    elif isinstance(error, ApiError):
+                        if not isinstance(error, NotFound):
+                            failures.append(error.message)
+                            inbox.want([asked[task]], Priority.VISIBLE)
+                    else:
+                        raise error
+                if arrived:
+                    inbox.upsert(arrived, "seen")
+                    inbox.changed()
+        finally:
+            for task in waiting:
+                task.cancel()
+        return failures
 
     async def open_by_id(self, conversation_id: int) -> Conversation:
         """One conversation, fetched now (and kept)."""

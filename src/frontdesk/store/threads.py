@@ -4,11 +4,12 @@ replies and notes waiting in the outbox beside it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
@@ -24,9 +25,13 @@ if TYPE_CHECKING:
         InternalNote,
         Message,
     )
+    from ..api.resources.messages import WireMessage
     from .directory import Directory
     from .hub import Hub
     from .inbox import InboxStore
+
+    #: what a request for a thread's messages answers: the messages (None: unchanged), the tag
+    Fetched = tuple[list[WireMessage] | None, str | None]
 
 log = logging.getLogger("frontdesk.store")
 
@@ -73,6 +78,45 @@ class ThreadStore:
         #: poll that overlapped another) asks for all of them
         self._etag_messages: Sequence[Message] | None = None
         self._notes_due = False
+        #: the messages of a thread the user just opened, asked for before its screen was
+        #: built (the opening tick uses the answer): the conversation and the request
+        self._early: tuple[int, asyncio.Task[Fetched]] | None = None
+
+    def prefetch(self, conversation_id: int) -> None:
+        """The user opens this thread: ask for its messages now, so that they are on their
+        way while the screen is built (over a slow service the screen is then shown with
+        them one round trip after the key press). The thread's opening tick uses the
+        answer; nothing happens when the service cannot be reached now."""
+        if self._early is not None and self._early[0] == conversation_id:
+            return
+        self._drop_early()
+        try:
+            client = self._hub.client
+            loop = asyncio.get_running_loop()
+        except (ApiError, RuntimeError):
+            return
+        task = loop.create_task(client.messages.list_wires_if_changed(
+            conversation_id, None, priority=Priority.INTERACTIVE),
+            name=f"thread-prefetch:{conversation_id}")
+        task.add_done_callback(_consume)
+        self._early = (conversation_id, task)
+
+    def _drop_early(self) -> None:
+        """Forget an early request (another thread is opened, or none): cancelled if it is
+        still on its way."""
+        if self._early is not None:
+            self._early[1].cancel()
+            self._early = None
+
+    def _take_early(self, conversation_id: int) -> asyncio.Task[Fetched] | None:
+        """The early request for this conversation, once (None when there is none)."""
+        early, self._early = self._early, None
+        if early is None:
+            return None
+        if early[0] != conversation_id:
+            early[1].cancel()
+            return None
+        return early[1]
 
     def want_notes(self) -> None:
         """Read the notes and the linked conversations at the next tick (one was just
@@ -96,6 +140,7 @@ class ThreadStore:
     def close(self) -> None:
         """No thread shown any more."""
         self.current = None
+        self._drop_early()
         self._hub.live.remove(TOPIC)
 
     @property
@@ -130,9 +175,13 @@ class ThreadStore:
         extra = Priority.INTERACTIVE if opening else Priority.BACKGROUND
         self._polls += 1
         known = previous is not None and previous.messages is self._etag_messages
+        early = self._take_early(conversation_id) if opening else None
         try:
-            fresh, etag = await client.messages.list_wires_if_changed(
-                conversation_id, self._etag if known else None, priority=main)
+            if early is not None:
+                fresh, etag = await early
+            else:
+                fresh, etag = await client.messages.list_wires_if_changed(
+                    conversation_id, self._etag if known else None, priority=main)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
         messages: Sequence[Message]
@@ -227,3 +276,10 @@ class ThreadStore:
             from dataclasses import replace
 
             self._hub.live.put(TOPIC, replace(state, pending=pending))
+
+
+def _consume(task: asyncio.Task[Any]) -> None:
+    """Read an early request's outcome, so an answer nobody used is no warning: the opening
+    tick that uses it sees its error itself."""
+    if not task.cancelled():
+        task.exception()

@@ -139,6 +139,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._search_query = ""
         #: the text of a search the service has not answered yet (None: none running)
         self._searching: str | None = None
+        #: the service has answered the search; the conversations it found are being read
+        self._reading = False
         self._finder: Finder | None = None
         self._counts_due = False
         #: the views' counts as painted, and who "me" and "my queues" were for them
@@ -216,6 +218,18 @@ class InboxScreen(ModeScreen, ConversationActions):
         elif topic == "connection" and not inbox.filled:
             self.rebuild()
 
+    def _at_top_while_filling(self) -> bool:
+        """Whether the cursor has not left the top while the first fill brings rows."""
+        return self.conversation_list.cursor <= 0 and self._loading()
+
+    def _keep_at_top(self, at_top: bool) -> None:
+        """While the first fill brings rows and the user has not moved, the cursor is on the
+        newest row, not on whichever row came first."""
+        if at_top:
+            shown = self.conversation_list.shown_ids()
+            if shown:
+                self.conversation_list.move_to(shown[0])
+
     def _basis_now(self) -> tuple[str | None, frozenset[str]] | None:
         session = self.session
         if session is None:
@@ -244,7 +258,9 @@ class InboxScreen(ModeScreen, ConversationActions):
             moved[conversation_id] = (row if row is not None and view in inbox.views_of(row)
                                       else None)
         listing = self.conversation_list
+        at_top = self._at_top_while_filling()
         listing.update_rows(moved, inbox.sort_key, names=names)
+        self._keep_at_top(at_top)
         self._shown_version = inbox.version
         renders = self.fd.renders
         renders["inbox.update"] = renders.get("inbox.update", 0) + 1
@@ -289,9 +305,13 @@ class InboxScreen(ModeScreen, ConversationActions):
         if self.view == SEARCH and self._searching is not None:
             listing.empty_text = (f"Searching the service for “{one_line(self._searching, 40)}”"
                                   "… (the results show here)")
+        elif self.view == SEARCH and self._reading:
+            listing.empty_text = f"Reading the {len(self._search_ids)} conversations found…"
         listing.hidden_columns = HIDDEN_COLUMNS.get(self.view, frozenset())
         listing.last_column = LAST_COLUMNS.get(self.view, "age")
+        at_top = self._at_top_while_filling()
         listing.set_rows(self.rows())
+        self._keep_at_top(at_top)
         self._shown_version = session.inbox.version if session is not None else None
         self._basis = self._basis_now()
         renders = self.fd.renders
@@ -456,9 +476,17 @@ class InboxScreen(ModeScreen, ConversationActions):
         self.view = SEARCH
         tabs.active = f"view-{SEARCH}"
         self.rebuild()
+
+        def answered(ids: list[int]) -> None:  # the known ones are listed at once
+            self._searching = None
+            self._reading = True
+            self._search_query, self._search_ids = query, ids
+            self.rebuild()
+
         try:
-            found = await finder.search_text(query)
+            found = await finder.search_text(query, answered)
         except Refused as refusal:
+            self._reading = False
             self.notify(refusal.reason, severity="error", markup=False)
             view, self._search_query, self._search_ids = before
             if not (self._search_ids or self._search_query):
@@ -467,6 +495,7 @@ class InboxScreen(ModeScreen, ConversationActions):
                 self.rebuild()
             return
         finally:
+            self._reading = False
             if self._searching == query:
                 self._searching = None
         self._search_query = query

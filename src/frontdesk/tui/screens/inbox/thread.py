@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.types import NoActiveAppError
 
 from ....api.models import Conversation, Message
 from ....store.message_rows import MessageRows
@@ -165,6 +166,10 @@ class ThreadScreen(ModeScreen, ConversationActions):
         self._dropped: set[str] = set()
         self._state: ThreadState | None = None
         self._watching = False
+        with contextlib.suppress(NoActiveAppError):  # built outside a running console
+            session = self.fd.session
+            if session is not None:
+                session.threads.prefetch(conversation_id)  # on its way while this is built
 
     # ------------------------------------------------------------------ parts
 

@@ -33,7 +33,28 @@ class FittedFooter(Footer):
     counted from the keys' text, as the footer's styles lay them out, so the choice does not
     wait for a layout."""
 
+    #: what the keys shown were built from (a recompose that would build the same is skipped)
+    _shown: tuple[Any, ...] | None = None
+
+    def _showing(self) -> tuple[Any, ...]:
+        """What the keys would be built from: every active binding with its state and the
+        key it is shown as, and whether the palette's key is shown."""
+        display = self.app.get_key_display
+        return (self.show_command_palette, tuple(
+            (binding, enabled, tooltip, display(binding))
+            for _, binding, enabled, tooltip in self.screen.active_bindings.values()))
+
+    def compose(self) -> ComposeResult:
+        if self._bindings_ready:
+            self._shown = self._showing()
+        yield from super().compose()
+
     async def recompose(self) -> None:
+        # Focus moving between widgets with the same keys (a thread's messages mounting, a
+        # list taking focus) announces new bindings each time: building ~30 keys again is
+        # the larger part of opening a screen, so only keys that differ are rebuilt.
+        if self._bindings_ready and self.is_attached and self._shown == self._showing():
+            return
         await super().recompose()
         self._fit()
 
