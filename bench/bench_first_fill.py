@@ -75,8 +75,8 @@ async def one_start(server: ServerInfo, paced: bool, mine: set[int], queue: set[
     """One first start on an empty local store; what happened when (seconds)."""
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.store.topics import INBOX

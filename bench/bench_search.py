@@ -69,8 +69,8 @@ async def _measure(base_url: str, queries: list[str], runs: int, paced: bool
                    ) -> dict[str, Any]:
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.config import Settings
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+    from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
     from frontdesk.store.topics import INBOX

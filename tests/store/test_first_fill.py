@@ -13,9 +13,9 @@ import httpx
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.inbox import PREVIEW_COMING
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session

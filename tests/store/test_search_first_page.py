@@ -9,9 +9,9 @@ import httpx
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
-from frontdesk.config import Settings
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import Settings
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.store.topics import INBOX
