@@ -31,6 +31,7 @@ from frontdesk.sandbox.listen import Received, Receiver
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.sandbox.simulator import Simulator
 from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
+from frontdesk.sandbox.webhooks_sender import Attempt, Sender
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 EVERY_KIND = ["ConversationCreated", "ConversationMessageAdded", "ConversationAssigned",
@@ -355,3 +356,34 @@ def test_the_operation_origin_filter(http: httpx.Client, sandbox: SandboxServer,
             assert r.payload()["data"]["author"]["roles"] == ["Enduser"]
     assert all(r.payload()["data"]["author"]["roles"] != ["Enduser"] for r in agents)
     assert {r.event for r in agents} & {"ConversationAssigned", "ConversationClosed"}
+
+
+def test_closing_the_delivery_threads_hands_back_what_was_not_sent() -> None:
+    """On stop, the attempt being sent finishes (and is reported); the ones queued behind
+    it in its lane come back unsent, to be queued again; nothing more is taken."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def hang(_: Received) -> None:
+        arrived.set()
+        release.wait(30)
+
+    sender = Sender()
+    with Receiver(on_event=hang) as slow, Receiver() as quick:
+        def attempt(url: str, n: int) -> Attempt:
+            return Attempt({"n": n}, url, {}, str(n).encode(), f"2026-01-05T09:00:0{n}.000Z")
+
+        sender.submit("slow", attempt(slow.url, 1))
+        sender.submit("slow", attempt(slow.url, 2))
+        sender.submit("quick", attempt(quick.url, 3))
+        assert arrived.wait(30)
+        try:
+            unsent = sender.close(timeout=0)  # do not wait: the first is still held
+        finally:
+            release.set()
+        assert [a.job["n"] for a in unsent] == [2]
+        assert sender.settle(30) and sender.in_flight == 0
+        assert sorted((o.attempt.job["n"], o.code) for o in sender.finished()) == [
+            (1, 200), (3, 200)]
+        with pytest.raises(RuntimeError):
+            sender.submit("slow", attempt(slow.url, 4))
+        assert [r.body for r in slow.received] == [b"1"]

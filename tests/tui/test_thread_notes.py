@@ -116,6 +116,7 @@ async def test_history_of_a_conversation_and_the_organisations_activity(
 
         # the organisation's activity, filtered by kind and by conversation
         app.action_activity()
+        await pilot.pause()  # mounted: its load has started (a busy day is several pages)
         await app.workers.wait_for_complete()
         await pilot.pause()
         activity = app.screen

@@ -105,24 +105,27 @@ class Sender:
         pool.submit(self._drain, lane)
 
     def _drain(self, lane: str) -> None:
-        """Send a lane's attempts until it is empty (on a delivery thread)."""
+        """Send a lane's attempts until it is empty (on a delivery thread). The lane goes
+        away with its last attempt, under the lock, so ``submit`` either joins it or opens
+        a new one."""
+        with self._changed:
+            attempt = self._lanes[lane][0]
         while True:
-            with self._changed:
-                waiting = self._lanes[lane]
-                if not waiting:
-                    del self._lanes[lane]
-                    return
-                attempt = waiting[0]
             try:
                 assert self._http is not None  # made with the pool
                 code, text = self._send(self._http, attempt.url, attempt.headers, attempt.body)
             except Exception as exc:  # a bug in sending must not lose the attempt's record
                 code, text = 0, f"Not delivered: {type(exc).__name__}"
             with self._changed:
+                waiting = self._lanes[lane]
                 waiting.popleft()
                 self._outcomes.append(Outcome(attempt, code, text))
                 self._in_flight -= 1
                 self._changed.notify_all()
+                if not waiting:
+                    del self._lanes[lane]
+                    return
+                attempt = waiting[0]
 
     def finished(self) -> list[Outcome]:
         """The outcomes that came back since the last call (taken: each is given once)."""
@@ -149,6 +152,8 @@ class Sender:
             self._closed = True
             unsent: list[Attempt] = []
             for waiting in self._lanes.values():
+                if not waiting:
+                    continue
                 sending = waiting.popleft()  # a lane's first attempt is being sent
                 unsent.extend(waiting)
                 waiting.clear()

@@ -18,6 +18,8 @@ __all__ = ["RECENT_HOURS", "RECENT_LIMIT", "conversation_history", "recent_activ
 RECENT_HOURS: Final = 24
 #: At most this many entries of the organisation's activity are read (the newest).
 RECENT_LIMIT: Final = 1_000
+#: Entries per page of the organisation's activity (a busy day is a few pages, not dozens).
+RECENT_PAGE: Final = 200
 
 
 async def conversation_history(session: Session, conversation_id: int
@@ -36,7 +38,7 @@ async def recent_activity(session: Session, *, hours: int = RECENT_HOURS,
     ``limit`` entries (the newest; raises the API's errors)."""
     since = session.server_now() - timedelta(hours=hours)
     entries: list[ActivityLogEntry] = []
-    async for entry in session.client.activity_log.list(since=since,
+    async for entry in session.client.activity_log.list(since=since, page_size=RECENT_PAGE,
                                                         priority=Priority.INTERACTIVE):
         entries.append(entry)
     entries.reverse()  # entries of the same moment: the one written last first
