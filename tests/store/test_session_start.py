@@ -219,3 +219,35 @@ def asyncio_run(coroutine: Coroutine[Any, Any, T]) -> T:
     import asyncio
 
     return asyncio.run(coroutine)
+
+
+async def test_a_large_working_set_paints_its_newest_rows_first_then_the_rest(
+        sandbox: SandboxServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from frontdesk.store import inbox as inbox_module
+
+    monkeypatch.setattr(inbox_module, "FIRST_FRAME_ROWS", 4)
+    records = await _fetched(sandbox, 10)
+    me = next(c.assignment.agent_id for c in records[:6]  # an older one is mine
+              if c.assignment is not None and c.assignment.agent_id)
+    with LocalStore(tmp_path / "local.db") as local:
+        for record in records:  # one at a time: each seen after the one before
+            local.remember([record], "inbox")
+        local.save_snapshot("me", {"id": me, "email": DEMO_AGENT_EMAIL})
+    session = _session(tmp_path / "local.db")
+    try:
+        inbox = session.inbox
+        mine = {c.id for c in records if c.assignment is not None
+                and c.assignment.agent_id == me}
+        # the newest and mine (the first view), at once
+        assert set(inbox.rows) == {c.id for c in records[-4:]} | mine
+        assert len(inbox.rows) < len(records)
+        newer = next(c for c in records[:6] if c.id not in inbox.rows).model_copy(
+            update={"subject": "Changed since"})
+        inbox.upsert([newer], "inbox")  # a poll was quicker than the rest
+        version = inbox.version
+        assert inbox.read_the_rest() and inbox.version == version + 1
+        assert sorted(inbox.rows) == sorted(c.id for c in records)
+        assert inbox.rows[newer.id].subject == "Changed since"  # the newer row is kept
+        assert not inbox.read_the_rest() and inbox.version == version + 1
+    finally:
+        session.local.close()

@@ -43,6 +43,8 @@ OPEN_STATES = ("Open",)
 PENDING_STATES = ("Pending", "AwaitingPending")
 #: conversations read from the local working set at start (most recently seen first)
 WORKING_SET_LIMIT = 20_000
+#: of those, the ones read before the first frame (the rest follow once it is on screen)
+FIRST_FRAME_ROWS = 2_000
 #: full records kept in memory (the others are read back from the local store when needed)
 RECORDS_KEPT = 500
 #: conversations fetched per poll at most (the rest follow at the next tick)
@@ -151,9 +153,28 @@ class InboxStore:
         #: (version, conversation id or None for "anything may have changed", its row before)
         self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
             maxlen=CHANGES_KEPT)
-        kept = self._local.working_set_rows(limit=WORKING_SET_LIMIT)
+        first = min(FIRST_FRAME_ROWS, WORKING_SET_LIMIT)
+        #: how many of the working set's rows were read (the rest: :meth:`read_the_rest`)
+        self._read = first if self._read_rows(first) == first else WORKING_SET_LIMIT
+        if self._read < WORKING_SET_LIMIT and self._hub.me_id:
+            self._read_mine(self._hub.me_id)
+        cached = self._local.snapshot("inbox")
+        if isinstance(cached, dict):
+            self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
+            self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
+            for key, value in cached.get("followups", {}).items():
+                try:
+                    self.followups[int(key)] = datetime.fromisoformat(value)
+                except (TypeError, ValueError):
+                    continue
+
+    def _read_rows(self, limit: int, offset: int = 0) -> int:
+        """Add the working set's rows from ``offset`` on (at most ``limit``), keeping any
+        row already here (newer); how many the local store gave."""
+        kept = self._local.working_set_rows(limit=limit, offset=offset)
         compacts = rows_from_compact([compact for _, compact, _ in kept if compact is not None])
         compacts.reverse()
+        rows = self.rows
         for conversation_id, compact, wire in kept:
             try:
                 if compact is not None:
@@ -165,16 +186,32 @@ class InboxStore:
             except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                 log.warning("cached conversation %s does not parse", conversation_id)
                 continue
-            self.rows[row.id] = row
-        cached = self._local.snapshot("inbox")
-        if isinstance(cached, dict):
-            self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
-            self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
-            for key, value in cached.get("followups", {}).items():
-                try:
-                    self.followups[int(key)] = datetime.fromisoformat(value)
-                except (TypeError, ValueError):
-                    continue
+            if row.id not in rows:
+                rows[row.id] = row
+        return len(kept)
+
+    def _read_mine(self, me: str) -> None:
+        """Add the rows assigned to me beyond the newest: the first view (Mine) is whole on
+        the first frame however long ago its conversations were last seen."""
+        rows = self.rows
+        found = self._local.working_set_rows_with(json.dumps(me))
+        for row in rows_from_compact([text for cid, text in found if cid not in rows]):
+            if row is not None and row.agent_id == me and row.id not in rows:
+                rows[row.id] = row
+
+    def read_the_rest(self) -> bool:
+        """Read the working set's rows the first frame did without (a large working set:
+        the most recently seen are read before it, the others once it is on screen); True
+        when rows were added (a new version: every view may have changed)."""
+        if self._read >= WORKING_SET_LIMIT:
+            return False
+        before = len(self.rows)
+        self._read_rows(WORKING_SET_LIMIT - self._read, offset=self._read)
+        self._read = WORKING_SET_LIMIT
+        if len(self.rows) == before:
+            return False
+        self._bump()
+        return True
 
     # ------------------------------------------------------------------ views
 

@@ -603,12 +603,12 @@ class LocalStore:
             )
         return len(rows)
 
-    def working_set_rows(self, limit: int | None = None
+    def working_set_rows(self, limit: int | None = None, offset: int = 0
                          ) -> list[tuple[int, str | None, str | None]]:
         """The remembered conversations as (id, compact row, wire JSON when there is no
-        row), most recently seen first (at most ``limit``): what the inbox paints its first
-        frame from, without the models."""
-        found = self._recent("row", limit)  # the rows' own index: no record is read
+        row), most recently seen first (at most ``limit``, after the first ``offset``): what
+        the inbox paints its first frame from, without the models."""
+        found = self._recent("row", limit, offset)  # the rows' own index: no record read
         older = [cid for cid, row in found if row is None]
         wires: dict[int, str] = {}
         for start in range(0, len(older), 500):  # kept before rows were: their records
@@ -620,19 +620,31 @@ class LocalStore:
                     f"WHERE conversation_id IN ({marks})", chunk).fetchall())
         return [(int(cid), row, wires.get(cid) if row is None else None) for cid, row in found]
 
+    def working_set_rows_with(self, text: str) -> list[tuple[int, str]]:
+        """The remembered conversations whose compact row contains ``text`` (say, an id as
+        JSON writes it): (id, compact row), most recently seen first — a quick way to the
+        first frame's own view wherever its rows are in the rows' index (the caller checks
+        the field)."""
+        with self._lock:
+            found = self._conn.execute(
+                "SELECT conversation_id, row FROM working_set WHERE instr(row, ?) > 0 "
+                "ORDER BY seen_at DESC, conversation_id DESC", (text,)).fetchall()
+        return [(int(cid), str(row)) for cid, row in found]
+
     def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
         """The remembered conversations as (id, wire JSON), most recently seen first (at most
         ``limit``)."""
         return [(int(cid), str(record)) for cid, record in self._recent("record", limit)]
 
-    def _recent(self, columns: str, limit: int | None) -> list[tuple[Any, ...]]:
+    def _recent(self, columns: str, limit: int | None, offset: int = 0
+                ) -> list[tuple[Any, ...]]:
         """``conversation_id, <columns>`` of the working set, most recently seen first."""
         sql = f"SELECT conversation_id, {columns} FROM working_set " \
               "ORDER BY seen_at DESC, conversation_id DESC"
         params: tuple[Any, ...] = ()
-        if limit is not None:
-            sql += " LIMIT ?"
-            params = (max(limit, 0),)
+        if limit is not None or offset:
+            sql += " LIMIT ? OFFSET ?"
+            params = (max(limit, 0) if limit is not None else -1, max(offset, 0))
         with self._lock:
             return list(self._conn.execute(sql, params).fetchall())
 

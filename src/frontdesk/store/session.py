@@ -337,6 +337,8 @@ class Session:
         if self.started:
             return
         self.started = True
+        if self.inbox.read_the_rest():  # the first frame is on screen: the whole inbox now
+            self.inbox.changed()
         if self._client is None:
             await asyncio.to_thread(self._connect_now)
             if self._client is None:
