@@ -77,7 +77,7 @@ async def _fill_inbox(session: Any, pilot: Any, limit: int = 40) -> None:
         version = session.inbox.version
         await session.live.refresh("inbox")
         await pilot.pause()
-        if session.inbox.version == version and not session.inbox._backlog:
+        if session.inbox.version == version and session.inbox.settled:
             return
 
 
@@ -228,10 +228,12 @@ async def _idle(server: ServerInfo, seconds: float, actions: int, settle_limit: 
         if settle_limit > 5:  # not with --quick: the paced sign-in takes seconds
             await app.workers.wait_for_complete()
         started = time.monotonic()
-        # the start-up fill: the inbox's backlog fetched, the header's topics read once
+        # the start-up fill: the inbox's records, their text, tags and names fetched (in
+        # that order), the header's topics read once
         while time.monotonic() - started < settle_limit:
             inbox = session.live.topic("inbox")
-            if inbox is not None and inbox.polls >= 2 and not session.inbox._backlog \
+            if inbox is not None and inbox.polls >= 2 and session.inbox.filled \
+                    and session.inbox.settled and not session.directory._pending \
                     and session.live.get("hours") is not None:
                 break
             await asyncio.sleep(0.25)
