@@ -39,6 +39,10 @@ time.tzset()
 if importlib.util.find_spec("sniffio") is None:
     sys.modules["sniffio"] = None  # type: ignore[assignment]  # "not installed", remembered
 SEED = 7
+#: How long a test's plain HTTP client waits for an answer: only a guard against a hung
+#: sandbox, far beyond what any answer takes even on a machine busy with other work (the
+#: first GET /openapi.json builds the whole schema, seconds of CPU).
+PATIENCE = 120.0
 
 
 class MemoryKeyring(KeyringBackend):
@@ -131,7 +135,7 @@ def empty_sandbox(empty_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
 def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
     """A plain HTTP client signed in to ``sandbox`` (for tests of the sandbox itself)."""
     with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
-                      timeout=10) as client:
+                      timeout=PATIENCE) as client:
         yield client
 
 
@@ -139,7 +143,8 @@ def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
 def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
     """A plain HTTP client signed in to ``empty_sandbox``."""
     with httpx.Client(base_url=empty_sandbox.base_url,
-                      headers={"Authorization": empty_sandbox.key}, timeout=10) as client:
+                      headers={"Authorization": empty_sandbox.key},
+                      timeout=PATIENCE) as client:
         yield client
 
 

@@ -121,6 +121,10 @@ async def test_a_refused_key_is_said_and_a_new_key_is_picked_up_without_a_restar
         await poll(pilot, session)
         assert "● live" in header(app), header(app)
         assert session.client.key.reveal() == replacement
+        for _ in range(50):  # the store's notice reaches the screen as a message
+            if any("new API key" in n.message for n in app._notifications):
+                break
+            await pilot.pause()
         assert any("new API key" in n.message for n in app._notifications)
         await session.outbox.flush()
         assert session.outbox.items() == []

@@ -42,6 +42,7 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
 
@@ -143,6 +144,17 @@ class Console:
             await app.pop_screen()
             await pilot.pause()
         await self.idle(pilot)
+
+    async def fresh_inbox(self, pilot: Pilot[Any]) -> None:
+        """Back to what the inbox shows once signed in: no filter, the Mine view, its first
+        row, the list focused (a flow's ``between``, after :meth:`home`)."""
+        screen = pilot.app.screen
+        assert isinstance(screen, InboxScreen)
+        screen.action_clear()
+        screen.show_view("mine")
+        screen.conversation_list.action_cursor_first()
+        screen.conversation_list.focus()
+        await pilot.pause()
 
     async def walk(self, size: tuple[int, int], *steps: Step,
                    start: Callable[[Pilot[Any]], Awaitable[None]] | None = None,

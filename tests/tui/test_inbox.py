@@ -507,18 +507,6 @@ async def rows_without_a_subject_show_the_last_message_from_the_first_fill(
         assert words in line
 
 
-async def fresh_inbox(pilot: Pilot[Any]) -> None:
-    """Back to what a console shows once signed in: no filter, the Mine view, its first
-    row."""
-    app = pilot.app
-    assert isinstance(app, FrontdeskApp) and isinstance(app.screen, InboxScreen)
-    app.screen.action_clear()
-    app.screen.show_view("mine")
-    app.screen.conversation_list.action_cursor_first()
-    app.screen.conversation_list.focus()
-    await pilot.pause()
-
-
 async def test_reading_the_inbox(console: Console) -> None:
     """The Mine view once signed in; a poll that changes nothing; the filter; the views; the
     cursor across updates; enter, open by id and search."""
@@ -534,7 +522,7 @@ async def test_reading_the_inbox(console: Console) -> None:
                        enter_opens_the_thread,
                        open_by_id,
                        search_shows_a_temporary_view,
-                       start=start, between=fresh_inbox)
+                       start=start, between=console.fresh_inbox)
 
 
 async def test_new_conversations(console: Console) -> None:
@@ -548,7 +536,7 @@ async def test_new_conversations(console: Console) -> None:
                        new_email_conversation_checks_then_creates,
                        new_conversation_keeps_the_form_when_refused,
                        new_chat_needs_a_widget_id,
-                       start=start, between=fresh_inbox)
+                       start=start, between=console.fresh_inbox)
 
 
 async def test_rows_shown_wide(console: Console) -> None:
@@ -562,7 +550,7 @@ async def test_rows_shown_wide(console: Console) -> None:
     await console.walk((160, 45),
                        hostile_names_subjects_and_tags_show_literally,
                        rows_without_a_subject_show_the_last_message_from_the_first_fill,
-                       start=start, between=fresh_inbox)
+                       start=start, between=console.fresh_inbox)
 
 
 async def test_an_empty_view_says_loading_until_the_first_fill(console: Console) -> None:

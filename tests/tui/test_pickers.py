@@ -47,6 +47,12 @@ async def settle(console: Console, pilot: Pilot[Any]) -> None:
             break
 
 
+def app_of(pilot: Pilot[Any]) -> FrontdeskApp:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp)
+    return app
+
+
 async def done(pilot: Pilot[Any]) -> None:
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
@@ -100,162 +106,169 @@ def test_presets_are_in_the_future() -> None:
     assert timedelta(0) < presets["tomorrow"] - base < timedelta(days=2)
 
 
-async def test_followup_with_a_typed_time(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, _session, screen = parts(pilot)
-        cid = screen.current_conversation_id()
-        assert cid is not None
-        await pilot.press("f")
-        picker = app.screen
-        assert isinstance(picker, FollowupPicker)
-        await pilot.press("n", "o", "p", "e", "enter")
-        assert app.screen is picker  # not a time: it says so and stays
-        assert "not a time" in str(picker.query_one("#picker-hint").render())
-        picker.query_one(Input).value = "+2h"
-        await pilot.pause()
-        assert "pending until" in str(picker.query_one("#picker-hint").render())
-        await pilot.press("enter")
-        await done(pilot)
-        row = console.sandbox.query("SELECT state, followup_until FROM conversations "
-                                    "WHERE id = ?", (cid,))[0]
-        assert row["state"] == "Pending"
-        assert row["followup_until"].startswith("2026-01-05T11:00")
+async def followup_with_a_typed_time(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, _session, screen = parts(pilot)
+    cid = screen.current_conversation_id()
+    assert cid is not None
+    await pilot.press("f")
+    picker = app.screen
+    assert isinstance(picker, FollowupPicker)
+    await pilot.press("n", "o", "p", "e", "enter")
+    assert app.screen is picker  # not a time: it says so and stays
+    assert "not a time" in str(picker.query_one("#picker-hint").render())
+    picker.query_one(Input).value = "+2h"
+    await pilot.pause()
+    assert "pending until" in str(picker.query_one("#picker-hint").render())
+    await pilot.press("enter")
+    await done(pilot)
+    row = console.sandbox.query("SELECT state, followup_until FROM conversations "
+                                "WHERE id = ?", (cid,))[0]
+    assert row["state"] == "Pending"
+    assert row["followup_until"].startswith("2026-01-05T11:00")
 
 
 # --------------------------------------------------------------------------- queues
 
 
-async def test_queue_picker_filters_and_esc_cancels(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen = parts(pilot)
-        cid = screen.current_conversation_id()
-        assert cid is not None
-        before = console.sandbox.query("SELECT queue_id, assigned_agent_id FROM conversations "
-                                       "WHERE id = ?", (cid,))[0]
-        await pilot.press("T")
-        picker = app.screen
-        assert isinstance(picker, QueuePicker)
-        assert picker.options.option_count == len(session.directory.queues)
-        await pilot.press("down", "down")
-        assert picker.options.highlighted == 2
-        await pilot.press("up")
-        assert picker.options.highlighted == 1
-        await pilot.press("z", "z", "z")
-        assert picker.options.option_count == 0
-        await pilot.press("enter")
-        assert app.screen is picker
-        await pilot.press("escape")
-        await done(pilot)
-        assert isinstance(app.screen, InboxScreen)
-        after = console.sandbox.query("SELECT queue_id, assigned_agent_id FROM conversations "
-                                      "WHERE id = ?", (cid,))[0]
-        assert after == before
+async def queue_picker_filters_and_esc_cancels(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, screen = parts(pilot)
+    cid = screen.current_conversation_id()
+    assert cid is not None
+    before = console.sandbox.query("SELECT queue_id, assigned_agent_id FROM conversations "
+                                   "WHERE id = ?", (cid,))[0]
+    await pilot.press("T")
+    picker = app.screen
+    assert isinstance(picker, QueuePicker)
+    assert picker.options.option_count == len(session.directory.queues)
+    await pilot.press("down", "down")
+    assert picker.options.highlighted == 2
+    await pilot.press("up")
+    assert picker.options.highlighted == 1
+    await pilot.press("z", "z", "z")
+    assert picker.options.option_count == 0
+    await pilot.press("enter")
+    assert app.screen is picker
+    await pilot.press("escape")
+    await done(pilot)
+    assert isinstance(app.screen, InboxScreen)
+    after = console.sandbox.query("SELECT queue_id, assigned_agent_id FROM conversations "
+                                  "WHERE id = ?", (cid,))[0]
+    assert after == before
 
 
 # --------------------------------------------------------------------------- tags
 
 
-async def test_tag_picker_toggles_removes_and_creates(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
+async def tag_picker_toggles_removes_and_creates(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, screen = parts(pilot)
+    cid = tagged_conversation(console, session)
+    assert screen.conversation_list.move_to(cid)
+    before = sandbox_tags(console, cid)
+    removed = sorted(before)[0]
+    added = next(t.name for t in sorted(session.directory.tags.values(),
+                                        key=lambda t: t.name)
+                 if t.active and t.name not in before and t.name.isascii())
+    removed_tag = session.directory.tag_by_name(removed)
+    added_tag = session.directory.tag_by_name(added)
+    assert removed_tag is not None and added_tag is not None
+    await pilot.press("t")
+    await done(pilot)
+    picker = app.screen
+    assert isinstance(picker, TagPicker)
+    # untick one that is applied
+    await pilot.press(*removed)
+    assert picker.highlighted_id() == f"tag:{removed_tag.id}"
+    await pilot.press("space")
+    picker.query_one(Input).value = ""
+    # tick one that is not
+    await pilot.press(*added)
+    await pilot.press("space")
+    picker.query_one(Input).value = ""
+    await pilot.pause()
+    # a new name: offered as "create tag", ticked with space
+    await pilot.press(*"brand-new-tag")
+    assert picker.highlighted_id() == "create"
+    await pilot.press("space")
+    assert picker.creates == ["brand-new-tag"]
+    choice = picker.choice()
+    assert choice == TagChoice(add=(added_tag.id,), remove=(removed_tag.id,),
+                               create=("brand-new-tag",))
+    await pilot.press("enter")
+    await done(pilot)
+    assert isinstance(app.screen, InboxScreen)
+    assert sandbox_tags(console, cid) == (before - {removed}) | {added, "brand-new-tag"}
+    assert console.sandbox.query("SELECT state FROM tags WHERE name = 'brand-new-tag'")
+    names = screen.conversation_list.lookups.tag_names(cid)
+    assert "brand-new-tag" in names and removed not in names
+
+
+async def typed_new_name_and_enter_creates_it(console: Console, pilot: Pilot[Any]) -> None:
+    _app, _session, screen = parts(pilot)
+    cid = screen.current_conversation_id()
+    assert cid is not None
+    before = sandbox_tags(console, cid)
+    await pilot.press("t")
+    await done(pilot)
+    await pilot.press(*"fresh-one", "enter")
+    await done(pilot)
+    assert sandbox_tags(console, cid) == before | {"fresh-one"}
+
+
+async def inactive_tags_can_only_be_removed(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, screen = parts(pilot)
+    cid = screen.current_conversation_id()
+    assert cid is not None
+    inactive = next(t for t in session.directory.tags.values() if not t.active)
+    before = sandbox_tags(console, cid)
+    assert inactive.name not in before
+    await pilot.press("t")
+    await done(pilot)
+    picker = app.screen
+    assert isinstance(picker, TagPicker)
+    await pilot.press(*inactive.name)
+    assert picker.highlighted_id() == f"tag:{inactive.id}"
+    await pilot.press("space")
+    assert inactive.id not in picker.chosen
+    assert any("deactivated" in str(n.message) for n in app._notifications)
+    await pilot.press("enter")  # nothing changed: closes without a request
+    await done(pilot)
+    assert isinstance(app.screen, InboxScreen)
+    assert sandbox_tags(console, cid) == before
+
+
+async def esc_cancels_the_tag_picker(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, screen = parts(pilot)
+    cid = tagged_conversation(console, session)
+    assert screen.conversation_list.move_to(cid)
+    before = sandbox_tags(console, cid)
+    await pilot.press("t")
+    await done(pilot)
+    await pilot.press("space", "escape")
+    await done(pilot)
+    assert isinstance(app.screen, InboxScreen)
+    assert sandbox_tags(console, cid) == before
+
+
+async def test_pickers_on_the_inbox(console: Console) -> None:
+    """The tag picker (esc, inactive tags, a typed new name, toggles), the queue picker and a
+    typed follow-up time, each on a freshly settled inbox."""
+    async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
-        _app, session, screen = parts(pilot)
-        cid = tagged_conversation(console, session)
-        assert screen.conversation_list.move_to(cid)
-        before = sandbox_tags(console, cid)
-        removed = sorted(before)[0]
-        added = next(t.name for t in sorted(session.directory.tags.values(),
-                                            key=lambda t: t.name)
-                     if t.active and t.name not in before and t.name.isascii())
-        removed_tag = session.directory.tag_by_name(removed)
-        added_tag = session.directory.tag_by_name(added)
-        assert removed_tag is not None and added_tag is not None
-        await pilot.press("t")
-        await done(pilot)
-        picker = app.screen
-        assert isinstance(picker, TagPicker)
-        # untick one that is applied
-        await pilot.press(*removed)
-        assert picker.highlighted_id() == f"tag:{removed_tag.id}"
-        await pilot.press("space")
-        picker.query_one(Input).value = ""
-        # tick one that is not
-        await pilot.press(*added)
-        await pilot.press("space")
-        picker.query_one(Input).value = ""
-        await pilot.pause()
-        # a new name: offered as "create tag", ticked with space
-        await pilot.press(*"brand-new-tag")
-        assert picker.highlighted_id() == "create"
-        await pilot.press("space")
-        assert picker.creates == ["brand-new-tag"]
-        choice = picker.choice()
-        assert choice == TagChoice(add=(added_tag.id,), remove=(removed_tag.id,),
-                                   create=("brand-new-tag",))
-        await pilot.press("enter")
-        await done(pilot)
-        assert isinstance(app.screen, InboxScreen)
-        assert sandbox_tags(console, cid) == (before - {removed}) | {added, "brand-new-tag"}
-        assert console.sandbox.query("SELECT state FROM tags WHERE name = 'brand-new-tag'")
-        names = screen.conversation_list.lookups.tag_names(cid)
-        assert "brand-new-tag" in names and removed not in names
 
-
-async def test_typed_new_name_and_enter_creates_it(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async def between(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
-        _app, _session, screen = parts(pilot)
-        cid = screen.current_conversation_id()
-        assert cid is not None
-        before = sandbox_tags(console, cid)
-        await pilot.press("t")
-        await done(pilot)
-        await pilot.press(*"fresh-one", "enter")
-        await done(pilot)
-        assert sandbox_tags(console, cid) == before | {"fresh-one"}
+        await console.fresh_inbox(pilot)
 
-
-async def test_inactive_tags_can_only_be_removed(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen = parts(pilot)
-        cid = screen.current_conversation_id()
-        assert cid is not None
-        inactive = next(t for t in session.directory.tags.values() if not t.active)
-        before = sandbox_tags(console, cid)
-        assert inactive.name not in before
-        await pilot.press("t")
-        await done(pilot)
-        picker = app.screen
-        assert isinstance(picker, TagPicker)
-        await pilot.press(*inactive.name)
-        assert picker.highlighted_id() == f"tag:{inactive.id}"
-        await pilot.press("space")
-        assert inactive.id not in picker.chosen
-        assert any("deactivated" in str(n.message) for n in app._notifications)
-        await pilot.press("enter")  # nothing changed: closes without a request
-        await done(pilot)
-        assert isinstance(app.screen, InboxScreen)
-        assert sandbox_tags(console, cid) == before
-
-
-async def test_esc_cancels_the_tag_picker(console: Console) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(console, pilot)
-        _app, session, screen = parts(pilot)
-        cid = tagged_conversation(console, session)
-        assert screen.conversation_list.move_to(cid)
-        before = sandbox_tags(console, cid)
-        await pilot.press("t")
-        await done(pilot)
-        await pilot.press("space", "escape")
-        await done(pilot)
-        assert isinstance(app.screen, InboxScreen)
-        assert sandbox_tags(console, cid) == before
+    await console.walk((100, 30),
+                       esc_cancels_the_tag_picker,
+                       inactive_tags_can_only_be_removed,
+                       typed_new_name_and_enter_creates_it,
+                       tag_picker_toggles_removes_and_creates,
+                       queue_picker_filters_and_esc_cancels,
+                       followup_with_a_typed_time,
+                       start=start, between=between)

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import DataTable, Select, Static
 
@@ -16,6 +17,8 @@ from frontdesk.api.errors import ApiError
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.team.team import TeamScreen
 from frontdesk.tui.widgets.status_bar import StatusBar
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
 
 
 async def open_team(console: Any, pilot: Any) -> FrontdeskApp:
@@ -35,6 +38,10 @@ async def open_team(console: Any, pilot: Any) -> FrontdeskApp:
             break
     await pilot.pause()
     return app  # type: ignore[no-any-return]
+
+
+def app_of(pilot: Pilot[Any]) -> Any:
+    return pilot.app
 
 
 def table(app: FrontdeskApp) -> DataTable[Any]:
@@ -58,23 +65,21 @@ def http(console: Any) -> httpx.Client:
                         headers={"Authorization": console.sandbox.key}, timeout=10)
 
 
-async def test_everyone_with_counts_at_the_top(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await open_team(console, pilot)
-        agents = console.sandbox.query(
-            "SELECT u.id, COALESCE(p.connection_status, 'Offline') AS c, p.presence_status AS s "
-            "FROM users u LEFT JOIN presence p ON p.user_id = u.id WHERE u.kind = 'agent'")
-        assert table(app).row_count == len(agents)
-        online = sum(1 for a in agents if a["c"] == "Online")
-        working = sum(1 for a in agents if a["c"] == "Online" and a["s"] == "Working")
-        assert f"{online} of {len(agents)} online" in shown(app, "team-counts")
-        assert f"{working} working" in shown(app, "team-counts")
-        assert "Working on Email" in shown(app, "team-channels")
-        me = app.session.me_id
-        assert cell(app, me, "name") == "Demo Agent"
-        assert cell(app, me, "status") == "● Online · Working"
-        assert cell(app, me, "channels") == "Email, Chat"
+async def everyone_with_counts_at_the_top(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    agents = console.sandbox.query(
+        "SELECT u.id, COALESCE(p.connection_status, 'Offline') AS c, p.presence_status AS s "
+        "FROM users u LEFT JOIN presence p ON p.user_id = u.id WHERE u.kind = 'agent'")
+    assert table(app).row_count == len(agents)
+    online = sum(1 for a in agents if a["c"] == "Online")
+    working = sum(1 for a in agents if a["c"] == "Online" and a["s"] == "Working")
+    assert f"{online} of {len(agents)} online" in shown(app, "team-counts")
+    assert f"{working} working" in shown(app, "team-counts")
+    assert "Working on Email" in shown(app, "team-channels")
+    me = app.session.me_id
+    assert cell(app, me, "name") == "Demo Agent"
+    assert cell(app, me, "status") == "● Online · Working"
+    assert cell(app, me, "channels") == "Email, Chat"
 
 
 def open_assigned(console: Any, agent_id: str) -> int:
@@ -107,75 +112,71 @@ async def test_each_agent_shows_their_load_and_it_follows_a_claim(console: Any) 
         assert cell(app, me, "load") == str(before + 1)
 
 
-async def test_a_presence_change_over_http_shows_without_a_key_press(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await open_team(console, pilot)
-        away = console.sandbox.query(
-            "SELECT p.user_id FROM presence p JOIN users u ON u.id = p.user_id "
-            "WHERE u.kind = 'agent' AND p.presence_status = 'Away' ORDER BY p.user_id LIMIT 1")
-        agent_id = away[0]["user_id"]
-        assert "Working" not in cell(app, agent_id, "status")
-        with http(console) as client:
-            reply = client.put(f"/v1/agents/{agent_id}/presence/working-channel",
-                               json={"channel": "Speak", "working": True})
-            assert reply.status_code == 204
-        await app.session.live.refresh("team:presence")
-        await pilot.pause()
-        assert cell(app, agent_id, "status") == "● Online · Working"
-        assert cell(app, agent_id, "channels") == "Speak"
+async def a_presence_change_over_http_shows_without_a_key_press(console: Console,
+                                                                pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    away = console.sandbox.query(
+        "SELECT p.user_id FROM presence p JOIN users u ON u.id = p.user_id "
+        "WHERE u.kind = 'agent' AND p.presence_status = 'Away' ORDER BY p.user_id LIMIT 1")
+    agent_id = away[0]["user_id"]
+    assert "Working" not in cell(app, agent_id, "status")
+    with http(console) as client:
+        reply = client.put(f"/v1/agents/{agent_id}/presence/working-channel",
+                           json={"channel": "Speak", "working": True})
+        assert reply.status_code == 204
+    await app.session.live.refresh("team:presence")
+    await pilot.pause()
+    assert cell(app, agent_id, "status") == "● Online · Working"
+    assert cell(app, agent_id, "channels") == "Speak"
 
 
-async def test_picking_a_team_shows_only_its_members(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await open_team(console, pilot)
-        teams = console.sandbox.query("SELECT id, name FROM teams ORDER BY name COLLATE NOCASE")
-        team = teams[0]
-        members = console.sandbox.query(
-            "SELECT agent_id FROM team_members WHERE team_id = ?", (team["id"],))
-        select = app.screen.query_one("#team-pick", Select)
-        await pilot.press("t")
-        await pilot.pause()
-        await pilot.press("down", "enter")  # the first team after "Everyone"
-        await pilot.pause()
-        assert select.value == team["id"]
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.session.team.team_id == team["id"]
-        assert table(app).row_count == len(members)
-        assert {str(key.value) for key in table(app).rows} == {m["agent_id"] for m in members}
-        assert f"of {len(members)} online" in shown(app, "team-counts")
+async def picking_a_team_shows_only_its_members(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    teams = console.sandbox.query("SELECT id, name FROM teams ORDER BY name COLLATE NOCASE")
+    team = teams[0]
+    members = console.sandbox.query(
+        "SELECT agent_id FROM team_members WHERE team_id = ?", (team["id"],))
+    select = app.screen.query_one("#team-pick", Select)
+    await pilot.press("t")
+    await pilot.pause()
+    await pilot.press("down", "enter")  # the first team after "Everyone"
+    await pilot.pause()
+    assert select.value == team["id"]
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert app.session.team.team_id == team["id"]
+    assert table(app).row_count == len(members)
+    assert {str(key.value) for key in table(app).rows} == {m["agent_id"] for m in members}
+    assert f"of {len(members)} online" in shown(app, "team-counts")
 
 
-async def test_s_cycles_the_sort_and_slash_filters_as_you_type(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await open_team(console, pilot)
-        names = first_column(app)
-        assert names == sorted(names, key=str.casefold)
-        await pilot.press("s")
-        assert "sorted by presence" in shown(app, "team-info")
-        statuses = [str(v.plain) for v in table(app).get_column("status")]
-        ranks = [0 if "Working" in s else 1 if "Online" in s else 2 for s in statuses]
-        assert ranks == sorted(ranks)
-        await pilot.press("s")
-        assert "sorted by load" in shown(app, "team-info")
-        loads = [str(v.plain) for v in table(app).get_column("load")]
-        assert [int(n) for n in loads] == sorted((int(n) for n in loads), reverse=True)
-        await pilot.press("s")
-        assert "sorted by last seen" in shown(app, "team-info")
-        await pilot.press("s")
-        assert "sorted by name" in shown(app, "team-info")
+async def s_cycles_the_sort_and_slash_filters_as_you_type(console: Console,
+                                                          pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    names = first_column(app)
+    assert names == sorted(names, key=str.casefold)
+    await pilot.press("s")
+    assert "sorted by presence" in shown(app, "team-info")
+    statuses = [str(v.plain) for v in table(app).get_column("status")]
+    ranks = [0 if "Working" in s else 1 if "Online" in s else 2 for s in statuses]
+    assert ranks == sorted(ranks)
+    await pilot.press("s")
+    assert "sorted by load" in shown(app, "team-info")
+    loads = [str(v.plain) for v in table(app).get_column("load")]
+    assert [int(n) for n in loads] == sorted((int(n) for n in loads), reverse=True)
+    await pilot.press("s")
+    assert "sorted by last seen" in shown(app, "team-info")
+    await pilot.press("s")
+    assert "sorted by name" in shown(app, "team-info")
 
-        await pilot.press("slash", *"holm")
-        await pilot.pause()
-        assert first_column(app) == ["Alice Holm"]
-        assert "1 of" in shown(app, "team-info")
-        await pilot.press("escape")
-        await pilot.pause()
-        assert len(first_column(app)) == len(names)
-        assert app.focused is table(app)
+    await pilot.press("slash", *"holm")
+    await pilot.pause()
+    assert first_column(app) == ["Alice Holm"]
+    assert "1 of" in shown(app, "team-info")
+    await pilot.press("escape")
+    await pilot.pause()
+    assert len(first_column(app)) == len(names)
+    assert app.focused is table(app)
 
 
 @pytest.fixture
@@ -229,29 +230,43 @@ async def test_a_poll_that_changes_nothing_repaints_nothing(
         assert cell(app, me, "channels") == "Email, Chat, Speak"
 
 
-async def test_offline_keeps_the_last_rows_and_comes_back_live(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
-        await open_team(console, pilot)
-        live = app.session.live
-        rows = table(app).row_count
-        counts = shown(app, "team-counts")
-        bar = app.screen.query_one(StatusBar)
-        assert bar.connection == "live"
+async def offline_keeps_the_last_rows_and_comes_back_live(console: Console,
+                                                          pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    live = app.session.live
+    rows = table(app).row_count
+    counts = shown(app, "team-counts")
+    bar = app.screen.query_one(StatusBar)
+    assert bar.connection == "live"
 
-        console.sandbox.refuse_connections()
-        try:
-            for _ in range(2):
-                with pytest.raises(ApiError):
-                    await live.refresh("team:presence")
-            await pilot.pause()
-            assert bar.connection.startswith(("offline", "retrying"))
-            assert table(app).row_count == rows
-            assert shown(app, "team-counts") == counts
-        finally:
-            console.sandbox.accept_connections()
-
-        await live.refresh("team:presence")
+    console.sandbox.refuse_connections()
+    try:
+        for _ in range(2):
+            with pytest.raises(ApiError):
+                await live.refresh("team:presence")
         await pilot.pause()
-        assert bar.connection == "live"
+        assert bar.connection.startswith(("offline", "retrying"))
         assert table(app).row_count == rows
+        assert shown(app, "team-counts") == counts
+    finally:
+        console.sandbox.accept_connections()
+
+    await live.refresh("team:presence")
+    await pilot.pause()
+    assert bar.connection == "live"
+    assert table(app).row_count == rows
+
+
+async def test_team_mode_walked(console: Console) -> None:
+    """Team mode on one console: everyone with the counts, sorting and filtering, offline and
+    back, a presence change arriving, a team picked."""
+    async def start(pilot: Pilot[Any]) -> None:
+        await open_team(console, pilot)
+
+    await console.walk((100, 30),
+                       everyone_with_counts_at_the_top,
+                       s_cycles_the_sort_and_slash_filters_as_you_type,
+                       offline_keeps_the_last_rows_and_comes_back_live,
+                       a_presence_change_over_http_shows_without_a_key_press,
+                       picking_a_team_shows_only_its_members,
+                       start=start)
