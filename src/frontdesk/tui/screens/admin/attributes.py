@@ -22,6 +22,8 @@ from ...widgets.safe import DataTable, Static
 from ..shared.common import admin_store, cell, highlighted_key
 from .pane import AdminPane
 
+#: the label column's width: a definition's label, cut with … beyond it
+LABEL_WIDTH = 30
 ENTITY_NAMES = {"Contact": "end users", "Conversation": "conversations"}
 
 
@@ -81,7 +83,11 @@ class AttributesPane(AdminPane):
         with Horizontal(classes="admin-split"):
             table: DataTable[Any] = DataTable(id="attributes-table", cursor_type="row",
                                               zebra_stripes=True, classes="admin-main")
-            table.add_columns("Label", "For", "Kind", "State")
+            # widths of their own, as in Teams: columns sized to their cells were seen laid
+            # out at their labels' widths ("Mall…") when the section loaded twice in a row
+            for label, width in (("Label", LABEL_WIDTH), ("For", 13), ("Kind", 8),
+                                 ("State", 22)):
+                table.add_column(label, width=width)
             yield table
             with VerticalScroll(classes="admin-side"):
                 yield Static("", id="attribute-detail")
@@ -107,7 +113,7 @@ class AttributesPane(AdminPane):
         table.clear()
         for definition in definitions:
             dim = "dim" if definition.is_archived or definition.is_deactivated else ""
-            table.add_row(cell(definition.label, 30, dim),
+            table.add_row(cell(definition.label, LABEL_WIDTH, dim),
                           cell(ENTITY_NAMES.get(definition.entity_type, definition.entity_type)),
                           cell(definition.input_definition.type), cell(_state(definition)),
                           key=definition.id)
