@@ -13,7 +13,7 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -105,6 +105,13 @@ def start_sandbox(db: Path, **options: object) -> SandboxServer:
     options.setdefault("rate_limit", False)
     server = SandboxServer(db, **options)  # type: ignore[arg-type]
     return server.start()
+
+
+@pytest.fixture(scope="session")
+def sandbox_starter() -> Callable[..., SandboxServer]:
+    """``start_sandbox``, for tests that start their own: this file cannot be imported by
+    its name from every folder (tests/tui has a conftest of the same name)."""
+    return start_sandbox
 
 
 @pytest.fixture

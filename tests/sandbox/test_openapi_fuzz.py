@@ -6,7 +6,7 @@ number of generated requests, valid and invalid.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ from schemathesis.specs.openapi.checks import (
     positive_data_acceptance,
 )
 
-from conftest import start_sandbox
 from frontdesk.sandbox.server import SandboxServer
 
 pytestmark = pytest.mark.slow  # one item of a minute: see tests/conftest.py
@@ -27,13 +26,14 @@ EXAMPLES = 3  # per operation, beside schemathesis' coverage phase (boundary and
 
 
 @pytest.fixture(scope="module")
-def fuzzed(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxServer]:
+def fuzzed(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory,
+           sandbox_starter: Callable[..., SandboxServer]) -> Iterator[SandboxServer]:
     """A sandbox for the whole module."""
     import shutil
 
     target = tmp_path_factory.mktemp("fuzz") / "sandbox.db"
     shutil.copyfile(seeded_db, target)
-    server = start_sandbox(target)
+    server = sandbox_starter(target)
     yield server
     server.close()
 
