@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -45,7 +45,9 @@ class MembersScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="members-box"):
             yield Label(safe(self.title_text), id="members-title")
-            yield Input(placeholder="type to narrow the list (ctrl+f)", id="members-filter")
+            # not selected on focus: a letter typed on the list lands here before the focus
+            yield Input(placeholder="type to narrow the list (ctrl+f)", id="members-filter",
+                        select_on_focus=False)
             yield SelectionList[str](*self._selections(""), id="members-list")
             yield Static("", id="members-problem")
             yield Label("space: tick / untick    ctrl+s: apply    esc: cancel",
@@ -90,6 +92,18 @@ class MembersScreen(ModalScreen[bool]):
         listing.add_options(self._selections(event.value))
         if listing.option_count:  # so space ticks the first one left, with no move first
             listing.highlighted = 0
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed on the list narrows it: the filter takes that letter, and the
+        keys after it (a burst typed at once lands whole in the filter)."""
+        box = self.query_one("#members-filter", Input)
+        character = event.character
+        if box.has_focus or not event.is_printable or character is None or character == " ":
+            return
+        event.stop()
+        event.prevent_default()
+        box.focus()
+        box.insert_text_at_cursor(character)
 
     @on(Input.Submitted, "#members-filter")
     def _to_list(self) -> None:
