@@ -78,6 +78,13 @@ def test_known_conversations_give_known_figures(empty_http: httpx.Client,
                     aggregations=["Count"]) == {"Count": 1}
     other_queue = [{"attribute": "queue_id", "values": [world.queue]}]
     assert _figures(http, "waiting_conversations", filters=other_queue) == {"Count": 0}
+    # claiming and closing take a conversation out of its queue: its figures stay the queue's
+    arrived_in = sandbox.query("SELECT queue_id FROM conversations WHERE id = ?",
+                               (waiting,))[0]["queue_id"]
+    by_queue = [{"attribute": "queue_id", "values": [arrived_in]}]
+    assert _figures(http, "created_conversations", filters=by_queue) == {"Count": 3}
+    assert _figures(http, "closed_conversations", filters=by_queue) == {"Count": 1}
+    assert _figures(http, "closed_conversations", filters=other_queue) == {"Count": 0}
     ignored = [{"attribute": "contact_point", "values": ["x"]}]
     assert _figures(http, "created_conversations", filters=ignored) == {"Count": 3}
     yesterday = {"_type": "Preset", "value": {"_type": "Yesterday"}}

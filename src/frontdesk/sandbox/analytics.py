@@ -45,7 +45,8 @@ from .errors import bad_request
 from .webhooks import upper_snake
 
 FILTERS = {
-    "queue_id": "the queue the conversation is in (or was in when it was closed)",
+    "queue_id": "the queue the conversation is in, or the last one it was in (before an "
+                "agent took it or it was closed)",
     "channel": "the conversation's channel",
     "agent_id": "the agent the conversation is assigned to",
     "team_id": "a team of the assigned agent",
@@ -91,6 +92,9 @@ _COMMON_FIELDS = (
 #: again); one taken or closed since waited from its creation until an agent was assigned or,
 #: never assigned, until it was closed or changed state.
 _ARRIVED = "COALESCE(c.queued_at, c.created_at)"
+#: The queue a conversation is in, or the last one it was in (claiming and closing take it
+#: out of its queue; its figures still count for that queue).
+_QUEUE = "COALESCE(c.queue_id, c.last_queue_id)"
 _LEFT = ("(CASE WHEN c.queued_at IS NOT NULL AND c.assigned_agent_id IS NULL "
          "AND c.state = 'Open' THEN NULL "
          "WHEN c.assigned_agent_id IS NOT NULL THEN COALESCE(c.assigned_at, c.created_at) "
@@ -241,7 +245,7 @@ def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> l
             continue
         marks = ",".join("?" * len(values))
         if item.attribute == "queue_id":
-            where.append(f"lower(c.queue_id) IN ({marks})")
+            where.append(f"lower({_QUEUE}) IN ({marks})")
             params += [v.lower() for v in values]
         elif item.attribute == "channel":
             where.append(f"lower(c.channel) IN ({marks})")
@@ -271,7 +275,8 @@ def rows(ctx: SandboxContext, record: RecordSet, query: MetricRecordsInput) -> l
 
 def _select(record: RecordSet, now: str) -> tuple[str, str]:
     """The query of a record set (its WHERE continues with ``AND``) and its time column."""
-    columns = ("c.id AS csid, c.channel, c.direction, c.queue_id, c.assigned_agent_id AS "
+    columns = (f"c.id AS csid, c.channel, c.direction, {_QUEUE} AS queue_id, "
+               "c.assigned_agent_id AS "
                "agent_id, c.created_at, c.closed_at")
     if record.id == "created_conversations":
         return f"SELECT {columns}, c.created_at AS at FROM conversations c WHERE 1 = 1", \
@@ -293,7 +298,7 @@ def _select(record: RecordSet, now: str) -> tuple[str, str]:
         return (f"SELECT {columns}, c.created_at AS at, {first} AS first_reply "
                 "FROM conversations c WHERE COALESCE(c.direction, 'Inbound') = 'Inbound' "
                 f"AND {first} IS NOT NULL"), "c.created_at"
-    return ("SELECT c.id AS csid, c.channel, c.direction, c.queue_id, "
+    return (f"SELECT c.id AS csid, c.channel, c.direction, {_QUEUE} AS queue_id, "
             "COALESCE(r.agent_id, c.assigned_agent_id) AS agent_id, r.score, "
             "r.submitted_at AS at FROM ratings r JOIN conversations c "
             "ON c.id = r.conversation_id WHERE r.rating_type = 'Csat' AND r.status = 'Rated' "

@@ -109,7 +109,8 @@ CREATE TABLE IF NOT EXISTS conversations (
     to_number TEXT,
     link TEXT,
     external_id TEXT,
-    anonymized_at TEXT
+    anonymized_at TEXT,
+    last_queue_id TEXT
 );
 CREATE INDEX IF NOT EXISTS conversations_requester ON conversations (requester_id, id);
 CREATE INDEX IF NOT EXISTS conversations_agent ON conversations (assigned_agent_id, state);
@@ -421,7 +422,18 @@ class Database:
         ):
             self.conn.execute(pragma)
         self.conn.executescript(SCHEMA)
+        self._add_later_columns()
         self._depth = 0
+
+    def _add_later_columns(self) -> None:
+        """Columns added after a database may have been made (a demo's, kept across
+        upgrades): added, and filled from what the database already says."""
+        have = {row[1] for row in self.conn.execute("PRAGMA table_info(conversations)")}
+        if "last_queue_id" not in have:
+            with self.conn:
+                self.conn.execute("ALTER TABLE conversations ADD COLUMN last_queue_id TEXT")
+                self.conn.execute("UPDATE conversations SET last_queue_id = queue_id "
+                                  "WHERE queue_id IS NOT NULL")
 
     def close(self) -> None:
         """Close the connection (the WAL is checkpointed by SQLite)."""

@@ -128,6 +128,8 @@ def insert_conversation(db: Database, *, type: str, channel: str, requester_id: 
               "created_at": created_at, "state": state,
               "state_updated_at": columns.pop("state_updated_at", created_at),
               "last_activity_at": columns.pop("last_activity_at", created_at), **columns}
+    if values.get("queue_id") is not None and values.get("last_queue_id") is None:
+        values["last_queue_id"] = values["queue_id"]
     columns_sql = ", ".join(values)
     marks = ", ".join("?" for _ in values)
     cursor = db.run(f"INSERT INTO conversations ({columns_sql}) VALUES ({marks})",

@@ -91,6 +91,8 @@ def _closed_at(row: Any) -> str | None:
 
 
 def _set(ctx: SandboxContext, conversation_id: int, **columns: Any) -> None:
+    if columns.get("queue_id") is not None:  # the queue it was in, kept when it leaves
+        columns["last_queue_id"] = columns["queue_id"]
     names = ", ".join(f"{name} = ?" for name in columns)
     ctx.db.run(f"UPDATE conversations SET {names} WHERE id = ?",
                (*columns.values(), conversation_id))
@@ -109,7 +111,7 @@ def enqueue_new(ctx: SandboxContext, queue_id: str | None, now: str) -> dict[str
     """Columns of a new inbound conversation: Open, queued, unassigned."""
     queue_id = queue_id or default_queue_id(ctx)
     return {"state": OPEN, "state_updated_at": now, "queue_id": queue_id,
-            "queued_at": now if queue_id else None,
+            "last_queue_id": queue_id, "queued_at": now if queue_id else None,
             "assigned_agent_id": None, "assigned_at": None}
 
 

@@ -180,9 +180,12 @@ class Conversations(Messages, Anonymisations, History):
                       direction="Outbound" if plan.outbound else "Inbound", state=state,
                       last_activity_at=iso(last))
         if plan.queued:
-            values.update(queue_id=_weighted_queue(rng, self.queues),
+            queue = _weighted_queue(rng, self.queues)
+            values.update(queue_id=queue, last_queue_id=queue,
                           queued_at=iso(plan.created), state_updated_at=iso(plan.created))
         else:
+            if not plan.outbound and self.queues:  # it came in through a queue, then claimed
+                values.update(last_queue_id=self.queues[cid % len(self.queues)])
             assert plan.agent is not None
             assigned = plan.created + (times[1] - plan.created) / 2 if len(times) > 1 \
                 else plan.created

@@ -100,6 +100,7 @@ class Large(People):
                 "closed_at": closed_at, "last_activity_at": closed_at or last,
                 "subject": subject,
             }
+            values["last_queue_id"] = values["queue_id"]
             if channel in ("Email", "ContactForm"):
                 values.update(from_email=person.email, to_email=email_endpoint,
                               integration_email=email_endpoint)

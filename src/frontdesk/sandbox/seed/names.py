@@ -27,7 +27,7 @@ CONVERSATION_COLUMNS = (
     "state_updated_at", "assigned_agent_id", "assigned_at", "queue_id", "queued_at",
     "followup_until", "closed_at", "last_activity_at", "subject", "to_email", "from_email",
     "integration_email", "language", "browser_info", "from_number", "to_number", "link",
-    "external_id", "anonymized_at",
+    "external_id", "anonymized_at", "last_queue_id",
 )
 MESSAGE_COLUMNS = ("id", "conversation_id", "author_id", "external_id", "created_at",
                    "direction", "attributes", "body_text")
