@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("frontdesk.store")
 
+#: names looked up in one go (about a screenful of rows; the rest wait for the next go)
+NAMES_AT_ONCE = 20
 
 R = TypeVar("R")
 
@@ -214,7 +216,7 @@ class Directory:
             wanted = [u for u in self._pending if u not in self.names]
             self._pending.clear()
         found: dict[str, str] = {}
-        for user_id in wanted[:20]:
+        for user_id in wanted[:NAMES_AT_ONCE]:
             try:
                 user = await self._hub.client.endusers.get(user_id, priority=priority)
             except ApiError:
@@ -225,7 +227,7 @@ class Directory:
                 found[user_id] = agent.display_name
                 continue
             found[user_id] = user.display_name or user.email or user.phone_number or "customer"
-        self._pending.update(wanted[20:])
+        self._pending.update(wanted[NAMES_AT_ONCE:])
         if only is not None:
             self._pending.update(u for u in wanted if u not in found)
         if found:

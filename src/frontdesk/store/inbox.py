@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
+from .directory import NAMES_AT_ONCE
 from .rows import InboxRow, digest_of, rows_from_compact
 from .topics import INBOX
 
@@ -142,6 +143,9 @@ class InboxStore:
         self.search_available: bool | None = None
         #: the first fill is done: what the views lack is not merely still on its way
         self.filled = False
+        #: Mine's customers still to be named during the first fill (a screenful: each name
+        #: is a request, and the rest of the first picture waits behind it)
+        self._first_names_left = NAMES_AT_ONCE
         self._backlog: dict[int, Priority] = {}
         self._tag_backlog: set[int] = set()
         #: conversations whose last message changed since its text was read
@@ -504,6 +508,7 @@ class InboxStore:
         fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
+        await self._name_my_requesters(fresh)
         if self._backlog or self._priming_due():  # records of the first picture go first
             self._hub.live.poke(INBOX)
             return
@@ -514,6 +519,26 @@ class InboxStore:
             if self._preview_backlog:
                 return
         await self._fetch_tags()
+
+    async def _name_my_requesters(self, fresh: list[Conversation]) -> None:
+        """The names of the customers in Mine, as soon as their records are in: Mine is the
+        first view an agent sees, and a row there reads by its customer's name. During the
+        first fill, a screenful of them; the other names wait until every record of the
+        first picture is in."""
+        me = self._hub.me_id
+        if not me:
+            return
+        known = self._directory.names
+        unnamed = list(dict.fromkeys(
+            row.requester_id for c in fresh
+            if (row := self.rows.get(c.id)) is not None and row.agent_id == me
+            and row.requester_id and row.requester_id not in known))
+        if not self.filled:
+            unnamed = unnamed[:self._first_names_left]
+            self._first_names_left -= len(unnamed)
+        if unnamed and await self._directory.resolve_pending(only=set(unnamed),
+                                                             priority=Priority.VISIBLE):
+            self._bump(NAMES_CHANGED)
 
     async def _fetch_previews(self) -> None:
         """The last messages of subjectless conversations, a batch a tick, after every
