@@ -45,66 +45,76 @@ async def open_hours(console: Any, pilot: Pilot[Any]) -> tuple[AdminScreen, Hour
     return screen, screen.query_one(HoursPane)
 
 
-async def test_calendar_of_fourteen_days(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(160, 45)) as pilot:
-        _, pane = await open_hours(console, pilot)
-        assert pane.current is not None and pane.current.name == "Copenhagen support"
-        assert pane.calendar is not None and len(pane.calendar.days) == 7
-        status = str(pane.query_one("#hours-status", Static).render())
-        assert "Europe/Copenhagen" in status and "Open" in status and "closes 17:00" in status
-        # the header says it in the user's own time (UTC here), not the schedule's
-        assert app.screen.query_one(StatusBar).hours == "Open · closes 16:00"
-        definition = str(pane.query_one("#hours-definition", Static).render())
-        assert "Fri 08:00\u201315:30" in definition and "Sat\u2013Sun closed" in definition
-        assert "Christmas Day (every 25 Dec) closed" in definition
-        await pilot.press("plus")
-        await settle(pilot)
-        calendar = pane.calendar
-        assert calendar is not None and len(calendar.days) == 14
-        days = {d.day.isoformat(): d for d in calendar.days}
-        assert calendar.days[0].day.isoformat() == "2026-01-05"
-        assert days["2026-01-05"].intervals == [("08:00", "17:00")]
-        assert not days["2026-01-11"].is_open  # a Sunday
-        assert days["2026-01-15"].intervals == [("08:00", "12:00")]  # the training day
-        assert "coming 14 days (10 open)" in str(pane.query_one("#hours-calendar-title")
-                                                  .render())
-        shown = app.export_screenshot()
-        assert "15&#160;Jan" in shown and "18&#160;Jan" in shown and "19&#160;Jan" not in shown
-        await pilot.press("minus", "minus")
-        await settle(pilot)
-        assert pane.days == 1 == DAY_STEPS[0]
-        await pilot.press("minus")
-        await settle(pilot)
-        assert pane.days == 1
+async def calendar_of_fourteen_days(console: Any, pilot: Pilot[Any]) -> None:
+    app: Any = pilot.app
+    pane = app.screen.query_one(HoursPane)
+    assert pane.current is not None and pane.current.name == "Copenhagen support"
+    assert pane.calendar is not None and len(pane.calendar.days) == 7
+    status = str(pane.query_one("#hours-status", Static).render())
+    assert "Europe/Copenhagen" in status and "Open" in status and "closes 17:00" in status
+    # the header says it in the user's own time (UTC here), not the schedule's
+    assert app.screen.query_one(StatusBar).hours == "Open · closes 16:00"
+    definition = str(pane.query_one("#hours-definition", Static).render())
+    assert "Fri 08:00\u201315:30" in definition and "Sat\u2013Sun closed" in definition
+    assert "Christmas Day (every 25 Dec) closed" in definition
+    await pilot.press("plus")
+    await settle(pilot)
+    calendar = pane.calendar
+    assert calendar is not None and len(calendar.days) == 14
+    days = {d.day.isoformat(): d for d in calendar.days}
+    assert calendar.days[0].day.isoformat() == "2026-01-05"
+    assert days["2026-01-05"].intervals == [("08:00", "17:00")]
+    assert not days["2026-01-11"].is_open  # a Sunday
+    assert days["2026-01-15"].intervals == [("08:00", "12:00")]  # the training day
+    assert "coming 14 days (10 open)" in str(pane.query_one("#hours-calendar-title")
+                                              .render())
+    shown = app.export_screenshot()
+    assert "15&#160;Jan" in shown and "18&#160;Jan" in shown and "19&#160;Jan" not in shown
+    await pilot.press("minus", "minus")
+    await settle(pilot)
+    assert pane.days == 1 == DAY_STEPS[0]
+    await pilot.press("minus")
+    await settle(pilot)
+    assert pane.days == 1
 
 
-async def test_open_at_a_typed_time(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen, pane = await open_hours(console, pilot)
-        await pilot.press("a")
-        await pilot.pause()
-        form = app.screen
-        assert isinstance(form, FormScreen)
-        assert "Europe/Copenhagen" in form.intro
-        await pilot.press(*"noon", "enter")
-        await settle(pilot)
-        assert front(app) is form
-        assert "not a time" in str(form.query_one("#form-problem").render())
-        form.set_values({"when": ""})
-        await pilot.press(*"2026-01-10 12:00", "enter")  # a Saturday
-        await settle(pilot)
-        assert front(app) is screen
-        status = str(pane.query_one("#hours-status", Static).render())
-        assert "At Sat 10 Jan 2026 12:00: closed" in status
-        assert "opens Mon 08:00" in status
-        await pilot.press("a")
-        await pilot.pause()
-        await pilot.press(*"wed 12:00", "enter")
-        await settle(pilot)
-        status = str(pane.query_one("#hours-status", Static).render())
-        assert "At Wed 07 Jan 2026 12:00: open" in status and "closes 17:00" in status
+async def open_at_a_typed_time(console: Any, pilot: Pilot[Any]) -> None:
+    app: Any = pilot.app
+    screen = app.screen
+    pane = screen.query_one(HoursPane)
+    await pilot.press("a")
+    await pilot.pause()
+    form = app.screen
+    assert isinstance(form, FormScreen)
+    assert "Europe/Copenhagen" in form.intro
+    await pilot.press(*"noon", "enter")
+    await settle(pilot)
+    assert front(app) is form
+    assert "not a time" in str(form.query_one("#form-problem").render())
+    form.set_values({"when": ""})
+    await pilot.press(*"2026-01-10 12:00", "enter")  # a Saturday
+    await settle(pilot)
+    assert front(app) is screen
+    status = str(pane.query_one("#hours-status", Static).render())
+    assert "At Sat 10 Jan 2026 12:00: closed" in status
+    assert "opens Mon 08:00" in status
+    await pilot.press("a")
+    await pilot.pause()
+    await pilot.press(*"wed 12:00", "enter")
+    await settle(pilot)
+    status = str(pane.query_one("#hours-status", Static).render())
+    assert "At Wed 07 Jan 2026 12:00: open" in status and "closes 17:00" in status
+
+
+
+async def test_business_hours_walked(console: Any) -> None:
+    """Admin → Business hours on one console: the calendar (its screenshot needs the large
+    size), then "open at" a typed time."""
+    async def start(pilot: Pilot[Any]) -> None:
+        await open_hours(console, pilot)
+
+    await console.walk((160, 45), calendar_of_fourteen_days, open_at_a_typed_time,
+                       start=start)
 
 
 @contextmanager

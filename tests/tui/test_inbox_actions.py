@@ -1,10 +1,11 @@
 """The conversation keys in the inbox (c, C, x, X, T, f, R), checked against what the sandbox
-holds afterwards; a refused claim rolls back and shows the service's message."""
+holds afterwards; a refused claim rolls back and shows the service's message; B tags by names."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from frontdesk.api.wire_time import parse_wire_time
@@ -15,7 +16,12 @@ from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
-from frontdesk.tui.screens.shared.pickers import END_FOLLOWUP, FollowupPicker, QueuePicker
+from frontdesk.tui.screens.shared.pickers import (
+    END_FOLLOWUP,
+    FollowupPicker,
+    PromptScreen,
+    QueuePicker,
+)
 from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
@@ -273,10 +279,33 @@ async def keys_without_a_conversation_say_so(console: Console, pilot: Pilot[Any]
     assert "No conversation is highlighted." in messages(app)
 
 
+async def shift_b_tags_by_names_and_the_service_applies_them(console: Console,
+                                                           pilot: Pilot[Any]) -> None:
+    """`B` tags a conversation by names in one request; the service applies them moments
+    later and creates the names it does not know."""
+    app = app_of(pilot)
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    cid = screen.current_conversation_id()
+    assert cid is not None
+    await pilot.press("B")
+    assert isinstance(app.screen, PromptScreen)
+    for key in "brand-new-tag":
+        await pilot.press(key)
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    console.sandbox.run_pending(everything=True)
+    rows = console.sandbox.query(
+        "SELECT t.name FROM conversation_tags ct JOIN tags t ON t.id = ct.tag_id "
+        "WHERE ct.conversation_id = ?", (cid,))
+    assert "brand-new-tag" in {r["name"] for r in rows}
+
+
+@pytest.mark.slow
 async def test_the_conversation_keys_in_the_inbox(console: Console) -> None:
     """Each key on the highlighted conversation of a freshly settled inbox: nothing
     highlighted, close (asking, then not), transfer, follow up, reopen, a refused claim then a
-    forced one, a claim from the Queue view."""
+    forced one, a claim from the Queue view, tags by names with B."""
     async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
 
@@ -293,4 +322,5 @@ async def test_the_conversation_keys_in_the_inbox(console: Console) -> None:
                        reopen_a_closed_conversation,
                        refused_claim_rolls_back_then_force_claim_takes_it,
                        claim_from_the_queue_view,
+                       shift_b_tags_by_names_and_the_service_applies_them,
                        start=start, between=between)

@@ -4,6 +4,7 @@ patch, detail, downgrade (asked; D without asking)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,13 @@ async def open_agents(console: Any, pilot: Pilot[Any]) -> PeopleScreen:
     return screen
 
 
+def agents_tab(pilot: Pilot[Any]) -> PeopleScreen:
+    """The People screen on its Agents tab, where each step of the flow starts."""
+    screen = pilot.app.screen
+    assert isinstance(screen, PeopleScreen) and screen.tab == "agents"
+    return screen
+
+
 def select_agent(screen: PeopleScreen, agent_id: str) -> None:
     table = screen.agents.table
     table.move_cursor(row=table.get_row_index(agent_id))
@@ -78,8 +86,8 @@ def problem(form: FormScreen) -> str:
     return str(form.query_one("#form-problem", Static).render())
 
 
-async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
-        console: Any) -> None:
+async def filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
+        console: Any, pilot: Pilot[Any]) -> None:
     agents = console.sandbox.query(
         "SELECT id, display_name, email, phone_number FROM users "
         "WHERE kind = 'agent' ORDER BY display_name")
@@ -89,191 +97,202 @@ async def test_filter_by_part_of_a_name_email_or_phone_and_move_with_j_k(
     someone, word = min(((a, a["display_name"].split()[-1].lower()) for a in agents
                          if a is not demo),
                         key=lambda pair: sum(pair[1] in hay for hay in hays))
-    app = console.app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await open_agents(console, pilot)
-        assert len(rows(screen.agents.table)) == 25
-        requests = Requests(app.session)
-        # part of a name, typed in one burst: the listing narrows, nothing is asked
-        await console.burst(pilot, "slash", *word, "enter")
-        await settle(pilot)
-        assert front(app) is screen
-        shown = rows(screen.agents.table)
-        assert someone["id"] in shown
-        assert all(word in hay for a, hay in zip(agents, hays, strict=True)
-                   if a["id"] in shown)
-        assert len(shown) < 25
-        assert "GET /v1/agents" not in requests.sent  # the listing is filtered here
-        # part of an email address
-        await pilot.press("slash")
-        form = await fill(pilot, {"text": DEMO_AGENT_EMAIL.split("@")[0][:5]})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert demo["id"] in rows(screen.agents.table)
-        # nobody: the form stays and says so
-        await pilot.press("slash")
-        form = await fill(pilot, {"text": "zz-nobody-zz"})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is form and "No agent matches" in problem(form)
-        await pilot.press("escape")
-        await pilot.press("r")
-        await settle(pilot)
-        assert len(rows(screen.agents.table)) == 25
-        # presence follows the live topic Team mode shows (no stale column)
-        def demo_presence() -> str:
-            table = screen.agents.table
-            row = table.get_row(demo["id"])
-            return str(row[-1])
-
-        before = demo_presence()
-        assert "Messaging" not in screen.agents.presence[demo["id"]].active_channels
-        session = app.session
-        await session.client.agents.set_working_channel(demo["id"], "Messaging", True)
-        await session.live.refresh("team:presence")
-        await console.idle(pilot)
-        assert "Messaging" in screen.agents.presence[demo["id"]].active_channels
-        assert demo_presence() != before
-        # j / k move the cursor; j then enter opens the agent the cursor is on
+    app: Any = pilot.app
+    screen = agents_tab(pilot)
+    assert len(rows(screen.agents.table)) == 25
+    requests = Requests(app.session)
+    # part of a name, typed in one burst: the listing narrows, nothing is asked
+    await console.burst(pilot, "slash", *word, "enter")
+    await settle(pilot)
+    assert front(app) is screen
+    shown = rows(screen.agents.table)
+    assert someone["id"] in shown
+    assert all(word in hay for a, hay in zip(agents, hays, strict=True)
+               if a["id"] in shown)
+    assert len(shown) < 25
+    assert "GET /v1/agents" not in requests.sent  # the listing is filtered here
+    # part of an email address
+    await pilot.press("slash")
+    form = await fill(pilot, {"text": DEMO_AGENT_EMAIL.split("@")[0][:5]})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert demo["id"] in rows(screen.agents.table)
+    # nobody: the form stays and says so
+    await pilot.press("slash")
+    form = await fill(pilot, {"text": "zz-nobody-zz"})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is form and "No agent matches" in problem(form)
+    await pilot.press("escape")
+    await pilot.press("r")
+    await settle(pilot)
+    assert len(rows(screen.agents.table)) == 25
+    # presence follows the live topic Team mode shows (no stale column)
+    def demo_presence() -> str:
         table = screen.agents.table
-        table.move_cursor(row=0)
-        await console.burst(pilot, "j", "j", "k", "j")
-        assert table.cursor_row == 2
-        expected = rows(table)[2]
-        await console.burst(pilot, "enter")
-        await settle(pilot)
-        detail = front(app)
-        assert isinstance(detail, AgentDetailScreen)
-        assert detail.agent_id == expected
+        row = table.get_row(demo["id"])
+        return str(row[-1])
+
+    before = demo_presence()
+    assert "Messaging" not in screen.agents.presence[demo["id"]].active_channels
+    session = app.session
+    await session.client.agents.set_working_channel(demo["id"], "Messaging", True)
+    await session.live.refresh("team:presence")
+    await console.idle(pilot)
+    assert "Messaging" in screen.agents.presence[demo["id"]].active_channels
+    assert demo_presence() != before
+    # j / k move the cursor; j then enter opens the agent the cursor is on
+    table = screen.agents.table
+    table.move_cursor(row=0)
+    await console.burst(pilot, "j", "j", "k", "j")
+    assert table.cursor_row == 2
+    expected = rows(table)[2]
+    await console.burst(pilot, "enter")
+    await settle(pilot)
+    detail = front(app)
+    assert isinstance(detail, AgentDetailScreen)
+    assert detail.agent_id == expected
 
 
-async def test_create_an_agent(console: Any) -> None:
-    app = console.app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await open_agents(console, pilot)
-        await pilot.press("n")
-        form = await fill(pilot, {"display_name": "Ada Agent", "email": DEMO_AGENT_EMAIL})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is form  # the service refuses a taken email; its words shown
-        assert "already exists" in problem(form)
-        form.set_values({"email": "ada.agent@example.org", "phone_number": "+4511223344"})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is screen
-        created = console.sandbox.query("SELECT id, kind, phone_number FROM users "
-                                        "WHERE email = 'ada.agent@example.org'")
-        assert created == [{"id": created[0]["id"], "kind": "agent",
-                            "phone_number": "+4511223344"}]
-        assert created[0]["id"] in rows(screen.agents.table)
-        assert screen.agents.current is not None
-        assert screen.agents.current.id == created[0]["id"]
+async def create_an_agent(console: Any, pilot: Pilot[Any]) -> None:
+    app: Any = pilot.app
+    screen = agents_tab(pilot)
+    await pilot.press("n")
+    form = await fill(pilot, {"display_name": "Ada Agent", "email": DEMO_AGENT_EMAIL})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is form  # the service refuses a taken email; its words shown
+    assert "already exists" in problem(form)
+    form.set_values({"email": "ada.agent@example.org", "phone_number": "+4511223344"})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is screen
+    created = console.sandbox.query("SELECT id, kind, phone_number FROM users "
+                                    "WHERE email = 'ada.agent@example.org'")
+    assert created == [{"id": created[0]["id"], "kind": "agent",
+                        "phone_number": "+4511223344"}]
+    assert created[0]["id"] in rows(screen.agents.table)
+    assert screen.agents.current is not None
+    assert screen.agents.current.id == created[0]["id"]
 
 
-async def test_bulk_create_from_csv_reports_every_row(console: Any, tmp_path: Path) -> None:
+async def bulk_create_from_csv_reports_every_row(console: Any, pilot: Pilot[Any],
+                                                 tmp_path: Path) -> None:
     csv_file = tmp_path / "agents.csv"
     csv_file.write_text("displayName,email,phoneNumber\n"
                         "Bo Bulk,bo.bulk@example.org,+4522334455\n"
                         f"Dup Licate,{DEMO_AGENT_EMAIL},\n"
                         ",no.name@example.org,\n"
                         "Cy Bulk,cy.bulk@example.org,\n", encoding="utf-8")
-    app = console.app()
-    async with app.run_test(size=(140, 40)) as pilot:
-        screen = await open_agents(console, pilot)
-        await pilot.press("b")
-        form = await fill(pilot, {"path": str(tmp_path / "missing.csv")})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is form and "no file" in problem(form)
-        form.set_values({"path": str(csv_file)})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        report = app.screen
-        assert isinstance(report, BulkReportScreen)
-        assert [(r.line, r.ok) for r in report.report.rows] == [
-            (2, True), (3, False), (4, False), (5, True)]
-        table = report.query_one("#bulk-table", DataTable)
-        assert table.row_count == 4
-        assert "already exists" in str(table.get_row("3")[4])
-        assert "no display name" in str(table.get_row("4")[4])
-        assert "2 created, 2 not" in str(report.query_one("#bulk-summary").render())
-        await pilot.press("escape")
-        await settle(pilot)
-        assert front(app) is screen
-        emails = {r["email"] for r in console.sandbox.query(
-            "SELECT email FROM users WHERE kind = 'agent'")}
-        assert {"bo.bulk@example.org", "cy.bulk@example.org"} <= emails
-        assert "no.name@example.org" not in emails
-        assert len(rows(screen.agents.table)) == 27
+    app: Any = pilot.app
+    screen = agents_tab(pilot)
+    await pilot.press("b")
+    form = await fill(pilot, {"path": str(tmp_path / "missing.csv")})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is form and "no file" in problem(form)
+    form.set_values({"path": str(csv_file)})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    report = app.screen
+    assert isinstance(report, BulkReportScreen)
+    assert [(r.line, r.ok) for r in report.report.rows] == [
+        (2, True), (3, False), (4, False), (5, True)]
+    table = report.query_one("#bulk-table", DataTable)
+    assert table.row_count == 4
+    assert "already exists" in str(table.get_row("3")[4])
+    assert "no display name" in str(table.get_row("4")[4])
+    assert "2 created, 2 not" in str(report.query_one("#bulk-summary").render())
+    await pilot.press("escape")
+    await settle(pilot)
+    assert front(app) is screen
+    emails = {r["email"] for r in console.sandbox.query(
+        "SELECT email FROM users WHERE kind = 'agent'")}
+    assert {"bo.bulk@example.org", "cy.bulk@example.org"} <= emails
+    assert "no.name@example.org" not in emails
+    assert len(rows(screen.agents.table)) == 27
 
 
-async def test_edit_patch_and_detail(console: Any) -> None:
+async def edit_patch_and_detail(console: Any, pilot: Pilot[Any]) -> None:
     agent = console.sandbox.query("SELECT id, display_name, phone_number FROM users "
                                   "WHERE kind = 'agent' AND phone_number IS NOT NULL "
                                   "ORDER BY created_at LIMIT 1")[0]
-    app = console.app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await open_agents(console, pilot)
-        select_agent(screen, agent["id"])
-        requests = Requests(app.session)
-        await pilot.press("E")
-        form = await fill(pilot, {})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is form and "Nothing changed" in problem(form)
-        form.set_values({"first_name": "Patched"})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is screen
-        assert [r for r in requests.sent if r.startswith(("PATCH", "PUT"))] == [
-            "PATCH /v1/agents/{agentId}"]
-        row = console.sandbox.query("SELECT first_name, phone_number FROM users WHERE id = ?",
-                                    (agent["id"],))[0]
-        assert row == {"first_name": "Patched", "phone_number": agent["phone_number"]}
-        await pilot.press("e")
-        form = await fill(pilot, {"phone_number": ""})
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-        assert front(app) is screen
-        row = console.sandbox.query("SELECT phone_number FROM users WHERE id = ?",
-                                    (agent["id"],))[0]
-        assert row["phone_number"] is None  # a full update clears what is left empty
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, AgentDetailScreen)
-        assert detail.detail is not None and detail.detail.agent.id == agent["id"]
-        assert "team" in str(detail.query_one("#agent-teams").render()).lower() or \
-            detail.detail.teams
-        await pilot.press("escape")
+    app: Any = pilot.app
+    screen = agents_tab(pilot)
+    select_agent(screen, agent["id"])
+    requests = Requests(app.session)
+    await pilot.press("E")
+    form = await fill(pilot, {})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is form and "Nothing changed" in problem(form)
+    form.set_values({"first_name": "Patched"})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is screen
+    assert [r for r in requests.sent if r.startswith(("PATCH", "PUT"))] == [
+        "PATCH /v1/agents/{agentId}"]
+    row = console.sandbox.query("SELECT first_name, phone_number FROM users WHERE id = ?",
+                                (agent["id"],))[0]
+    assert row == {"first_name": "Patched", "phone_number": agent["phone_number"]}
+    await pilot.press("e")
+    form = await fill(pilot, {"phone_number": ""})
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+    assert front(app) is screen
+    row = console.sandbox.query("SELECT phone_number FROM users WHERE id = ?",
+                                (agent["id"],))[0]
+    assert row["phone_number"] is None  # a full update clears what is left empty
+    await pilot.press("enter")
+    await settle(pilot)
+    detail = app.screen
+    assert isinstance(detail, AgentDetailScreen)
+    assert detail.detail is not None and detail.detail.agent.id == agent["id"]
+    assert "team" in str(detail.query_one("#agent-teams").render()).lower() or \
+        detail.detail.teams
+    await pilot.press("escape")
 
 
-async def test_downgrade_asks_and_D_does_not(console: Any) -> None:
+async def downgrade_asks_and_D_does_not(console: Any, pilot: Pilot[Any]) -> None:
     agents = [r["id"] for r in console.sandbox.query(
         "SELECT id FROM users WHERE kind = 'agent' AND email != ? ORDER BY created_at DESC "
         "LIMIT 2", (DEMO_AGENT_EMAIL,))]
-    app = console.app()
-    async with app.run_test(size=(120, 36)) as pilot:
-        screen = await open_agents(console, pilot)
-        select_agent(screen, agents[0])
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
-        await settle(pilot)
-        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
-                                     (agents[0],))[0]["kind"] == "agent"
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("y")
-        await settle(pilot)
-        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
-                                     (agents[0],))[0]["kind"] == "enduser"
-        assert agents[0] not in rows(screen.agents.table)
-        select_agent(screen, agents[1])
-        await pilot.press("D")
-        await settle(pilot)
-        assert front(app) is screen
-        assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
-                                     (agents[1],))[0]["kind"] == "enduser"
+    app: Any = pilot.app
+    screen = agents_tab(pilot)
+    select_agent(screen, agents[0])
+    await pilot.press("d")
+    await pilot.pause()
+    assert isinstance(app.screen, ConfirmScreen)
+    await pilot.press("n")
+    await settle(pilot)
+    assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                 (agents[0],))[0]["kind"] == "agent"
+    await pilot.press("d")
+    await pilot.pause()
+    assert isinstance(app.screen, ConfirmScreen)
+    await pilot.press("y")
+    await settle(pilot)
+    assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                 (agents[0],))[0]["kind"] == "enduser"
+    assert agents[0] not in rows(screen.agents.table)
+    select_agent(screen, agents[1])
+    await pilot.press("D")
+    await settle(pilot)
+    assert front(app) is screen
+    assert console.sandbox.query("SELECT kind FROM users WHERE id = ?",
+                                 (agents[1],))[0]["kind"] == "enduser"
+
+
+async def test_agents_walked(console: Any, tmp_path: Path) -> None:
+    """People → Agents on one console: filter and j/k, many from a CSV, one created, edit and
+    detail, downgrade (the CSV's two before the one created: the counts are the listing's)."""
+    async def start(pilot: Pilot[Any]) -> None:
+        await open_agents(console, pilot)
+
+    await console.walk((120, 36),
+                       filter_by_part_of_a_name_email_or_phone_and_move_with_j_k,
+                       partial(bulk_create_from_csv_reports_every_row, tmp_path=tmp_path),
+                       create_an_agent,
+                       edit_patch_and_detail,
+                       downgrade_asks_and_D_does_not,
+                       start=start)

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from rich.text import Text
+from textual.pilot import Pilot
 
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
@@ -22,162 +23,174 @@ def _shown(widget: Any) -> str:
     return rendered.plain if isinstance(rendered, Text) else str(rendered)
 
 
-async def test_a_note_is_written_kept_while_down_and_shown_as_a_note(console: Console) -> None:
+def app_of(pilot: Pilot[Any]) -> FrontdeskApp:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp)
+    return app
+
+
+async def a_note_is_written_kept_while_down_and_shown_as_a_note(
+        console: Console, pilot: Pilot[Any]) -> None:
     cid = int(console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
                                     "AND state = 'Open' ORDER BY id LIMIT 1")[0]["id"])
-    app: FrontdeskApp = console.app()
-    async with app.run_test(size=(120, 34)) as pilot:
-        await console.ready(pilot)
-        session = app.session
-        assert session is not None
-        screen = ThreadScreen(cid)
-        await app.push_screen(screen)
-        await pilot.pause()
-        await session.live.refresh("thread")
-        await pilot.pause()
-        composer = screen.composer
-        assert composer.mode == "reply" and "Reply" in str(composer.border_title)
+    app = app_of(pilot)
+    session = app.session
+    assert session is not None
+    screen = ThreadScreen(cid)
+    await app.push_screen(screen)
+    await pilot.pause()
+    await session.live.refresh("thread")
+    await pilot.pause()
+    composer = screen.composer
+    assert composer.mode == "reply" and "Reply" in str(composer.border_title)
 
-        # ctrl+n: the mode is shown on the border, the line and the placeholder
-        await pilot.press("i", "ctrl+n")
-        await pilot.pause()
-        assert composer.has_class("-note") and str(composer.mode) == "note"
-        assert "Note · only agents see this" in str(composer.border_title)
-        assert "NOTE" in _shown(composer.query_one("#composer-info"))
-        keys = {b.binding.description for b in app.screen.active_bindings.values()
-                if b.enabled and b.binding.key == "ctrl+s"}
-        assert keys == {"Add note"}  # the footer's send key says what it does
+    # ctrl+n: the mode is shown on the border, the line and the placeholder
+    await pilot.press("i", "ctrl+n")
+    await pilot.pause()
+    assert composer.has_class("-note") and str(composer.mode) == "note"
+    assert "Note · only agents see this" in str(composer.border_title)
+    assert "NOTE" in _shown(composer.query_one("#composer-info"))
+    keys = {b.binding.description for b in app.screen.active_bindings.values()
+            if b.enabled and b.binding.key == "ctrl+s"}
+    assert keys == {"Add note"}  # the footer's send key says what it does
 
-        # the service is down: the note waits in the outbox, shown as a note "not sent yet"
-        console.sandbox.faults.fail(503, count=None, path_prefix=f"/v1/conversations/{cid}/notes")
-        await pilot.press(*"Refund ok")
-        await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        items = session.outbox.items(cid)
-        assert [i.payload["kind"] for i in items] == ["note"] and items[0].state != "failed"
-        assert console.sandbox.query("SELECT id FROM notes WHERE message = 'Refund ok'") == []
-        assert composer.text == "" and composer.mode == "reply"  # the next words: a reply
-        echo = screen.thread_view.message_views[-1]
-        assert echo.has_class("-internal") and echo.has_class("-pending")
-        assert echo.message.external_id == items[0].external_id
-        assert "Note · only agents see this" in _shown(echo)
+    # the service is down: the note waits in the outbox, shown as a note "not sent yet"
+    console.sandbox.faults.fail(503, count=None, path_prefix=f"/v1/conversations/{cid}/notes")
+    await pilot.press(*"Refund ok")
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    items = session.outbox.items(cid)
+    assert [i.payload["kind"] for i in items] == ["note"] and items[0].state != "failed"
+    assert console.sandbox.query("SELECT id FROM notes WHERE message = 'Refund ok'") == []
+    assert composer.text == "" and composer.mode == "reply"  # the next words: a reply
+    echo = screen.thread_view.message_views[-1]
+    assert echo.has_class("-internal") and echo.has_class("-pending")
+    assert echo.message.external_id == items[0].external_id
+    assert "Note · only agents see this" in _shown(echo)
 
-        # back up: sent once, into notes, not messages; drawn as a note in the thread
-        console.sandbox.faults.clear()
-        await session.outbox.flush()
-        assert session.outbox.items() == []
-        assert len(console.sandbox.query("SELECT id FROM notes WHERE conversation_id = ? AND "
-                                         "message = 'Refund ok'", (cid,))) == 1
-        assert console.sandbox.query("SELECT id FROM messages WHERE conversation_id = ? AND "
-                                     "attributes LIKE '%Refund ok%'", (cid,)) == []
-        await session.live.refresh("thread")
-        await pilot.pause()
-        notes = [v for v in screen.thread_view.query(MessageView)
-                 if v.message.id.startswith(NOTE_PREFIX)]
-        assert len(notes) == 1 and notes[0].has_class("-internal")
-        assert "Refund ok" in _shown(notes[0])
-        assert not [v for v in screen.thread_view.message_views if v.has_class("-pending")]
+    # back up: sent once, into notes, not messages; drawn as a note in the thread
+    console.sandbox.faults.clear()
+    await session.outbox.flush()
+    assert session.outbox.items() == []
+    assert len(console.sandbox.query("SELECT id FROM notes WHERE conversation_id = ? AND "
+                                     "message = 'Refund ok'", (cid,))) == 1
+    assert console.sandbox.query("SELECT id FROM messages WHERE conversation_id = ? AND "
+                                 "attributes LIKE '%Refund ok%'", (cid,)) == []
+    await session.live.refresh("thread")
+    await pilot.pause()
+    notes = [v for v in screen.thread_view.query(MessageView)
+             if v.message.id.startswith(NOTE_PREFIX)]
+    assert len(notes) == 1 and notes[0].has_class("-internal")
+    assert "Refund ok" in _shown(notes[0])
+    assert not [v for v in screen.thread_view.message_views if v.has_class("-pending")]
 
 
-async def test_history_of_a_conversation_and_the_organisations_activity(
-        console: Console) -> None:
+async def history_of_a_conversation_and_the_organisations_activity(
+        console: Console, pilot: Pilot[Any]) -> None:
     from frontdesk.tui.screens.shared.history import ActivityScreen, HistoryScreen
     from frontdesk.tui.widgets.safe import DataTable
 
     cid = int(console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
                                     "AND state = 'Open' ORDER BY id DESC LIMIT 1")[0]["id"])
-    app: FrontdeskApp = console.app()
-    async with app.run_test(size=(120, 34)) as pilot:
-        await console.ready(pilot)
-        session = app.session
-        assert session is not None
-        await session.client.notes.add(cid, "Escalated to <b>\x1b[31mbilling")
+    app = app_of(pilot)
+    session = app.session
+    assert session is not None
+    await session.client.notes.add(cid, "Escalated to <b>\x1b[31mbilling")
 
-        def rows(screen: Any) -> list[str]:
-            table = screen.query_one("#history-table", DataTable)
-            return [" | ".join(str(c) for c in table.get_row_at(n))
-                    for n in range(table.row_count)]
+    def rows(screen: Any) -> list[str]:
+        table = screen.query_one("#history-table", DataTable)
+        return [" | ".join(str(c) for c in table.get_row_at(n))
+                for n in range(table.row_count)]
 
-        # h in the thread: the conversation's log, newest first, in words
-        await app.push_screen(ThreadScreen(cid))
-        await pilot.pause()
-        await pilot.press("h")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        history = app.screen
-        assert isinstance(history, HistoryScreen)
-        shown = rows(history)
-        assert shown and "added an internal note" in shown[0]
-        assert "\x1b" not in "".join(shown)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, ThreadScreen)
+    # h in the thread: the conversation's log, newest first, in words
+    await app.push_screen(ThreadScreen(cid))
+    await pilot.pause()
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    history = app.screen
+    assert isinstance(history, HistoryScreen)
+    shown = rows(history)
+    assert shown and "added an internal note" in shown[0]
+    assert "\x1b" not in "".join(shown)
+    await pilot.press("escape")
+    await pilot.pause()
+    assert isinstance(app.screen, ThreadScreen)
 
-        # the organisation's activity, filtered by kind and by conversation
-        app.action_activity()
-        await pilot.pause()  # mounted: its load has started (a busy day is several pages)
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        activity = app.screen
-        assert isinstance(activity, ActivityScreen)
-        assert len(activity.entries) >= 1
-        await pilot.press(*"note", "space", "#", *str(cid))
-        await pilot.pause()
-        kept = rows(activity)
-        assert kept and all(f"#{cid}" in row and "note" in row for row in kept)
-        await pilot.press("escape")
+    # the organisation's activity, filtered by kind and by conversation
+    app.action_activity()
+    await pilot.pause()  # mounted: its load has started (a busy day is several pages)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    activity = app.screen
+    assert isinstance(activity, ActivityScreen)
+    assert len(activity.entries) >= 1
+    await pilot.press(*"note", "space", "#", *str(cid))
+    await pilot.pause()
+    kept = rows(activity)
+    assert kept and all(f"#{cid}" in row and "note" in row for row in kept)
+    await pilot.press("escape")
 
 
-async def test_linking_under_a_parent_and_opening_it_from_the_head(console: Console) -> None:
+async def linking_under_a_parent_and_opening_it_from_the_head(
+        console: Console, pilot: Pilot[Any]) -> None:
     from frontdesk.tui.screens.inbox.links import LinkedScreen, LinkParentScreen
 
     rows = console.sandbox.query("SELECT id FROM conversations WHERE channel = 'WidgetChat' "
-                                 "AND state = 'Open' AND link IS NULL ORDER BY id LIMIT 2")
+                                 "AND state = 'Open' AND link IS NULL ORDER BY id LIMIT 2 OFFSET 1")
     child, parent = (int(row["id"]) for row in rows)
-    app: FrontdeskApp = console.app()
-    async with app.run_test(size=(160, 40)) as pilot:
-        await console.ready(pilot)
-        session = app.session
-        assert session is not None
-        screen = ThreadScreen(child)
-        await app.push_screen(screen)
-        await pilot.pause()
-        await session.live.refresh("thread")
-        await pilot.pause()
+    app = app_of(pilot)
+    session = app.session
+    assert session is not None
+    screen = ThreadScreen(child)
+    await app.push_screen(screen)
+    await pilot.pause()
+    await session.live.refresh("thread")
+    await pilot.pause()
 
-        # L: wrong numbers are said in one line, and nothing is linked
-        await pilot.press("L")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, LinkParentScreen)
-        status = dialog.query_one("#history-status")
-        await pilot.press(*str(child), "enter")
-        await pilot.pause()
-        assert "cannot be linked to itself" in _shown(status)
-        dialog.query_one("#link-parent").value = "987654"  # type: ignore[attr-defined]
-        await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert "There is no conversation #987654" in _shown(status)
-        dialog.query_one("#link-parent").value = str(parent)  # type: ignore[attr-defined]
-        await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        assert app.screen is screen
-        stored = console.sandbox.query("SELECT link FROM conversations WHERE id = ?", (child,))
-        assert json.loads(stored[0]["link"])["parentId"] == parent
-        await session.live.refresh("thread")
-        await pilot.pause()
-        assert f"under #{parent} (side conversation)" in screen.head.text.plain
+    # L: wrong numbers are said in one line, and nothing is linked
+    await pilot.press("L")
+    await pilot.pause()
+    dialog = app.screen
+    assert isinstance(dialog, LinkParentScreen)
+    status = dialog.query_one("#history-status")
+    await pilot.press(*str(child), "enter")
+    await pilot.pause()
+    assert "cannot be linked to itself" in _shown(status)
+    dialog.query_one("#link-parent").value = "987654"  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert "There is no conversation #987654" in _shown(status)
+    dialog.query_one("#link-parent").value = str(parent)  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert app.screen is screen
+    stored = console.sandbox.query("SELECT link FROM conversations WHERE id = ?", (child,))
+    assert json.loads(stored[0]["link"])["parentId"] == parent
+    await session.live.refresh("thread")
+    await pilot.pause()
+    assert f"under #{parent} (side conversation)" in screen.head.text.plain
 
-        # l: the parent, opened in place; its head lists the child
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, LinkedScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert app.screen is screen and screen.conversation_id == parent
-        await session.live.refresh("thread")
-        await pilot.pause()
-        assert f"1 linked: #{child}" in screen.head.text.plain
+    # l: the parent, opened in place; its head lists the child
+    await pilot.press("l")
+    await pilot.pause()
+    assert isinstance(app.screen, LinkedScreen)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert app.screen is screen and screen.conversation_id == parent
+    await session.live.refresh("thread")
+    await pilot.pause()
+    assert f"1 linked: #{child}" in screen.head.text.plain
+
+
+async def test_notes_history_and_links_walked(console: Console) -> None:
+    """Notes, history and links on one console, each on a conversation of its own: a note
+    kept while the service is down, the history and the organisation's activity, a link
+    under a parent (the size the linked head needs)."""
+    await console.walk((160, 40),
+                       a_note_is_written_kept_while_down_and_shown_as_a_note,
+                       history_of_a_conversation_and_the_organisations_activity,
+                       linking_under_a_parent_and_opening_it_from_the_head)
