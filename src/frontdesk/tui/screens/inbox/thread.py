@@ -157,9 +157,13 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("ctrl+o", "quick_response", "Quick response", id="thread.quick_response"),
     ]
 
-    def __init__(self, conversation_id: int, *, siblings: list[int] | None = None) -> None:
+    def __init__(self, conversation_id: int, *, siblings: list[int] | None = None,
+                 known: Sequence[Message] = ()) -> None:
         super().__init__()
         self.conversation_id = conversation_id
+        #: the newest messages known before the service answers (the inbox's preview):
+        #: shown with the screen's first frame, then reconciled with the whole thread
+        self._known = tuple(known)
         self.sibling_ids = list(siblings) if siblings is not None else None
         self._echoes: dict[str, OutboxItem] = {}
         self._settling: dict[str, float] = {}
@@ -213,7 +217,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     def on_mount(self) -> None:
         session = self.session
-        state = session.threads.open(self.conversation_id)
+        state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
         self._watching = True
         self.set_interval(HEAD_TICK, self._tick)
@@ -285,8 +289,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
         count = len(shown)
         if len(messages) >= count and _id_at(messages, count - 1) == _id_at(shown, -1):
             new = messages[count:]
-        else:  # a note dated among the shown messages: shown again, in its place
-            view.set_messages(messages)
+        else:  # the whole thread after the few known before (kept), or a note dated
+            view.reconcile(messages)  # among the shown messages: shown again, in its place
             self._echoes_reattach(view)
             return
         if new:
