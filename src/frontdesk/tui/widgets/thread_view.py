@@ -108,8 +108,8 @@ class ThreadView(VerticalScroll):
     #: what can fill the view (:meth:`_opening_size`), the rest of the window follows as a
     #: batch above once it is painted, so a thread over a slow service is on screen sooner.
     WINDOW: ClassVar[int] = 40
-    #: Messages mounted for the first frame at least (half the terminal's height if more:
-    #: a message takes two lines or more).
+    #: Messages mounted for the first frame at least (a third of the terminal's height if
+    #: more: a message takes three lines or more, its author and time, its text, a margin).
     FIRST: ClassVar[int] = 12
     #: Messages mounted at once when the user nears an edge of the window.
     BATCH: ClassVar[int] = 40
@@ -332,7 +332,7 @@ class ThreadView(VerticalScroll):
             height = self.app.size.height
         except Exception:  # no app yet: built outside a running console
             height = 0
-        return min(self.WINDOW, max(self.FIRST, height // 2))
+        return min(self.WINDOW, max(self.FIRST, height // 3))
 
     # ------------------------------------------------------------- lifecycle --
 
