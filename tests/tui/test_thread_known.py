@@ -4,6 +4,7 @@ mounting the shown ones again."""
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import httpx
@@ -82,3 +83,7 @@ async def test_preview_messages_shown_at_once_then_reconciled(console: Console) 
         assert len(mounted) > len(early_views) + 1, "the older ones mounted above"
         assert view.pinned_to_bottom
         assert view.message_views[-1] in app.screen._compositor.visible_widgets
+        assert gc.isenabled(), "collection resumed once the thread was painted"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert gc.isenabled()
