@@ -108,8 +108,8 @@ class ThreadView(VerticalScroll):
     #: what can fill the view (:meth:`_opening_size`), the rest of the window follows as a
     #: batch above once it is painted, so a thread over a slow service is on screen sooner.
     WINDOW: ClassVar[int] = 40
-    #: Messages mounted for the first frame at least (a third of the terminal's height if
-    #: more: a message takes three lines or more, its author and time, its text, a margin).
+    #: Messages mounted for the first frame at least (a third of the view's height if more:
+    #: a message takes three lines or more, its author and time, its text, a margin).
     FIRST: ClassVar[int] = 12
     #: Messages mounted at once when the user nears an edge of the window.
     BATCH: ClassVar[int] = 40
@@ -328,10 +328,12 @@ class ThreadView(VerticalScroll):
 
     def _opening_size(self) -> int:
         """How many of the newest messages the first frame of a thread mounts."""
-        try:
-            height = self.app.size.height
-        except Exception:  # no app yet: built outside a running console
-            height = 0
+        height = self.size.height  # once laid out; else the terminal's, a bound of it
+        if not height:
+            try:
+                height = self.app.size.height
+            except Exception:  # no app yet: built outside a running console
+                height = 0
         return min(self.WINDOW, max(self.FIRST, height // 3))
 
     # ------------------------------------------------------------- lifecycle --
