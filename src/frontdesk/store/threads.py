@@ -125,14 +125,16 @@ class ThreadStore:
         thread opens: the polling budget (one request a second) has no room for more."""
         self._notes_due = True
 
-    def open(self, conversation_id: int) -> ThreadState:
-        """Show this conversation: its topic now polls it (returns what is known at once)."""
+    def open(self, conversation_id: int, known: Sequence[Message] = ()) -> ThreadState:
+        """Show this conversation: its topic now polls it (returns what is known at once:
+        the record, the tags, and ``known``, the newest messages read before, say for the
+        inbox's preview — shown until the opening tick brings the whole thread)."""
         self.current = conversation_id
         self._polls = 0
         self._etag = None
         self._etag_messages = None
-        known = self._inbox.records.get(conversation_id)
-        state = ThreadState(conversation_id, known, tag_ids=self._inbox.tags.get(
+        record = self._inbox.records.get(conversation_id)
+        state = ThreadState(conversation_id, record, tuple(known), tag_ids=self._inbox.tags.get(
             conversation_id, ()), pending=tuple(self._outbox.items(conversation_id)))
         self._hub.live.add(TOPIC, self.poll, self._interval, initial=state)
         return state

@@ -88,6 +88,13 @@ class PreviewPane(Static):
             return  # already on its way; a changed record is read again when it lands
         self._timer = self.set_timer(self.DEBOUNCE, self._fetch)
 
+    def known_messages(self, conversation_id: int) -> list[Message]:
+        """The newest messages of a conversation read for this pane (oldest first; none when
+        they were not read, or could not be): what its thread can show before the service
+        answers."""
+        known = self._messages.get(conversation_id)
+        return list(known[1]) if known is not None and isinstance(known[1], list) else []
+
     def flush(self) -> Worker[None] | None:
         """Fetch now instead of after the debounce (tests and snapshots)."""
         if self._timer is None:

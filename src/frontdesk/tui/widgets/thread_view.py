@@ -104,8 +104,13 @@ class ThreadView(VerticalScroll):
         Binding("pagedown", "page_down", "Page down", show=False, id="thread.page_down"),
     ]
 
-    #: Messages mounted when a thread opens (the newest ones).
+    #: Messages mounted when a thread opens (the newest ones): the first frame gets only
+    #: what can fill the view (:meth:`_opening_size`), the rest of the window follows as a
+    #: batch above once it is painted, so a thread over a slow service is on screen sooner.
     WINDOW: ClassVar[int] = 40
+    #: Messages mounted for the first frame at least (a third of the view's height if more:
+    #: a message takes three lines or more, its author and time, its text, a margin).
+    FIRST: ClassVar[int] = 12
     #: Messages mounted at once when the user nears an edge of the window.
     BATCH: ClassVar[int] = 40
     #: Beyond this many mounted messages, the side away from the view is unmounted.
@@ -189,9 +194,32 @@ class ThreadView(VerticalScroll):
         self._unseen = 0
         self._update_indicator()
         total = len(self._messages)
-        await_mount = self._reset_window(max(0, total - self.WINDOW), total, "bottom")
+        await_mount = self._reset_window(max(0, total - self._opening_size()), total, "bottom")
         if self.is_attached:
             self.call_after_refresh(self._ids)
+        return await_mount
+
+    def reconcile(self, messages: Sequence[Message]) -> AwaitMount:
+        """The whole thread, read after a part of it was shown (the newest few, known before
+        the service answered): the widgets of the messages shown are kept, newer ones are
+        appended and older ones mounted above as the window grows (no flicker, no message
+        twice). When the shown messages are not one run of ``messages`` (one was removed
+        meanwhile), the thread is shown afresh."""
+        rows = MessageRows.of(messages)
+        shown = self._messages.ids
+        ids = rows.ids
+        start = ids.index(shown[0]) if shown and shown[0] in ids else -1
+        if (start < 0 or self._echoes or self._lo != 0 or self._hi != len(shown)
+                or ids[start:start + len(shown)] != shown or len(set(ids)) != len(ids)):
+            return self.set_messages(messages)
+        newer = rows[start + len(shown):]
+        self._messages = rows.select(range(start + len(shown)))
+        self._index = None
+        self._external = None
+        self._lo, self._hi = start, start + len(shown)
+        await_mount = self.append(newer) if newer else AwaitMount(self, [])
+        if self.is_attached:
+            self._schedule_edges()
         return await_mount
 
     def append(self, messages: Iterable[Message]) -> AwaitMount:
@@ -297,6 +325,16 @@ class ThreadView(VerticalScroll):
         """Update the relative times of the mounted messages (only those that changed)."""
         for view in self.message_views:
             view.refresh_time()
+
+    def _opening_size(self) -> int:
+        """How many of the newest messages the first frame of a thread mounts."""
+        height = self.size.height  # once laid out; else the terminal's, a bound of it
+        if not height:
+            try:
+                height = self.app.size.height
+            except Exception:  # no app yet: built outside a running console
+                height = 0
+        return min(self.WINDOW, max(self.FIRST, height // 3))
 
     # ------------------------------------------------------------- lifecycle --
 

@@ -548,7 +548,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         if conversation_id not in siblings:
             siblings = [conversation_id]
         try:
-            screen = screen_class(conversation_id, siblings=siblings)
+            screen = screen_class(conversation_id, siblings=siblings,
+                                  known=self.preview.known_messages(conversation_id))
         except TypeError:  # a thread screen that does not walk siblings
             screen = screen_class(conversation_id)
         self.app.push_screen(screen)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -33,13 +33,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.types import NoActiveAppError
+from textual.widget import AwaitMount
 
 from ....api.models import Conversation, Message
 from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxBusy, OutboxItem, is_note
 from ....store.threads import ThreadState
 from ....text import clean, one_line
-from ... import clock, compose_link
+from ... import clock, collection_pause, compose_link
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...render import html_to_markdown_text
@@ -64,6 +65,8 @@ ECHO_PREFIX: Final = "outbox-"
 SETTLE_SECONDS: Final = 15.0
 #: The head is looked at again this often ("waiting 12 min" moves on, names get resolved).
 HEAD_TICK: Final = 5.0
+#: Garbage collection waits for the opening's messages at most this long (seconds).
+COLLECTION_HELD: Final = 2.0
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -157,15 +160,23 @@ class ThreadScreen(ModeScreen, ConversationActions):
         Binding("ctrl+o", "quick_response", "Quick response", id="thread.quick_response"),
     ]
 
-    def __init__(self, conversation_id: int, *, siblings: list[int] | None = None) -> None:
+    def __init__(self, conversation_id: int, *, siblings: list[int] | None = None,
+                 known: Sequence[Message] = ()) -> None:
         super().__init__()
         self.conversation_id = conversation_id
+        #: the newest messages known before the service answers (the inbox's preview):
+        #: shown with the screen's first frame, then reconciled with the whole thread
+        self._known = tuple(known)
         self.sibling_ids = list(siblings) if siblings is not None else None
         self._echoes: dict[str, OutboxItem] = {}
         self._settling: dict[str, float] = {}
         self._dropped: set[str] = set()
         self._state: ThreadState | None = None
         self._watching = False
+        #: resumes garbage collection, held from the mount until the service's messages are
+        #: painted (:mod:`frontdesk.tui.collection_pause`; idempotent)
+        self._resume_collection: Callable[[], None] = _nothing
+        self._resume_scheduled = False
         with contextlib.suppress(NoActiveAppError):  # built outside a running console
             session = self.fd.session
             if session is not None:
@@ -212,14 +223,17 @@ class ThreadScreen(ModeScreen, ConversationActions):
     # ------------------------------------------------------------------ life cycle
 
     def on_mount(self) -> None:
+        self._resume_collection = collection_pause.hold()
+        self.set_timer(COLLECTION_HELD, self._resume_collection)
         session = self.session
-        state = session.threads.open(self.conversation_id)
+        state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
         self._watching = True
         self.set_interval(HEAD_TICK, self._tick)
         self._apply(state)
 
     def on_unmount(self) -> None:
+        self._resume_collection()
         session = self.fd.session
         if session is None or not self._watching:
             return
@@ -261,11 +275,14 @@ class ThreadScreen(ModeScreen, ConversationActions):
         previous = self._state
         self._state = state
         view = self.thread_view
+        mounting: AwaitMount | None = None
         if previous is None or state.messages is not previous.messages or \
                 state.notes != previous.notes:
-            self._apply_messages(view, with_notes(state.messages, state.notes))
+            mounting = self._apply_messages(view, with_notes(state.messages, state.notes))
         else:  # the same messages, shown before the poll resolved their authors' names
             view.refresh_names()
+        if previous is not None and (state.messages or state.missing):
+            self._resume_when_painted(mounting)  # the service's answer is on its way
         self._show_head(state)
         if previous is None or state.conversation is not previous.conversation:
             self._composer_conversation()
@@ -275,20 +292,36 @@ class ThreadScreen(ModeScreen, ConversationActions):
         if previous is None or state.pending != previous.pending or self._settling:
             self._sync_pending(view, state)
 
-    def _apply_messages(self, view: ThreadView, messages: Sequence[Message]) -> None:
+    def _resume_when_painted(self, mounting: AwaitMount | None) -> None:
+        """Resume garbage collection once these messages are mounted and painted."""
+        if self._resume_scheduled:
+            return
+        self._resume_scheduled = True
+
+        async def painted() -> None:
+            if mounting is not None:
+                await mounting
+            self.call_after_refresh(self._resume_collection)
+
+        self.call_next(painted)
+
+    def _apply_messages(self, view: ThreadView, messages: Sequence[Message]
+                        ) -> AwaitMount | None:
+        """Show ``messages``; returns the mount of the widgets it adds, if any."""
         shown = view.messages
         if not shown:
             if messages:
-                view.set_messages(messages)
+                mounting = view.set_messages(messages)
                 self._echoes_reattach(view)
-            return
+                return mounting
+            return None
         count = len(shown)
         if len(messages) >= count and _id_at(messages, count - 1) == _id_at(shown, -1):
             new = messages[count:]
-        else:  # a note dated among the shown messages: shown again, in its place
-            view.set_messages(messages)
+        else:  # the whole thread after the few known before (kept), or a note dated
+            mounting = view.reconcile(messages)  # among the shown ones: shown in its place
             self._echoes_reattach(view)
-            return
+            return mounting
         if new:
             for message in new:
                 if message.id.startswith(NOTE_PREFIX):
@@ -296,7 +329,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
                 elif message.external_id:
                     self._settling.pop(message.external_id, None)
                     self._echoes.pop(message.external_id, None)
-            view.append(new)
+            return view.append(new)
+        return None
 
     def _echoes_reattach(self, view: ThreadView) -> None:
         """``set_messages`` dropped the local echoes: show the waiting replies again."""
@@ -731,6 +765,10 @@ class ThreadScreen(ModeScreen, ConversationActions):
         state = self.session.threads.state
         if state is not None:
             self._apply(state)
+
+
+def _nothing() -> None:
+    """Nothing to do."""
 
 
 def _id_at(messages: Sequence[Message], position: int) -> str:

@@ -47,7 +47,15 @@ class FittedFooter(Footer):
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._shown = self._showing()
-        yield from super().compose()
+        compact = self.compact
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # built with the footer's look (the palette's key keeps its own): a key
+                # starts compact and is told otherwise once mounted, each change restyling
+                # it (two restylings a key, ~30 keys)
+                widget.set_reactive(FooterKey.compact, compact)
+                widget.set_class(compact, "-compact", update=False)
+            yield widget
 
     async def recompose(self) -> None:
         # Focus moving between widgets with the same keys (a thread's messages mounting, a
