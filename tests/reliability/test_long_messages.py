@@ -87,6 +87,8 @@ async def test_a_thread_larger_than_the_cap_is_read_whole_and_shown_per_message(
         assert app.session is not None
         await app.session.live.refresh("thread")
         await settle(pilot)
+        await pilot.press("g")  # to the oldest: the first frame holds only the newest
+        await settle(pilot)
         views = list(screen.query(MessageView))
         texts = [str(view.render()) for view in views]
         assert any("Hello, my order ORD-7 never came" in t for t in texts)
