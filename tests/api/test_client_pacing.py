@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 import pytest
 
 from frontdesk.api import ApiClient, Pacer, Priority, RateLimited, RetryPolicy
 from frontdesk.sandbox.guard import BURST, RATE
 from frontdesk.sandbox.server import SandboxServer
+from virtual_time import VirtualTime
 
 FAST = RetryPolicy(base_delay=0.01, max_delay=0.05)
 
@@ -68,31 +68,27 @@ async def test_a_429_penalises_the_pacer(sandbox: SandboxServer) -> None:
 
 
 class GrantingPacer(Pacer):
-    """The default pacer, noting on its own clock the moment it hands out each token (not when
-    the caller gets to run: on a busy machine that may be later, for several at once)."""
+    """The default pacer on virtual time, noting the moment it hands out each token."""
 
-    def __init__(self) -> None:
-        self.now = 0.0
-        super().__init__(clock=self._read)
+    def __init__(self, time: VirtualTime) -> None:
+        default = time.pacer()
+        super().__init__(default.rate, default.burst, clock=time.clock, sleep=time.sleep)
         self.granted: list[float] = []
-
-    def _read(self) -> float:
-        self.now = time.monotonic()
-        return self.now
+        self._read = time.clock
 
     async def acquire(self, priority: Priority = Priority.VISIBLE) -> None:
         # Nobody waiting and a token in the bucket: granted at once, without yielding.
+        now = self._read()
         at_once = (self.waiting == 0 and self.available() >= 1 - 1e-9
-                   and not self._penalised(self.now))
-        at = self.now
+                   and not self._penalised(now))
         await super().acquire(priority)
         if at_once:
-            self.granted.append(at)
+            self.granted.append(now)
 
     def _grant_ready(self) -> float | None:
         before = self.waiting
         wait = super()._grant_ready()
-        self.granted.extend([self.now] * (before - self.waiting))
+        self.granted.extend([self._read()] * (before - self.waiting))
         return wait
 
 
@@ -112,35 +108,38 @@ def refused_by_the_service(sent: list[float]) -> list[int]:
 async def test_fifty_concurrent_calls_stay_inside_the_budget(
     limited_sandbox: SandboxServer, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The pacer lets requests go as the service's bucket allows. On a busy machine several
-    may still reach the service together (they wait for the loop after their token), so a 429
-    is then waited out and retried: every call ends answered, nothing fails."""
-    pacer = GrantingPacer()
+    """The pacer lets requests go as the service's bucket allows: the pacer and the service
+    count on one virtual clock (tests/virtual_time.py), every call ends answered at once."""
+    time = VirtualTime(limited_sandbox)
+    pacer = GrantingPacer(time)
     async with ApiClient(limited_sandbox.base_url, limited_sandbox.key, pacer=pacer) as api:
+        time.watch(api)
         with caplog.at_level(logging.DEBUG, logger="frontdesk.api"):
-            results = await asyncio.gather(*(api.tags.list(priority=Priority.BACKGROUND)
-                                             for _ in range(50)))
+            results = await time.run(asyncio.gather(*(
+                api.tags.list(priority=Priority.BACKGROUND) for _ in range(50))))
     assert len(results) == 50
-    assert len(pacer.granted) >= 46  # the burst of 4 may go out before anyone waits
+    assert len(pacer.granted) == 50
     assert refused_by_the_service(sorted(pacer.granted)) == []
-    assert statuses(caplog).count(200) == 50
+    assert statuses(caplog) == [200] * 50
+    assert time.now >= (50 - pacer.burst) / pacer.rate - 1e-9  # paced, not all at once
 
 
 async def test_an_interactive_call_goes_ahead_of_waiting_background_calls(
     limited_sandbox: SandboxServer,
 ) -> None:
     finished: list[str] = []
+    time = VirtualTime(limited_sandbox)
 
     async def call(api: ApiClient, name: str, priority: Priority) -> None:
         await api.queues.list(priority=priority)
         finished.append(name)
 
-    async with ApiClient(limited_sandbox.base_url, limited_sandbox.key) as api:
+    async with time.client(limited_sandbox) as api:
         background = [asyncio.create_task(call(api, f"bg{i}", Priority.BACKGROUND))
                       for i in range(20)]
         await asyncio.sleep(0)  # let them all ask the pacer (a yield, not a wait)
         assert api.pacer.waiting >= 15
-        await call(api, "user", Priority.INTERACTIVE)
-        await asyncio.gather(*background)
+        await time.run(call(api, "user", Priority.INTERACTIVE))
+        await time.run(asyncio.gather(*background))
     assert len(finished) == 21
     assert finished.index("user") < 8  # only the burst (and one more) went before it

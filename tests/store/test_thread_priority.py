@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from frontdesk.api.client import ApiClient, pacer_for
+from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer, Priority
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
@@ -23,23 +23,25 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.message_rows import MessageRows
 from frontdesk.store.session import Session
 from frontdesk.store.threads import ThreadState
+from virtual_time import VirtualTime
 
 
 async def test_a_thread_opened_during_the_first_fill_comes_first(
         limited_sandbox: SandboxServer, tmp_path: Path) -> None:
-    client = ApiClient(limited_sandbox.base_url, limited_sandbox.key, pacer=pacer_for())
+    time = VirtualTime(limited_sandbox)  # the pacer and the service's budget
+    client = time.client(limited_sandbox)
     session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
                       settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
     try:
         session.inbox.search_available = False  # no search: the batch below is the tick
         session.inbox.want(range(100, 124), Priority.VISIBLE)
         filling = asyncio.create_task(session.inbox.poll())
-        await asyncio.sleep(0.05)  # the batch is queued at the pacer
+        await time.until(lambda: client.pacer.waiting >= 20)  # the batch is queued
         session.threads.open(7)
-        state = await session.threads.poll()
+        state = await time.run(session.threads.poll())
         assert state.conversation is not None and state.messages
         assert len(session.inbox.rows) == 1  # the thread's record: the batch is not in yet
-        await filling
+        await time.run(filling)
         assert len(session.inbox.rows) == 25
     finally:
         await session.close()

@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -33,6 +35,9 @@ class SandboxContext:
     faults: Faults = field(default_factory=Faults)
     keys: tuple[str, ...] = ()
     rate_limit: bool = True
+    #: seconds on a monotonic clock, for the rate budget: tests that count requests per
+    #: second in virtual time put theirs here before the first request
+    rate_clock: Callable[[], float] = field(default=time.monotonic)
     integrations_prefix: str = "/integrations"
     #: seconds before asynchronous work (bulk tags, anonymisation) is done
     work_delay: float = 0.5

@@ -38,15 +38,16 @@ _CONVERSATIONS_NAME = re.compile(r"/v1/conversations/[A-Za-z][A-Za-z_-]*")
 class TokenBucket:
     """The service's budget for one key: ``RATE`` requests a second, bursts of ``BURST``."""
 
-    __slots__ = ("stamp", "tokens")
+    __slots__ = ("clock", "stamp", "tokens")
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.tokens = BURST
-        self.stamp = time.monotonic()
+        self.stamp = clock()
 
     def take(self) -> float:
         """Spend a token; 0 when allowed, else the seconds until one is free."""
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
         self.stamp = now
         if self.tokens >= 1.0:
@@ -119,7 +120,7 @@ class Guard:
         if self.ctx.rate_limit:
             bucket = self.buckets.get(key)
             if bucket is None:
-                bucket = self.buckets[key] = TokenBucket()
+                bucket = self.buckets[key] = TokenBucket(self.ctx.rate_clock)
             wait = bucket.take()
             if wait:
                 retry = str(max(1, math.ceil(wait))).encode()
