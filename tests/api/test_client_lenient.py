@@ -60,7 +60,9 @@ class TinyService:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever's next look: a hundredth of a second, not half
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
+                                       kwargs={"poll_interval": 0.01})
 
     @property
     def url(self) -> str:

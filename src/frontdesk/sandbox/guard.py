@@ -206,9 +206,10 @@ class Guard:
                     break
             return
         assert garbage is not None
-        await self._garbage(garbage, captured, send)
+        await self._garbage(garbage, captured, receive, send)
 
-    async def _garbage(self, fault: Fault, captured: list[Message], send: Send) -> None:
+    async def _garbage(self, fault: Fault, captured: list[Message], receive: Receive,
+                       send: Send) -> None:
         status = 200
         original = b""
         for message in captured:
@@ -238,11 +239,26 @@ class Guard:
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", content_type),
                                 (b"content-length", str(total).encode())]})
-        for index, chunk in enumerate(chunks):
-            last = index == len(chunks) - 1
-            if kind == "slow_drip":
-                await asyncio.sleep(fault.seconds or 0.05)
-            await send({"type": "http.response.body", "body": chunk, "more_body": not last})
+        # A drip stops when the client hangs up: nobody reads the rest, and a stopping
+        # server would otherwise wait for it.
+        gone = asyncio.ensure_future(_hung_up(receive)) if kind == "slow_drip" else None
+        try:
+            for index, chunk in enumerate(chunks):
+                last = index == len(chunks) - 1
+                if gone is not None:
+                    await asyncio.wait({gone}, timeout=fault.seconds or 0.05)
+                    if gone.done():
+                        return
+                await send({"type": "http.response.body", "body": chunk, "more_body": not last})
+        finally:
+            if gone is not None:
+                gone.cancel()
+
+
+async def _hung_up(receive: Receive) -> None:
+    """Return once the client has closed the connection (skipping any unread body)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def _mutate(body: bytes, *, unknown: bool) -> bytes:
