@@ -27,6 +27,7 @@ from frontdesk.sandbox.seed import (
     DEMO_AGENT_EMAIL,
     bulk_messages,
     ensure_seeded,
+    large,
     summary,
 )
 from frontdesk.sandbox.seed.state import Person
@@ -339,37 +340,47 @@ def test_the_empty_organisation(tmp_path: Path) -> None:
     assert summary(other) == counts
 
 
-@pytest.mark.slow
-def test_the_large_organisation(tmp_path: Path) -> None:
+def test_the_large_organisation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The large scale's build at a twentieth of its size (its sizes are three constants,
+    its rows made by the same code), written in several batches: every invariant of the
+    full build (``make bench`` builds it whole: 101,001 conversations, ~1.05 million
+    messages) holds."""
+    assert (large.END_USERS, large.CONVERSATIONS, large.BIG_THREAD) == (
+        10_000, 100_000, 10_000)  # the scale the benchmarks measure
+    conversations, big_thread = 5_000, 1_000
+    monkeypatch.setattr(large, "END_USERS", 500)
+    monkeypatch.setattr(large, "CONVERSATIONS", conversations)
+    monkeypatch.setattr(large, "BIG_THREAD", big_thread)
+    monkeypatch.setattr(large, "BULK_BATCH", 20_000)  # a few batches, as in the full build
     path = tmp_path / "large.db"
     elapsed = _seed(path, seed=2, scale="large")
-    print(f"\nlarge seed: {elapsed:.1f} s")
+    print(f"\nlarge seed at 1/20: {elapsed:.1f} s")
     counts = summary(path)
-    assert counts["conversations"] == 1000 + 100_000 + 1
-    assert counts["messages"] >= 1_000_000
+    assert counts["conversations"] == 1000 + conversations + 1
+    assert counts["messages"] >= 10 * conversations
     db = Database(path)
     try:
         assert one(db, "PRAGMA journal_mode")[0] == "wal"  # back to WAL after the build
         big = int(db.get_meta("big_thread_id") or 0)
         row = db.one("SELECT COUNT(*) AS n FROM messages WHERE conversation_id = ?", (big,))
-        assert row is not None and row["n"] == 10_000
-        # the 100,000 short threads: varied lengths, ~10 messages on average
+        assert row is not None and row["n"] == big_thread
+        # the short threads: varied lengths, ~10 messages on average
         short = one(db, "SELECT COUNT(*) AS threads, AVG(n) AS mean, MIN(n) AS low, "
                         "MAX(n) AS high FROM (SELECT COUNT(*) AS n FROM messages "
                         "WHERE conversation_id > 1000 AND conversation_id < ? "
                         "GROUP BY conversation_id)", (big,))
-        assert short["threads"] == 100_000
+        assert short["threads"] == conversations
         assert 9 <= short["mean"] <= 11 and short["low"] == 1 and short["high"] == 60
         assert one(db, "SELECT COUNT(*) AS n FROM conversations WHERE queue_id IS NOT NULL "
                       "AND assigned_agent_id IS NOT NULL")["n"] == 0
         assert one(db, "SELECT MAX(created_at) AS t FROM messages")["t"] <= NOW_ISO
         assert one(db, "SELECT MAX(closed_at) AS t FROM conversations")["t"] <= NOW_ISO
-        # within a thread (10,000 of them here): times increase; customer and agent take
+        # within a thread (every short one here): times increase; customer and agent take
         # turns, the customer first; waiting threads hold the customer's lines only
         sample = ("FROM (SELECT m.*, c.queue_id, LAG(m.created_at) OVER w AS before, "
                   "LAG(m.direction) OVER w AS previous, ROW_NUMBER() OVER w AS place "
                   "FROM messages m JOIN conversations c ON c.id = m.conversation_id "
-                  "WHERE m.conversation_id BETWEEN 50001 AND 60000 "
+                  f"WHERE m.conversation_id BETWEEN 1001 AND {1000 + conversations} "
                   "WINDOW w AS (PARTITION BY m.conversation_id ORDER BY m.seq))")
         assert one(db, f"SELECT COUNT(*) AS n {sample} WHERE before >= created_at")["n"] == 0
         assert one(db, f"SELECT COUNT(*) AS n {sample} WHERE queue_id IS NULL AND "

@@ -17,6 +17,12 @@ from .names import CONVERSATION_COLUMNS, CONVERSATION_TYPES
 from .people import People
 from .values import fill, new_uuid
 
+#: what the large scale adds: end users, short conversations, messages in the one big thread
+#: (module constants, so a test can prove the build's invariants at a smaller size)
+END_USERS = 10_000
+CONVERSATIONS = 100_000
+BIG_THREAD = 10_000
+
 
 class Large(People):
     """Seeds the large scale on top of the small organisation."""
@@ -29,7 +35,7 @@ class Large(People):
         Times are naive UTC here (cheaper to add up and format than aware ones).
         """
         rng = self.rng
-        people, rows = self._person_rows(10_000, start=1000, full=True)
+        people, rows = self._person_rows(END_USERS, start=1000, full=True)
         self._write_users(rows)
         pool = [p for p in (*self.endusers, *people) if p.email and p.phone]
         agents = self.agents
@@ -49,7 +55,7 @@ class Large(People):
         now = self.now.replace(tzinfo=None)
         email_endpoint = self.fixed.email_endpoints[0][0]
         uniform, choice, getrandbits = rng.uniform, rng.choice, rng.getrandbits
-        for _ in range(100_000):
+        for _ in range(CONVERSATIONS):
             cid = self.next_id
             self.next_id += 1
             kind = rng.choices(kinds, cum_weights=kind_weights)[0]
@@ -119,9 +125,9 @@ class Large(People):
         cid = self.next_id
         self.next_id += 1
         created = self.at(30 * 86400)
-        step = (30 * 86400 - 600) / 10_000
+        step = (30 * 86400 - 600) / BIG_THREAD
         messages: list[tuple[Any, ...]] = []
-        for index in range(10_000):
+        for index in range(BIG_THREAD):
             inbound = index % 2 == 0
             direction = "Inbound" if inbound else "Outbound"
             template = rng.choice(text.CUSTOMER_LINES if inbound else text.AGENT_MARKDOWN)
