@@ -17,7 +17,7 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox.inbox import InboxScreen, ViewTabs
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.new_conversation import NewConversationScreen
 from frontdesk.tui.screens.inbox.open_conversation import (
     OpenConversationScreen,
@@ -26,6 +26,7 @@ from frontdesk.tui.screens.inbox.open_conversation import (
 from frontdesk.tui.screens.shared.pickers import PromptScreen
 from frontdesk.tui.widgets.conversation_list import ConversationList
 from frontdesk.tui.widgets.preview_pane import PreviewPane
+from frontdesk.tui.widgets.view_tabs import ViewTabs
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
@@ -672,7 +673,7 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
 async def test_view_counts_are_never_a_false_zero_while_loading(console: Console) -> None:
     """Before the first fill the views say "…", not 0; once the service answered, numbers."""
     from frontdesk.store.inbox import VIEWS
-    from frontdesk.tui.screens.inbox.inbox import ViewTabs
+    from frontdesk.tui.widgets.view_tabs import ViewTabs
 
     def labels(screen: InboxScreen) -> list[str]:
         tabs = screen.query_one(ViewTabs)
