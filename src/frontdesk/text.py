@@ -27,6 +27,7 @@ This module is pure standard library; :func:`to_text` imports Rich lazily.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import TYPE_CHECKING, Final
@@ -110,38 +111,27 @@ def _build_table(*, multiline: bool) -> dict[int, str]:
     return table
 
 
-_TABLE_SINGLE_LINE: Final = _build_table(multiline=False)
-# the same, but newlines kept and a lone CR made a line break (built once: start-up time)
-_TABLE_MULTILINE: Final = {**_TABLE_SINGLE_LINE, 0x0D: "\n"}
-del _TABLE_MULTILINE[0x0A]
+def _char_class(*, multiline: bool) -> str:
+    """Regex character class matching every character :func:`clean` replaces (as ranges
+    of literal characters: cheaper to compile than escapes)."""
+    ranges = [(0x00, 0x09) if multiline else (0x00, 0x1F), (0x7F, 0x9F),
+              *_FORMAT_RANGES, _SURROGATES]
+    if multiline:
+        ranges.insert(1, (0x0B, 0x1F))
+    parts = []
+    for first, last in sorted(ranges):
+        low, high = re.escape(chr(first)), re.escape(chr(last))
+        parts.append(low if first == last else f"{low}-{high}")
+    return "[" + "".join(parts) + "]+"
 
 
-def _char_class(table: dict[int, str]) -> str:
-    """Regex character class matching every key of ``table`` (as ranges)."""
-    codepoints = sorted(table)
-    parts: list[str] = []
-    start = previous = codepoints[0]
-    for codepoint in [*codepoints[1:], -1]:
-        if codepoint == previous + 1:
-            previous = codepoint
-            continue
-        if start == previous:
-            parts.append(f"\\U{start:08x}")
-        else:
-            parts.append(f"\\U{start:08x}-\\U{previous:08x}")
-        start = previous = codepoint
-    return "[" + "".join(parts) + "]"
-
-
-# Fast path: most text contains none of these, and a compiled character-class
-# search is much cheaper than a per-character translate.  The "+" variants find
-# runs, for the non-ASCII path below.
-_CLASS_MULTILINE: Final = _char_class(_TABLE_MULTILINE)
-_CLASS_SINGLE_LINE: Final = _char_class(_TABLE_SINGLE_LINE)
-_NEEDS_CLEAN_MULTILINE: Final = re.compile(_CLASS_MULTILINE)
-_NEEDS_CLEAN_SINGLE_LINE: Final = re.compile(_CLASS_SINGLE_LINE)
-_RUNS_MULTILINE: Final = re.compile(_CLASS_MULTILINE + "+")
-_RUNS_SINGLE_LINE: Final = re.compile(_CLASS_SINGLE_LINE + "+")
+@functools.cache
+def _cleaner(multiline: bool) -> tuple[re.Pattern[str], dict[int, str]]:
+    """What the slow path of :func:`clean` needs: a pattern finding runs of characters to
+    replace, and their ``str.translate`` table. Made on first use (most text needs neither,
+    and building them costs start-up time)."""
+    return (re.compile(_char_class(multiline=multiline)),
+            _build_table(multiline=multiline))
 
 
 def clean(s: str, *, multiline: bool = True) -> str:
@@ -167,16 +157,13 @@ def clean(s: str, *, multiline: bool = True) -> str:
     message tried to inject escape sequences, and could join harmless pieces
     into something misleading.  Placeholders are visible and inert.
     """
-    if multiline:
-        if _NEEDS_CLEAN_MULTILINE.search(s) is None:
-            return s
-        if "\r" in s:
-            s = s.replace("\r\n", "\n")
-        table, runs = _TABLE_MULTILINE, _RUNS_MULTILINE
-    else:
-        if _NEEDS_CLEAN_SINGLE_LINE.search(s) is None:
-            return s
-        table, runs = _TABLE_SINGLE_LINE, _RUNS_SINGLE_LINE
+    if s.isprintable():  # no control, format or separator character at all
+        return s
+    runs, table = _cleaner(multiline)
+    if runs.search(s) is None:
+        return s
+    if multiline and "\r" in s:
+        s = s.replace("\r\n", "\n")
     if "\t" in s:
         s = s.expandtabs(TAB_SIZE)
     if s.isascii():

@@ -100,6 +100,7 @@ OWN_RENDERERS: Final = {
     "widgets/conversation_list.py:ConversationList": "every cell through one_line (_fit)",
     "widgets/status_bar.py:StatusBar": "profile, presence and hours through one_line",
     "widgets/thread_head.py:ThreadHead": "head_text(): every fact through one_line",
+    "widgets/view_tabs.py:ViewTabs": "every label through one_line",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Tab
+from textual.widgets import Input
 
 from frontdesk.sandbox import records
 from frontdesk.sandbox.clock import ManualClock
@@ -17,7 +17,7 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox.inbox import InboxScreen, ViewTabs
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.new_conversation import NewConversationScreen
 from frontdesk.tui.screens.inbox.open_conversation import (
     OpenConversationScreen,
@@ -26,6 +26,7 @@ from frontdesk.tui.screens.inbox.open_conversation import (
 from frontdesk.tui.screens.shared.pickers import PromptScreen
 from frontdesk.tui.widgets.conversation_list import ConversationList
 from frontdesk.tui.widgets.preview_pane import PreviewPane
+from frontdesk.tui.widgets.view_tabs import ViewTabs
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
@@ -92,7 +93,11 @@ async def views_switch_with_tab_and_a_click(console: Console, pilot: Pilot[Any])
     assert listing.shown_ids() == [c.id for c in session.inbox.view("pending")]
     assert all(session.inbox.records[c].state in ("Pending", "AwaitingPending")
                for c in listing.shown_ids())
-    await pilot.click("#view-all")
+    tabs = screen.query_one(ViewTabs)
+    start, _end = tabs.spans()["view-all"]
+    await pilot.hover(ViewTabs, offset=(start + 1, 0))
+    assert tabs.hovered == "view-all"  # the label under the mouse brightens
+    await pilot.click(ViewTabs, offset=(start + 1, 0))
     await pilot.pause()
     assert screen.view == "all"
     assert listing.total_count == len(session.inbox.records)
@@ -233,13 +238,13 @@ async def search_shows_a_temporary_view(console: Console, pilot: Pilot[Any]) -> 
     await pilot.press(*"router", "enter")
     await pilot.pause()
     assert screen.view == "search"
-    assert "searching" in str(screen.query_one("#view-search", Tab).label)
+    assert "searching" in str(screen.query_one(ViewTabs).label_of("view-search"))
     assert "Searching the service for “router”" in listing.render_line(1).text
     await app.workers.wait_for_complete()
     console.sandbox.faults.clear()
     await pilot.pause()
     assert screen.view == "search"
-    assert "searching" not in str(screen.query_one("#view-search", Tab).label)
+    assert "searching" not in str(screen.query_one(ViewTabs).label_of("view-search"))
     found = listing.shown_ids()
     assert found
     assert all(cid in session.inbox.records for cid in found)
@@ -252,7 +257,7 @@ async def search_shows_a_temporary_view(console: Console, pilot: Pilot[Any]) -> 
     await pilot.press("escape")
     await pilot.pause()
     assert screen.view == "mine"
-    assert not screen.query("#view-search")
+    assert screen.query_one(ViewTabs).label_of("view-search") is None
 
     # a search the service refuses says why and leaves no "searching" behind
     console.sandbox.faults.fail(400, count=None, path_prefix="/v1/search")
@@ -262,7 +267,7 @@ async def search_shows_a_temporary_view(console: Console, pilot: Pilot[Any]) -> 
     await pilot.pause()
     assert any("Could not search" in str(n.message) for n in app._notifications)
     assert screen.view == "mine"
-    assert not screen.query("#view-search")
+    assert screen.query_one(ViewTabs).label_of("view-search") is None
 
 
 async def new_email_conversation_checks_then_creates(console: Console, pilot: Pilot[Any]) -> None:
@@ -513,9 +518,9 @@ def tab_labels(screen: InboxScreen) -> dict[str, str]:
     tabs = screen.query_one(ViewTabs)
     labels = {}
     for name in VIEWS:
-        tab = tabs.get_tab(f"view-{name}")
-        assert tab is not None
-        labels[name] = tab.label_text
+        label = tabs.label_of(f"view-{name}")
+        assert label is not None
+        labels[name] = label
     return labels
 
 
@@ -668,12 +673,12 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
 async def test_view_counts_are_never_a_false_zero_while_loading(console: Console) -> None:
     """Before the first fill the views say "…", not 0; once the service answered, numbers."""
     from frontdesk.store.inbox import VIEWS
-    from frontdesk.tui.screens.inbox.inbox import ViewTabs
+    from frontdesk.tui.widgets.view_tabs import ViewTabs
 
     def labels(screen: InboxScreen) -> list[str]:
         tabs = screen.query_one(ViewTabs)
-        found = [tabs.get_tab(f"view-{name}") for name in VIEWS]
-        return [str(tab.label) for tab in found if tab is not None]
+        found = [tabs.label_of(f"view-{name}") for name in VIEWS]
+        return [label for label in found if label is not None]
 
     for prefix in ("/v1/conversations", "/v1/search"):
         console.sandbox.faults.fail(503, count=None, path_prefix=prefix)

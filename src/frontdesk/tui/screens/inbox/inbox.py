@@ -21,7 +21,6 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -36,7 +35,8 @@ from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...widgets.conversation_list import ConversationList, RowLookups
 from ...widgets.preview_pane import PreviewPane
-from ...widgets.safe import Input, Tab, Tabs
+from ...widgets.safe import Input
+from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
 
 if TYPE_CHECKING:
@@ -101,10 +101,6 @@ def session_lookups(session: Session | None) -> RowLookups:
         has_draft=lambda cid: cid in inbox.drafts,
         tag_colors=tag_colors,
     )
-
-
-class ViewTabs(Tabs, can_focus=False):
-    """The views, with their counts; clickable, never focused (the list keeps the keys)."""
 
 
 @owns_bindings
@@ -178,7 +174,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         lookups = session_lookups(self.fd.session)
         with Horizontal(id="inbox-body"):
             with Vertical(id="inbox-main"):
-                yield ViewTabs(*(Tab(VIEW_TITLES[name], id=f"view-{name}") for name in VIEWS),
+                # the views with their counts: clickable, never focused (the list keeps
+                # the keys)
+                yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
                                id="inbox-views")
                 yield Input(placeholder="filter: id, name, subject, tags, queue, assignee",
                             id="inbox-filter")
@@ -338,19 +336,14 @@ class InboxScreen(ModeScreen, ConversationActions):
         unknown = "…" if self._loading() or session is None else "0"
         tabs = self.query_one(ViewTabs)
         for name in VIEWS:
-            tab = tabs.get_tab(f"view-{name}")
-            if tab is not None:
-                label = f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}"
-                if tab.label_text != label:
-                    tab.label = Text(label)
-        search_tab = tabs.get_tab(f"view-{SEARCH}")
-        if search_tab is not None:
+            tabs.set_label(f"view-{name}",
+                           f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}")
+        if tabs.label_of(f"view-{SEARCH}") is not None:
             if self._searching is not None:
                 label = f"Search: {one_line(self._searching, 24)} searching…"
             else:
                 label = f"Search: {one_line(self._search_query, 24)} {len(self._search_ids)}"
-            if search_tab.label_text != label:
-                search_tab.label = Text(label)
+            tabs.set_label(f"view-{SEARCH}", label)
 
     def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
         """The views, for the command palette (besides the keys)."""
@@ -376,15 +369,11 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.view = name
             self.rebuild()
 
-    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
-        """A click on a view (or a view this screen chose): show it. The message arrives
-        after the fact, so one about a tab no longer active is stale — a burst of ``tab``
-        keys has moved on — and following it would start the tabs and the screen chasing
-        each other."""
+    def on_view_tabs_clicked(self, event: ViewTabs.Clicked) -> None:
+        """A click on a view: show it."""
         event.stop()
-        tab_id = event.tab.id or ""
-        if tab_id.startswith("view-") and tab_id == event.tabs.active:
-            self.show_view(tab_id[5:])
+        if event.tab_id.startswith("view-"):
+            self.show_view(event.tab_id[5:])
 
     def action_next_view(self) -> None:
         """Next view (Mine → Queue → Pending → Closed → All)."""
@@ -471,8 +460,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._searching = query
         self._search_ids = []
         tabs = self.query_one(ViewTabs)
-        if tabs.get_tab(f"view-{SEARCH}") is None:
-            await tabs.add_tab(Tab("Search", id=f"view-{SEARCH}"))
+        tabs.add_tab(f"view-{SEARCH}", "Search")
         self.view = SEARCH
         tabs.active = f"view-{SEARCH}"
         self.rebuild()
