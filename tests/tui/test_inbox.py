@@ -120,6 +120,7 @@ async def filter_narrows_as_typed_and_esc_restores(console: Console, pilot: Pilo
     await pilot.press(*name.split()[0].lower()[:5])
     narrowed = listing.shown_ids()
     assert target.id in narrowed
+    assert listing.search_strings == listing.total_count  # made while a filter is in use
     assert 0 < len(narrowed) < len(everything)
     # the arrows move the list while the filter line has the focus
     await pilot.press("down")
@@ -142,6 +143,7 @@ async def filter_narrows_as_typed_and_esc_restores(console: Console, pilot: Pilo
     assert "Nothing matches" in listing.render_line(1).text
     await pilot.press("escape")
     assert listing.row_count == len(everything)
+    assert listing.search_strings == 0  # the filter closed: its strings are gone
 
 
 async def cursor_keys_and_selection_kept_across_updates(console: Console,

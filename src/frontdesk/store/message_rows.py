@@ -76,12 +76,17 @@ class MessageRows(Sequence["Message"]):
     def select(self, positions: Iterable[int]) -> MessageRows:
         """The messages at these positions, in that order."""
         rows = MessageRows()
-        for at in positions:
-            rows._items.append(self._items[at])
-            rows.ids.append(self.ids[at])
-            rows.authors.append(self.authors[at])
-            rows.external_ids.append(self.external_ids[at])
+        rows.add_from(self, positions)
         return rows
+
+    def add_from(self, source: MessageRows, positions: Iterable[int]) -> None:
+        """Add ``source``'s messages at these positions at the end (their strings shared,
+        no model read)."""
+        for at in positions:
+            self._items.append(source._items[at])
+            self.ids.append(source.ids[at])
+            self.authors.append(source.authors[at])
+            self.external_ids.append(source.external_ids[at])
 
     def append(self, message: Message) -> None:
         """Add a message (as a model) at the end."""

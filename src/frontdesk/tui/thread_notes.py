@@ -8,11 +8,13 @@ message (anonymising it, say) is done to a note.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Final
 
 from ..api.models import InternalNote, Message
+from ..store.message_rows import MessageRows
 from ..store.outbox import OutboxItem
 
 __all__ = ["NOTE_PREFIX", "is_note_entry", "note_echo", "note_message", "with_notes"]
@@ -55,12 +57,26 @@ def is_note_entry(message: Message) -> bool:
 
 
 def with_notes(messages: Sequence[Message], notes: Sequence[InternalNote]
-               ) -> tuple[Message, ...]:
+               ) -> Sequence[Message]:
     """The messages, in the service's order, with each note placed before the first message
-    that is newer than it (so a note follows the messages of its own time)."""
+    that is newer than it (so a note follows the messages of its own time). Without notes,
+    ``messages`` itself; compact rows stay compact (a long thread is never read into
+    models for this: a note's place is found by bisection on the messages' times)."""
     if not notes:
-        return tuple(messages)
+        return messages
     ordered = sorted(notes, key=lambda note: note.created_at)
+    if isinstance(messages, MessageRows):
+        rows = MessageRows()
+        start = 0
+        for note in ordered:
+            # the service lists messages by time: the first newer one, by bisection
+            at = bisect_right(messages, note.created_at, lo=start,
+                              key=lambda message: message.created_at)
+            rows.add_from(messages, range(start, at))
+            rows.append(note_message(note))
+            start = at
+        rows.add_from(messages, range(start, len(messages)))
+        return rows
     out: list[Message] = []
     index = 0
     for message in messages:

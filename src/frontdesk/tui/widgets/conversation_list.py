@@ -9,9 +9,12 @@ Every string from the service (names, subjects, previews, tags, queue names) pas
 :func:`frontdesk.text.one_line` and is painted as a plain segment, never parsed as markup.
 
 Filtering (``/``) is a case-insensitive substring match, word by word, over a search string
-per row (id, requester, subject, preview, tags, queue, assignee) built once per set of rows
-and only when a filter is first typed; a keystroke that extends the filter narrows the
-previous matches instead of scanning every row again.
+per row (id, state, channel, requester, subject, preview, tags, queue, assignee). The strings
+exist only while a filter is wanted (the filter line opened, or a filter typed): built in
+slices between frames from then on, kept in step with the rows while the filter is in use,
+and dropped when it is closed — a hundred thousand of them weigh more than the rows
+themselves. A keystroke that extends the filter narrows the previous matches instead of
+scanning every row again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -74,6 +77,21 @@ def channel_label(channel: str) -> str:
         return one_line(channel, 9)
     icon = channel_icon(name)
     return f"{icon} {name}" if icon else name
+
+
+@lru_cache(maxsize=64)
+def _channel_word(channel: str) -> str:
+    """A channel as a filter finds it: its display name (unknown ones cleaned and cut)."""
+    return channel_name(channel) or one_line(channel, 9)
+
+
+class _Strings(NamedTuple):
+    """Search strings of a set of rows, with the tag ids and previews they were made of."""
+
+    rows: Sequence[InboxRow]
+    texts: list[str]
+    tags: list[tuple[str, ...]]
+    previews: list[str]
 
 
 def silent_text(channel: str) -> str:
@@ -264,8 +282,19 @@ class ConversationList(ScrollView, can_focus=True):
         self._ids: list[int] = []
         #: positions in ``_rows`` shown, ascending (a range when nothing is filtered out)
         self._visible: Sequence[int] = range(0)
+        #: one lowercase string per row (None: not built, or not wanted)
         self._search: list[str] | None = None
-        self._search_cache: dict[int, tuple[InboxRow, tuple[str, ...], str, str]] = {}
+        #: what each of those strings was made of beside its row: the tag ids and preview
+        #: objects (the same objects until they change), in the same order
+        self._search_tags: list[tuple[str, ...]] = []
+        self._search_previews: list[str] = []
+        #: the strings of the rows shown before the last change of rows (rows, strings,
+        #: tags, previews), reused for the rows that did not change while new ones are made
+        self._reuse: _Strings | None = None
+        self._reuse_at: dict[int, int] | None = None
+        self._reuse_next = 0
+        #: whether the search strings are wanted (a filter is in use or its line is open)
+        self._search_wanted = False
         self._generation: object = None
         self._needle = ""
         self._cursor = -1
@@ -291,6 +320,11 @@ class ConversationList(ScrollView, can_focus=True):
     def total_count(self) -> int:
         """Rows of the view (before the filter)."""
         return len(self._rows)
+
+    @property
+    def search_strings(self) -> int:
+        """How many rows have their search string made (0: none kept)."""
+        return len(self._search) if self._search is not None else 0
 
     @property
     def filter_text(self) -> str:
@@ -325,16 +359,21 @@ class ConversationList(ScrollView, can_focus=True):
         same position."""
         keep_id = self.highlighted_id if keep is None else keep
         position = self._cursor
+        old_rows = self._rows
         self._rows = list(rows)
         self._serial += 1
         self._ids = [row.id for row in rows]
+        if self._search is not None:  # made again for the new rows, reusing the unchanged
+            self._reuse = _Strings(old_rows, self._search, self._search_tags,
+                                   self._search_previews)
+            self._reuse_at = None
         self._search = None
         self._strips.clear()
         self.builds += 1
         generation = self.lookups.generation()
         if generation != self._generation:
             self._generation = generation
-            self._search_cache.clear()
+            self._reuse = self._reuse_at = None
         self._settle(keep_id, position)
 
     def update_rows(self, changes: Mapping[int, InboxRow | None],
@@ -348,15 +387,15 @@ class ConversationList(ScrollView, can_focus=True):
         if names or generation != self._generation:
             # names may read differently now: search strings and lines are made afresh
             self._generation = generation
-            self._search_cache.clear()
-            self._search = None
+            self._forget_strings()
             self._strips.clear()
         keep_id = self.highlighted_id
         position = self._cursor
         rows = self._rows
         ids = self._ids
         self._serial += 1
-        search = self._search
+        search, tags, previews = self._search, self._search_tags, self._search_previews
+        look = self.lookups
         strips = self._strips
         for cid, row in changes.items():
             strips.discard((cid, False))
@@ -368,7 +407,7 @@ class ConversationList(ScrollView, can_focus=True):
             if at >= 0:
                 del rows[at], ids[at]
                 if search is not None:
-                    del search[at]
+                    del search[at], tags[at], previews[at]
             if row is None:
                 continue
             moment = key(row)
@@ -382,7 +421,10 @@ class ConversationList(ScrollView, can_focus=True):
             rows.insert(low, row)
             ids.insert(low, cid)
             if search is not None:
-                search.insert(low, self._search_text(row))
+                row_tags, preview = look.tag_ids(cid), look.preview(cid)
+                search.insert(low, self._search_text(row, row_tags, preview))
+                tags.insert(low, row_tags)
+                previews.insert(low, preview)
         self.updates += 1
         self._settle(keep_id, position)
 
@@ -399,14 +441,34 @@ class ConversationList(ScrollView, can_focus=True):
         if cursor < 0 and self._visible:
             cursor = min(max(position, 0), len(self._visible) - 1)
         self._after_change(cursor)
+        if self._search is None and self._search_wanted and self.is_mounted:
+            self._prepare_search()
+
+    def prepare_search(self) -> None:
+        """A filter is about to be typed (its line opened): make the search strings in
+        slices between frames from now on, so the first keystroke only scans."""
+        self._search_wanted = True
         if self._search is None and self.is_mounted:
             self._prepare_search()
+
+    def drop_search(self) -> None:
+        """The filter is closed: forget the search strings (made again when it reopens)."""
+        self._search_wanted = False
+        self._forget_strings()
+
+    def _forget_strings(self) -> None:
+        self._serial += 1  # a build in slices under way is dropped
+        self._search = None
+        self._search_tags, self._search_previews = [], []
+        self._reuse = self._reuse_at = None
 
     def set_filter(self, text: str) -> None:
         """Show only rows whose text contains every word of ``text`` (case-insensitive)."""
         needle = " ".join(text.lower().split())
         if needle == self._needle:
             return
+        if needle:
+            self._search_wanted = True
         kept = self._visible[self._cursor] if 0 <= self._cursor < len(self._visible) else -1
         self._apply_filter(needle)
         # shown rows stay in view order, so the kept row is found by bisection
@@ -437,41 +499,89 @@ class ConversationList(ScrollView, can_focus=True):
         """Build the search strings in slices between frames, so the first filter keystroke
         only scans (the work is lost if the rows change meanwhile)."""
         rows, serial = self._rows, self._serial
-        strings: list[str] = []
+        built = _Strings(rows, [], [], [])
         for start in range(0, len(rows), SEARCH_SLICE):
             if self._serial != serial or self._search is not None:
                 return
-            strings.extend(self._search_text(c) for c in rows[start:start + SEARCH_SLICE])
+            self._strings_for(built, start, start + SEARCH_SLICE)
             await asyncio.sleep(0)
         if self._serial == serial and self._search is None:
-            self._search = strings
+            self._keep_strings(built)
 
     def _search_strings(self) -> list[str]:
         """One lowercase string per row, built at once if the slices are not done."""
-        if self._search is None:
-            self._search = [self._search_text(c) for c in self._rows]
-        return self._search
+        search = self._search
+        if search is None:
+            built = _Strings(self._rows, [], [], [])
+            self._strings_for(built, 0, len(self._rows))
+            self._keep_strings(built)
+            search = built.texts
+        return search
 
-    def _search_text(self, conversation: InboxRow) -> str:
-        """A row's searchable text; kept per conversation while its record, tags and
-        preview are the same objects (an unchanged row costs a lookup, not a rebuild)."""
+    def _keep_strings(self, built: _Strings) -> None:
+        self._search = built.texts
+        self._search_tags, self._search_previews = built.tags, built.previews
+        self._reuse = self._reuse_at = None
+
+    def _strings_for(self, built: _Strings, start: int, stop: int) -> None:
+        """Add the search strings of ``built.rows[start:stop]`` to ``built``: those of rows
+        unchanged since the strings before the last change of rows (the same row, tags and
+        preview objects) are reused, the others made. The old rows are walked alongside (most
+        keep their order); an index of them is made only when the orders part."""
+        look = self.lookups
+        tag_ids, preview_of, make = look.tag_ids, look.preview, self._search_text
+        add_text, add_tags, add_preview = (built.texts.append, built.tags.append,
+                                           built.previews.append)
+        reuse = self._reuse
+        if reuse is None:
+            for row in built.rows[start:stop]:
+                cid = row.id
+                row_tags, preview = tag_ids(cid), preview_of(cid)
+                add_text(make(row, row_tags, preview))
+                add_tags(row_tags)
+                add_preview(preview)
+            return
+        old_rows, old_texts, old_tags, old_previews = reuse
+        count = len(old_rows)
+        # where the walk over the old rows is: past the old row of the last new row
+        walk = self._reuse_next if start else 0
+        for row in built.rows[start:stop]:
+            cid = row.id
+            row_tags, preview = tag_ids(cid), preview_of(cid)
+            known = walk if walk < count and old_rows[walk].id == cid else None
+            if known is None:
+                at = self._reuse_at
+                if at is None:
+                    at = self._reuse_at = {old.id: n for n, old in enumerate(old_rows)}
+                known = at.get(cid)
+            if known is not None:
+                walk = known + 1
+                if old_rows[known] is row and old_tags[known] is row_tags \
+                        and old_previews[known] is preview:
+                    add_text(old_texts[known])
+                    add_tags(row_tags)
+                    add_preview(preview)
+                    continue
+            add_text(make(row, row_tags, preview))
+            add_tags(row_tags)
+            add_preview(preview)
+        self._reuse_next = walk
+
+    def _search_text(self, conversation: InboxRow, tags: tuple[str, ...], preview: str
+                     ) -> str:
+        """A row's searchable text (``tags``, ``preview``: its tag ids and last message as
+        the store keeps them). The channel by its name, without its mark: one character
+        outside Latin-1 would make the whole string two or four bytes a character."""
         look = self.lookups
         cid = conversation.id
-        tags = look.tag_ids(cid)
-        preview = look.preview(cid)
-        known = self._search_cache.get(cid)
-        if known is not None and known[0] is conversation and known[1] is tags \
-                and known[2] is preview:
-            return known[3]
         name = look.name
         queue, agent = conversation.queue_id, conversation.agent_id
-        text = (f"#{cid} {conversation.state} {channel_label(conversation.channel)} "
+        tag_text = " ".join(look.tag_names(cid)) if tags else ""
+        return (f"#{cid} {conversation.state} {_channel_word(conversation.channel)} "
                 f"{name(conversation.requester_id)} {conversation.subject or ''} "
-                f"{preview} {' '.join(look.tag_names(cid))} "
+                f"{preview} {tag_text} "
                 f"{look.queue_name(queue) if queue is not None else ''} "
                 f"{name(agent) if agent is not None else ''}").lower()
-        self._search_cache[cid] = (conversation, tags, preview, text)
-        return text
 
     def _position_of(self, conversation_id: int, near: int = -1) -> int:
         """Where a conversation is shown (-1: not shown); looks near ``near`` first, where it

@@ -397,6 +397,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         box = self.filter_input
         box.add_class("-shown")
         box.focus()
+        self.conversation_list.prepare_search()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "inbox-filter":
@@ -414,6 +415,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             self._sync_filter()
             if not self.filter_input.value.strip():
                 self.filter_input.remove_class("-shown")
+                self.conversation_list.drop_search()
             self.conversation_list.focus()
 
     def action_clear(self) -> None:
@@ -423,6 +425,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             box.value = ""
             box.remove_class("-shown")
             self.conversation_list.set_filter("")
+            self.conversation_list.drop_search()
             self.conversation_list.focus()
         elif self.view == SEARCH:
             self._drop_search()
