@@ -18,17 +18,28 @@ the side or an attribute to poll. The worker turns the answer into a message (a 
 
         def on_link_screen_linked(self, message: Linked) -> None:
             ...
+
+A call that returns something worth keeping answers with a :class:`Returned` (its ``value``
+is what the store returned)::
+
+    class Loaded(Returned[list[Tag]]):
+        ...
+
+    self.post_message(self.Loaded(*await answer_of(store.list_tags())))
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from typing import Generic, TypeVar, cast
 
 from textual.message import Message
 
 from ..store.errors import Refused
 
-__all__ = ["Answered", "refusal_of"]
+__all__ = ["Answered", "Returned", "answer_of", "refusal_of"]
+
+T = TypeVar("T")
 
 
 class Answered(Message):
@@ -48,6 +59,30 @@ class Answered(Message):
     def reason(self) -> str | None:
         """Why it did not happen, in one line for a person (None when it did)."""
         return self.refusal.reason if self.refusal is not None else None
+
+
+class Returned(Answered, Generic[T]):
+    """The store answered a call that returns something: its ``value``, or its ``refusal``."""
+
+    def __init__(self, value: T | None = None, refusal: Refused | None = None) -> None:
+        super().__init__(refusal)
+        self._value = value
+
+    @property
+    def value(self) -> T:
+        """What the store returned (only there when it was done: read ``refusal`` first)."""
+        if self.refusal is not None:
+            raise LookupError("a refused call returned nothing")
+        return cast(T, self._value)
+
+
+async def answer_of(call: Awaitable[T]) -> tuple[T | None, Refused | None]:
+    """Await ``call``: what it returned and None, or None and its refusal (the arguments of
+    a :class:`Returned`). Anything else is not caught, as with :func:`refusal_of`."""
+    try:
+        return await call, None
+    except Refused as refusal:
+        return None, refusal
 
 
 async def refusal_of(call: Awaitable[object]) -> Refused | None:

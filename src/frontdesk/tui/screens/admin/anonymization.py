@@ -15,6 +15,7 @@ from ....api.models import AnonymizationRequestStatus
 from ....store.errors import Refused
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Static
 from ..people.anonymize import describe_request
 from ..shared.common import admin_store, cell, session_of
@@ -157,26 +158,33 @@ class AnonymizationPane(AdminPane):
              FormField("force", "Close it first if it is open", "bool")],
             submit, send_label="continue", form_id="anonymize-conversation"), filled)
 
+    class Requested(Returned[AnonymizationRequestStatus]):
+        """An anonymisation was requested (``said``: the toast when it was)."""
+
+        def __init__(self, said: str, status: AnonymizationRequestStatus | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(status, refusal)
+            self.said = said
+
     @work(exclusive=True, group="anonymization-act", exit_on_error=False)
     async def _conversation(self, entity: str, force: bool) -> None:
-        try:
-            status = await admin_store(self).anonymize_conversation(entity, force)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
-            return
-        self.notify(f"Anonymisation of #{entity} requested.", markup=False)
-        self.query_one("#anonymization-detail", Static).update(
-            describe_status(status, self.target_name(status)))
-        self.show(admin_store(self).requests_made_here())
+        self.post_message(self.Requested(
+            f"Anonymisation of #{entity} requested.",
+            *await answer_of(admin_store(self).anonymize_conversation(entity, force))))
 
     @work(exclusive=True, group="anonymization-act", exit_on_error=False)
     async def _deprecated(self, kind: Kind, entity: str, force: bool) -> None:
-        try:
-            status = await admin_store(self).anonymize_deprecated(kind, entity, force)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Requested(
+            "Anonymisation requested (deprecated interface).",
+            *await answer_of(admin_store(self).anonymize_deprecated(kind, entity, force))))
+
+    def on_anonymization_pane_requested(self, message: Requested) -> None:
+        """Said in a toast; the request's state below the list of requests made here."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        self.notify("Anonymisation requested (deprecated interface).", markup=False)
+        status = message.value
+        self.notify(message.said, markup=False)
         self.query_one("#anonymization-detail", Static).update(
             describe_status(status, self.target_name(status)))
         self.show(admin_store(self).requests_made_here())

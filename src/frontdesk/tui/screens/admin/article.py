@@ -19,10 +19,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....api.models import Article, ArticleTranslation
+from ....api.models import Article, ArticleTranslation, ArticleTranslations
 from ....store.errors import Refused
 from ....store.knowledge import KnowledgeStore, Node, from_html
 from ....text import one_line, safe
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Option, Static, TextArea
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -98,17 +99,22 @@ class ArticleEditor(ModalScreen[bool]):
             self.saving = True
             self._run_save()
 
+    class Saved(Answered):
+        """The draft was saved (or refused)."""
+
     @work(exclusive=True, group="knowledge-editor", exit_on_error=False)
     async def _run_save(self) -> None:
-        try:
-            await self._save(self.query_one("#editor-language", Input).value,
-                             self.query_one("#editor-title", Input).value,
-                             self.query_one("#editor-body", TextArea).text)
-        except Refused as refusal:
-            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
+        self.post_message(self.Saved(await refusal_of(
+            self._save(self.query_one("#editor-language", Input).value,
+                       self.query_one("#editor-title", Input).value,
+                       self.query_one("#editor-body", TextArea).text))))
+
+    def on_article_editor_saved(self, message: Saved) -> None:
+        """Saved: the editor closes; refused: why, under the text, and nothing is lost."""
+        self.saving = False
+        if message.refusal is not None:
+            self.query_one("#editor-problem", Label).update(safe(message.refusal.reason))
             return
-        finally:
-            self.saving = False
         self.dismiss(True)
 
     def action_image(self) -> None:
@@ -123,15 +129,24 @@ class ArticleEditor(ModalScreen[bool]):
         self.app.push_screen(PromptScreen("Add an image (PNG, JPEG, GIF or WebP, ≤ 4 MB)",
                                           placeholder="path of the image file"), typed)
 
+    class Uploaded(Returned[str]):
+        """An image was uploaded: the line that shows it in the body."""
+
+        def __init__(self, body: TextArea, line: str | None, refusal: Refused | None) -> None:
+            super().__init__(line, refusal)
+            self.body = body
+
     @work(group="knowledge-upload", exit_on_error=False)
     async def _upload(self, store: KnowledgeStore, body: TextArea, path: str) -> None:
-        try:
-            line = await store.upload_image(path)
-        except Refused as refusal:
-            self.query_one("#editor-problem", Label).update(safe(refusal.reason))
+        self.post_message(self.Uploaded(body, *await answer_of(store.upload_image(path))))
+
+    def on_article_editor_uploaded(self, message: Uploaded) -> None:
+        """The image goes in at the cursor, or why not under the text."""
+        if message.refusal is not None:
+            self.query_one("#editor-problem", Label).update(safe(message.refusal.reason))
             return
-        body.insert(f"\n\n{line}\n\n")
-        body.focus()
+        message.body.insert(f"\n\n{message.value}\n\n")
+        message.body.focus()
 
     def action_cancel(self) -> None:
         """Close without saving."""
@@ -237,15 +252,25 @@ class ArticleScreen(ModalScreen[bool]):
         self.table.focus()
         self.reload()
 
+    class Read(Returned[tuple[Article, ArticleTranslations]]):
+        """The article and its translations were read."""
+
     @work(exclusive=True, group="knowledge-article", exit_on_error=False)
     async def reload(self) -> None:
         """Read the article and its translations again."""
-        try:
+
+        async def read() -> tuple[Article, ArticleTranslations]:
             article = await self.store.article(self.article_id)
-            versions = await self.store.translations(self.article_id)
-        except Refused as refusal:
-            self.query_one("#article-caption", Label).update(safe(refusal.reason))
+            return article, await self.store.translations(self.article_id)
+
+        self.post_message(self.Read(*await answer_of(read())))
+
+    def on_article_screen_read(self, message: Read) -> None:
+        """The translations listed, or why they could not be read on the caption."""
+        if message.refusal is not None:
+            self.query_one("#article-caption", Label).update(safe(message.refusal.reason))
             return
+        article, versions = message.value
         self.article = article
         self.drafts = {t.language: t for t in versions.translations.draft or []}
         self.published = {t.language: t for t in versions.translations.published or []}
@@ -311,15 +336,24 @@ class ArticleScreen(ModalScreen[bool]):
         """Run ``action``; say ``done`` when the service did it, or why not."""
         self._run(done, action)
 
+    class Acted(Answered):
+        """Something was done to the article (``done`` says what), or refused."""
+
+        def __init__(self, done: str, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.done_text = done
+
     @work(group="knowledge-article-act", exit_on_error=False)
     async def _run(self, done: str, action: Callable[[], Awaitable[Any]]) -> None:
-        try:
-            await action()
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Acted(done, await refusal_of(action())))
+
+    def on_article_screen_acted(self, message: Acted) -> None:
+        """Said in a toast; the article is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
         self.changed = True
-        self.notify(done, markup=False)
+        self.notify(message.done_text, markup=False)
         self.reload()
 
     def _ask(self, question: str, detail: str, then: Callable[[], None]) -> None:
@@ -426,12 +460,18 @@ class ArticleScreen(ModalScreen[bool]):
     def _delete_article(self) -> None:
         self._delete()
 
+    class Deleted(Answered):
+        """The article was deleted (or refused)."""
+
     @work(group="knowledge-article-act", exit_on_error=False)
     async def _delete(self) -> None:
-        try:
-            await self.store.delete_article(self.article_id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Deleted(
+            await refusal_of(self.store.delete_article(self.article_id))))
+
+    def on_article_screen_deleted(self, message: Deleted) -> None:
+        """Deleted: said, and the screen closes; refused: why, in a toast."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
         self.notify("Deleted the article.", markup=False)
         self.dismiss(True)

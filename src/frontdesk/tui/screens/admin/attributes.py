@@ -15,9 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 
 from ....api.models import CustomAttributeDefinition, SelectOption
-from ....store.errors import Refused
 from ....text import one_line, to_text
 from ... import clock
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Static
 from ..shared.common import admin_store, cell, highlighted_key
 from .pane import AdminPane
@@ -101,13 +101,19 @@ class AttributesPane(AdminPane):
         """Read the definitions again."""
         self._load()
 
+    class Loaded(Returned[list[CustomAttributeDefinition]]):
+        """The definitions were read."""
+
     @work(exclusive=True, group="attributes-load", exit_on_error=False)
     async def _load(self) -> None:
-        try:
-            definitions = await admin_store(self).list_definitions()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_definitions())))
+
+    def on_attributes_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        definitions = message.value
         self.definitions = {d.id: d for d in definitions}
         table = self.table
         table.clear()
@@ -137,12 +143,19 @@ class AttributesPane(AdminPane):
         if key:
             self._open(key)
 
+    class Opened(Returned[CustomAttributeDefinition]):
+        """One definition was read again."""
+
     @work(exclusive=True, group="attributes-open", exit_on_error=False)
     async def _open(self, attribute_id: str) -> None:
-        try:
-            definition = await admin_store(self).get_definition(attribute_id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Opened(
+            *await answer_of(admin_store(self).get_definition(attribute_id))))
+
+    def on_attributes_pane_opened(self, message: Opened) -> None:
+        """Its details below the list, or why not in a toast."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        definition = message.value
         self.definitions[definition.id] = definition
         self.show_detail()

@@ -10,8 +10,8 @@ from textual import on, work
 from textual.app import ComposeResult
 
 from ....api.models import ContactEndpoint, Endpoint
-from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key
 from .pane import AdminPane
@@ -69,14 +69,27 @@ class EndpointsPane(AdminPane):
         """Read both lists again."""
         self._load()
 
+    class Loaded(Returned[list[ContactEndpoint]]):
+        """The contact endpoints were read."""
+
+    class LegacyLoaded(Returned[list[Endpoint]]):
+        """The deprecated endpoint listing was read."""
+
     @work(exclusive=True, group="endpoints-load", exit_on_error=False)
     async def _load(self) -> None:
         store = admin_store(self)
-        try:
-            endpoints = await store.list_contact_endpoints()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        endpoints, refusal = await answer_of(store.list_contact_endpoints())
+        self.post_message(self.Loaded(endpoints, refusal))
+        if refusal is None and store.integrations_configured:
+            self.post_message(self.LegacyLoaded(
+                *await answer_of(store.list_deprecated_endpoints())))
+
+    def on_endpoints_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        endpoints = message.value
         self.endpoints = {e.key: e for e in endpoints}
         table = self.table
         table.clear()
@@ -87,19 +100,17 @@ class EndpointsPane(AdminPane):
                           cell(", ".join(endpoint.functionality or []), 30), key=endpoint.key)
         self.set_caption(f"{len(endpoints)} contact endpoints · enter reads one again")
         self._show(self.endpoints.get(highlighted_key(table) or ""))
-        configured = store.integrations_configured
+        configured = admin_store(self).integrations_configured
         self.query_one("#legacy-title").display = configured
         self.query_one("#legacy-table").display = configured
-        if configured:
-            await self._load_legacy()
 
-    async def _load_legacy(self) -> None:
+    def on_endpoints_pane_legacy_loaded(self, message: LegacyLoaded) -> None:
+        """The deprecated listing, or why it could not be read in its title."""
         title = self.query_one("#legacy-title", Label)
-        try:
-            legacy = await admin_store(self).list_deprecated_endpoints()
-        except Refused as refusal:
-            title.update(safe(f"{DEPRECATED}: {refusal.reason}"))
+        if message.refusal is not None:
+            title.update(safe(f"{DEPRECATED}: {message.refusal.reason}"))
             return
+        legacy = message.value
         self.legacy = {}
         table = self.query_one("#legacy-table", DataTable)
         table.clear()
@@ -131,23 +142,37 @@ class EndpointsPane(AdminPane):
         if key:
             self._open(key)
 
+    class Opened(Returned[ContactEndpoint]):
+        """One contact endpoint was read again."""
+
+    class LegacyOpened(Returned[Endpoint]):
+        """One endpoint of the deprecated listing was read again."""
+
     @work(exclusive=True, group="endpoints-open", exit_on_error=False)
     async def _open(self, key: str) -> None:
-        try:
-            endpoint = await admin_store(self).get_contact_endpoint(key)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Opened(
+            *await answer_of(admin_store(self).get_contact_endpoint(key))))
+
+    def on_endpoints_pane_opened(self, message: Opened) -> None:
+        """Its details below the list, or why not in a toast."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        endpoint = message.value
         self.endpoints[endpoint.key] = endpoint
         self._show(endpoint)
 
     @work(exclusive=True, group="endpoints-open", exit_on_error=False)
     async def _open_legacy(self, key: str) -> None:
-        try:
-            endpoint = await admin_store(self).get_deprecated_endpoint(key)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.LegacyOpened(
+            *await answer_of(admin_store(self).get_deprecated_endpoint(key))))
+
+    def on_endpoints_pane_legacy_opened(self, message: LegacyOpened) -> None:
+        """Its details below the lists, or why not in a toast."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        endpoint = message.value
         kind, legacy_id, address, internal = legacy_parts(endpoint)
         self.query_one("#endpoint-detail", Static).update(
             f"[b]Deprecated listing[/b] {safe(kind)} {safe(one_line(address, 50))}\n"

@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 
 from ....api.models import ConversationFlow
 from ....channels import channel_name
-from ....store.errors import Refused
+from ....store.organization import Flows
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable
 from ..shared.common import cell, session_of
 from .pane import AdminPane
@@ -37,13 +38,19 @@ class FlowsPane(AdminPane):
         """Read every channel's flows again."""
         self._load()
 
+    class Loaded(Returned[Flows]):
+        """Every channel's flows were read (or the channels that could not be)."""
+
     @work(exclusive=True, group="flows-load", exit_on_error=False)
     async def _load(self) -> None:
-        try:
-            found = await session_of(self).organization.flows()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(session_of(self).organization.flows())))
+
+    def on_flows_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        found = message.value
         self.flows = found.flows
         table = self.query_one("#flows-table", DataTable)
         table.clear()

@@ -18,8 +18,8 @@ from textual.containers import Horizontal, VerticalScroll
 
 from ....api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
 from ....store.admin import Calendar, CalendarDay
-from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key
 from ..shared.form import FormField, FormScreen, Values
@@ -192,13 +192,19 @@ class HoursPane(AdminPane):
         """Read the schedules again."""
         self._load()
 
+    class Loaded(Returned[list[ScheduleRef]]):
+        """The schedules were read."""
+
     @work(exclusive=True, group="hours-load", exit_on_error=False)
     async def _load(self) -> None:
-        try:
-            schedules = await admin_store(self).list_schedules()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_schedules())))
+
+    def on_hours_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        schedules = message.value
         self.schedules = {s.id: s for s in schedules}
         self.definitions.clear()
         table = self.table
@@ -219,18 +225,28 @@ class HoursPane(AdminPane):
         if schedule is not None:
             self._schedule(schedule, self.days)
 
+    class ScheduleRead(Returned[tuple[ScheduleDefinition, Calendar]]):
+        """A schedule's definition and its calendar for the coming days were read."""
+
     @work(exclusive=True, group="hours-schedule", exit_on_error=False)
     async def _schedule(self, schedule: ScheduleRef, days: int) -> None:
         store = admin_store(self)
-        try:
+
+        async def read() -> tuple[ScheduleDefinition, Calendar]:
             definition = self.definitions.get(schedule.id)
             if definition is None:
                 definition = await store.definition(schedule.id)
                 self.definitions[schedule.id] = definition
-            calendar = await store.calendar(schedule.id, days, definition)
-        except Refused as refusal:
-            self.query_one("#hours-status", Static).update(safe(refusal.reason))
+            return definition, await store.calendar(schedule.id, days, definition)
+
+        self.post_message(self.ScheduleRead(*await answer_of(read())))
+
+    def on_hours_pane_schedule_read(self, message: ScheduleRead) -> None:
+        """The schedule beside the list, or why it could not be read."""
+        if message.refusal is not None:
+            self.query_one("#hours-status", Static).update(safe(message.refusal.reason))
             return
+        definition, calendar = message.value
         self.calendar = calendar
         self._paint(definition, calendar)
 

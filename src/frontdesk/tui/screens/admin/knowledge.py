@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from ....store.errors import Refused
 from ....store.knowledge import KnowledgeStore, Node
 from ....text import one_line
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from .article import ArticleEditor, ArticleScreen
@@ -60,14 +61,24 @@ class KnowledgePane(AdminPane):
         """Read the help centre again."""
         self._load(select)
 
+    class Loaded(Returned[list[Node]]):
+        """The help centre's tree was read (``select``: the node to highlight then)."""
+
+        def __init__(self, tree: list[Node] | None, refusal: Refused | None,
+                     select: str | None) -> None:
+            super().__init__(tree, refusal)
+            self.select = select
+
     @work(exclusive=True, group="knowledge-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        try:
-            tree = await self.store.tree()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(self.store.tree()), select))
+
+    def on_knowledge_pane_loaded(self, message: Loaded) -> None:
+        """The tree, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        self.show(tree, select)
+        self.show(message.value, message.select)
 
     def show(self, tree: list[Node], select: str | None = None) -> None:
         """Fill the tree."""
@@ -104,23 +115,31 @@ class KnowledgePane(AdminPane):
         else:
             self._describe(node)
 
+    class Described(Returned[str]):
+        """A collection or category was read again: the caption that describes it."""
+
     @work(exclusive=True, group="knowledge-describe", exit_on_error=False)
     async def _describe(self, node: Node) -> None:
-        try:
+
+        async def describe() -> str:
             if node.kind == "collection":
                 collection = await self.store.collection(node.id)
                 kind = "internal knowledge (agents only)" if collection.internal_kb_enabled \
                     else "public help centre"
-                self.set_caption(f"{one_line(collection.title, 40)}: {kind} · "
-                                 f"{one_line(collection.description or '', 60)}")
-            else:
-                category, titles = await self.store.category(node.id)
-                names = ", ".join(f"{one_line(t.language_id, 8)}: {one_line(t.title, 30)}"
-                                  for t in titles)
-                locked = " · locked: takes no new articles" if category.is_locked else ""
-                self.set_caption(f"Category in {len(titles)} languages ({names}){locked}")
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+                return (f"{one_line(collection.title, 40)}: {kind} · "
+                        f"{one_line(collection.description or '', 60)}")
+            category, titles = await self.store.category(node.id)
+            names = ", ".join(f"{one_line(t.language_id, 8)}: {one_line(t.title, 30)}"
+                              for t in titles)
+            locked = " · locked: takes no new articles" if category.is_locked else ""
+            return f"Category in {len(titles)} languages ({names}){locked}"
+
+        self.post_message(self.Described(*await answer_of(describe())))
+
+    def on_knowledge_pane_described(self, message: Described) -> None:
+        """On the caption: the description, or why it could not be read."""
+        self.set_caption(message.refusal.reason if message.refusal is not None
+                         else message.value)
 
     def new(self) -> None:
         """Write a new article in the highlighted collection or category."""

@@ -7,8 +7,8 @@ from textual import work
 from textual.app import ComposeResult
 
 from ....api.models import Organization
-from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Returned, answer_of
 from ...widgets.safe import Static
 from ..shared.common import session_of
 from .pane import AdminPane
@@ -38,13 +38,20 @@ class OrganizationPane(AdminPane):
         """Read the organisation again."""
         self._load()
 
+    class Loaded(Returned[Organization]):
+        """The organisation was read."""
+
     @work(exclusive=True, group="organization-load", exit_on_error=False)
     async def _load(self) -> None:
-        try:
-            org = await session_of(self).organization.organization()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(
+            *await answer_of(session_of(self).organization.organization())))
+
+    def on_organization_pane_loaded(self, message: Loaded) -> None:
+        """The organisation, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        org = message.value
         self.organization = org
         self.set_caption("The organisation this API key belongs to · r reads it again")
         self.query_one("#organization-detail", Static).update(describe_organization(org))

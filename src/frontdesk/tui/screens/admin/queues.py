@@ -11,10 +11,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
-from ....api.models import Queue
+from ....api.models import Queue, QueueMember
 from ....store.admin import ALGORITHMS, QueueSettings
 from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
 from ..shared.form import FormField, FormScreen, Values
@@ -68,14 +69,25 @@ class QueuesPane(AdminPane):
         """Read the queues again."""
         self._load(select)
 
+    class Loaded(Returned[list[Queue]]):
+        """The queues were read (``select``: the queue to highlight then)."""
+
+        def __init__(self, queues: list[Queue] | None, refusal: Refused | None,
+                     select: str | None) -> None:
+            super().__init__(queues, refusal)
+            self.select = select
+
     @work(exclusive=True, group="queues-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        try:
-            queues = await admin_store(self).list_queues()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_queues()), select))
+
+    def on_queues_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        before = select or highlighted_key(self.table)
+        queues = message.value
+        before = message.select or highlighted_key(self.table)
         self.queues = {q.id: q for q in queues}
         table = self.table
         table.clear()
@@ -114,13 +126,20 @@ class QueuesPane(AdminPane):
             "\n".join(f"[b]{name:<14}[/b] {safe(value)}" for name, value in lines))
         self._members(queue)
 
+    class MembersRead(Returned[list[QueueMember]]):
+        """The highlighted queue's members were read."""
+
     @work(exclusive=True, group="queues-members", exit_on_error=False)
     async def _members(self, queue: Queue) -> None:
-        try:
-            members = await admin_store(self).queue_members(queue.id)
-        except Refused as refusal:
-            self.query_one("#queue-members-title", Label).update(safe(refusal.reason))
+        self.post_message(self.MembersRead(
+            *await answer_of(admin_store(self).queue_members(queue.id))))
+
+    def on_queues_pane_members_read(self, message: MembersRead) -> None:
+        """The members beside the list, or why they could not be read above them."""
+        if message.refusal is not None:
+            self.query_one("#queue-members-title", Label).update(safe(message.refusal.reason))
             return
+        members = message.value
         directory = session_of(self).directory
         self.query_one("#queue-members-title", Label).update(f"Members ({len(members)})")
         table = self.query_one("#queue-members", DataTable)
@@ -177,22 +196,34 @@ class QueuesPane(AdminPane):
         if queue is not None:
             self._open_members(queue)
 
+    class ChoiceRead(Returned[list[QueueMember]]):
+        """What choosing a queue's members starts from was read: its members (and every
+        agent, into the directory)."""
+
+        def __init__(self, queue: Queue, members: list[QueueMember] | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(members, refusal)
+            self.queue = queue
+
     @work(exclusive=True, group="queues-act", exit_on_error=False)
     async def _open_members(self, queue: Queue) -> None:
-        store = admin_store(self)
-        try:
-            members = await store.queue_members(queue.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
-            return
         session = session_of(self)
-        if not session.directory.agents:
 
-            try:
+        async def read() -> list[QueueMember]:
+            members = await admin_store(self).queue_members(queue.id)
+            if not session.directory.agents:
                 await session.people.list_agents()
-            except Refused as refusal:
-                self.notify(refusal.reason, severity="error", markup=False)
-                return
+            return members
+
+        self.post_message(self.ChoiceRead(queue, *await answer_of(read())))
+
+    def on_queues_pane_choice_read(self, message: ChoiceRead) -> None:
+        """The members picker opens, or a toast says why it cannot."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
+            return
+        queue, members = message.queue, message.value
+        store, session = admin_store(self), session_of(self)
         people = [(a.id, a.display_name) for a in session.directory.agents.values()]
 
         async def apply(add: set[str], remove: set[str]) -> None:

@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from ....api.models import Tag
 from ....store.errors import Refused
 from ....text import one_line
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...tag_colors import COLOR
 from ...widgets.safe import DataTable
 from ..shared.common import admin_store, cell, highlighted_key, move_to
@@ -72,14 +73,26 @@ class TagsPane(AdminPane):
         """Read the tags again."""
         self._load(select)
 
+    class Loaded(Returned[list[Tag]]):
+        """The tags were read (``select``: the tag to highlight then)."""
+
+        def __init__(self, tags: list[Tag] | None, refusal: Refused | None,
+                     select: str | None) -> None:
+            super().__init__(tags, refusal)
+            self.select = select
+
     @work(exclusive=True, group="tags-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        try:
-            tags = await admin_store(self).list_tags(include_deactivated=self.show_inactive)
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        tags, refusal = await answer_of(
+            admin_store(self).list_tags(include_deactivated=self.show_inactive))
+        self.post_message(self.Loaded(tags, refusal, select))
+
+    def on_tags_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        self.show(tags, select)
+        self.show(message.value, message.select)
 
     def show(self, tags: list[Tag], select: str | None = None) -> None:
         """Fill the list."""
@@ -129,13 +142,24 @@ class TagsPane(AdminPane):
         if tag is not None:
             self._toggle(tag)
 
+    class Toggled(Returned[Tag]):
+        """A tag was activated or deactivated: the tag as the service holds it now."""
+
+        def __init__(self, tag: Tag, updated: Tag | None, refusal: Refused | None) -> None:
+            super().__init__(updated, refusal)
+            self.tag = tag
+
     @work(exclusive=True, group="tags-act", exit_on_error=False)
     async def _toggle(self, tag: Tag) -> None:
-        try:
-            updated = await admin_store(self).set_tag_active(tag, not tag.active)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Toggled(
+            tag, *await answer_of(admin_store(self).set_tag_active(tag, not tag.active))))
+
+    def on_tags_pane_toggled(self, message: Toggled) -> None:
+        """Said in a toast; the list shows the tag's new state."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        tag, updated = message.tag, message.value
         self.notify(f"{one_line(tag.name, 40)} is {'active' if updated.active else 'deactivated'}"
                     + ("" if updated.active else ": it can still be removed, not applied."),
                     markup=False)
@@ -161,13 +185,23 @@ class TagsPane(AdminPane):
         self.app.push_screen(ConfirmScreen(f"Delete the tag {tag.name}?", DELETE_DETAIL),
                              answered)
 
+    class Deleted(Answered):
+        """A tag was deleted (or refused)."""
+
+        def __init__(self, tag: Tag, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.tag = tag
+
     @work(exclusive=True, group="tags-act", exit_on_error=False)
     async def _delete(self, tag: Tag) -> None:
-        try:
-            await admin_store(self).delete_tag(tag.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Deleted(tag, await refusal_of(admin_store(self).delete_tag(tag.id))))
+
+    def on_tags_pane_deleted(self, message: Deleted) -> None:
+        """Said in a toast; the tag leaves the list."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        tag = message.tag
         self.notify(f"Deleted the tag {one_line(tag.name, 40)}.", markup=False)
         self.tags.pop(tag.id, None)
         self.show(sorted(self.tags.values(), key=lambda t: t.name.casefold()))

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from ....api.models import Team, TeamMember, UserPresence
 from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...widgets.safe import DataTable, Label
 from ..people.agents import presence_text
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
@@ -65,14 +66,25 @@ class TeamsPane(AdminPane):
         """Read the teams again."""
         self._load(select)
 
+    class Loaded(Returned[list[Team]]):
+        """The teams were read (``select``: the team to highlight then)."""
+
+        def __init__(self, teams: list[Team] | None, refusal: Refused | None,
+                     select: str | None) -> None:
+            super().__init__(teams, refusal)
+            self.select = select
+
     @work(exclusive=True, group="teams-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        try:
-            teams = await admin_store(self).list_teams()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_teams()), select))
+
+    def on_teams_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        before = select or highlighted_key(self.table)
+        teams = message.value
+        before = message.select or highlighted_key(self.table)
         self.teams = {t.id: t for t in teams}
         table = self.table
         table.clear()
@@ -94,17 +106,33 @@ class TeamsPane(AdminPane):
             return
         self._members(team)
 
+    class MembersRead(Returned[tuple[list[TeamMember], dict[str, UserPresence]]]):
+        """A team's members and their presence (by agent id) were read."""
+
+        def __init__(self, team: Team,
+                     read: tuple[list[TeamMember], dict[str, UserPresence]] | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(read, refusal)
+            self.team = team
+
     @work(exclusive=True, group="teams-members", exit_on_error=False)
     async def _members(self, team: Team) -> None:
         store = admin_store(self)
-        try:
+
+        async def read() -> tuple[list[TeamMember], dict[str, UserPresence]]:
             members = await store.team_members(team.id)
-            presence = {p.user_id: p for p in await store.team_presence(team.id)}
-        except Refused as refusal:
-            self.query_one("#team-members-title", Label).update(safe(refusal.reason))
+            return members, {p.user_id: p for p in await store.team_presence(team.id)}
+
+        self.post_message(self.MembersRead(team, *await answer_of(read())))
+
+    def on_teams_pane_members_read(self, message: MembersRead) -> None:
+        """The members beside the list, or why they could not be read above them."""
+        if message.refusal is not None:
+            self.query_one("#team-members-title", Label).update(safe(message.refusal.reason))
             return
-        self.members, self.members_of = members, team.id
-        self._paint_members(team, members, presence)
+        members, presence = message.value
+        self.members, self.members_of = members, message.team.id
+        self._paint_members(message.team, members, presence)
 
     def _paint_members(self, team: Team, members: list[TeamMember],
                        presence: dict[str, UserPresence]) -> None:
@@ -141,22 +169,33 @@ class TeamsPane(AdminPane):
             return
         self._open_members(team)
 
+    class ChoiceRead(Returned[list[TeamMember]]):
+        """What choosing a team's members starts from was read: its members (and every
+        agent, into the directory)."""
+
+        def __init__(self, team: Team, members: list[TeamMember] | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(members, refusal)
+            self.team = team
+
     @work(exclusive=True, group="teams-act", exit_on_error=False)
     async def _open_members(self, team: Team) -> None:
-        store = admin_store(self)
-        try:
-            members = await store.team_members(team.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
-            return
-        agents = session_of(self).directory.agents
-        if not agents:
+        session = session_of(self)
 
-            try:
-                await session_of(self).people.list_agents()
-            except Refused as refusal:
-                self.notify(refusal.reason, severity="error", markup=False)
-                return
+        async def read() -> list[TeamMember]:
+            members = await admin_store(self).team_members(team.id)
+            if not session.directory.agents:
+                await session.people.list_agents()
+            return members
+
+        self.post_message(self.ChoiceRead(team, *await answer_of(read())))
+
+    def on_teams_pane_choice_read(self, message: ChoiceRead) -> None:
+        """The members picker opens, or a toast says why it cannot."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
+            return
+        team, members, store = message.team, message.value, admin_store(self)
         people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
 
         async def apply(add: set[str], remove: set[str]) -> None:
@@ -186,12 +225,23 @@ class TeamsPane(AdminPane):
         self.app.push_screen(ConfirmScreen(f"Delete the team {team.name}?",
                                            "Its agents stay; only the team goes."), answered)
 
+    class Deleted(Answered):
+        """A team was deleted (or refused)."""
+
+        def __init__(self, team: Team, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.team = team
+
     @work(exclusive=True, group="teams-act", exit_on_error=False)
     async def _delete(self, team: Team) -> None:
-        try:
-            await admin_store(self).delete_team(team.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Deleted(team,
+                                       await refusal_of(admin_store(self).delete_team(team.id))))
+
+    def on_teams_pane_deleted(self, message: Deleted) -> None:
+        """Said in a toast; the list is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        team = message.team
         self.notify(f"Deleted the team {one_line(team.name, 40)}.", markup=False)
         self.reload()

@@ -16,6 +16,7 @@ from ....api.models import Template
 from ....store.errors import Refused
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...widgets.safe import DataTable, Static
 from ..shared.common import cell, highlighted_key, session_of
 from ..shared.confirm import ConfirmScreen
@@ -84,14 +85,19 @@ class TemplatesPane(AdminPane):
         """Read every template again."""
         self._load()
 
+    class Loaded(Returned[list[Template]]):
+        """Every template was read."""
+
     @work(exclusive=True, group="templates-load", exit_on_error=False)
     async def _load(self) -> None:
-        try:
-            templates = await session_of(self).templates.list_all()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(*await answer_of(session_of(self).templates.list_all())))
+
+    def on_templates_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        self.show(templates)
+        self.show(message.value)
 
     def show(self, templates: list[Template]) -> None:
         """Fill the list."""
@@ -131,13 +137,24 @@ class TemplatesPane(AdminPane):
             f"Delete the {_KINDS.get(template.type, 'template')} "
             f"«{one_line(template.name, 40)}»?", DELETE_DETAIL), answered)
 
+    class Deleted(Answered):
+        """A template was deleted (or refused)."""
+
+        def __init__(self, template: Template, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.template = template
+
     @work(exclusive=True, group="templates-act", exit_on_error=False)
     async def _delete(self, template: Template) -> None:
-        try:
-            await session_of(self).templates.delete(template.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Deleted(
+            template, await refusal_of(session_of(self).templates.delete(template.id))))
+
+    def on_templates_pane_deleted(self, message: Deleted) -> None:
+        """Said in a toast; the template leaves the list."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        template = message.template
         self.notify(f"Deleted «{one_line(template.name, 40)}».", markup=False)
         self.templates.pop(template.id, None)
         self.show(list(self.templates.values()))

@@ -24,6 +24,7 @@ from ....store.errors import Refused
 from ....store.webhooks import EVENTS
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -143,15 +144,27 @@ class WebhooksPane(AdminPane):
         """Read the subscriptions again."""
         self._load(select)
 
+    class Loaded(Returned[list[WebhookSubscription]]):
+        """The subscriptions were read (``select``: the one to highlight then)."""
+
+        def __init__(self, hooks: list[WebhookSubscription] | None, refusal: Refused | None,
+                     select: str | None) -> None:
+            super().__init__(hooks, refusal)
+            self.select = select
+
     @work(exclusive=True, group="webhooks-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        try:
-            hooks = await session_of(self).webhooks.subscriptions()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        self.post_message(self.Loaded(
+            *await answer_of(session_of(self).webhooks.subscriptions()), select))
+
+    def on_webhooks_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
+        hooks = message.value
         self.hooks = {h.id: h for h in hooks}
-        self._fill(select)
+        self._fill(message.select)
         on_count = sum(1 for h in hooks if h.enabled)
         self.set_caption(f"{len(hooks)} webhook{'s' * (len(hooks) != 1)}, {on_count} on"
                          if hooks else
@@ -183,14 +196,27 @@ class WebhooksPane(AdminPane):
             return
         self._status(hook)
 
+    class StatusRead(Returned[list[EventDeliveryStatus]]):
+        """The last delivery of each of a subscription's events was read."""
+
+        def __init__(self, hook: WebhookSubscription,
+                     statuses: list[EventDeliveryStatus] | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(statuses, refusal)
+            self.hook = hook
+
     @work(exclusive=True, group="webhooks-status", exit_on_error=False)
     async def _status(self, hook: WebhookSubscription) -> None:
+        self.post_message(self.StatusRead(
+            hook, *await answer_of(session_of(self).webhooks.status(hook.id))))
+
+    def on_webhooks_pane_status_read(self, message: StatusRead) -> None:
+        """The deliveries beside the list, or why they could not be read above them."""
         title = self.query_one("#webhook-status-title", Label)
-        try:
-            statuses = await session_of(self).webhooks.status(hook.id)
-        except Refused as refusal:
-            title.update(safe(refusal.reason))
+        if message.refusal is not None:
+            title.update(safe(message.refusal.reason))
             return
+        hook, statuses = message.hook, message.value
         failed = sum(1 for s in statuses if s.delivery_status.success is False)
         title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
                           f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
@@ -291,17 +317,23 @@ class WebhooksPane(AdminPane):
         if hook is not None:
             self._toggle(hook)
 
+    class Toggled(Returned[WebhookSubscription]):
+        """A subscription was switched on or off: as the service holds it now."""
+
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _toggle(self, hook: WebhookSubscription) -> None:
-        try:
-            updated = await session_of(self).webhooks.update(hook.id,
-                                                                 enabled=not hook.enabled)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Toggled(*await answer_of(
+            session_of(self).webhooks.update(hook.id, enabled=not hook.enabled))))
+
+    def on_webhooks_pane_toggled(self, message: Toggled) -> None:
+        """Said in a toast; the list is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        updated = message.value
         self.notify(f"Webhook {one_line(updated.name, 40)} is "
                     f"{'on' if updated.enabled else 'off'}.", markup=False)
-        self.reload(select=hook.id)
+        self.reload(select=updated.id)
 
     def delete(self, *, ask: bool) -> None:
         """Delete the highlighted subscription."""
@@ -320,13 +352,24 @@ class WebhooksPane(AdminPane):
                                            "Nothing more is sent to it; its delivery log "
                                            "goes too."), answered)
 
+    class Deleted(Answered):
+        """A subscription was deleted (or refused)."""
+
+        def __init__(self, hook: WebhookSubscription, refusal: Refused | None) -> None:
+            super().__init__(refusal)
+            self.hook = hook
+
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _delete(self, hook: WebhookSubscription) -> None:
-        try:
-            await session_of(self).webhooks.delete(hook.id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.Deleted(
+            hook, await refusal_of(session_of(self).webhooks.delete(hook.id))))
+
+    def on_webhooks_pane_deleted(self, message: Deleted) -> None:
+        """Said in a toast; the list is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
+        hook = message.hook
         self.notify(f"Deleted the webhook {one_line(hook.name, 40)}.", markup=False)
         self.reload()
 
@@ -337,14 +380,25 @@ class WebhooksPane(AdminPane):
         if hook is not None and event is not None:
             self._open_log(hook, event)
 
+    class LogRead(Returned[list[EventDeliveryLog]]):
+        """The latest attempts to deliver one event were read."""
+
+        def __init__(self, hook: WebhookSubscription, event: str,
+                     entries: list[EventDeliveryLog] | None, refusal: Refused | None) -> None:
+            super().__init__(entries, refusal)
+            self.hook, self.event = hook, event
+
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _open_log(self, hook: WebhookSubscription, event: str) -> None:
-        try:
-            entries = await session_of(self).webhooks.log(hook.id, event)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        self.post_message(self.LogRead(
+            hook, event, *await answer_of(session_of(self).webhooks.log(hook.id, event))))
+
+    def on_webhooks_pane_log_read(self, message: LogRead) -> None:
+        """The log opens, or a toast says why it cannot."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        self.app.push_screen(DeliveryLogScreen(hook.name, event, entries))
+        self.app.push_screen(DeliveryLogScreen(message.hook.name, message.event, message.value))
 
 
 @owns_bindings

@@ -8,10 +8,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.errors import Refused
 from ....store.people import AgentDetail
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Label, Static
 from ..shared.common import people_store
@@ -46,14 +46,21 @@ class AgentDetailScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.load()
 
+    class Loaded(Returned[AgentDetail]):
+        """The agent, their teams and their presence were read."""
+
     @work(exclusive=True, group="agent", exit_on_error=False)
     async def load(self) -> None:
         """Read the agent, their teams and their presence."""
-        try:
-            detail = await people_store(self).agent_detail(self.agent_id)
-        except Refused as refusal:
-            self.query_one("#agent-title", Label).update(safe(refusal.reason))
+        self.post_message(self.Loaded(
+            *await answer_of(people_store(self).agent_detail(self.agent_id))))
+
+    def on_agent_detail_screen_loaded(self, message: Loaded) -> None:
+        """The agent, or why they could not be read in the title."""
+        if message.refusal is not None:
+            self.query_one("#agent-title", Label).update(safe(message.refusal.reason))
             return
+        detail = message.value
         self.detail = detail
         agent = detail.agent
         self.query_one("#agent-title", Label).update(safe(one_line(agent.display_name, 60)))

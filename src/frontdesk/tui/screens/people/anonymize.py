@@ -5,18 +5,14 @@ offers to close them first (``force``). The request is then followed live by the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from textual.screen import Screen
+from textual.widget import Widget
 
 from ....api.models import AnonymizationRequestStatus
 from ....store.errors import Refusal, Refused
 from ... import clock
+from ...answers import Returned, answer_of
 from ..shared.common import people_store
 from ..shared.confirm import ConfirmScreen, TypeBackScreen
-
-Done = Callable[[AnonymizationRequestStatus], None]
 
 
 def describe_request(status: AnonymizationRequestStatus) -> str:
@@ -27,33 +23,52 @@ def describe_request(status: AnonymizationRequestStatus) -> str:
         " · waiting for the service"
 
 
-def ask_and_anonymize(screen: Screen[Any], user_id: str, name: str, done: Done) -> None:
-    """Ask (id typed back), send, offer force when needed, then call ``done``."""
+class Anonymized(Returned[AnonymizationRequestStatus]):
+    """The service answered a request to anonymise an end user: the request's status, or
+    why not. Posted to the widget that asked (its ``on_anonymized`` calls :func:`requested`)."""
 
-    async def send(force: bool) -> None:
-        try:
-            status = await people_store(screen).anonymize_enduser(user_id, force=force)
-        except Refused as refusal:
-            if refusal.kind is Refusal.NEEDS_FORCE:
-                screen.app.push_screen(ConfirmScreen(
-                    refusal.reason,
-                    "Close their open conversations and anonymize anyway?"), forced)
-            else:
-                screen.notify(refusal.reason, severity="error", markup=False)
-            return
-        screen.notify(f"Anonymisation of {name} requested.", markup=False)
-        done(status)
+    def __init__(self, user_id: str, name: str, status: AnonymizationRequestStatus | None,
+                 refusal: Refused | None) -> None:
+        super().__init__(status, refusal)
+        self.user_id, self.name = user_id, name
 
-    def forced(yes: bool | None) -> None:
-        if yes:
-            screen.run_worker(send(True), group="anonymize", exclusive=True,
-                              exit_on_error=False)
+
+def ask_and_anonymize(asker: Widget, user_id: str, name: str) -> None:
+    """Ask (id typed back), then send; the answer reaches ``asker`` as :class:`Anonymized`."""
 
     def answered(yes: bool | None) -> None:
         if yes:
-            screen.run_worker(send(False), group="anonymize", exclusive=True,
-                              exit_on_error=False)
+            _send(asker, user_id, name, force=False)
 
-    screen.app.push_screen(TypeBackScreen(
+    asker.app.push_screen(TypeBackScreen(
         f"Anonymize {name}? Their personal data and their conversations are scrubbed for "
         "good; this cannot be undone.", user_id), answered)
+
+
+def _send(asker: Widget, user_id: str, name: str, *, force: bool) -> None:
+    async def send() -> None:
+        asker.post_message(Anonymized(user_id, name, *await answer_of(
+            people_store(asker).anonymize_enduser(user_id, force=force))))
+
+    asker.run_worker(send(), group="anonymize", exclusive=True, exit_on_error=False)
+
+
+def requested(asker: Widget, message: Anonymized) -> AnonymizationRequestStatus | None:
+    """What ``asker`` says of the answer: the request made (said in a toast, its status
+    returned to follow), or why not — when conversations are still open, a second question
+    offers to close them first (``force``)."""
+    refusal = message.refusal
+    if refusal is None:
+        asker.notify(f"Anonymisation of {message.name} requested.", markup=False)
+        return message.value
+    if refusal.kind is Refusal.NEEDS_FORCE:
+
+        def forced(yes: bool | None) -> None:
+            if yes:
+                _send(asker, message.user_id, message.name, force=True)
+
+        asker.app.push_screen(ConfirmScreen(
+            refusal.reason, "Close their open conversations and anonymize anyway?"), forced)
+    else:
+        asker.notify(refusal.reason, severity="error", markup=False)
+    return None

@@ -7,8 +7,6 @@ The screen (:mod:`.people`) owns the keys; this pane does the work.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -19,13 +17,11 @@ from ....store.people import FindKind
 from ....store.topics import anonymization_topic
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Returned, answer_of
 from ...widgets.safe import Label
 from ..shared.common import Column, FittedTable, highlighted_key, people_store, session_of
 from ..shared.form import FormField, FormScreen, Values
-from .anonymize import ask_and_anonymize, describe_request
-
-if TYPE_CHECKING:
-    from textual.screen import Screen
+from .anonymize import Anonymized, ask_and_anonymize, describe_request, requested
 
 FIND_KINDS: tuple[tuple[str, str], ...] = (
     ("guess from what is typed", "auto"),
@@ -66,16 +62,28 @@ class EndUsersPane(Vertical):
 
     # ------------------------------------------------------------------ the list
 
+    class Loaded(Returned[tuple[list[EndUser], bool]]):
+        """The first page of end users was read (and whether more exist)."""
+
     @work(exclusive=True, group="users-load", exit_on_error=False)
     async def load(self) -> None:
         """The first page of every end user (oldest first, as the service lists them)."""
-        try:
-            page = await people_store(self).list_endusers()
-        except Refused as refusal:
-            self.set_caption(refusal.reason)
+        store = people_store(self)
+
+        async def read() -> tuple[list[EndUser], bool]:
+            page = await store.list_endusers()
+            return page.items, page.has_more
+
+        self.post_message(self.Loaded(*await answer_of(read())))
+
+    def on_end_users_pane_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
             return
-        more = " (more exist: / finds anyone)" if page.has_more else ""
-        self.show(page.items, f"{len(page.items)} end users{more}")
+        users, has_more = message.value
+        more = " (more exist: / finds anyone)" if has_more else ""
+        self.show(users, f"{len(users)} end users{more}")
 
     def show(self, users: list[EndUser], caption: str, *, select: str | None = None) -> None:
         """Fill the list with ``users``."""
@@ -178,14 +186,16 @@ class EndUsersPane(Vertical):
         user = self.current
         if user is None:
             return
-        name = user.display_name or user.email or user.id
-        screen: Screen[Any] = self.screen
-        ask_and_anonymize(screen, user.id, name, self.following)
+        ask_and_anonymize(self, user.id, user.display_name or user.email or user.id)
 
     # ------------------------------------------------------------------ following requests
 
-    def following(self, status: AnonymizationRequestStatus) -> None:
-        """Show a request made here until the service has processed it."""
+    def on_anonymized(self, message: Anonymized) -> None:
+        """A request made here is shown until the service has processed it."""
+        message.stop()
+        status = requested(self, message)
+        if status is None:
+            return
         self.followed[status.id] = session_of(self).directory.name(status.target_entity_id)
         self.render_followed()
 

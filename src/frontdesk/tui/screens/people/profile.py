@@ -17,11 +17,11 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from ....api.models import AnonymizationRequestStatus, Conversation, EndUser
-from ....store.errors import Refused
 from ....store.people import Profile
 from ....store.topics import anonymization_topic
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.attribute_editor import describe_value
 from ...widgets.safe import DataTable, Label, Static
@@ -36,7 +36,7 @@ from ..shared.common import (
     people_store,
     session_of,
 )
-from .anonymize import ask_and_anonymize, describe_request
+from .anonymize import Anonymized, ask_and_anonymize, describe_request, requested
 
 CONVERSATION_COLUMNS = (Column("#", 6), Column("Channel", 11), Column("State", 8),
                         Column("Subject", 20, 1), Column("Started", 16))
@@ -106,14 +106,20 @@ class EndUserProfileScreen(Screen[None]):
 
     # ------------------------------------------------------------------ loading
 
+    class Loaded(Returned[Profile]):
+        """The end user, the definitions and the first page of conversations were read."""
+
     @work(exclusive=True, group="profile", exit_on_error=False)
     async def load(self) -> None:
         """Read the end user, the definitions and the first page of conversations."""
-        try:
-            profile = await people_store(self).profile(self.user_id)
-        except Refused as refusal:
-            self.query_one("#profile-title", Label).update(safe(refusal.reason))
+        self.post_message(self.Loaded(*await answer_of(people_store(self).profile(self.user_id))))
+
+    def on_end_user_profile_screen_loaded(self, message: Loaded) -> None:
+        """The profile, or why it could not be read in the title."""
+        if message.refusal is not None:
+            self.query_one("#profile-title", Label).update(safe(message.refusal.reason))
             return
+        profile = message.value
         self.profile = profile
         self.conversations = list(profile.conversations)
         self.next_key = profile.next_key
@@ -221,15 +227,26 @@ class EndUserProfileScreen(Screen[None]):
         else:
             self.notify("That is every conversation of this end user.")
 
+    class MoreRead(Returned[tuple[list[Conversation], str | None]]):
+        """The next page of conversations was read (and the key of the one after)."""
+
     @work(exclusive=True, group="profile-more", exit_on_error=False)
     async def _more(self, key: str) -> None:
-        try:
-            page = await people_store(self).conversations_page(self.user_id, key)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+        store = people_store(self)
+
+        async def read() -> tuple[list[Conversation], str | None]:
+            page = await store.conversations_page(self.user_id, key)
+            return page.items, page.next_key
+
+        self.post_message(self.MoreRead(*await answer_of(read())))
+
+    def on_end_user_profile_screen_more_read(self, message: MoreRead) -> None:
+        """The conversations go below the ones listed, or a toast says why not."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        self.conversations.extend(page.items)
-        self.next_key = page.next_key
+        items, self.next_key = message.value
+        self.conversations.extend(items)
         self._paint_conversations()
 
     def action_anonymize(self) -> None:
@@ -237,9 +254,11 @@ class EndUserProfileScreen(Screen[None]):
         profile = self.profile
         name = (profile.user.display_name or profile.user.email or self.user_id) \
             if profile is not None else self.user_id
+        ask_and_anonymize(self, self.user_id, name)
 
-        def done(status: AnonymizationRequestStatus) -> None:
+    def on_anonymized(self, message: Anonymized) -> None:
+        """The request made here is followed below the profile."""
+        status = requested(self, message)
+        if status is not None:
             self.request = status
             self._paint_request()
-
-        ask_and_anonymize(self, self.user_id, name, done)
