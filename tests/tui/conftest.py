@@ -10,6 +10,12 @@
 Snapshot tests start from ``await console.settled(pilot)`` instead: the inbox complete with
 its tags and names, nothing in flight, and the polling timers frozen, so nothing the service
 says can change the picture while it is taken.
+
+A console starts as a returning agent's does, from a local store already filled from the
+seeded organisation (``tests/local_template.py``), while its sandbox is still exactly that
+organisation; a test that changes the service first starts from an empty store, and a test of
+the first fill itself asks for one: ``console.app(fresh=True)``, ``console.session(fresh=True)``
+or ``console.walk(..., fresh=True)``.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import inspect
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +50,7 @@ from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from local_template import LocalTemplate
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
 
@@ -72,23 +80,49 @@ class Console:
     settings: Settings = field(default_factory=Settings)
     sessions: list[Session] = field(default_factory=list)
     timers: dict[int, PollTimers] = field(default_factory=dict)
+    #: the seeded organisation's filled local store (None: every session starts empty)
+    template: LocalTemplate | None = None
 
-    def session(self, identity: str = DEMO_AGENT_EMAIL, profile: str = "test") -> Session:
-        """A session signed in (once started) as ``identity``."""
+    def session(self, identity: str = DEMO_AGENT_EMAIL, profile: str = "test", *,
+                fresh: bool = False) -> Session:
+        """A session signed in (once started) as ``identity``: on a copy of the filled local
+        store while the sandbox is still the seeded organisation and the profile has no store
+        yet, unless ``fresh`` (an empty store: the first fill is what the test is about)."""
         client = ApiClient(self.sandbox.base_url, self.sandbox.key, self.sandbox.integrations_url,
                            pacer=Pacer(enabled=False))
-        local = LocalStore(local_store_path(profile))
+        path = local_store_path(profile)
+        template = None if fresh else self.template
+        warm = template is not None and template.lay(path, self.sandbox, identity)
+        local = LocalStore(path)
         session = Session(client=client, local=local, settings=self.settings, profile=profile,
                           identity=identity)
         timers = PollTimers()
         session.live = LiveStore(sleep=timers.sleep)
         self.timers[id(session)] = timers
         self.sessions.append(session)
+        if warm:
+            assert template is not None
+            self._check_at_start(session, template)
         return session
 
-    def app(self, session: Session | None = None, **options: Any) -> FrontdeskApp:
-        """The console on a new session (or the one given)."""
-        return FrontdeskApp(session or self.session(), **options)
+    def _check_at_start(self, session: Session, template: LocalTemplate) -> None:
+        """Fail a warm session's start when the sandbox changed after the session was made
+        (its local store would show the organisation as it was before the change)."""
+        start = session.start
+
+        async def checked_start() -> None:
+            assert template.fits(self.sandbox), (
+                "the sandbox changed after this console's session was made on a filled local "
+                "store: change it before console.app(), or pass fresh=True")
+            await start()
+
+        session.start = checked_start  # type: ignore[method-assign]
+
+    def app(self, session: Session | None = None, *, fresh: bool = False,
+            **options: Any) -> FrontdeskApp:
+        """The console on a new session (``fresh``: on an empty local store) or the one
+        given."""
+        return FrontdeskApp(session or self.session(fresh=fresh), **options)
 
     async def ready(self, pilot: Pilot[Any]) -> None:
         """Wait until the session has signed in and the first inbox poll is done."""
@@ -158,13 +192,14 @@ class Console:
 
     async def walk(self, size: tuple[int, int], *steps: Step,
                    start: Callable[[Pilot[Any]], Awaitable[None]] | None = None,
-                   between: Callable[[Pilot[Any]], Awaitable[None]] | None = None) -> None:
+                   between: Callable[[Pilot[Any]], Awaitable[None]] | None = None,
+                   fresh: bool = False) -> None:
         """One console for a whole flow: sign in once (``start``, by default :meth:`ready`),
         then run each step; after each, every screen above the mode's own is closed, every
         fault switched off, and ``between`` puts back what a fresh console shows (a view, a
         cursor). A step is ``async def step(console, pilot)``: what was a test of its own,
         without paying the sign-in again."""
-        app = self.app()
+        app = self.app(fresh=fresh)
         async with app.run_test(size=size) as pilot:
             await (start or self.ready)(pilot)
             for step in steps:
@@ -251,9 +286,19 @@ def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
     return compare
 
 
+@pytest.fixture(scope="session")
+def local_template(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory,
+                   sandbox_starter: Callable[..., SandboxServer]) -> LocalTemplate:
+    """The seeded organisation's local store after the demo agent's first fill: filled once
+    per test process, when the first console starts from it."""
+    return LocalTemplate(seeded_db, tmp_path_factory.mktemp("local-template"), sandbox_starter,
+                         NOW)
+
+
 @pytest.fixture
-def console(sandbox: SandboxServer) -> Iterator[Console]:
-    """Sessions and apps on the seeded sandbox, with the console's clock frozen at NOW."""
+def console(sandbox: SandboxServer, local_template: LocalTemplate) -> Iterator[Console]:
+    """Sessions and apps on the seeded sandbox, with the console's clock frozen at NOW; a
+    session starts on a copy of the filled local store where it may (see Console.session)."""
     clock.freeze(NOW)
-    yield Console(sandbox)
+    yield Console(sandbox, template=local_template)
     clock.freeze(None)
