@@ -415,16 +415,29 @@ def test_console_with_a_key_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert record_console[0].profile == "work"  # the only profile
 
 
-def test_a_refused_key_ends_before_the_console_opens(
+def test_a_refused_key_ends_the_console_in_one_line(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str], record_console: list[launch.Target]) -> None:
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A key given in the environment or a file is checked with the service once the
+    console's first frame is on screen: a refused key, or an identity the service does not
+    know, ends the console and the command says so in one line (never the key)."""
+    from frontdesk.tui.app import FrontdeskApp
+
+    opened: list[FrontdeskApp] = []
+    original = FrontdeskApp.run
+
+    def headless(self: FrontdeskApp, *args: Any, **kwargs: Any) -> Any:
+        opened.append(self)
+        return original(self, headless=True, size=(100, 30))
+
+    monkeypatch.setattr(FrontdeskApp, "run", headless)
     where = ("--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
     monkeypatch.setenv(API_KEY_ENV, "sbx_wrong-in-the-environment")
     code, out, err = run(capsys, *where)
     assert code == 1 and out == ""
     assert len(err.strip().splitlines()) == 1 and "refused" in err
     assert "sbx_wrong" not in err
-    monkeypatch.delenv(API_KEY_ENV)
+    monkeypatch.delenv(API_KEY_ENV, raising=False)  # the console takes it out itself
     key_file = tmp_path / "key"
     write_key_file(key_file, "sbx_wrong-in-a-file")
     code, _, err = run(capsys, *where, "--key-file", str(key_file))
@@ -435,10 +448,21 @@ def test_a_refused_key_ends_before_the_console_opens(
     write_key_file(key_file, sandbox.key)
     code, _, err = run(capsys)
     assert code == 1 and "No agent or admin has the email nobody@example.com" in err
-    assert record_console == []
+    assert len(err.strip().splitlines()) == 1
+    assert len(opened) == 3 and all(app.key_refusal for app in opened)
+    # a key the service takes: the console goes on (recorded here rather than run)
+    seen: list[launch.Target] = []
+
+    def recorded(target: launch.Target, settings: Settings) -> int:
+        seen.append(target)
+        return 0
+
+    monkeypatch.setattr(launch, "run_console", recorded)
     code, _, err = run(capsys, *where, "--key-file", str(key_file))
     assert code == 0, err
-    assert record_console[0].key == sandbox.key
+    [target] = seen
+    assert target.key == sandbox.key
+    assert target.check is not None and target.check() is None
 
 
 def test_start_up_failures_end_in_one_line(

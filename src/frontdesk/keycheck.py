@@ -1,10 +1,11 @@
-"""Checking a given API key and identity with the service while the console loads.
+"""Checking a given API key and identity with the service once the console is on screen.
 
-A key from ``FRONTDESK_API_KEY`` or a key file is checked before the console opens: a key the
-service refuses, or an identity it does not know, ends the command in one line. The check
-asks the same question as the sign-in (who is this agent, with this key) with the standard
-library alone, on a thread, so it runs while the console's modules load instead of before
-them: the HTTP stack and the models are loaded after the first frame, as for every start.
+A key from ``FRONTDESK_API_KEY`` or a key file is checked as soon as the console's first
+frame is painted: a key the service refuses, or an identity it does not know, ends the
+console and the command in one line (:class:`KeyRefused`). The check asks the same question
+as the sign-in (who is this agent, with this key) with the standard library alone, on a
+thread; ``http.client`` is loaded only then, so neither the check nor its module costs the
+first frame anything, and a service that does not answer never holds the console back.
 
 Only a clear answer stops the start (401/403, no agent with that email or id); anything else
 — no answer, an error, a certificate the standard library does not trust, an odd reply —
@@ -13,13 +14,21 @@ leaves it to the console's own sign-in, which says what is wrong in the header.
 
 from __future__ import annotations
 
-import http.client
 import json
 import threading
 import uuid
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlencode, urlsplit
 
-__all__ = ["KeyCheck", "check_key", "identity_fields"]
+if TYPE_CHECKING:
+    import http.client
+
+__all__ = ["KeyCheck", "KeyRefused", "check_key", "identity_fields"]
+
+
+class KeyRefused(Exception):
+    """The service refused the key, or knows nobody by the identity: the one sentence that
+    says which (never the key)."""
 
 
 def identity_fields(identity: str) -> tuple[str | None, str | None]:
@@ -57,6 +66,8 @@ def check_key(base_url: str, key: str, identity: str, timeout: float) -> str | N
     parts = urlsplit(base_url.strip().rstrip("/"))
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
+    import http.client  # here: the module is not needed before the check runs
+
     if email is not None:
         path = f"{parts.path}/v1/agents?{urlencode({'email': email, 'pageLimit': 5})}"
     else:

@@ -50,6 +50,9 @@ class Target:
     reread: Callable[[], str] | None = field(default=None, repr=False, compare=False)
     #: waits until the service can answer (the demo's sandbox, started beside the console)
     wait_ready: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    #: asks the service whether it takes the key and knows the identity: one sentence when
+    #: it does not (run once the first frame is on screen; the console then ends with it)
+    check: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
 
     def api_key(self) -> str:
         """The API key (reads it when it is not known yet; raises ``ConfigError`` with the
@@ -105,7 +108,8 @@ def run_console(target: Target, settings: Settings) -> int:
 
     Only what the first frame needs is loaded before it: the local store, the session's
     stores (built from the local snapshot) and the inbox screen. The client, the models and
-    the key follow on a worker thread (:func:`connect`).
+    the key follow on a worker thread (:func:`connect`), and so does the target's key check:
+    raises :class:`~frontdesk.keycheck.KeyRefused` when the service refused the key.
     """
     from .startup import hold_gc
 
@@ -122,9 +126,14 @@ def run_console(target: Target, settings: Settings) -> int:
     access = None
     if target.demo and target.key is not None:
         access = DemoAccess(target.base_url, target.integrations_url or "", target.key)
-    app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access)
+    app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access,
+                       key_check=target.check)
     with terminal_input():
         app.run()
+    if app.key_refusal is not None:
+        from .keycheck import KeyRefused
+
+        raise KeyRefused(app.key_refusal)
     return app.return_code or 0
 
 

@@ -144,6 +144,18 @@ async def filter_narrows_as_typed_and_esc_restores(console: Console, pilot: Pilo
     await pilot.press("escape")
     assert listing.row_count == len(everything)
     assert listing.search_strings == 0  # the filter closed: its strings are gone
+    # the filter line is built once the first frame is on screen: a "/" read before that,
+    # with the keys after it in the same burst, still types them there
+    screen = app.screen
+    assert isinstance(screen, InboxScreen)
+    await screen.filter_input.remove()
+    screen._filter = None
+    await console.burst(pilot, "slash", *"zqx")
+    box = screen.filter_input
+    assert box.has_focus and box.value == "zqx"
+    assert listing.row_count == 0
+    await pilot.press("escape")
+    assert listing.row_count == len(everything)
 
 
 async def cursor_keys_and_selection_kept_across_updates(console: Console,

@@ -9,7 +9,6 @@ comes out only through an explicit :meth:`ApiKey.reveal` call, which is easy to 
 
 from __future__ import annotations
 
-import hmac
 from typing import Any, NoReturn
 from urllib.parse import quote, quote_plus
 
@@ -56,6 +55,8 @@ class ApiKey:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ApiKey):
             return NotImplemented
+        import hmac  # here: it loads OpenSSL, which a start-up that only checks a key skips
+
         return hmac.compare_digest(self._value.encode(), other._value.encode())
 
     def __hash__(self) -> int:

@@ -1,5 +1,6 @@
 """The console: on a stored profile, on a base URL for scripts and CI, or after the
-first-run screen; the key checked before the first frame."""
+first-run screen; a key given here (environment, key file) checked with the service once the
+console is on screen."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from .. import __version__
 from .common import (
     COMMANDS_HELP,
     Fail,
-    clean_text,
     interactive,
     parse,
     secret_store,
@@ -24,7 +24,6 @@ from .logs import Logs, file_logging
 from .run import run_console
 
 if TYPE_CHECKING:
-    from ..keycheck import KeyCheck
     from ..launch import Target
     from ..settings import Profile, Settings
     from ..tui.screens.first_run import FirstRunResult
@@ -78,20 +77,14 @@ def console_main(argv: Sequence[str]) -> int:
             if profile is None:
                 return _first_run_then_console(settings, logs)
             target = _profile_target(profile, args.key_file)
-        check = None
         if target.key is not None:
             _check_key_text(target.key)
             logs.protect(target.key)
-            check = _check_with_the_service(target)
+            target.check = _service_check(target)
         elif target.read_key is not None:
             target.read_key = _protected(target.read_key, logs)
         if target.reread is not None:
             target.reread = _protected(target.reread, logs)
-        if check is not None:
-            _load_console()  # while the service answers the check
-            refusal = check.result()
-            if refusal is not None:
-                raise Fail(1, clean_text(refusal))
         return run_console(target, settings)
 
 
@@ -106,22 +99,23 @@ def _check_key_text(key: str) -> None:
         raise Fail(1, f"the API key cannot be used: {error}") from None
 
 
-def _check_with_the_service(target: Target) -> KeyCheck:
-    """Start asking the service who the target's identity is with the target's key (on a
-    thread, while the console loads): before the console opens, a refused key or an unknown
-    identity ends the command in one line. A service that cannot be reached is no reason to
-    stop: the console opens on its cached data."""
-    from ..keycheck import KeyCheck
+def _service_check(target: Target) -> Callable[[], str | None]:
+    """Asking the service who the target's identity is with the target's key, which the
+    console does once its first frame is on screen: a refused key or an unknown identity
+    ends it, and the command says so in one line. A service that cannot be reached is no
+    reason to stop: the console goes on with its cached data."""
+    key = target.key
+    assert key is not None
 
-    assert target.key is not None
-    return KeyCheck(target.base_url, target.key, target.identity, _CHECK_TIMEOUT)
+    def check() -> str | None:
+        from ..keycheck import check_key
 
+        try:
+            return check_key(target.base_url, key, target.identity, _CHECK_TIMEOUT)
+        except Exception:  # a check that breaks is no answer; the console's sign-in tells
+            return None
 
-def _load_console() -> None:
-    """Import what the console's first frame needs (what ``launch.run_console`` loads)."""
-    from .. import launch  # noqa: F401
-    from ..store import local, session  # noqa: F401
-    from ..tui import app  # noqa: F401
+    return check
 
 
 def _protected(read_key: Callable[[], str], logs: Logs) -> Callable[[], str]:

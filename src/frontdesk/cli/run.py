@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 def run_console(target: Target, settings: Settings) -> int:
     """Open the console on ``target`` (the Textual app owns the terminal until it quits)."""
     from .. import launch
+    from ..keycheck import KeyRefused
     from ..store.local import LocalStoreError
 
     try:
         return launch.run_console(target, settings)
-    except LocalStoreError as error:
+    except (LocalStoreError, KeyRefused) as error:
         raise Fail(1, clean_text(str(error))) from None

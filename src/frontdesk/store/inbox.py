@@ -45,7 +45,7 @@ PENDING_STATES = ("Pending", "AwaitingPending")
 #: conversations read from the local working set at start (most recently seen first)
 WORKING_SET_LIMIT = 20_000
 #: of those, the ones read before the first frame (the rest follow once it is on screen)
-FIRST_FRAME_ROWS = 2_000
+FIRST_FRAME_ROWS = 200
 #: full records kept in memory (the others are read back from the local store when needed)
 RECORDS_KEPT = 500
 #: conversations fetched per poll at most (the rest follow at the next tick)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -100,7 +100,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
     ]
 
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
-                 start_session: bool = True, sandbox_access: SandboxAccess | None = None) -> None:
+                 start_session: bool = True, sandbox_access: SandboxAccess | None = None,
+                 key_check: Callable[[], str | None] | None = None) -> None:
         super().__init__(driver_class=_terminal_driver())
         # each piece of CSS parsed once, not again at every refresh of the styles
         self.stylesheet = SharedStylesheet(variables=self.stylesheet._variables)
@@ -119,6 +120,10 @@ class FrontdeskApp(OrderedKeysApp[None]):
         self.renders: dict[str, int] = {}
         self._all_styles = False
         self._first_frame_done = False
+        #: asks the service whether it takes the key (once the first frame is on screen)
+        self._key_check = key_check
+        #: what the service said when it refused the key (the console ended on it)
+        self.key_refusal: str | None = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -197,6 +202,20 @@ class FrontdeskApp(OrderedKeysApp[None]):
         self.load_all_styles()
         if self.session is not None and self._start_session:
             self._start()
+        if self._key_check is not None:
+            self._check_key(self._key_check)
+
+    @work(thread=True, exit_on_error=False, group="key-check", description="check the key")
+    def _check_key(self, check: Callable[[], str | None]) -> None:
+        """Ask the service about the key given (a file, the environment) off the loop; a
+        refusal ends the console, and the command says it in one line."""
+        said = check()
+        if said is not None:
+            self.call_from_thread(self._key_refused, said)
+
+    def _key_refused(self, said: str) -> None:
+        self.key_refusal = said
+        self.exit(return_code=1)
 
     def load_all_styles(self) -> None:
         """Add the stylesheets the first frame did not need (once; any screen pushed or mode

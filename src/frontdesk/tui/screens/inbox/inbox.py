@@ -40,6 +40,8 @@ from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     from ....api.models import Message
     from ....store.rows import InboxRow
     from ....store.session import Session
@@ -142,6 +144,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the views' counts as painted, and who "me" and "my queues" were for them
         self._counts: dict[str, int] | None = None
         self._basis: tuple[str | None, frozenset[str]] | None = None
+        #: the filter line (None until mounted, right after the first frame)
+        self._filter: Input | None = None
+        self._filter_mounted: AwaitMount | None = None
 
     # ------------------------------------------------------------------ building
 
@@ -178,8 +183,6 @@ class InboxScreen(ModeScreen, ConversationActions):
                 # the keys)
                 yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
                                id="inbox-views")
-                yield Input(placeholder="filter: id, name, subject, tags, queue, assignee",
-                            id="inbox-filter")
                 yield ConversationList(lookups, id="inbox-list")
             yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
 
@@ -194,6 +197,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         self.conversation_list.focus()
         self._place_preview()
         self.rebuild()
+        # the filter line is hidden until ``/``: built once the first frame is on screen
+        self.call_after_refresh(lambda: self.filter_input)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
@@ -389,12 +394,22 @@ class InboxScreen(ModeScreen, ConversationActions):
 
     @property
     def filter_input(self) -> Input:
-        """The filter line."""
-        return self.query_one("#inbox-filter", Input)
+        """The filter line (hidden until ``/``: mounted on first use, right after the
+        first frame or by a key that needs it before)."""
+        box = self._filter
+        if box is None:
+            box = self._filter = Input(
+                placeholder="filter: id, name, subject, tags, queue, assignee",
+                id="inbox-filter")
+            self._filter_mounted = self.query_one("#inbox-main").mount(
+                box, after=self.query_one(ViewTabs))
+        return box
 
-    def action_filter(self) -> None:
+    async def action_filter(self) -> None:
         """Show the filter line and type in it."""
         box = self.filter_input
+        if not box.is_mounted and self._filter_mounted is not None:
+            await self._filter_mounted  # the keys after ``/`` go to it once it is there
         box.add_class("-shown")
         box.focus()
         self.conversation_list.prepare_search()
