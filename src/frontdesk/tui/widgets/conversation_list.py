@@ -40,6 +40,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...channels import SILENT_CHANNELS, channel_icon, channel_name
+from ...heap import give_back
 from ...text import one_line
 from ..clock import now
 from ..registry import owns_bindings
@@ -157,6 +158,8 @@ _SUBJECT_MIN: Final = 20
 _SUBJECT_COMFORT: Final = 48
 #: rows whose search strings are built between two frames
 SEARCH_SLICE: Final = 2_000
+#: rows from which a build is followed by giving freed memory back (after its frame)
+LARGE: Final = 10_000
 
 
 def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset(),
@@ -375,6 +378,8 @@ class ConversationList(ScrollView, can_focus=True):
             self._generation = generation
             self._reuse = self._reuse_at = None
         self._settle(keep_id, position)
+        if max(len(old_rows), len(self._rows)) >= LARGE and self.is_mounted:
+            self.call_after_refresh(give_back)  # the old rows, the view's sorting
 
     def update_rows(self, changes: Mapping[int, InboxRow | None],
                     key: Callable[[InboxRow], Any], *, names: bool = False) -> None:
@@ -454,7 +459,10 @@ class ConversationList(ScrollView, can_focus=True):
     def drop_search(self) -> None:
         """The filter is closed: forget the search strings (made again when it reopens)."""
         self._search_wanted = False
+        had = self.search_strings
         self._forget_strings()
+        if had >= LARGE and self.is_mounted:
+            self.call_after_refresh(give_back)
 
     def _forget_strings(self) -> None:
         self._serial += 1  # a build in slices under way is dropped

@@ -42,6 +42,7 @@ from textual.message import Message as TextualMessage
 from textual.widget import AwaitMount, Widget
 
 from frontdesk.api.models.messages import Message
+from frontdesk.heap import give_back
 from frontdesk.store.message_rows import MessageRows
 from frontdesk.tui.widgets.message_view import MessageView
 
@@ -197,6 +198,8 @@ class ThreadView(VerticalScroll):
         await_mount = self._reset_window(max(0, total - self._opening_size()), total, "bottom")
         if self.is_attached:
             self.call_after_refresh(self._ids)
+            if total >= 1_000:  # the answer's parsing is over: its memory goes back
+                self.call_after_refresh(give_back)
         return await_mount
 
     def reconcile(self, messages: Sequence[Message]) -> AwaitMount:
