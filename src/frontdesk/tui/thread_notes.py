@@ -8,11 +8,13 @@ message (anonymising it, say) is done to a note.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Final
 
 from ..api.models import InternalNote, Message
+from ..store.message_rows import MessageRows
 from ..store.outbox import OutboxItem
 
 __all__ = ["NOTE_PREFIX", "is_note_entry", "note_echo", "note_message", "with_notes"]
@@ -55,18 +57,28 @@ def is_note_entry(message: Message) -> bool:
 
 
 def with_notes(messages: Sequence[Message], notes: Sequence[InternalNote]
-               ) -> tuple[Message, ...]:
-    """The messages, in the service's order, with each note placed before the first message
-    that is newer than it (so a note follows the messages of its own time)."""
+               ) -> Sequence[Message]:
+    """The messages, in the service's order (oldest first), with each note placed before the
+    first message that is newer than it (so a note follows the messages of its own time).
+
+    Without notes this is ``messages`` itself; with some, only the messages around each
+    note's place are read (a long thread's compact rows stay compact)."""
     if not notes:
-        return tuple(messages)
+        return messages
     ordered = sorted(notes, key=lambda note: note.created_at)
+    places = [bisect_right(messages, note.created_at, key=_created_at) for note in ordered]
+    entries = [(place, note_message(note)) for place, note in zip(places, ordered, strict=True)]
+    if isinstance(messages, MessageRows):
+        return messages.inserted(entries)
     out: list[Message] = []
-    index = 0
-    for message in messages:
-        while index < len(ordered) and ordered[index].created_at < message.created_at:
-            out.append(note_message(ordered[index]))
-            index += 1
-        out.append(message)
-    out.extend(note_message(note) for note in ordered[index:])
+    start = 0
+    for place, entry in entries:
+        out.extend(messages[start:place])
+        out.append(entry)
+        start = place
+    out.extend(messages[start:])
     return tuple(out)
+
+
+def _created_at(message: Message) -> datetime:
+    return message.created_at

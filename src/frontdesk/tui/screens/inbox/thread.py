@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.types import NoActiveAppError
@@ -67,6 +67,10 @@ SETTLE_SECONDS: Final = 15.0
 HEAD_TICK: Final = 5.0
 #: Garbage collection waits for the opening's messages at most this long (seconds).
 COLLECTION_HELD: Final = 2.0
+#: The screen waits at most this long (seconds) for its messages' request to leave before
+#: building itself (the request's writing is a few turns of the event loop, each as long
+#: as whatever else runs in it then: building the screen meanwhile delayed it by 15-30 ms).
+LET_REQUEST_GO: Final = 0.02
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -222,6 +226,13 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     # ------------------------------------------------------------------ life cycle
 
+    async def on_compose(self, _event: events.Compose) -> None:
+        """Let the request for the messages leave before the screen is built (the messages
+        then come one round trip after the key press, not after the building too)."""
+        session = self.fd.session
+        if session is not None:
+            await session.threads.early_sent(self.conversation_id, LET_REQUEST_GO)
+
     def on_mount(self) -> None:
         self._resume_collection = collection_pause.hold()
         self.set_timer(COLLECTION_HELD, self._resume_collection)
@@ -359,7 +370,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
             for tag_id in tag_ids
         )
         topic = session.live.topic("thread")
-        loading = topic is None or topic.fetched_at is None
+        # said only while no message is shown: once some are (the preview's, or the answer's
+        # before the head's extras), the messages speak for themselves
+        loading = (topic is None or topic.fetched_at is None) and not state.messages
         problem = ""
         if topic is not None and topic.error is not None:
             problem = "could not refresh: " + one_line(topic.error.message or str(topic.error),
