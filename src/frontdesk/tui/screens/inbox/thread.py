@@ -71,6 +71,8 @@ COLLECTION_HELD: Final = 2.0
 #: building itself (the request's writing is a few turns of the event loop, each as long
 #: as whatever else runs in it then: building the screen meanwhile delayed it by 15-30 ms).
 LET_REQUEST_GO: Final = 0.02
+#: The footer's keys wait for the opening's messages at most this long (seconds).
+FOOTER_HELD: Final = 0.5
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -185,6 +187,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             session = self.fd.session
             if session is not None:
                 session.threads.prefetch(conversation_id)  # on its way while this is built
+                self.footer_held = True  # its keys once the messages are painted
 
     # ------------------------------------------------------------------ parts
 
@@ -236,6 +239,8 @@ class ThreadScreen(ModeScreen, ConversationActions):
     def on_mount(self) -> None:
         self._resume_collection = collection_pause.hold()
         self.set_timer(COLLECTION_HELD, self._resume_collection)
+        if self.footer_held:
+            self.set_timer(FOOTER_HELD, self.release_footer)
         session = self.session
         state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
@@ -313,6 +318,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             if mounting is not None:
                 await mounting
             self.call_after_refresh(self._resume_collection)
+            self.call_after_refresh(self.release_footer)
 
         self.call_next(painted)
 
