@@ -87,3 +87,47 @@ async def test_preview_messages_shown_at_once_then_reconciled(console: Console) 
         await pilot.press("escape")
         await pilot.pause()
         assert gc.isenabled()
+
+        # over a slow service: the preview's messages are on screen at once, and the head
+        # does not claim to be loading messages while some are shown
+        console.sandbox.faults.latency(0.5, count=1,
+                                       path_prefix=f"/v1/conversations/{cid}/messages")
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ThreadScreen) and screen.conversation_id == cid
+        view = screen.thread_view
+        assert view.messages and view.message_views[-1] in app.screen._compositor.visible_widgets
+        assert "loading messages" not in screen.head.text.plain
+        topic = session.live.topic("thread")
+        assert topic is not None
+        for _ in range(400):  # the slow answer, then the head's extras
+            if topic.fetched_at is not None:
+                break
+            await pilot.pause(0.025)
+        assert topic.fetched_at is not None and topic.error is None
+        assert [m.id for m in view.messages] == everything
+        assert "loading messages" not in screen.head.text.plain
+        await pilot.press("escape")
+        await pilot.pause()
+
+        # a thread it does not know: "loading messages…" only while no message is shown
+        other = next(i for i in shown_ids if i != cid)  # opened by number: nothing known
+        console.sandbox.faults.latency(0.5, count=1,
+                                       path_prefix=f"/v1/conversations/{other}/messages")
+        await app.push_screen(ThreadScreen(other))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ThreadScreen)
+        topic = session.live.topic("thread")
+        assert topic is not None
+        said: list[bool] = []
+        for _ in range(400):
+            loading = "loading messages" in screen.head.text.plain
+            said.append(loading)
+            assert not (loading and screen.thread_view.messages), "loading, yet messages shown"
+            if topic.fetched_at is not None:
+                break
+            await pilot.pause(0.025)
+        assert said[0] or screen.thread_view.messages, "said while nothing was shown"
+        assert screen.thread_view.messages and not said[-1]

@@ -194,3 +194,36 @@ async def test_notes_history_and_links_walked(console: Console) -> None:
                        a_note_is_written_kept_while_down_and_shown_as_a_note,
                        history_of_a_conversation_and_the_organisations_activity,
                        linking_under_a_parent_and_opening_it_from_the_head)
+
+
+def test_notes_placed_among_compact_rows_reading_only_around_them() -> None:
+    from datetime import UTC, datetime
+
+    from frontdesk.api.models import InternalNote
+    from frontdesk.api.resources.messages import WireMessage
+    from frontdesk.store.message_rows import MessageRows
+    from frontdesk.tui.thread_notes import with_notes
+
+    def wire(n: int) -> WireMessage:
+        raw = {"id": f"m{n}", "authorId": "a1", "createdAt": f"2026-01-01T10:{n:02d}:00Z",
+               "attributes": {"_type": "ChatAttributes", "direction": "Inbound",
+                              "content": {"_type": "Text", "value": f"body {n}"}}}
+        return WireMessage(f"m{n}", "a1", None, json.dumps(raw))
+
+    def note(minute: int, second: int) -> InternalNote:
+        return InternalNote.model_validate({
+            "id": f"n{minute}", "authorId": "a1", "message": f"note {minute}", "csid": 1,
+            "createdAt": datetime(2026, 1, 1, 10, minute, second, tzinfo=UTC).isoformat()})
+
+    rows = MessageRows.of_wires([wire(n) for n in range(40)])
+    assert with_notes(rows, ()) is rows  # nothing to place: the rows as they are
+    merged = with_notes(rows, [note(39, 30), note(5, 30), note(0, 0)])
+    assert isinstance(merged, MessageRows) and len(merged) == 43
+    # each note before the first message newer than it (one of the same time goes after it)
+    assert merged.ids[:2] == ["m0", f"{NOTE_PREFIX}n0"]
+    assert merged.ids[6:9] == ["m5", f"{NOTE_PREFIX}n5", "m6"]
+    assert merged.ids[-2:] == ["m39", f"{NOTE_PREFIX}n39"]
+    assert len(rows._cache) < 20, "not every message was read back into a model"
+    assert merged[-1].attributes.direction == "Internal"
+    plain = with_notes(list(rows), [note(5, 30)])
+    assert [m.id for m in plain][5:7] == ["m5", f"{NOTE_PREFIX}n5"]

@@ -243,6 +243,7 @@ class Transport:
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
         each_item: Callable[[Any], Any] | None = None,
+        on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         """Send ``op`` and return its successful answer, retrying what may be retried.
 
@@ -252,6 +253,10 @@ class Transport:
         ``each_item`` marks a list answer (``{"data": [...]}``) of any length: every item
         goes through it (to be bounded) and the answer is not refused for its size; only one
         item larger than the size cap is.
+
+        ``on_sent`` is called when a request has left whole (its bytes written to the
+        connection), before its answer is awaited: a caller with other work to do can let
+        the request go first.
 
         ``idempotent`` overrides the operation's own flag (a message carrying an
         ``externalId`` may be repeated safely). ``url`` replaces the built URL (following a
@@ -276,7 +281,8 @@ class Transport:
             await self.pacer.acquire(priority)
             started = time.perf_counter()
             try:
-                reply = await self._attempt(op, target, query, content, headers, each_item)
+                reply = await self._attempt(op, target, query, content, headers, each_item,
+                                            on_sent)
             except _Final as final:
                 self._scrub(final.error)
                 _log_attempt(op, final.error.status, started, attempt, final.error)
@@ -313,10 +319,13 @@ class Transport:
         content: bytes | None,
         headers: dict[str, str] | None,
         each_item: Callable[[Any], Any] | None = None,
+        on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         """One attempt: send, read the body (capped, with a deadline), decode or fail."""
+        extensions = None if on_sent is None else {"trace": _sent_trace(on_sent)}
         try:
-            async with self._stream(op.method, url, query, content, headers) as response:
+            async with self._stream(op.method, url, query, content, headers,
+                                    extensions) as response:
                 status = response.status_code
                 if status == 304:
                     return Reply(304, None, op, response.headers.get("etag"))
@@ -348,9 +357,11 @@ class Transport:
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
+        extensions: dict[str, Any] | None = None,
     ) -> AbstractAsyncContextManager[httpx.Response]:
         """The streamed request (a context manager giving the response)."""
-        return self._http.stream(method, url, params=query, content=content, headers=headers)
+        return self._http.stream(method, url, params=query, content=content, headers=headers,
+                                 extensions=extensions)
 
     async def _read(self, response: httpx.Response, op: Operation) -> bytes:
         """The body, refused past ``max_body`` bytes, within ``body_timeout`` seconds overall."""
@@ -405,6 +416,17 @@ class Transport:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _sent_trace(on_sent: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:
+    """An httpcore ``trace`` extension calling ``on_sent`` once the request's body (empty
+    or not) is written, whatever the protocol."""
+
+    async def trace(event: str, _info: Any) -> None:
+        if event.endswith("send_request_body.complete"):
+            on_sent()
+
+    return trace
 
 
 def _base(url: str) -> httpx.URL:

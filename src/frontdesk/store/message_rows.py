@@ -88,6 +88,24 @@ class MessageRows(Sequence["Message"]):
             self.authors.append(source.authors[at])
             self.external_ids.append(source.external_ids[at])
 
+    def inserted(self, entries: Iterable[tuple[int, Message]]) -> MessageRows:
+        """Another rows object with each ``(position, model)`` of ``entries`` placed before
+        the message now at ``position`` (``len(self)``: at the end); positions in order."""
+        rows = MessageRows()
+        start = 0
+        for position, message in entries:
+            rows._items += self._items[start:position]
+            rows.ids += self.ids[start:position]
+            rows.authors += self.authors[start:position]
+            rows.external_ids += self.external_ids[start:position]
+            rows.append(message)
+            start = position
+        rows._items += self._items[start:]
+        rows.ids += self.ids[start:]
+        rows.authors += self.authors[start:]
+        rows.external_ids += self.external_ids[start:]
+        return rows
+
     def append(self, message: Message) -> None:
         """Add a message (as a model) at the end."""
         self._items.append(message)

@@ -81,6 +81,8 @@ class ThreadStore:
         #: the messages of a thread the user just opened, asked for before its screen was
         #: built (the opening tick uses the answer): the conversation and the request
         self._early: tuple[int, asyncio.Task[Fetched]] | None = None
+        #: set once the early request has left (or has ended)
+        self._early_sent = asyncio.Event()
 
     def prefetch(self, conversation_id: int) -> None:
         """The user opens this thread: ask for its messages now, so that they are on their
@@ -95,11 +97,25 @@ class ThreadStore:
             loop = asyncio.get_running_loop()
         except (ApiError, RuntimeError):
             return
+        sent = self._early_sent = asyncio.Event()
         task = loop.create_task(client.messages.list_wires_if_changed(
-            conversation_id, None, priority=Priority.INTERACTIVE),
+            conversation_id, None, priority=Priority.INTERACTIVE, on_sent=sent.set),
             name=f"thread-prefetch:{conversation_id}")
         task.add_done_callback(_consume)
+        task.add_done_callback(lambda _task: sent.set())
         self._early = (conversation_id, task)
+
+    async def early_sent(self, conversation_id: int, within: float) -> bool:
+        """Wait (``within`` seconds at most) until the early request for this thread has
+        left: the screen that shows it lets the request go before building itself, so the
+        answer is not held back by the building. Returns at once when there is none."""
+        early = self._early
+        if early is None or early[0] != conversation_id or early[1].done():
+            return False
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(within):
+                await self._early_sent.wait()
+        return self._early_sent.is_set()
 
     def _drop_early(self) -> None:
         """Forget an early request (another thread is opened, or none): cancelled if it is

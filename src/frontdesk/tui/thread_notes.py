@@ -58,31 +58,27 @@ def is_note_entry(message: Message) -> bool:
 
 def with_notes(messages: Sequence[Message], notes: Sequence[InternalNote]
                ) -> Sequence[Message]:
-    """The messages, in the service's order, with each note placed before the first message
-    that is newer than it (so a note follows the messages of its own time). Without notes,
-    ``messages`` itself; compact rows stay compact (a long thread is never read into
-    models for this: a note's place is found by bisection on the messages' times)."""
+    """The messages, in the service's order (oldest first), with each note placed before the
+    first message that is newer than it (so a note follows the messages of its own time).
+
+    Without notes this is ``messages`` itself; with some, only the messages around each
+    note's place are read (a long thread's compact rows stay compact)."""
     if not notes:
         return messages
     ordered = sorted(notes, key=lambda note: note.created_at)
+    places = [bisect_right(messages, note.created_at, key=_created_at) for note in ordered]
+    entries = [(place, note_message(note)) for place, note in zip(places, ordered, strict=True)]
     if isinstance(messages, MessageRows):
-        rows = MessageRows()
-        start = 0
-        for note in ordered:
-            # the service lists messages by time: the first newer one, by bisection
-            at = bisect_right(messages, note.created_at, lo=start,
-                              key=lambda message: message.created_at)
-            rows.add_from(messages, range(start, at))
-            rows.append(note_message(note))
-            start = at
-        rows.add_from(messages, range(start, len(messages)))
-        return rows
+        return messages.inserted(entries)
     out: list[Message] = []
-    index = 0
-    for message in messages:
-        while index < len(ordered) and ordered[index].created_at < message.created_at:
-            out.append(note_message(ordered[index]))
-            index += 1
-        out.append(message)
-    out.extend(note_message(note) for note in ordered[index:])
+    start = 0
+    for place, entry in entries:
+        out.extend(messages[start:place])
+        out.append(entry)
+        start = place
+    out.extend(messages[start:])
     return tuple(out)
+
+
+def _created_at(message: Message) -> datetime:
+    return message.created_at

@@ -79,10 +79,12 @@ class Resource:
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
         each_item: Callable[[Any], Any] | None = None,
+        on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         return await self._transport.send(op, path=path, params=params, body=body,
                                           priority=priority, idempotent=idempotent, url=url,
-                                          if_none_match=if_none_match, each_item=each_item)
+                                          if_none_match=if_none_match, each_item=each_item,
+                                          on_sent=on_sent)
 
     # -------------------------------------------------------------- paging
 

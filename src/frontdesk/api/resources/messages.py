@@ -16,7 +16,7 @@ import builtins
 import json
 import sys
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
@@ -101,13 +101,14 @@ class MessagesResource(Resource):
 
     async def list_wires_if_changed(
         self, conversation_id: int, etag: str | None, *,
-        priority: Priority = Priority.INTERACTIVE,
+        priority: Priority = Priority.INTERACTIVE, on_sent: Callable[[], None] | None = None,
     ) -> tuple[builtins.list[WireMessage] | None, str | None]:
         """:meth:`list_if_changed`, each message that fits the model kept as its wire JSON
-        (:class:`WireMessage`): what a long thread holds in memory while it is open."""
+        (:class:`WireMessage`): what a long thread holds in memory while it is open.
+        ``on_sent`` is called when the request has left (see :meth:`Transport.send`)."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
         reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
-                                 each_item=bound_text)
+                                 each_item=bound_text, on_sent=on_sent)
         if reply.status == 304:
             return None, reply.etag or etag
         items = unwrap(_LIST, reply.body)

@@ -222,7 +222,14 @@ class ThreadView(VerticalScroll):
         self._lo, self._hi = start, start + len(shown)
         await_mount = self.append(newer) if newer else AwaitMount(self, [])
         if self.is_attached:
-            self._schedule_edges()
+            # What the view shows stays as it is; older messages go above it only as many as
+            # fill it, the rest of the window once that is painted (never a batch of them
+            # between the service's answer and its frame)
+            missing = self._opening_size() - (self._hi - self._lo)
+            if missing > 0 and self._lo > 0:
+                self._extend_top(missing)
+            else:
+                self.call_after_refresh(self._schedule_edges)
         return await_mount
 
     def append(self, messages: Iterable[Message]) -> AwaitMount:
@@ -450,11 +457,12 @@ class ThreadView(VerticalScroll):
         self._echo_views = [self._make_echo_view(e) for e in self._echoes] if at_end else []
         return self._track(self.mount_all([*self._views, *self._echo_views]))
 
-    def _extend_top(self) -> AwaitMount | None:
-        """Mount the batch of messages just above the window; trim its bottom if too long."""
+    def _extend_top(self, count: int | None = None) -> AwaitMount | None:
+        """Mount the batch of messages just above the window (``count`` of them, else
+        :attr:`BATCH`); trim its bottom if too long."""
         if self._lo == 0 or self._busy:
             return None
-        lo = max(0, self._lo - self.BATCH)
+        lo = max(0, self._lo - (count or self.BATCH))
         views = [self._make_view(message) for message in self._messages[lo : self._lo]]
         mounted = self._views or self._echo_views
         before = mounted[0] if mounted else None

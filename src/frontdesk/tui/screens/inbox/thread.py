@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.types import NoActiveAppError
@@ -67,6 +67,12 @@ SETTLE_SECONDS: Final = 15.0
 HEAD_TICK: Final = 5.0
 #: Garbage collection waits for the opening's messages at most this long (seconds).
 COLLECTION_HELD: Final = 2.0
+#: The screen waits at most this long (seconds) for its messages' request to leave before
+#: building itself (the request's writing is a few turns of the event loop, each as long
+#: as whatever else runs in it then: building the screen meanwhile delayed it by 15-30 ms).
+LET_REQUEST_GO: Final = 0.02
+#: The footer's keys wait for the opening's messages at most this long (seconds).
+FOOTER_HELD: Final = 0.5
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -181,6 +187,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             session = self.fd.session
             if session is not None:
                 session.threads.prefetch(conversation_id)  # on its way while this is built
+                self.footer_held = True  # its keys once the messages are painted
 
     # ------------------------------------------------------------------ parts
 
@@ -222,9 +229,18 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     # ------------------------------------------------------------------ life cycle
 
+    async def on_compose(self, _event: events.Compose) -> None:
+        """Let the request for the messages leave before the screen is built (the messages
+        then come one round trip after the key press, not after the building too)."""
+        session = self.fd.session
+        if session is not None:
+            await session.threads.early_sent(self.conversation_id, LET_REQUEST_GO)
+
     def on_mount(self) -> None:
         self._resume_collection = collection_pause.hold()
         self.set_timer(COLLECTION_HELD, self._resume_collection)
+        if self.footer_held:
+            self.set_timer(FOOTER_HELD, self.release_footer)
         session = self.session
         state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
@@ -302,6 +318,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
             if mounting is not None:
                 await mounting
             self.call_after_refresh(self._resume_collection)
+            self.call_after_refresh(self.release_footer)
 
         self.call_next(painted)
 
@@ -359,7 +376,9 @@ class ThreadScreen(ModeScreen, ConversationActions):
             for tag_id in tag_ids
         )
         topic = session.live.topic("thread")
-        loading = topic is None or topic.fetched_at is None
+        # said only while no message is shown: once some are (the preview's, or the answer's
+        # before the head's extras), the messages speak for themselves
+        loading = (topic is None or topic.fetched_at is None) and not state.messages
         problem = ""
         if topic is not None and topic.error is not None:
             problem = "could not refresh: " + one_line(topic.error.message or str(topic.error),

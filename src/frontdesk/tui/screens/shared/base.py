@@ -63,6 +63,8 @@ class FittedFooter(Footer):
         # the larger part of opening a screen, so only keys that differ are rebuilt.
         if self._bindings_ready and self.is_attached and self._shown == self._showing():
             return
+        if self.is_attached and getattr(self.screen, "footer_held", False):
+            return  # the screen asks again once what it waits for is on screen
         await super().recompose()
         self._fit()
 
@@ -97,6 +99,17 @@ class ModeScreen(Screen[None]):
     MODE_NAME: ClassVar[str] = ""
     TOPICS: ClassVar[tuple[str, ...]] = ()
     HELP_TEXT: ClassVar[str] = ""
+    #: the footer waits to build its keys (a few dozen widgets and a layout of the whole
+    #: screen) until :meth:`release_footer`: a screen whose first content is on its way sets
+    #: this, so that building them never delays that content's frame
+    footer_held: bool = False
+
+    def release_footer(self) -> None:
+        """Let the footer build its keys now (idempotent)."""
+        if self.footer_held:
+            self.footer_held = False
+            for footer in self.query(FittedFooter):
+                footer.call_later(footer.recompose)  # run as the footer (its keys bind to it)
 
     @property
     def fd(self) -> FrontdeskApp:
