@@ -1,11 +1,21 @@
-"""The cyclic garbage collector held off while a thread opens, until its messages are painted.
+"""The cyclic garbage collector held off while the console must answer at once: one counted
+hold, whoever holds it.
 
-A full collection walks every object the console holds (tens of milliseconds, more than a
+A full collection walks every object the program holds (tens of milliseconds, more than a
 hundred on a busy machine with a large inbox) and falls due every so often, after enough
-allocations — such as the ones building a thread screen. When it falls between the service's
-answer and the frame that shows the messages, the user waits for it. Holding it off for that
-moment only moves it to just after the frame, while the user reads; a bound makes sure it
-resumes when no messages come (the service is down).
+allocations. Two moments must not wait for one, and each is a holder of the same hold:
+
+* the start-up, from a console command until the first frame is on screen
+  (:func:`frontdesk.startup.hold_gc`): it allocates hundreds of thousands of long-lived
+  objects, none of them garbage;
+* a thread that opens, from the user's enter until its messages are painted
+  (``tui/screens/inbox/thread.py``): a collection falling between the service's answer and
+  the frame only moves to just after it, while the user reads; a bound makes sure it resumes
+  when no messages come (the service is down).
+
+Collection resumes when the last holder releases, and only if it was on when the first began
+(a pause made elsewhere is left as it is). Nothing here imports more than the standard
+library: the start-up takes its hold before anything else is loaded.
 """
 
 from __future__ import annotations
@@ -17,8 +27,8 @@ __all__ = ["hold"]
 
 #: the holds under way (collection resumes when the last one is released)
 _holders = 0
-#: whether collection was on when the first hold began (so a pause made elsewhere, like the
-#: start-up's, is left as it is)
+#: whether collection was on when the first hold began (so a pause made elsewhere is left
+#: as it is)
 _was_enabled = False
 
 

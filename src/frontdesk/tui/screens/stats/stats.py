@@ -19,11 +19,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 
 from ....api.errors import ApiError
-from ....api.models import MetricRecord
+from ....api.models import FilterValue, MetricRecord
 from ....store.errors import Refused
 from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Select, Static
 from ..shared.base import ModeScreen
@@ -163,11 +164,20 @@ class StatsScreen(ModeScreen):
         watch = self._attach_store()
         if watch is None:
             return
-        try:
-            options = await watch.filter_options()
-        except Refused as refusal:
-            self.query_one("#stats-info", Static).update(safe(refusal.reason))
+        self.post_message(self.FiltersRead(*await answer_of(watch.filter_options())))
+
+    class FiltersRead(Returned[dict[str, list[FilterValue]]]):
+        """The values of each filter were read."""
+
+    def on_stats_screen_filters_read(self, message: FiltersRead) -> None:
+        """The filters' choices, or why they could not be read on the info line."""
+        watch = self._watch
+        if message.refusal is not None:
+            self.query_one("#stats-info", Static).update(safe(message.refusal.reason))
             return
+        if watch is None:
+            return
+        options = message.value
         for attribute, _, everything in _FILTERS:
             select = self.query_one(f"#stats-{attribute}", Select)
             choices: list[tuple[Text, str]] = [(Text(everything), ALL)]
