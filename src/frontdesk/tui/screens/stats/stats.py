@@ -24,7 +24,7 @@ from ....store.errors import Refused
 from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile
 from ....text import one_line, safe
 from ... import clock
-from ...answers import Returned, answer_of
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Select, Static
 from ..shared.base import ModeScreen
@@ -261,10 +261,18 @@ class StatsScreen(ModeScreen):
             return
         self.query_one("#stats-info", Static).update("Fetching…")
         try:
-            await watch.choose(attribute, value)
-        except (Refused, ApiError) as problem:
-            message = problem.reason if isinstance(problem, Refused) else str(problem)
-            self.query_one("#stats-info", Static).update(safe(one_line(message, 120)))
+            refusal = await refusal_of(watch.choose(attribute, value))
+        except ApiError as error:  # the watch lets the client's errors through
+            refusal = Refused(str(error), error=error)
+        self.post_message(self.Chosen(refusal))
+
+    class Chosen(Answered):
+        """The figures for a filter's new value were fetched (or why not)."""
+
+    def on_stats_screen_chosen(self, message: Chosen) -> None:
+        """The figures, or why not on the info line."""
+        if message.reason is not None:
+            self.query_one("#stats-info", Static).update(safe(one_line(message.reason, 120)))
             return
         self._paint()
 
