@@ -103,10 +103,14 @@ class ArticleEditor(ModalScreen[bool]):
 
     @work(exclusive=True, group="knowledge-editor", exit_on_error=False)
     async def _run_save(self) -> None:
-        self.post_message(self.Saved(await refusal_of(
-            self._save(self.query_one("#editor-language", Input).value,
-                       self.query_one("#editor-title", Input).value,
-                       self.query_one("#editor-body", TextArea).text))))
+        try:
+            refusal = await refusal_of(self._save(self.query_one("#editor-language", Input).value,
+                                                  self.query_one("#editor-title", Input).value,
+                                                  self.query_one("#editor-body", TextArea).text))
+        except BaseException:
+            self.saving = False  # a failure is said by the console's one handler
+            raise
+        self.post_message(self.Saved(refusal))
 
     def on_article_editor_saved(self, message: Saved) -> None:
         """Saved: the editor closes; refused: why, under the text, and nothing is lost."""

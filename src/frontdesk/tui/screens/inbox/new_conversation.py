@@ -135,10 +135,10 @@ class NewConversationScreen(ModalScreen[int | None]):
             return
         options = [(self._endpoint_label(e), e.key) for e in message.value if e.key]
         for selector in message.about:
-                select = self.query_one(selector, Select)
-                select.set_options(options)
-                if options:
-                    select.value = options[0][1]
+            select = self.query_one(selector, Select)
+            select.set_options(options)
+            if options:
+                select.value = options[0][1]
 
     @staticmethod
     def _endpoint_label(endpoint: ContactEndpoint) -> Text:

@@ -204,8 +204,9 @@ class QueueMembersScreen(ModalScreen[bool]):
         try:
             change, refusal = await answer_of(
                 self._watch.change_members(self.queue_id, added, removed))
-        finally:
-            self._busy = False
+        except BaseException:
+            self._busy = False  # a failure is said by the console's one handler
+            raise
         self.post_message(self.Applied(len(added), len(removed), change, refusal))
 
     class Applied(Returned[MembersChange]):
@@ -218,6 +219,7 @@ class QueueMembersScreen(ModalScreen[bool]):
 
     def on_queue_members_screen_applied(self, message: Applied) -> None:
         """Done: said, and the screen closes; else why, and the members as they are now."""
+        self._busy = False
         problems = [message.refusal.reason] if message.refusal is not None else \
             message.value.failures
         if not problems:
