@@ -19,43 +19,21 @@ and the rest are information: the others' records cost a request each, at most 1
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .common import KEY, SRC, BenchContext, Result, db_rows, failed, free_port, measured, median
+from .common import KEY, BenchContext, Result, db_rows, failed, late_sandbox, measured, median
 
 LATENCY = 0.15
 BUDGET_MS = 30.0
 #: the rows of the list on a 160x45 terminal
 SCREEN = 36
 WORDS = 5
-
-#: the sandbox, every answer late and (unless "0") the service's budget enforced, in a process
-#: of its own (prints "ready" when it is)
-SERVER = """
-import asyncio.base_events, socket, sys
-def _set_nodelay(sock):
-    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-asyncio.base_events._set_nodelay = _set_nodelay
-from frontdesk.sandbox.server import SandboxServer
-server = SandboxServer(sys.argv[1], keys=[sys.argv[2]], simulator=False,
-                       rate_limit=sys.argv[5] == "1", port=int(sys.argv[3])).start()
-if float(sys.argv[4]) > 0:
-    server.faults.latency(float(sys.argv[4]), count=None)
-print("ready", flush=True)
-sys.stdin.read()
-server.close()
-"""
-
 
 def words(db: Path, count: int = WORDS) -> list[str]:
     """Words of the seeded subjects, each found in 10 to 100 of them."""
@@ -139,18 +117,8 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         shutil.copy(ctx.small_db, db)
         queries = words(db)
         paced = not ctx.quick
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(db), KEY, str(port),
-             str(0.0 if ctx.quick else LATENCY), "1" if paced else "0"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(SRC)})
-        try:
-            assert server.stdout is not None and server.stdout.readline().strip() == b"ready"
-            got = asyncio.run(_measure(f"http://127.0.0.1:{port}", queries,
-                                       1 if ctx.quick else ctx.runs, paced))
-        finally:
-            server.communicate(b"", timeout=30)
+        with late_sandbox(db, 0.0 if ctx.quick else LATENCY, rate_limit=paced) as base_url:
+            got = asyncio.run(_measure(base_url, queries, 1 if ctx.quick else ctx.runs, paced))
     except Exception as error:  # a row saying why, never a dead table
         return [failed("search", "search: the first results listed", repr(error),
                        f"≤ 1 round trip + {BUDGET_MS:.0f} ms")], {}

@@ -25,10 +25,7 @@ complete head and the preview case are information.
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -36,12 +33,11 @@ from typing import Any
 
 from .common import (
     KEY,
-    SRC,
     BenchContext,
     Result,
     big_thread_id,
     failed,
-    free_port,
+    late_sandbox,
     measured,
     median,
 )
@@ -51,23 +47,6 @@ BUDGET_MS = 30.0
 #: the newest messages the inbox's preview keeps (``Finder.last_messages``)
 PREVIEW = 5
 SIZE = (160, 45)
-
-#: the sandbox with every answer late, in a process of its own (prints "ready" when it is)
-SERVER = """
-import asyncio.base_events, socket, sys, time
-def _set_nodelay(sock):
-    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-asyncio.base_events._set_nodelay = _set_nodelay
-from frontdesk.sandbox.server import SandboxServer
-server = SandboxServer(sys.argv[1], keys=[sys.argv[2]], simulator=False, rate_limit=False,
-                       port=int(sys.argv[3])).start()
-server.faults.latency(float(sys.argv[4]), count=None)
-print("ready", flush=True)
-sys.stdin.read()
-server.close()
-"""
-
 
 async def _measure(base_url: str, thread_id: int, runs: int, settle: float
                    ) -> dict[str, list[float]]:
@@ -169,17 +148,9 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         db = folder / "sandbox.db"
         shutil.copy(ctx.small_db, db)
         runs = 1 if ctx.quick else ctx.runs
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-c", SERVER, str(db), KEY, str(port), str(LATENCY)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": str(SRC)})
-        try:
-            assert server.stdout is not None and server.stdout.readline().strip() == b"ready"
-            got = asyncio.run(_measure(f"http://127.0.0.1:{port}", big_thread_id(db), runs,
+        with late_sandbox(db, LATENCY) as base_url:
+            got = asyncio.run(_measure(base_url, big_thread_id(db), runs,
                                        5.0 if ctx.quick else 120.0))
-        finally:
-            server.communicate(b"", timeout=30)
     except Exception as error:  # a row saying why, never a dead table
         return [failed("slow", "thread over a slow service", repr(error),
                        f"≤ 1 round trip + {BUDGET_MS:.0f} ms")], {}

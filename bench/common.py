@@ -331,6 +331,43 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+#: the sandbox in a process of its own, with TCP_NODELAY (as :data:`NODELAY_LAUNCHER` says
+#: why), every answer late and (unless "0") the service's budget enforced; its arguments are
+#: the database, the key, the port, the latency and the budget. Prints "ready" when it is.
+LATE_SANDBOX = """
+import asyncio.base_events, socket, sys
+def _set_nodelay(sock):
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+asyncio.base_events._set_nodelay = _set_nodelay
+from frontdesk.sandbox.server import SandboxServer
+server = SandboxServer(sys.argv[1], keys=[sys.argv[2]], simulator=False,
+                       rate_limit=sys.argv[5] == "1", port=int(sys.argv[3])).start()
+if float(sys.argv[4]) > 0:
+    server.faults.latency(float(sys.argv[4]), count=None)
+print("ready", flush=True)
+sys.stdin.read()
+server.close()
+"""
+
+
+@contextlib.contextmanager
+def late_sandbox(db_path: Path, latency: float, *, rate_limit: bool = False) -> Iterator[str]:
+    """A sandbox on ``db_path`` in a child process (:data:`LATE_SANDBOX`), every answer
+    ``latency`` seconds late (none at 0), the service's budget enforced when ``rate_limit``:
+    its base URL, until the block ends."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-c", LATE_SANDBOX, str(db_path), KEY, str(port), str(latency),
+         "1" if rate_limit else "0"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(SRC)})
+    try:
+        assert server.stdout is not None and server.stdout.readline().strip() == b"ready"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.communicate(b"", timeout=30)
+
+
 class SandboxProcess:
     """``frontdesk sandbox serve`` on a cached database, in a child process (no simulator);
     with ``nodelay`` (the default), through :data:`NODELAY_LAUNCHER`."""

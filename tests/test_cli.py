@@ -39,6 +39,7 @@ from frontdesk.settings import (
     write_key_file,
 )
 from frontdesk.store import signin
+from frontdesk.store.errors import Refusal, Refused
 from frontdesk.tui.screens.first_run import FirstRunResult
 
 
@@ -263,7 +264,6 @@ def test_login_by_agent_id(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPat
     import asyncio
 
     agent = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, DEMO_AGENT_EMAIL))
-    assert not isinstance(agent, str)
     monkeypatch.setenv(API_KEY_ENV, sandbox.key)
     code, _, err = run(capsys, "login", "--profile", "byid", "--base-url", sandbox.base_url,
                        "--as", agent.id.upper())
@@ -774,14 +774,25 @@ def test_signin_verify_messages(sandbox: SandboxServer) -> None:
     import asyncio
 
     agent = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, DEMO_AGENT_EMAIL))
-    assert not isinstance(agent, str)
     assert agent.email == DEMO_AGENT_EMAIL
     again = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, agent.id))
-    assert not isinstance(again, str) and again.id == agent.id
-    missing = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key,
-                                        "00000000-0000-4000-8000-000000000000"))
-    assert isinstance(missing, str) and "No agent" in missing
-    refused = asyncio.run(signin.verify(sandbox.base_url, None, "sbx_wrong", DEMO_AGENT_EMAIL))
-    assert isinstance(refused, str) and "refused" in refused and "sbx_wrong" not in refused
-    odd = asyncio.run(signin.verify(sandbox.base_url, None, sandbox.key, "just-a-name"))
-    assert isinstance(odd, str) and "email" in odd
+    assert again.id == agent.id
+
+    def refusal(key: str, identity: str) -> Refused:
+        with pytest.raises(Refused) as raised:
+            asyncio.run(signin.verify(sandbox.base_url, None, key, identity))
+        return raised.value
+
+    missing = refusal(sandbox.key, "00000000-0000-4000-8000-000000000000")
+    assert "No agent" in missing.reason and missing.kind is Refusal.SERVICE
+    refused = refusal("sbx_wrong", DEMO_AGENT_EMAIL)
+    assert "refused" in refused.reason and "sbx_wrong" not in refused.reason
+    assert refused.kind is Refusal.SERVICE
+    odd = refusal(sandbox.key, "just-a-name")
+    assert "email" in odd.reason and odd.kind is Refusal.RULE
+    sandbox.faults.garbage("html", count=None)
+    try:
+        garbled = refusal(sandbox.key, DEMO_AGENT_EMAIL)
+    finally:
+        sandbox.faults.clear()
+    assert garbled.kind is Refusal.UNREACHABLE  # nothing was checked either way

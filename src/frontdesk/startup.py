@@ -16,28 +16,37 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
+
+from . import collection_pause
 
 __all__ = ["FIRST_FRAME", "hold_gc", "release_gc"]
 
-_held = False
+#: the start-up's hold of the collector (:mod:`frontdesk.collection_pause`), while it lasts
+_release: Callable[[], None] | None = None
+#: whether collection was on when the start-up's hold began (what it built is frozen then)
+_paused = False
 #: set once the console's first frame is on screen
 FIRST_FRAME = threading.Event()
 
 
 def hold_gc() -> None:
-    """Pause cyclic garbage collection until :func:`release_gc` (no-op when already off)."""
-    global _held
-    if gc.isenabled():
-        gc.disable()
-        _held = True
+    """Pause cyclic garbage collection until :func:`release_gc` (the start-up is one holder
+    of :mod:`frontdesk.collection_pause`; no-op when it holds already)."""
+    global _release, _paused
+    if _release is None:
+        _paused = gc.isenabled()
+        _release = collection_pause.hold()
 
 
 def release_gc() -> None:
-    """Freeze what start-up built and resume collection, if :func:`hold_gc` paused it; the
-    first frame is on screen (:data:`FIRST_FRAME`)."""
-    global _held
+    """The first frame is on screen (:data:`FIRST_FRAME`): freeze what start-up built, if
+    :func:`hold_gc` paused collection, and release the start-up's hold (collection resumes
+    unless another holder still holds it)."""
+    global _release
     FIRST_FRAME.set()
-    if _held:
-        _held = False
-        gc.freeze()
-        gc.enable()
+    release, _release = _release, None
+    if release is not None:
+        if _paused:
+            gc.freeze()
+        release()

@@ -60,6 +60,7 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
     from frontdesk.store.outbox import OutboxItem
     from frontdesk.store.session import Session
     from frontdesk.tui import compose_link
+    from frontdesk.tui.answers import refusal_of
     from frontdesk.tui.widgets.composer import Composer
 
     session = Session(client=ApiClient(base_url, key, pacer=Pacer(enabled=False)),
@@ -78,7 +79,7 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
             compose_link.save_draft(session, event)
 
         async def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
-            await compose_link.send(session, event, None)
+            compose_link.answered(event, await refusal_of(compose_link.send(session, event, None)))
 
     app = WriterApp()
     deadline = time.monotonic() + LIFETIME

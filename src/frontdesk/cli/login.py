@@ -147,6 +147,7 @@ def login_main(argv: Sequence[str]) -> int:
         load_settings,
     )
     from ..store import signin
+    from ..store.errors import Refused
 
     try:
         settings = load_settings()
@@ -181,10 +182,11 @@ def login_main(argv: Sequence[str]) -> int:
 
         key = _read_login_key(args.key_file)
         logs.protect(key)
-        outcome = asyncio.run(signin.verify(profile.base_url, profile.integrations_url, key,
-                                            identity))
-        if isinstance(outcome, str):
-            raise Fail(1, clean_text(outcome))
+        try:
+            agent = asyncio.run(signin.verify(profile.base_url, profile.integrations_url, key,
+                                              identity))
+        except Refused as refusal:
+            raise Fail(1, clean_text(refusal.reason)) from None
 
         source: KeySource = "keyring"
         key_file: Path | None = Path(args.key_file).expanduser().absolute() \
@@ -213,7 +215,7 @@ def login_main(argv: Sequence[str]) -> int:
                  "env": "the key is not stored: set FRONTDESK_API_KEY before starting "
                         "frontdesk"}[source]
         default = " (the default profile)" if saved.default_profile == name else ""
-        who = clean_text(f"{outcome.display_name} <{outcome.email}>")
+        who = clean_text(f"{agent.display_name} <{agent.email}>")
         print(f"Signed in to {profile.base_url} as {who}. Profile '{name}'{default} saved; "
               f"{where}.")
         return 0

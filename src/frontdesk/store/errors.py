@@ -29,6 +29,9 @@ class Refusal(StrEnum):
     #: no agent is signed in yet, so nothing can be written in anyone's name; asking again
     #: once signed in would do (the console keeps what was typed)
     NOT_SIGNED_IN = "not signed in"
+    #: the service could not be reached or did not answer usefully, so nothing was checked
+    #: either way (signing in: a console may still open on its cached data)
+    UNREACHABLE = "unreachable"
 
 
 class Refused(Exception):

@@ -5,9 +5,9 @@ store things the same way. Nothing here imports Textual, and the key stays insid
 :class:`~frontdesk.api.secrets.ApiKey` wherever it is kept, so it cannot leak through a repr,
 a log line or a traceback that prints locals.
 
-* :func:`verify` asks the service who the identity is, with the key: an :class:`Agent` or the
-  text of what went wrong (the key was refused, the service cannot be reached, nobody has that
-  email).
+* :func:`verify` asks the service who the identity is, with the key: the :class:`Agent`, or
+  :class:`~frontdesk.store.errors.Refused` saying what went wrong (the key was refused, the
+  service cannot be reached, nobody has that email).
 * :func:`keep_key` puts the key where the profile will look for it (the keyring or a 0600 key
   file); :func:`save_profile` and :func:`remove_profile` update the settings file.
 * Key files that frontdesk itself wrote are remembered (:func:`made_key_file`), so that
@@ -40,10 +40,10 @@ from ..settings import (
     save_settings,
     write_key_file,
 )
+from .errors import Refusal, Refused
 
 __all__ = [
     "KeySource",
-    "Unreachable",
     "default_key_file",
     "forget_made_key_file",
     "identity_fields",
@@ -56,13 +56,6 @@ __all__ = [
 
 KeySource = Literal["keyring", "env", "file"]
 
-
-class Unreachable(str):
-    """What :func:`verify` says when the service could not be reached or did not answer
-    usefully (the key was not checked either way): a console may still open on its cached
-    data."""
-
-    __slots__ = ()
 
 #: Signing in should answer quickly: one retry, short waits, a 10 s read timeout.
 _SIGNIN_RETRY = RetryPolicy(max_attempts=2, base_delay=0.2, max_delay=0.5, max_retry_after=3.0)
@@ -78,27 +71,28 @@ async def verify(
     identity: str,
     *,
     http_timeout: float = _SIGNIN_TIMEOUT,
-) -> Agent | str:
+) -> Agent:
     """Ask the service at ``base_url`` who ``identity`` is, using ``key``.
 
-    ``http_timeout`` bounds each request. Returns the agent, or one sentence for people
-    saying what is wrong: the key was refused (401/403), the service cannot be reached,
-    nobody has that email or id, or the service answered something else. Never raises for
-    those, and never puts the key in the text.
+    ``http_timeout`` bounds each request. Returns the agent, or raises :class:`Refused` with
+    one sentence for people saying what is wrong (never with the key in it): what was typed
+    is not usable (a rule), the key was refused (401/403) or nobody has that email or id
+    (the service), or the service cannot be reached or answered something else
+    (:attr:`Refusal.UNREACHABLE`: nothing was checked).
     """
     try:
         email, agent_id = identity_fields(identity)
     except ValueError as error:
-        return str(error)
+        raise Refused(str(error)) from None
     try:
         secret = key if isinstance(key, ApiKey) else ApiKey(key.strip())
     except ValueError:
-        return "The API key is empty or is not one line of text."
+        raise Refused("The API key is empty or is not one line of text.") from None
     try:
         client = ApiClient(base_url, secret, integrations_url, timeout=http_timeout,
                            retry=_SIGNIN_RETRY, pacer=Pacer(enabled=False))
     except (ValueError, TypeError) as error:
-        return f"Cannot use {base_url}: {error}"
+        raise Refused(f"Cannot use {base_url}: {error}") from None
     try:
         async with client:
             if email is not None:
@@ -106,22 +100,27 @@ async def verify(
                 wanted = email.casefold()
                 found = [a for a in page.items if a.email.casefold() == wanted] or page.items
                 if not found:
-                    return f"No agent or admin has the email {email} at {base_url}."
+                    raise Refused(f"No agent or admin has the email {email} at {base_url}.",
+                                  kind=Refusal.SERVICE)
                 return found[0]
             assert agent_id is not None
             return await client.agents.get(agent_id)
     except Unauthorized as error:
-        return (f"The key was refused by {base_url} (HTTP {error.status or 401}). "
-                "Check the API key and try again.")
-    except NotFound:
-        return f"No agent or admin has the id {agent_id} at {base_url}."
+        raise Refused(f"The key was refused by {base_url} (HTTP {error.status or 401}). "
+                      "Check the API key and try again.", error=error) from None
+    except NotFound as error:
+        raise Refused(f"No agent or admin has the id {agent_id} at {base_url}.",
+                      error=error) from None
     except TransportError as error:
         if error.status is None:
-            return Unreachable(f"Cannot reach the service at {base_url}: {error.message}")
-        return Unreachable(
-            f"The service at {base_url} answered something unexpected: {error.message}")
+            raise Refused(f"Cannot reach the service at {base_url}: {error.message}",
+                          kind=Refusal.UNREACHABLE, error=error) from None
+        raise Refused(
+            f"The service at {base_url} answered something unexpected: {error.message}",
+            kind=Refusal.UNREACHABLE, error=error) from None
     except ApiError as error:
-        return Unreachable(f"The service at {base_url} answered: {error}")
+        raise Refused(f"The service at {base_url} answered: {error}",
+                      kind=Refusal.UNREACHABLE, error=error) from None
 
 
 # --------------------------------------------------------------------------- keeping the key

@@ -20,12 +20,19 @@ the side or an attribute to poll. The worker turns the answer into a message (a 
             ...
 
 A call that returns something worth keeping answers with a :class:`Returned` (its ``value``
-is what the store returned)::
+is what the store returned); a :class:`Regarding` carries what was asked about too::
 
     class Loaded(Returned[list[Tag]]):
         ...
 
+    class Deleted(Regarding[Tag, None]):
+        ...
+
     self.post_message(self.Loaded(*await answer_of(store.list_tags())))
+    self.post_message(self.Deleted(tag, refusal=await refusal_of(store.delete_tag(tag.id))))
+
+The type arguments of a base class are evaluated when the module loads: one imported only
+for type checking (to keep the first frame light) is written in quotes.
 """
 
 from __future__ import annotations
@@ -37,9 +44,10 @@ from textual.message import Message
 
 from ..store.errors import Refused
 
-__all__ = ["Answered", "Returned", "answer_of", "refusal_of"]
+__all__ = ["Answered", "Regarding", "Returned", "answer_of", "refusal_of"]
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 
 class Answered(Message):
@@ -74,6 +82,17 @@ class Returned(Answered, Generic[T]):
         if self.refusal is not None:
             raise LookupError("a refused call returned nothing")
         return cast(T, self._value)
+
+
+class Regarding(Returned[T], Generic[S, T]):
+    """A :class:`Returned` that carries what the screen asked about (``about``: the tag, the
+    team, the row to highlight afterwards, …) to the handler that shows the answer; ``T`` is
+    None for a call that returns nothing."""
+
+    def __init__(self, about: S, value: T | None = None, refusal: Refused | None = None) -> None:
+        super().__init__(value, refusal)
+        #: what the screen asked about
+        self.about = about
 
 
 async def answer_of(call: Awaitable[T]) -> tuple[T | None, Refused | None]:

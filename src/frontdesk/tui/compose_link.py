@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..store.compose import ComposeMode
-from ..store.errors import Refused
 from .widgets.composer import Composer
 
 if TYPE_CHECKING:
@@ -17,12 +16,13 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from ..api.models import Conversation
+    from ..store.errors import Refused
     from ..store.local import Draft
     from ..store.outbox import OutboxItem
     from ..store.session import Session
 
-__all__ = ["Start", "remember_content_type", "remember_mode", "save_draft", "save_now", "send",
-           "start"]
+__all__ = ["Start", "answered", "remember_content_type", "remember_mode", "save_draft", "save_now",
+           "send", "start"]
 
 
 class Start(NamedTuple):
@@ -87,13 +87,17 @@ def remember_mode(session: Session, event: Composer.ModeChanged, *,
 
 
 async def send(session: Session, event: Composer.SendRequested,
-               conversation: Conversation | None) -> OutboxItem | None:
-    """Hand the composer's reply or note to the store; the queued item, or None when it was
-    refused (the composer has said why and kept the text)."""
-    try:
-        item = await session.compose.send(event.outgoing, conversation)
-    except Refused as refusal:
+               conversation: Conversation | None) -> OutboxItem:
+    """Hand the composer's reply or note to the store: the queued item (raises
+    :class:`Refused` when it was not queued). A host awaits it in a worker and gives the
+    answer to :func:`answered` from its message's handler."""
+    return await session.compose.send(event.outgoing, conversation)
+
+
+def answered(event: Composer.SendRequested, refusal: Refused | None) -> None:
+    """Tell the composer what came of sending: queued (it empties) or refused (why, and the
+    text stays)."""
+    if refusal is not None:
         event.composer.refused(event.outgoing, refusal.reason)
-        return None
-    event.composer.sent(event.outgoing)
-    return item
+    else:
+        event.composer.sent(event.outgoing)

@@ -28,7 +28,7 @@ from textual.dom import DOMNode
 
 from ..text import one_line
 from . import clock
-from .answers import Answered, refusal_of
+from .answers import Answered, Regarding, refusal_of
 from .registry import owns_bindings
 
 if TYPE_CHECKING:
@@ -268,27 +268,36 @@ class ConversationActions(DOMNode):
             return
         session, cid = target
 
-        async def open_picker() -> None:
-            from ..store.errors import Refused
-            from .screens.shared.pickers import TagPicker
+        async def refresh() -> None:
+            self.post_message(self.TagsRead(
+                cid, refusal=await refusal_of(session.finder.refresh_tags(cid))))
 
-            try:
-                await session.finder.refresh_tags(cid)
-            except Refused as refusal:  # the picker opens on the tags known so far
-                self.app.notify(refusal.reason, severity="warning", markup=False)
-
-            def picked(choice: TagChoice | None) -> None:
-                if choice is None:
-                    return
-                self._perform("tags", cid,
-                              lambda s: s.actions.set_tags(cid, choice.add, choice.remove,
-                                                           choice.create),
-                              f"Tags of #{cid} changed.")
-
-            applied = session.inbox.tags.get(cid, ())
-            self.app.push_screen(TagPicker(applied, session.directory.tags,
-                                           conversation_id=cid), picked)
-
-        self.run_worker(open_picker(), group="conversation-tags", exclusive=True,
+        self.run_worker(refresh(), group="conversation-tags", exclusive=True,
                         exit_on_error=False)
+
+    class TagsRead(Regarding[int, None]):
+        """The tags were read again before the tag picker opens on a conversation (``about``:
+        its number)."""
+
+    def on_conversation_actions_tags_read(self, message: TagsRead) -> None:
+        """The tag picker opens (refused: on the tags known so far, and why in a toast)."""
+        from .screens.shared.pickers import TagPicker
+
+        if message.reason is not None:
+            self.app.notify(message.reason, severity="warning", markup=False)
+        session, cid = self._session(), message.about
+        if session is None:
+            return
+
+        def picked(choice: TagChoice | None) -> None:
+            if choice is None:
+                return
+            self._perform("tags", cid,
+                          lambda s: s.actions.set_tags(cid, choice.add, choice.remove,
+                                                       choice.create),
+                          f"Tags of #{cid} changed.")
+
+        applied = session.inbox.tags.get(cid, ())
+        self.app.push_screen(TagPicker(applied, session.directory.tags,
+                                       conversation_id=cid), picked)
 

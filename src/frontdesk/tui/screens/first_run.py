@@ -43,6 +43,7 @@ from ...settings import (
 )
 from ...store import signin
 from ...text import safe
+from ..answers import answer_of
 from ..widgets.safe import Button, Input, Label, Option, OptionList, Static
 
 log = logging.getLogger("frontdesk.tui.first_run")
@@ -286,11 +287,13 @@ class ConnectScreen(Screen[None]):
         app = self.app
         assert isinstance(app, FirstRunApp)
         self.show_status(f"Checking the key with {profile.base_url} …")
-        agent = await signin.verify(profile.base_url, profile.integrations_url, key,
-                                    profile.agent_email or profile.agent_id or "")
-        if isinstance(agent, str):
-            self.show_status(agent, problem=True)
+        agent, refusal = await answer_of(signin.verify(
+            profile.base_url, profile.integrations_url, key,
+            profile.agent_email or profile.agent_id or ""))
+        if refusal is not None:
+            self.show_status(refusal.reason, problem=True)
             return
+        assert agent is not None
         self.show_status(f"Signed in as {agent.display_name}. Saving the key in the system "
                          "keyring …")
         source: signin.KeySource = "keyring"

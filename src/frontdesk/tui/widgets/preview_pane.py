@@ -22,8 +22,8 @@ from textual import work
 from textual.timer import Timer
 from textual.worker import Worker
 
-from ...store.errors import Refused
 from ...text import one_line
+from ..answers import Regarding, answer_of
 from .conversation_list import RowLookups, channel_label, state_glyph
 from .safe import Static
 
@@ -128,11 +128,10 @@ class PreviewPane(Static):
         try:
             result: list[Message] | str
             try:
-                result = await self._load(conversation.id)
-            except Refused as refusal:
-                result = refusal.reason
+                messages, refusal = await answer_of(self._load(conversation.id))
+                result = refusal.reason if refusal is not None else messages or []
             except Exception as error:  # never "Loading…" for good: say what went wrong
-                result = f"Could not read the messages: {error}"
+                result, refusal = f"Could not read the messages: {error}", None
         finally:
             if self._fetching == conversation.id:
                 self._fetching = None
@@ -140,6 +139,16 @@ class PreviewPane(Static):
         self._messages.move_to_end(conversation.id)
         while len(self._messages) > self.CACHE_SIZE:
             self._messages.popitem(last=False)
+        self.post_message(self.Fetched(conversation, refusal=refusal))
+
+    class Fetched(Regarding["InboxRow", None]):
+        """The messages of a conversation (``about``) were read and kept (or why not, kept
+        instead)."""
+
+    def on_preview_pane_fetched(self, message: Fetched) -> None:
+        """Paint them if the conversation is still the one shown."""
+        message.stop()
+        conversation = message.about
         shown = self._conversation
         if shown is not None and shown.id == conversation.id:
             self._paint()

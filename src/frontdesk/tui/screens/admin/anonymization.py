@@ -12,10 +12,9 @@ from textual import work
 from textual.app import ComposeResult
 
 from ....api.models import AnonymizationRequestStatus
-from ....store.errors import Refused
 from ....text import one_line, safe
 from ... import clock
-from ...answers import Returned, answer_of
+from ...answers import Regarding, answer_of
 from ...widgets.safe import DataTable, Static
 from ..people.anonymize import describe_request
 from ..shared.common import admin_store, cell, session_of
@@ -158,13 +157,8 @@ class AnonymizationPane(AdminPane):
              FormField("force", "Close it first if it is open", "bool")],
             submit, send_label="continue", form_id="anonymize-conversation"), filled)
 
-    class Requested(Returned[AnonymizationRequestStatus]):
-        """An anonymisation was requested (``said``: the toast when it was)."""
-
-        def __init__(self, said: str, status: AnonymizationRequestStatus | None,
-                     refusal: Refused | None) -> None:
-            super().__init__(status, refusal)
-            self.said = said
+    class Requested(Regarding[str, AnonymizationRequestStatus]):
+        """An anonymisation was requested (``about``: the toast when it was)."""
 
     @work(exclusive=True, group="anonymization-act", exit_on_error=False)
     async def _conversation(self, entity: str, force: bool) -> None:
@@ -184,7 +178,7 @@ class AnonymizationPane(AdminPane):
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
         status = message.value
-        self.notify(message.said, markup=False)
+        self.notify(message.about, markup=False)
         self.query_one("#anonymization-detail", Static).update(
             describe_status(status, self.target_name(status)))
         self.show(admin_store(self).requests_made_here())

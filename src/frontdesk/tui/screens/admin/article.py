@@ -20,10 +20,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ....api.models import Article, ArticleTranslation, ArticleTranslations
-from ....store.errors import Refused
 from ....store.knowledge import KnowledgeStore, Node, from_html
 from ....text import one_line, safe
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Answered, Regarding, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Option, Static, TextArea
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -104,10 +103,14 @@ class ArticleEditor(ModalScreen[bool]):
 
     @work(exclusive=True, group="knowledge-editor", exit_on_error=False)
     async def _run_save(self) -> None:
-        self.post_message(self.Saved(await refusal_of(
-            self._save(self.query_one("#editor-language", Input).value,
-                       self.query_one("#editor-title", Input).value,
-                       self.query_one("#editor-body", TextArea).text))))
+        try:
+            refusal = await refusal_of(self._save(self.query_one("#editor-language", Input).value,
+                                                  self.query_one("#editor-title", Input).value,
+                                                  self.query_one("#editor-body", TextArea).text))
+        except BaseException:
+            self.saving = False  # a failure is said by the console's one handler
+            raise
+        self.post_message(self.Saved(refusal))
 
     def on_article_editor_saved(self, message: Saved) -> None:
         """Saved: the editor closes; refused: why, under the text, and nothing is lost."""
@@ -129,12 +132,8 @@ class ArticleEditor(ModalScreen[bool]):
         self.app.push_screen(PromptScreen("Add an image (PNG, JPEG, GIF or WebP, ≤ 4 MB)",
                                           placeholder="path of the image file"), typed)
 
-    class Uploaded(Returned[str]):
+    class Uploaded(Regarding[TextArea, str]):
         """An image was uploaded: the line that shows it in the body."""
-
-        def __init__(self, body: TextArea, line: str | None, refusal: Refused | None) -> None:
-            super().__init__(line, refusal)
-            self.body = body
 
     @work(group="knowledge-upload", exit_on_error=False)
     async def _upload(self, store: KnowledgeStore, body: TextArea, path: str) -> None:
@@ -145,8 +144,8 @@ class ArticleEditor(ModalScreen[bool]):
         if message.refusal is not None:
             self.query_one("#editor-problem", Label).update(safe(message.refusal.reason))
             return
-        message.body.insert(f"\n\n{message.value}\n\n")
-        message.body.focus()
+        message.about.insert(f"\n\n{message.value}\n\n")
+        message.about.focus()
 
     def action_cancel(self) -> None:
         """Close without saving."""
@@ -336,16 +335,12 @@ class ArticleScreen(ModalScreen[bool]):
         """Run ``action``; say ``done`` when the service did it, or why not."""
         self._run(done, action)
 
-    class Acted(Answered):
-        """Something was done to the article (``done`` says what), or refused."""
-
-        def __init__(self, done: str, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.done_text = done
+    class Acted(Regarding[str, None]):
+        """Something was done to the article (``about`` says what), or refused."""
 
     @work(group="knowledge-article-act", exit_on_error=False)
     async def _run(self, done: str, action: Callable[[], Awaitable[Any]]) -> None:
-        self.post_message(self.Acted(done, await refusal_of(action())))
+        self.post_message(self.Acted(done, refusal=await refusal_of(action())))
 
     def on_article_screen_acted(self, message: Acted) -> None:
         """Said in a toast; the article is read again."""
@@ -353,7 +348,7 @@ class ArticleScreen(ModalScreen[bool]):
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
         self.changed = True
-        self.notify(message.done_text, markup=False)
+        self.notify(message.about, markup=False)
         self.reload()
 
     def _ask(self, question: str, detail: str, then: Callable[[], None]) -> None:

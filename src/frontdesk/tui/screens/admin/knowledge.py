@@ -11,10 +11,9 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 
-from ....store.errors import Refused
 from ....store.knowledge import KnowledgeStore, Node
 from ....text import one_line
-from ...answers import Returned, answer_of
+from ...answers import Regarding, Returned, answer_of
 from ...widgets.safe import DataTable
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from .article import ArticleEditor, ArticleScreen
@@ -61,24 +60,19 @@ class KnowledgePane(AdminPane):
         """Read the help centre again."""
         self._load(select)
 
-    class Loaded(Returned[list[Node]]):
-        """The help centre's tree was read (``select``: the node to highlight then)."""
-
-        def __init__(self, tree: list[Node] | None, refusal: Refused | None,
-                     select: str | None) -> None:
-            super().__init__(tree, refusal)
-            self.select = select
+    class Loaded(Regarding[str | None, list[Node]]):
+        """The help centre's tree was read (``about``: the node to highlight then)."""
 
     @work(exclusive=True, group="knowledge-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        self.post_message(self.Loaded(*await answer_of(self.store.tree()), select))
+        self.post_message(self.Loaded(select, *await answer_of(self.store.tree())))
 
     def on_knowledge_pane_loaded(self, message: Loaded) -> None:
         """The tree, or why it could not be read on the caption."""
         if message.refusal is not None:
             self.set_caption(message.refusal.reason)
             return
-        self.show(message.value, message.select)
+        self.show(message.value, message.about)
 
     def show(self, tree: list[Node], select: str | None = None) -> None:
         """Fill the tree."""

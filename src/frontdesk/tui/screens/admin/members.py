@@ -5,6 +5,7 @@ go); the service's refusal is shown and the choice kept."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -17,8 +18,22 @@ from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
 
+if TYPE_CHECKING:
+    from ....store.session import Session
+
+T = TypeVar("T")
+
 #: adds and removes; returns when done, raises ``Refused`` when not
 Apply = Callable[[set[str], set[str]], Awaitable[None]]
+
+
+async def with_every_agent(session: Session, members: Awaitable[T]) -> T:
+    """``members`` read, and every agent too (into the directory) when none is known yet:
+    what the members picker starts from."""
+    read = await members
+    if not session.directory.agents:
+        await session.people.list_agents()
+    return read
 
 
 @owns_bindings

@@ -15,11 +15,11 @@ from ....api.models import Queue, QueueMember
 from ....store.admin import ALGORITHMS, QueueSettings
 from ....store.errors import Refused
 from ....text import one_line, safe
-from ...answers import Returned, answer_of
+from ...answers import Regarding, Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
 from ..shared.form import FormField, FormScreen, Values
-from .members import MembersScreen
+from .members import MembersScreen, with_every_agent
 from .pane import AdminPane
 
 
@@ -69,17 +69,12 @@ class QueuesPane(AdminPane):
         """Read the queues again."""
         self._load(select)
 
-    class Loaded(Returned[list[Queue]]):
-        """The queues were read (``select``: the queue to highlight then)."""
-
-        def __init__(self, queues: list[Queue] | None, refusal: Refused | None,
-                     select: str | None) -> None:
-            super().__init__(queues, refusal)
-            self.select = select
+    class Loaded(Regarding[str | None, list[Queue]]):
+        """The queues were read (``about``: the queue to highlight then)."""
 
     @work(exclusive=True, group="queues-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_queues()), select))
+        self.post_message(self.Loaded(select, *await answer_of(admin_store(self).list_queues())))
 
     def on_queues_pane_loaded(self, message: Loaded) -> None:
         """The list, or why it could not be read on the caption."""
@@ -87,7 +82,7 @@ class QueuesPane(AdminPane):
             self.set_caption(message.refusal.reason)
             return
         queues = message.value
-        before = message.select or highlighted_key(self.table)
+        before = message.about or highlighted_key(self.table)
         self.queues = {q.id: q for q in queues}
         table = self.table
         table.clear()
@@ -196,33 +191,22 @@ class QueuesPane(AdminPane):
         if queue is not None:
             self._open_members(queue)
 
-    class ChoiceRead(Returned[list[QueueMember]]):
+    class ChoiceRead(Regarding[Queue, list[QueueMember]]):
         """What choosing a queue's members starts from was read: its members (and every
         agent, into the directory)."""
 
-        def __init__(self, queue: Queue, members: list[QueueMember] | None,
-                     refusal: Refused | None) -> None:
-            super().__init__(members, refusal)
-            self.queue = queue
-
     @work(exclusive=True, group="queues-act", exit_on_error=False)
     async def _open_members(self, queue: Queue) -> None:
-        session = session_of(self)
-
-        async def read() -> list[QueueMember]:
-            members = await admin_store(self).queue_members(queue.id)
-            if not session.directory.agents:
-                await session.people.list_agents()
-            return members
-
-        self.post_message(self.ChoiceRead(queue, *await answer_of(read())))
+        members = admin_store(self).queue_members(queue.id)
+        self.post_message(self.ChoiceRead(
+            queue, *await answer_of(with_every_agent(session_of(self), members))))
 
     def on_queues_pane_choice_read(self, message: ChoiceRead) -> None:
         """The members picker opens, or a toast says why it cannot."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        queue, members = message.queue, message.value
+        queue, members = message.about, message.value
         store, session = admin_store(self), session_of(self)
         people = [(a.id, a.display_name) for a in session.directory.agents.values()]
 

@@ -11,9 +11,8 @@ from textual import work
 from textual.app import ComposeResult
 
 from ....api.models import Tag
-from ....store.errors import Refused
 from ....text import one_line
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Regarding, answer_of, refusal_of
 from ...tag_colors import COLOR
 from ...widgets.safe import DataTable
 from ..shared.common import admin_store, cell, highlighted_key, move_to
@@ -73,26 +72,21 @@ class TagsPane(AdminPane):
         """Read the tags again."""
         self._load(select)
 
-    class Loaded(Returned[list[Tag]]):
-        """The tags were read (``select``: the tag to highlight then)."""
-
-        def __init__(self, tags: list[Tag] | None, refusal: Refused | None,
-                     select: str | None) -> None:
-            super().__init__(tags, refusal)
-            self.select = select
+    class Loaded(Regarding[str | None, list[Tag]]):
+        """The tags were read (``about``: the tag to highlight then)."""
 
     @work(exclusive=True, group="tags-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
         tags, refusal = await answer_of(
             admin_store(self).list_tags(include_deactivated=self.show_inactive))
-        self.post_message(self.Loaded(tags, refusal, select))
+        self.post_message(self.Loaded(select, tags, refusal))
 
     def on_tags_pane_loaded(self, message: Loaded) -> None:
         """The list, or why it could not be read on the caption."""
         if message.refusal is not None:
             self.set_caption(message.refusal.reason)
             return
-        self.show(message.value, message.select)
+        self.show(message.value, message.about)
 
     def show(self, tags: list[Tag], select: str | None = None) -> None:
         """Fill the list."""
@@ -142,12 +136,8 @@ class TagsPane(AdminPane):
         if tag is not None:
             self._toggle(tag)
 
-    class Toggled(Returned[Tag]):
+    class Toggled(Regarding[Tag, Tag]):
         """A tag was activated or deactivated: the tag as the service holds it now."""
-
-        def __init__(self, tag: Tag, updated: Tag | None, refusal: Refused | None) -> None:
-            super().__init__(updated, refusal)
-            self.tag = tag
 
     @work(exclusive=True, group="tags-act", exit_on_error=False)
     async def _toggle(self, tag: Tag) -> None:
@@ -159,7 +149,7 @@ class TagsPane(AdminPane):
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        tag, updated = message.tag, message.value
+        tag, updated = message.about, message.value
         self.notify(f"{one_line(tag.name, 40)} is {'active' if updated.active else 'deactivated'}"
                     + ("" if updated.active else ": it can still be removed, not applied."),
                     markup=False)
@@ -185,23 +175,20 @@ class TagsPane(AdminPane):
         self.app.push_screen(ConfirmScreen(f"Delete the tag {tag.name}?", DELETE_DETAIL),
                              answered)
 
-    class Deleted(Answered):
+    class Deleted(Regarding[Tag, None]):
         """A tag was deleted (or refused)."""
-
-        def __init__(self, tag: Tag, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.tag = tag
 
     @work(exclusive=True, group="tags-act", exit_on_error=False)
     async def _delete(self, tag: Tag) -> None:
-        self.post_message(self.Deleted(tag, await refusal_of(admin_store(self).delete_tag(tag.id))))
+        self.post_message(self.Deleted(
+            tag, refusal=await refusal_of(admin_store(self).delete_tag(tag.id))))
 
     def on_tags_pane_deleted(self, message: Deleted) -> None:
         """Said in a toast; the tag leaves the list."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        tag = message.tag
+        tag = message.about
         self.notify(f"Deleted the tag {one_line(tag.name, 40)}.", markup=False)
         self.tags.pop(tag.id, None)
         self.show(sorted(self.tags.values(), key=lambda t: t.name.casefold()))

@@ -11,15 +11,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from ....api.models import Team, TeamMember, UserPresence
-from ....store.errors import Refused
 from ....text import one_line, safe
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Regarding, answer_of, refusal_of
 from ...widgets.safe import DataTable, Label
 from ..people.agents import presence_text
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
 from ..shared.form import FormField, FormScreen, Values
-from .members import MembersScreen
+from .members import MembersScreen, with_every_agent
 from .pane import AdminPane
 
 #: the teams list's one column: a team's name, cut with … beyond it
@@ -66,17 +65,12 @@ class TeamsPane(AdminPane):
         """Read the teams again."""
         self._load(select)
 
-    class Loaded(Returned[list[Team]]):
-        """The teams were read (``select``: the team to highlight then)."""
-
-        def __init__(self, teams: list[Team] | None, refusal: Refused | None,
-                     select: str | None) -> None:
-            super().__init__(teams, refusal)
-            self.select = select
+    class Loaded(Regarding[str | None, list[Team]]):
+        """The teams were read (``about``: the team to highlight then)."""
 
     @work(exclusive=True, group="teams-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
-        self.post_message(self.Loaded(*await answer_of(admin_store(self).list_teams()), select))
+        self.post_message(self.Loaded(select, *await answer_of(admin_store(self).list_teams())))
 
     def on_teams_pane_loaded(self, message: Loaded) -> None:
         """The list, or why it could not be read on the caption."""
@@ -84,7 +78,7 @@ class TeamsPane(AdminPane):
             self.set_caption(message.refusal.reason)
             return
         teams = message.value
-        before = message.select or highlighted_key(self.table)
+        before = message.about or highlighted_key(self.table)
         self.teams = {t.id: t for t in teams}
         table = self.table
         table.clear()
@@ -106,14 +100,8 @@ class TeamsPane(AdminPane):
             return
         self._members(team)
 
-    class MembersRead(Returned[tuple[list[TeamMember], dict[str, UserPresence]]]):
+    class MembersRead(Regarding[Team, tuple[list[TeamMember], dict[str, UserPresence]]]):
         """A team's members and their presence (by agent id) were read."""
-
-        def __init__(self, team: Team,
-                     read: tuple[list[TeamMember], dict[str, UserPresence]] | None,
-                     refusal: Refused | None) -> None:
-            super().__init__(read, refusal)
-            self.team = team
 
     @work(exclusive=True, group="teams-members", exit_on_error=False)
     async def _members(self, team: Team) -> None:
@@ -131,8 +119,8 @@ class TeamsPane(AdminPane):
             self.query_one("#team-members-title", Label).update(safe(message.refusal.reason))
             return
         members, presence = message.value
-        self.members, self.members_of = members, message.team.id
-        self._paint_members(message.team, members, presence)
+        self.members, self.members_of = members, message.about.id
+        self._paint_members(message.about, members, presence)
 
     def _paint_members(self, team: Team, members: list[TeamMember],
                        presence: dict[str, UserPresence]) -> None:
@@ -169,33 +157,22 @@ class TeamsPane(AdminPane):
             return
         self._open_members(team)
 
-    class ChoiceRead(Returned[list[TeamMember]]):
+    class ChoiceRead(Regarding[Team, list[TeamMember]]):
         """What choosing a team's members starts from was read: its members (and every
         agent, into the directory)."""
 
-        def __init__(self, team: Team, members: list[TeamMember] | None,
-                     refusal: Refused | None) -> None:
-            super().__init__(members, refusal)
-            self.team = team
-
     @work(exclusive=True, group="teams-act", exit_on_error=False)
     async def _open_members(self, team: Team) -> None:
-        session = session_of(self)
-
-        async def read() -> list[TeamMember]:
-            members = await admin_store(self).team_members(team.id)
-            if not session.directory.agents:
-                await session.people.list_agents()
-            return members
-
-        self.post_message(self.ChoiceRead(team, *await answer_of(read())))
+        members = admin_store(self).team_members(team.id)
+        self.post_message(self.ChoiceRead(
+            team, *await answer_of(with_every_agent(session_of(self), members))))
 
     def on_teams_pane_choice_read(self, message: ChoiceRead) -> None:
         """The members picker opens, or a toast says why it cannot."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        team, members, store = message.team, message.value, admin_store(self)
+        team, members, store = message.about, message.value, admin_store(self)
         people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
 
         async def apply(add: set[str], remove: set[str]) -> None:
@@ -225,23 +202,19 @@ class TeamsPane(AdminPane):
         self.app.push_screen(ConfirmScreen(f"Delete the team {team.name}?",
                                            "Its agents stay; only the team goes."), answered)
 
-    class Deleted(Answered):
+    class Deleted(Regarding[Team, None]):
         """A team was deleted (or refused)."""
-
-        def __init__(self, team: Team, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.team = team
 
     @work(exclusive=True, group="teams-act", exit_on_error=False)
     async def _delete(self, team: Team) -> None:
-        self.post_message(self.Deleted(team,
-                                       await refusal_of(admin_store(self).delete_team(team.id))))
+        self.post_message(self.Deleted(
+            team, refusal=await refusal_of(admin_store(self).delete_team(team.id))))
 
     def on_teams_pane_deleted(self, message: Deleted) -> None:
         """Said in a toast; the list is read again."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        team = message.team
+        team = message.about
         self.notify(f"Deleted the team {one_line(team.name, 40)}.", markup=False)
         self.reload()

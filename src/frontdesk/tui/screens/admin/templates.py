@@ -13,10 +13,9 @@ from textual import on, work
 from textual.app import ComposeResult
 
 from ....api.models import Template
-from ....store.errors import Refused
 from ....text import one_line, safe
 from ... import clock
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Regarding, Returned, answer_of, refusal_of
 from ...widgets.safe import DataTable, Static
 from ..shared.common import cell, highlighted_key, session_of
 from ..shared.confirm import ConfirmScreen
@@ -137,24 +136,20 @@ class TemplatesPane(AdminPane):
             f"Delete the {_KINDS.get(template.type, 'template')} "
             f"«{one_line(template.name, 40)}»?", DELETE_DETAIL), answered)
 
-    class Deleted(Answered):
+    class Deleted(Regarding[Template, None]):
         """A template was deleted (or refused)."""
-
-        def __init__(self, template: Template, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.template = template
 
     @work(exclusive=True, group="templates-act", exit_on_error=False)
     async def _delete(self, template: Template) -> None:
         self.post_message(self.Deleted(
-            template, await refusal_of(session_of(self).templates.delete(template.id))))
+            template, refusal=await refusal_of(session_of(self).templates.delete(template.id))))
 
     def on_templates_pane_deleted(self, message: Deleted) -> None:
         """Said in a toast; the template leaves the list."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        template = message.template
+        template = message.about
         self.notify(f"Deleted «{one_line(template.name, 40)}».", markup=False)
         self.templates.pop(template.id, None)
         self.show(list(self.templates.values()))

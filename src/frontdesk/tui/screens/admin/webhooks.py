@@ -24,7 +24,7 @@ from ....store.errors import Refused
 from ....store.webhooks import EVENTS
 from ....text import one_line, safe
 from ... import clock
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Regarding, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -144,18 +144,13 @@ class WebhooksPane(AdminPane):
         """Read the subscriptions again."""
         self._load(select)
 
-    class Loaded(Returned[list[WebhookSubscription]]):
-        """The subscriptions were read (``select``: the one to highlight then)."""
-
-        def __init__(self, hooks: list[WebhookSubscription] | None, refusal: Refused | None,
-                     select: str | None) -> None:
-            super().__init__(hooks, refusal)
-            self.select = select
+    class Loaded(Regarding[str | None, list[WebhookSubscription]]):
+        """The subscriptions were read (``about``: the one to highlight then)."""
 
     @work(exclusive=True, group="webhooks-load", exit_on_error=False)
     async def _load(self, select: str | None = None) -> None:
         self.post_message(self.Loaded(
-            *await answer_of(session_of(self).webhooks.subscriptions()), select))
+            select, *await answer_of(session_of(self).webhooks.subscriptions())))
 
     def on_webhooks_pane_loaded(self, message: Loaded) -> None:
         """The list, or why it could not be read on the caption."""
@@ -164,7 +159,7 @@ class WebhooksPane(AdminPane):
             return
         hooks = message.value
         self.hooks = {h.id: h for h in hooks}
-        self._fill(message.select)
+        self._fill(message.about)
         on_count = sum(1 for h in hooks if h.enabled)
         self.set_caption(f"{len(hooks)} webhook{'s' * (len(hooks) != 1)}, {on_count} on"
                          if hooks else
@@ -196,14 +191,8 @@ class WebhooksPane(AdminPane):
             return
         self._status(hook)
 
-    class StatusRead(Returned[list[EventDeliveryStatus]]):
+    class StatusRead(Regarding[WebhookSubscription, list[EventDeliveryStatus]]):
         """The last delivery of each of a subscription's events was read."""
-
-        def __init__(self, hook: WebhookSubscription,
-                     statuses: list[EventDeliveryStatus] | None,
-                     refusal: Refused | None) -> None:
-            super().__init__(statuses, refusal)
-            self.hook = hook
 
     @work(exclusive=True, group="webhooks-status", exit_on_error=False)
     async def _status(self, hook: WebhookSubscription) -> None:
@@ -216,7 +205,7 @@ class WebhooksPane(AdminPane):
         if message.refusal is not None:
             title.update(safe(message.refusal.reason))
             return
-        hook, statuses = message.hook, message.value
+        hook, statuses = message.about, message.value
         failed = sum(1 for s in statuses if s.delivery_status.success is False)
         title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
                           f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
@@ -352,24 +341,20 @@ class WebhooksPane(AdminPane):
                                            "Nothing more is sent to it; its delivery log "
                                            "goes too."), answered)
 
-    class Deleted(Answered):
+    class Deleted(Regarding[WebhookSubscription, None]):
         """A subscription was deleted (or refused)."""
-
-        def __init__(self, hook: WebhookSubscription, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.hook = hook
 
     @work(exclusive=True, group="webhooks-act", exit_on_error=False)
     async def _delete(self, hook: WebhookSubscription) -> None:
         self.post_message(self.Deleted(
-            hook, await refusal_of(session_of(self).webhooks.delete(hook.id))))
+            hook, refusal=await refusal_of(session_of(self).webhooks.delete(hook.id))))
 
     def on_webhooks_pane_deleted(self, message: Deleted) -> None:
         """Said in a toast; the list is read again."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        hook = message.hook
+        hook = message.about
         self.notify(f"Deleted the webhook {one_line(hook.name, 40)}.", markup=False)
         self.reload()
 

@@ -30,6 +30,7 @@ from ....store.errors import Refused
 from ....store.finder import Finder
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ....text import one_line
+from ...answers import Returned, answer_of
 from ...clock import ago
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
@@ -42,7 +43,7 @@ from ..shared.base import ModeScreen
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
-    from ....api.models import Message
+    from ....api.models import Conversation, Message
     from ....store.rows import InboxRow
     from ....store.session import Session
 
@@ -490,22 +491,33 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
         try:
-            found = await finder.search_text(query, answered)
-        except Refused as refusal:
+            found, refusal = await answer_of(finder.search_text(query, answered))
+        finally:
             self._reading = False
-            self.notify(refusal.reason, severity="error", markup=False)
-            view, self._search_query, self._search_ids = before
+            if self._searching == query:
+                self._searching = None
+        self.post_message(self.Searched(query, before, found, refusal))
+
+    class Searched(Returned["list[Conversation]"]):  # the models load after the first frame
+        """The service answered a search (``before``: the view and search it replaced)."""
+
+        def __init__(self, query: str, before: tuple[str, str, list[int]],
+                     found: list[Conversation] | None, refusal: Refused | None) -> None:
+            super().__init__(found, refusal)
+            self.query, self.before = query, before
+
+    def on_inbox_screen_searched(self, message: Searched) -> None:
+        """The results as the Search view; refused: why, and the view before comes back."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
+            view, self._search_query, self._search_ids = message.before
             if not (self._search_ids or self._search_query):
                 self._drop_search(view if view != SEARCH else "mine")
             else:
                 self.rebuild()
             return
-        finally:
-            self._reading = False
-            if self._searching == query:
-                self._searching = None
-        self._search_query = query
-        self._search_ids = [c.id for c in found]
+        self._search_query = message.query
+        self._search_ids = [c.id for c in message.value]
         self.rebuild()
         self.conversation_list.focus()
 

@@ -20,9 +20,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
 from ....api.models.contact_endpoints import ContactEndpoint
-from ....store.errors import Refused
 from ....store.finder import Finder, import_problem
 from ....text import one_line
+from ...answers import Regarding, Returned, answer_of
 from ...clock import now
 from ...registry import owns_bindings
 from ...widgets.safe import Button, Input, Label, Select, TabbedContent, TabPane, TextArea
@@ -117,22 +117,28 @@ class NewConversationScreen(ModalScreen[int | None]):
         self.query_one("#email-requester", Input).focus()
         self._load_endpoints()
 
+    class EndpointsRead(Regarding[tuple[str, ...], list[ContactEndpoint]]):
+        """One kind of contact endpoint was read (``about``: the choices they fill)."""
+
     @work(exclusive=True, exit_on_error=False, group="new-endpoints")
     async def _load_endpoints(self) -> None:
         """Fill the contact endpoint choices (addresses and numbers of the organisation)."""
         for kind, selects in (("EmailEndpoint", ("#email-endpoint", "#import-endpoint")),
                               ("TelephonyEndpoint", ("#sms-endpoint",))):
-            try:
-                found = await self.finder.contact_endpoints(kind)
-            except Refused as refusal:
-                self._error(refusal.reason)
-                continue
-            options = [(self._endpoint_label(e), e.key) for e in found if e.key]
-            for selector in selects:
-                select = self.query_one(selector, Select)
-                select.set_options(options)
-                if options:
-                    select.value = options[0][1]
+            self.post_message(self.EndpointsRead(
+                selects, *await answer_of(self.finder.contact_endpoints(kind))))
+
+    def on_new_conversation_screen_endpoints_read(self, message: EndpointsRead) -> None:
+        """The endpoints as choices, or why not on the form's line."""
+        if message.refusal is not None:
+            self._error(message.refusal.reason)
+            return
+        options = [(self._endpoint_label(e), e.key) for e in message.value if e.key]
+        for selector in message.about:
+            select = self.query_one(selector, Select)
+            select.set_options(options)
+            if options:
+                select.value = options[0][1]
 
     @staticmethod
     def _endpoint_label(endpoint: ContactEndpoint) -> Text:
@@ -238,16 +244,24 @@ class NewConversationScreen(ModalScreen[int | None]):
         self.sending = True
         self._send(self.kind)
 
+    class Created(Returned[int]):
+        """The conversation was created (its number), or refused."""
+
     @work(exclusive=True, exit_on_error=False, group="new-send")
     async def _send(self, kind: str) -> None:
         try:
-            result = await self._create(kind)
-        except Refused as refusal:
-            self._error(refusal.reason)
+            self.post_message(self.Created(*await answer_of(self._create(kind))))
+        except BaseException:
+            self.sending = False  # a failure is said by the console's one handler
+            raise
+
+    def on_new_conversation_screen_created(self, message: Created) -> None:
+        """Created: the screen closes with its number; refused: why, and the form stays."""
+        self.sending = False
+        if message.refusal is not None:
+            self._error(message.refusal.reason)
             return
-        finally:
-            self.sending = False
-        self.dismiss(result)
+        self.dismiss(message.value)
 
     async def _create(self, kind: str) -> int:
         finder = self.finder

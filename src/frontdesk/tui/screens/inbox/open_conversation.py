@@ -16,8 +16,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.errors import Refused
+from ....api.models import Conversation
 from ....store.finder import Finder
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label
 
@@ -72,14 +73,19 @@ class OpenConversationScreen(ModalScreen[int | None]):
         self._hint(f"Looking for #{parsed}…", error=False)
         self._open(parsed)
 
+    class Found(Returned[Conversation]):
+        """The conversation was read, or refused (it does not exist, …)."""
+
     @work(exclusive=True, exit_on_error=False, group="open-by-id")
     async def _open(self, conversation_id: int) -> None:
-        try:
-            found = await self.finder.open_by_id(conversation_id)
-        except Refused as refusal:
-            self._hint(refusal.reason, error=True)
+        self.post_message(self.Found(*await answer_of(self.finder.open_by_id(conversation_id))))
+
+    def on_open_conversation_screen_found(self, message: Found) -> None:
+        """Found: the screen closes with its number; refused: why, and the number stays."""
+        if message.refusal is not None:
+            self._hint(message.refusal.reason, error=True)
             return
-        self.dismiss(found.id)
+        self.dismiss(message.value.id)
 
     def action_cancel(self) -> None:
         """Close without opening anything."""

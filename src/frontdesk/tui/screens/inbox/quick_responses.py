@@ -19,9 +19,9 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 
-from ....store.errors import Refused
 from ....store.templates import QuickResponse, fill_placeholders, matching
 from ....text import one_line, safe
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Option, Static
 from ..shared.common import session_of
@@ -68,14 +68,27 @@ class QuickResponsePicker(FilterPicker[str | None]):
     async def load(self) -> None:
         """Read the quick responses and the names their placeholders take."""
         store = session_of(self).templates
-        names = asyncio.ensure_future(store.names_for(self.conversation_id))
-        try:
-            entries = await store.quick_responses()
-        except Refused as refusal:
-            names.cancel()
-            self.query_one("#quick-preview", Static).update(safe(refusal.reason))
+
+        async def read() -> tuple[list[QuickResponse], tuple[str, str]]:
+            names = asyncio.ensure_future(store.names_for(self.conversation_id))
+            try:
+                entries = await store.quick_responses()
+            except BaseException:
+                names.cancel()
+                raise
+            return entries, await names
+
+        self.post_message(self.Loaded(*await answer_of(read())))
+
+    class Loaded(Returned[tuple[list[QuickResponse], tuple[str, str]]]):
+        """The quick responses and (the customer's, my) first names were read."""
+
+    def on_quick_response_picker_loaded(self, message: Loaded) -> None:
+        """The list, or why it could not be read in the preview."""
+        if message.refusal is not None:
+            self.query_one("#quick-preview", Static).update(safe(message.refusal.reason))
             return
-        self.customer, self.agent = await names
+        entries, (self.customer, self.agent) = message.value
         self.entries = entries
         self._filled = None
         self.sync()

@@ -17,8 +17,8 @@ from textual.screen import ModalScreen
 
 from ....api.models import ConversationRating
 from ....store.admin import RATING_RANGES
-from ....store.errors import Refused
 from ....text import one_line, safe
+from ...answers import Regarding, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import (
@@ -86,16 +86,19 @@ class RatingsScreen(ModalScreen[None]):
     async def load(self, deprecated: bool = False) -> None:
         """Read the statuses (through the deprecated path when asked)."""
         store = admin_store(self)
-        try:
-            if deprecated:
-                statuses = await store.rating_statuses_deprecated(self.conversation_id)
-            else:
-                statuses = await store.rating_statuses(self.conversation_id)
-        except Refused as refusal:
-            self._say(refusal.reason, error=True)
+        read = store.rating_statuses_deprecated if deprecated else store.rating_statuses
+        self.post_message(self.Loaded(deprecated, *await answer_of(read(self.conversation_id))))
+
+    class Loaded(Regarding[bool, list[ConversationRating]]):
+        """The statuses were read (``about``: through the deprecated path)."""
+
+    def on_ratings_screen_loaded(self, message: Loaded) -> None:
+        """The statuses listed, or why not on the screen's line."""
+        if message.refusal is not None:
+            self._say(message.refusal.reason, error=True)
             return
-        self.statuses = statuses
-        self.source = "deprecated" if deprecated else "ratings"
+        self.statuses = message.value
+        self.source = "deprecated" if message.about else "ratings"
         self._paint()
 
     def _paint(self) -> None:

@@ -35,12 +35,14 @@ from textual.binding import Binding, BindingType
 from textual.types import NoActiveAppError
 from textual.widget import AwaitMount
 
-from ....api.models import Conversation, Message
+from .... import collection_pause
+from ....api.models import AnonymizationRequestStatus, Conversation, Message
 from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxBusy, OutboxItem, is_note
 from ....store.threads import ThreadState
 from ....text import clean, one_line
-from ... import clock, collection_pause, compose_link
+from ... import clock, compose_link
+from ...answers import Regarding, Returned, answer_of
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...render import html_to_markdown_text
@@ -180,7 +182,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
         self._state: ThreadState | None = None
         self._watching = False
         #: resumes garbage collection, held from the mount until the service's messages are
-        #: painted (:mod:`frontdesk.tui.collection_pause`; idempotent)
+        #: painted (:mod:`frontdesk.collection_pause`; idempotent)
         self._resume_collection: Callable[[], None] = _nothing
         self._resume_scheduled = False
         with contextlib.suppress(NoActiveAppError):  # built outside a running console
@@ -531,14 +533,23 @@ class ThreadScreen(ModeScreen, ConversationActions):
         event.stop()
         self._send(event)
 
+    class Queued(Regarding[Composer.SendRequested, OutboxItem]):
+        """The store answered the composer's reply or note (``about``: its request)."""
+
     @work(group="composer-send", exit_on_error=False)
     async def _send(self, event: Composer.SendRequested) -> None:
         conversation = self._conversation()
         try:
-            item = await compose_link.send(self.session, event, conversation)
+            answer = await answer_of(compose_link.send(self.session, event, conversation))
         except Exception as error:  # never a traceback: the text stays in the composer
             event.composer.refused(event.outgoing, f"It could not be queued: {error}")
             return
+        self.post_message(self.Queued(event, *answer))
+
+    def on_thread_screen_queued(self, message: Queued) -> None:
+        """The composer is told; a queued item's echo shows at once."""
+        compose_link.answered(message.about, message.refusal)
+        item = message.value if message.refusal is None else None
         if item is not None and item.conversation_id == self.conversation_id:
             self._sync_now()  # the echo comes from the outbox's items, like every other one
             self.thread_view.action_end()
@@ -676,16 +687,20 @@ class ThreadScreen(ModeScreen, ConversationActions):
             f"Anonymize message {short} by {author} in #{conversation_id}? Its text and "
             "attachments are erased for good.", short), answer)
 
+    class Anonymized(Returned[AnonymizationRequestStatus]):
+        """The service answered a request to anonymise a message."""
+
     @work(exclusive=True, group="thread-anonymize", exit_on_error=False)
     async def _anonymize(self, conversation_id: int, message_id: str) -> None:
-        from ....store.errors import Refused
+        self.post_message(self.Anonymized(*await answer_of(
+            self.session.actions.anonymize_message(conversation_id, message_id))))
 
-        try:
-            result = await self.session.actions.anonymize_message(conversation_id, message_id)
-        except Refused as refusal:
-            self.notify(refusal.reason, severity="error", markup=False)
+    def on_thread_screen_anonymized(self, message: Anonymized) -> None:
+        """Said in a toast; the thread is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        self.notify(f"Anonymization requested: {result.id}", markup=False)
+        self.notify(f"Anonymization requested: {message.value.id}", markup=False)
         self.session.live.poke("thread")
 
     @on(MessageView.OpenAttachment)

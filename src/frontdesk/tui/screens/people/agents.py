@@ -21,7 +21,7 @@ from ....store.errors import Refused
 from ....store.people import BulkReport
 from ....store.team import MemberRow
 from ....text import one_line, safe
-from ...answers import Answered, Returned, answer_of, refusal_of
+from ...answers import Regarding, answer_of, refusal_of
 from ...widgets.safe import Label
 from ..shared.common import Column, FittedTable, highlighted_key, people_store
 from ..shared.confirm import ConfirmScreen
@@ -93,14 +93,9 @@ class AgentsPane(Vertical):
 
     # ------------------------------------------------------------------ the list
 
-    class Loaded(Returned[tuple[list[Agent], dict[str, UserPresence]]]):
-        """Every agent and everyone's presence (by agent id) were read (``select``: the
+    class Loaded(Regarding[str | None, tuple[list[Agent], dict[str, UserPresence]]]):
+        """Every agent and everyone's presence (by agent id) were read (``about``: the
         agent to highlight then)."""
-
-        def __init__(self, read: tuple[list[Agent], dict[str, UserPresence]] | None,
-                     refusal: Refused | None, select: str | None) -> None:
-            super().__init__(read, refusal)
-            self.select = select
 
     @work(exclusive=True, group="agents-load", exit_on_error=False)
     async def load(self, select: str | None = None) -> None:
@@ -111,7 +106,7 @@ class AgentsPane(Vertical):
             everyone = await store.list_agents()
             return everyone, await store.presence_of_all()
 
-        self.post_message(self.Loaded(*await answer_of(read()), select))
+        self.post_message(self.Loaded(select, *await answer_of(read())))
 
     def on_agents_pane_loaded(self, message: Loaded) -> None:
         """The list, or why it could not be read on the caption."""
@@ -119,7 +114,7 @@ class AgentsPane(Vertical):
             self.set_caption(message.refusal.reason)
             return
         self.everyone, self.presence = message.value
-        self.show_filtered(select=message.select)
+        self.show_filtered(select=message.about)
 
     def show_filtered(self, *, select: str | None = None) -> None:
         """The agents the filter lets through (everyone without one)."""
@@ -296,24 +291,20 @@ class AgentsPane(Vertical):
             "They lose their roles, presence, and team and queue memberships; conversations "
             "assigned to them stay assigned."), answered)
 
-    class Downgraded(Answered):
+    class Downgraded(Regarding[Agent, None]):
         """An agent was downgraded to an end user (or refused)."""
-
-        def __init__(self, agent: Agent, refusal: Refused | None) -> None:
-            super().__init__(refusal)
-            self.agent = agent
 
     @work(exclusive=True, group="agents-act", exit_on_error=False)
     async def _downgrade(self, agent: Agent) -> None:
         self.post_message(self.Downgraded(
-            agent, await refusal_of(people_store(self).downgrade_agent(agent.id))))
+            agent, refusal=await refusal_of(people_store(self).downgrade_agent(agent.id))))
 
     def on_agents_pane_downgraded(self, message: Downgraded) -> None:
         """The agent leaves the list, or a toast says why not."""
         if message.refusal is not None:
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
-        agent = message.agent
+        agent = message.about
         self.agents.pop(agent.id, None)
         self.show(list(self.agents.values()),
                   f"{one_line(agent.display_name, 40)} is now an end user")

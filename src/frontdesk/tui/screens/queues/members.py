@@ -19,7 +19,9 @@ from textual.screen import ModalScreen
 
 from ....api.errors import ApiError
 from ....store.errors import Refused
+from ....store.memberships import MembersChange
 from ....text import one_line
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
 
@@ -200,21 +202,40 @@ class QueueMembersScreen(ModalScreen[bool]):
         removed = sorted(self.current - self.selected)
         self._summary(Text("saving…", style="dim"))
         try:
-            problems = (await self._watch.change_members(self.queue_id, added, removed)
-                        ).failures
-        except Refused as refusal:
-            problems = [refusal.reason]
-        finally:
-            self._busy = False
+            change, refusal = await answer_of(
+                self._watch.change_members(self.queue_id, added, removed))
+        except BaseException:
+            self._busy = False  # a failure is said by the console's one handler
+            raise
+        self.post_message(self.Applied(len(added), len(removed), change, refusal))
+
+    class Applied(Returned[MembersChange]):
+        """The service answered the change (``added``, ``removed``: how many were asked)."""
+
+        def __init__(self, added: int, removed: int, change: MembersChange | None,
+                     refusal: Refused | None) -> None:
+            super().__init__(change, refusal)
+            self.added, self.removed = added, removed
+
+    def on_queue_members_screen_applied(self, message: Applied) -> None:
+        """Done: said, and the screen closes; else why, and the members as they are now."""
+        self._busy = False
+        problems = [message.refusal.reason] if message.refusal is not None else \
+            message.value.failures
         if not problems:
-            self.notify(f"{one_line(self.queue_name, 40)}: {len(added)} added, "
-                        f"{len(removed)} removed.", markup=False)
+            self.notify(f"{one_line(self.queue_name, 40)}: {message.added} added, "
+                        f"{message.removed} removed.", markup=False)
             self.dismiss(True)
             return
-        message = "; ".join(problems)
-        self.notify(message, severity="error", markup=False)
+        said = "; ".join(problems)
+        self.notify(said, severity="error", markup=False)
+        self._read_again(said)
+
+    @work(exclusive=True, group="queue-members-load", exit_on_error=False)
+    async def _read_again(self, problem: str) -> None:
+        """The members as the service holds them after a change that did not all happen."""
         await self._read_members()
-        self._summary(Text(one_line(message, 200), style="red"))
+        self._summary(Text(one_line(problem, 200), style="red"))
 
     def action_cancel(self) -> None:
         """Close without changing anything."""

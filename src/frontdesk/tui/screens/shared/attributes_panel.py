@@ -16,9 +16,9 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
-from ....api.models import CustomAttributeValue
-from ....store.errors import Refused
+from ....api.models import CustomAttributeDefinition, CustomAttributeValue
 from ....text import safe
+from ...answers import Regarding, Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.attribute_editor import AttributeEditor, AttributeValue
 from ...widgets.safe import Label
@@ -66,13 +66,22 @@ class AttributesPanel(ModalScreen[bool]):
     async def load(self) -> None:
         """Read the definitions of the entity and its current values."""
         store = people_store(self)
-        try:
-            definitions = [d for d in await store.definitions()
-                           if d.entity_type == self.entity]
-            values = await store.attribute_values(self.entity, self.entity_id)
-        except Refused as refusal:
-            self._problem(refusal.reason)
+
+        async def read() -> tuple[list[CustomAttributeDefinition], list[CustomAttributeValue]]:
+            definitions = [d for d in await store.definitions() if d.entity_type == self.entity]
+            return definitions, await store.attribute_values(self.entity, self.entity_id)
+
+        self.post_message(self.Loaded(*await answer_of(read())))
+
+    class Loaded(Returned[tuple[list[CustomAttributeDefinition], list[CustomAttributeValue]]]):
+        """The entity's definitions and its current values were read."""
+
+    async def on_attributes_panel_loaded(self, message: Loaded) -> None:
+        """An editor for each attribute, or why they could not be read."""
+        if message.refusal is not None:
+            self._problem(message.refusal.reason)
             return
+        definitions, values = message.value
         current: dict[str, AttributeValue] = {v.id: v.value for v in values}
         listing = self.query_one("#attributes-list", VerticalScroll)
         await listing.remove_children()
@@ -113,16 +122,21 @@ class AttributesPanel(ModalScreen[bool]):
     @work(exclusive=True, group="save", exit_on_error=False)
     async def save(self, changes: dict[str, AttributeValue]) -> None:
         """Patch the changed attributes; close when the service took them."""
-        try:
-            result: list[CustomAttributeValue] = await people_store(self).patch_attributes(
-                self.entity, self.entity_id, changes)
-        except Refused as refusal:
-            self.saving = False
-            self._problem(refusal.reason)
-            return
+        self.post_message(self.Saved(len(changes), *await answer_of(
+            people_store(self).patch_attributes(self.entity, self.entity_id, changes))))
+
+    class Saved(Regarding[int, list[CustomAttributeValue]]):
+        """The service answered the change of ``about`` attributes: the values set."""
+
+    def on_attributes_panel_saved(self, message: Saved) -> None:
+        """Saved: said, and the panel closes; refused: why, and the edits stay."""
         self.saving = False
-        self.notify(f"Saved {len(changes)} custom attribute{'s' if len(changes) > 1 else ''}"
-                    f" ({len(result)} set).")
+        if message.refusal is not None:
+            self._problem(message.refusal.reason)
+            return
+        changed = message.about
+        self.notify(f"Saved {changed} custom attribute{'s' if changed > 1 else ''}"
+                    f" ({len(message.value)} set).")
         self.dismiss(True)
 
     def action_close(self) -> None:

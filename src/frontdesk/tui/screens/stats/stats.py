@@ -19,11 +19,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 
 from ....api.errors import ApiError
-from ....api.models import MetricRecord
+from ....api.models import FilterValue, MetricRecord
 from ....store.errors import Refused
 from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile
 from ....text import one_line, safe
 from ... import clock
+from ...answers import Answered, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Select, Static
 from ..shared.base import ModeScreen
@@ -163,11 +164,20 @@ class StatsScreen(ModeScreen):
         watch = self._attach_store()
         if watch is None:
             return
-        try:
-            options = await watch.filter_options()
-        except Refused as refusal:
-            self.query_one("#stats-info", Static).update(safe(refusal.reason))
+        self.post_message(self.FiltersRead(*await answer_of(watch.filter_options())))
+
+    class FiltersRead(Returned[dict[str, list[FilterValue]]]):
+        """The values of each filter were read."""
+
+    def on_stats_screen_filters_read(self, message: FiltersRead) -> None:
+        """The filters' choices, or why they could not be read on the info line."""
+        watch = self._watch
+        if message.refusal is not None:
+            self.query_one("#stats-info", Static).update(safe(message.refusal.reason))
             return
+        if watch is None:
+            return
+        options = message.value
         for attribute, _, everything in _FILTERS:
             select = self.query_one(f"#stats-{attribute}", Select)
             choices: list[tuple[Text, str]] = [(Text(everything), ALL)]
@@ -251,10 +261,18 @@ class StatsScreen(ModeScreen):
             return
         self.query_one("#stats-info", Static).update("Fetching…")
         try:
-            await watch.choose(attribute, value)
-        except (Refused, ApiError) as problem:
-            message = problem.reason if isinstance(problem, Refused) else str(problem)
-            self.query_one("#stats-info", Static).update(safe(one_line(message, 120)))
+            refusal = await refusal_of(watch.choose(attribute, value))
+        except ApiError as error:  # the watch lets the client's errors through
+            refusal = Refused(str(error), error=error)
+        self.post_message(self.Chosen(refusal))
+
+    class Chosen(Answered):
+        """The figures for a filter's new value were fetched (or why not)."""
+
+    def on_stats_screen_chosen(self, message: Chosen) -> None:
+        """The figures, or why not on the info line."""
+        if message.reason is not None:
+            self.query_one("#stats-info", Static).update(safe(one_line(message.reason, 120)))
             return
         self._paint()
 
