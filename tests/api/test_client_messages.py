@@ -88,6 +88,12 @@ async def test_list_and_add(client: ApiClient, sandbox: SandboxServer) -> None:
     assert [Message.model_validate_json(w.wire) for w in wires] == thread
     assert wires[-1].author_id == agent and wires[-1].external_id == "reply-1"
     assert await client.messages.list_wires_if_changed(conversation_id, etag) == (None, etag)
+    # told once when the request has left, before the call returns
+    events: list[str] = []
+    await client.messages.list_wires_if_changed(conversation_id, None,
+                                                on_sent=lambda: events.append("sent"))
+    events.append("answered")
+    assert events == ["sent", "answered"]
 
 
 async def test_add_from_an_input(client: ApiClient, sandbox: SandboxServer) -> None:

@@ -70,8 +70,8 @@ HEAD_TICK: Final = 5.0
 #: Garbage collection waits for the opening's messages at most this long (seconds).
 COLLECTION_HELD: Final = 2.0
 #: The screen waits at most this long (seconds) for its messages' request to leave before
-#: building itself (the request's writing is a few turns of the event loop, each as long
-#: as whatever else runs in it then: building the screen meanwhile delayed it by 15-30 ms).
+#: building itself (writing the request takes a few turns of the event loop, each as long
+#: as whatever else runs in it: building the screen in those turns holds it back 15-30 ms).
 LET_REQUEST_GO: Final = 0.02
 #: The footer's keys wait for the opening's messages at most this long (seconds).
 FOOTER_HELD: Final = 0.5
