@@ -224,7 +224,7 @@ class Console:
             await pilot.pause()
             # Conversations with recent activity are read again for a few seconds, and their
             # tags with them: wait for every row's tags, not for an empty re-read list.
-            complete = (inbox.settled and not session.directory._pending
+            complete = (inbox.filled and inbox.settled and not session.directory._pending
                         and all(cid in inbox.tags for cid in inbox.rows))
             if complete and inbox.version == version:
                 break

@@ -57,7 +57,9 @@ async def settle(console: Console, pilot: Pilot[Any]) -> None:
         await app.workers.wait_for_complete()
         await session.live.refresh("inbox")
         await pilot.pause()
-        if session.inbox.version == version:
+        # a console on a filled local store reads Mine and Queue again without a change:
+        # wait for that too, not only for a poll that changed nothing
+        if session.inbox.version == version and session.inbox.filled and session.inbox.settled:
             break
 
 
