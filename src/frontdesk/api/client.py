@@ -15,6 +15,8 @@ envelope unwrapped.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
 import httpx
@@ -93,7 +95,8 @@ class ApiClient:
     and nowhere else. ``pacer`` defaults to :func:`default_pacer` (the service's budget, with
     a token in reserve); share one pacer between clients that use the same key.
     ``transport`` is for a real httpx transport with other settings (local address,
-    connection retries), never a mock.
+    connection retries), never a mock. ``sleep`` waits between attempts (a test's own, to
+    count the waits instead of sitting through them).
 
     Use it as an async context manager, or call :meth:`aclose` when done.
     """
@@ -134,6 +137,7 @@ class ApiClient:
         transport: httpx.AsyncBaseTransport | None = None,
         user_agent: str = DEFAULT_USER_AGENT,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._key = api_key if isinstance(api_key, ApiKey) else ApiKey(api_key)
         self.base_url = base_url.rstrip("/")
@@ -156,6 +160,7 @@ class ApiClient:
             body_timeout=timeouts.read if timeouts.read is not None else 15.0,
             max_body=max_response_bytes,
             key=self._key,
+            sleep=sleep,
         )
         http.auth = KeyAuth(self._key, self._transport.origins)
         self._http = http

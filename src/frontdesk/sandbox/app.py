@@ -112,9 +112,19 @@ def _methods(app: FastAPI) -> dict[str, set[str]]:
     return table
 
 
+#: The OpenAPI document by the app's integrations prefix: the routes are the same in every
+#: app, and building it takes a second of CPU (a process running many sandboxes, the tests,
+#: builds it once). Read only.
+_DOCUMENTS: dict[str, dict[str, Any]] = {}
+
+
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """The OpenAPI document, with our auth schemes and the errors every operation can give."""
     if app.openapi_schema:
+        return app.openapi_schema
+    prefix: str = app.state.sandbox.integrations_prefix
+    if prefix in _DOCUMENTS:
+        app.openapi_schema = _DOCUMENTS[prefix]
         return app.openapi_schema
     doc = get_openapi(title=app.title, version=app.version, description=app.description,
                       routes=app.routes)
@@ -145,5 +155,5 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
             operation["security"] = (
                 [{"ApiKeyAuth": []}, {"BearerAuth": []}] if legacy else [{"ApiKeyAuth": []}]
             )
-    app.openapi_schema = doc
+    app.openapi_schema = _DOCUMENTS[prefix] = doc
     return doc
