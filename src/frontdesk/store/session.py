@@ -23,7 +23,6 @@ from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
 from .actions import Actions
-from .compose import Compose
 from .directory import Directory
 from .finder import Finder
 from .hub import Hub, Notice
@@ -32,7 +31,6 @@ from .live import LiveStore
 from .local import LocalStore
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
-from .threads import ThreadStore
 from .topics import DISK, HOURS, INBOX, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
@@ -42,6 +40,7 @@ if TYPE_CHECKING:
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
     from .admin import AdminStore
+    from .compose import Compose
     from .knowledge import KnowledgeStore
     from .organization import OrganizationStore
     from .people import PeopleStore
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
     from .stats import StatsWatch
     from .team import TeamWatch
     from .templates import TemplatesStore
+    from .threads import ThreadStore
     from .webhooks import WebhooksStore
 
 log = logging.getLogger("frontdesk.store")
@@ -107,8 +107,7 @@ class Session:
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
-        self.threads = ThreadStore(hub, self.inbox, self.directory, self.outbox,
-                                   settings.poll.thread)
+        self._threads: ThreadStore | None = None
         self.actions = Actions(hub, local, self.inbox, self.directory)
         self.presence = MyPresence(hub)
         self.finder = Finder(hub, self.inbox, self.directory)
@@ -121,9 +120,28 @@ class Session:
         self._webhooks: WebhooksStore | None = None
         self._knowledge: KnowledgeStore | None = None
         self._stats: StatsWatch | None = None
-        self.compose = Compose(hub, local, self.outbox, self.threads)
+        self._compose: Compose | None = None
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
+
+    @property
+    def threads(self) -> ThreadStore:
+        """The open thread's store (made on first use: the first frame needs no thread)."""
+        if self._threads is None:
+            from .threads import ThreadStore
+
+            self._threads = ThreadStore(self.hub, self.inbox, self.directory, self.outbox,
+                                        self.settings.poll.thread)
+        return self._threads
+
+    @property
+    def compose(self) -> Compose:
+        """Drafts, replies and notes (made on first use, like :attr:`threads`)."""
+        if self._compose is None:
+            from .compose import Compose
+
+            self._compose = Compose(self.hub, self.local, self.outbox, self.threads)
+        return self._compose
 
     # ------------------------------------------------------------------ identity and time
 
