@@ -22,9 +22,7 @@ from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
-from .actions import Actions
 from .directory import Directory
-from .finder import Finder
 from .hub import Hub, Notice
 from .inbox import InboxStore
 from .live import LiveStore
@@ -39,8 +37,10 @@ if TYPE_CHECKING:
     from ..api.client import ApiClient
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
+    from .actions import Actions
     from .admin import AdminStore
     from .compose import Compose
+    from .finder import Finder
     from .knowledge import KnowledgeStore
     from .organization import OrganizationStore
     from .people import PeopleStore
@@ -108,9 +108,9 @@ class Session:
         self.inbox = InboxStore(hub, local, self.directory)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
         self._threads: ThreadStore | None = None
-        self.actions = Actions(hub, local, self.inbox, self.directory)
+        self._actions: Actions | None = None
         self.presence = MyPresence(hub)
-        self.finder = Finder(hub, self.inbox, self.directory)
+        self._finder: Finder | None = None
         self._team: TeamWatch | None = None
         self._queues: QueueWatch | None = None
         self._admin: AdminStore | None = None
@@ -133,6 +133,24 @@ class Session:
             self._threads = ThreadStore(self.hub, self.inbox, self.directory, self.outbox,
                                         self.settings.poll.thread)
         return self._threads
+
+    @property
+    def actions(self) -> Actions:
+        """What the action keys do (made on first use, like :attr:`threads`)."""
+        if self._actions is None:
+            from .actions import Actions
+
+            self._actions = Actions(self.hub, self.local, self.inbox, self.directory)
+        return self._actions
+
+    @property
+    def finder(self) -> Finder:
+        """Search, open and create (made on first use, like :attr:`threads`)."""
+        if self._finder is None:
+            from .finder import Finder
+
+            self._finder = Finder(self.hub, self.inbox, self.directory)
+        return self._finder
 
     @property
     def compose(self) -> Compose:

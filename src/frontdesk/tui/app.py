@@ -50,7 +50,7 @@ MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admi
 
 
 class SandboxAccess(Protocol):
-    """How to reach the demo's own sandbox from other programs (``launch.DemoAccess``)."""
+    """How to reach the demo's own sandbox from other programs (``demo_access.DemoAccess``)."""
 
     @property
     def base_url(self) -> str:

@@ -27,7 +27,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ....store.errors import Refused
-from ....store.finder import Finder
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ....text import one_line
 from ...clock import ago
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
     from ....api.models import Message
+    from ....store.finder import Finder
     from ....store.rows import InboxRow
     from ....store.session import Session
 
