@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 
 from ....store.errors import Refused
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
@@ -147,6 +146,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the filter line (None until mounted, right after the first frame)
         self._filter: Input | None = None
         self._filter_mounted: AwaitMount | None = None
+        self._lookups = session_lookups(None)
 
     # ------------------------------------------------------------------ building
 
@@ -175,16 +175,19 @@ class InboxScreen(ModeScreen, ConversationActions):
         """The preview pane."""
         return self.query_one("#inbox-preview", PreviewPane)
 
-    def compose_body(self) -> ComposeResult:
+    def compose(self) -> ComposeResult:
         lookups = session_lookups(self.fd.session)
-        with Horizontal(id="inbox-body"):
-            with Vertical(id="inbox-main"):
-                # the views with their counts: clickable, never focused (the list keeps
-                # the keys)
-                yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
-                               id="inbox-views")
-                yield ConversationList(lookups, id="inbox-list")
-            yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+        self._lookups = lookups
+        yield from super().compose()
+        # after the footer: the pane is split off the right of what the status bar and the
+        # footer leave (inbox.tcss), so no container is needed to put it beside the list
+        yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+
+    def compose_body(self) -> ComposeResult:
+        # the views with their counts: clickable, never focused (the list keeps the keys)
+        yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
+                       id="inbox-views")
+        yield ConversationList(self._lookups, id="inbox-list")
 
     async def _load_preview(self, conversation_id: int) -> list[Message]:
         finder = self.finder
@@ -401,8 +404,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             box = self._filter = Input(
                 placeholder="filter: id, name, subject, tags, queue, assignee",
                 id="inbox-filter")
-            self._filter_mounted = self.query_one("#inbox-main").mount(
-                box, after=self.query_one(ViewTabs))
+            self._filter_mounted = self.mount(box, after=self.query_one(ViewTabs))
         return box
 
     async def action_filter(self) -> None:
