@@ -187,12 +187,19 @@ def prepare_home(folder: Path, server: ServerInfo, identity: str, extra: int = 0
         if extra and big_db is not None:
             from frontdesk.api.models import Conversation
             from frontdesk.launch import local_store_path
+            from frontdesk.settings import Settings
             from frontdesk.store.local import LocalStore
+            from frontdesk.store.session import Session
 
             records = [Conversation.model_validate(w) for w in conversation_wires(big_db, extra)]
             local = LocalStore(local_store_path("bench"))
             try:
                 local.remember(records, "inbox")
+                # as a console that has seen them leaves its inbox when it quits
+                session = Session(connect=_no_service, local=local, settings=Settings(),
+                                  profile="bench", identity=identity)
+                session.inbox.read_the_rest()
+                session.inbox.save()
             finally:
                 local.close()
     finally:
@@ -200,6 +207,10 @@ def prepare_home(folder: Path, server: ServerInfo, identity: str, extra: int = 0
             os.environ.pop("FRONTDESK_HOME", None)
         else:
             os.environ["FRONTDESK_HOME"] = previous
+
+
+def _no_service() -> Any:
+    raise RuntimeError("no service while the home is prepared")
 
 
 def path_homes(template: Path, server: ServerInfo) -> dict[str, Path]:

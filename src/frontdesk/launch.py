@@ -22,6 +22,7 @@ from .settings import ConfigError, KeyNotFound, Settings, data_dir, read_key_fil
 
 if TYPE_CHECKING:
     from .api.client import ApiClient
+    from .demo_access import DemoAccess
     from .sandbox.server import SandboxServer
 
 #: who the demo console signs in as (the seeded demo agent; a test keeps them equal)
@@ -125,6 +126,8 @@ def run_console(target: Target, settings: Settings) -> int:
                       new_key=target.fresh_key)
     access = None
     if target.demo and target.key is not None:
+        from .demo_access import DemoAccess
+
         access = DemoAccess(target.base_url, target.integrations_url or "", target.key)
     app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access,
                        key_check=target.check)
@@ -170,22 +173,6 @@ def terminal_input() -> Iterator[None]:
             os.close(writer)  # a crash (Textual's crash screen) is a failing exit
 
 
-@dataclass(frozen=True)
-class DemoAccess:
-    """How to reach the running demo sandbox from other programs (curl, scripts)."""
-
-    base_url: str
-    integrations_url: str
-    key: str = field(repr=False)
-
-    def describe(self) -> str:
-        """Lines for people: the URLs, the key and a command to try."""
-        return (f"base URL          {self.base_url}\n"
-                f"integrations URL  {self.integrations_url}\n"
-                f"API key           {self.key}\n"
-                f'try: curl -H "Authorization: {self.key}" {self.base_url}/v1/tags')
-
-
 def demo_url_file() -> Path:
     """Where a running demo notes its sandbox's base URL (removed when it stops)."""
     return data_dir() / "demo" / "sandbox.url"
@@ -195,6 +182,7 @@ def running_demo() -> DemoAccess | None:
     """The demo sandbox running now (its URL file is there and its port answers), or None."""
     from urllib.parse import urlsplit
 
+    from .demo_access import DemoAccess
     from .sandbox.cli import key_file_for
 
     db_path, _ = demo_paths()

@@ -249,5 +249,33 @@ async def test_a_large_working_set_paints_its_newest_rows_first_then_the_rest(
         assert sorted(inbox.rows) == sorted(c.id for c in records)
         assert inbox.rows[newer.id].subject == "Changed since"  # the newer row is kept
         assert not inbox.read_the_rest() and inbox.version == version + 1
+        inbox.save()  # quitting lists mine: the next start reads them by id
+    finally:
+        session.local.close()
+    session = _session(tmp_path / "local.db")
+    try:
+        newest = {cid for cid, _, _ in session.local.working_set_rows(limit=4)}
+        assert set(session.inbox.rows) == newest | mine
+    finally:
+        session.local.close()
+    # a conversation that became mine since is among the newest (it was seen since)
+    taken = next(c for c in records[:6] if c.id not in mine and c.assignment is not None)
+    taken = taken.model_copy(update={"state": "Open", "assignment": taken.assignment.model_copy(  # type: ignore[union-attr]
+        update={"agent_id": me})})
+    with LocalStore(tmp_path / "local.db") as local:
+        local.remember([taken], "inbox")
+    session = _session(tmp_path / "local.db")
+    try:
+        assert {c.id for c in session.inbox.view("mine")} >= {taken.id}
+        assert taken.id in session.inbox.rows
+    finally:
+        session.local.close()
+    # more seen since the save than the newest read: mine is found by a scan, whole all the same
+    with LocalStore(tmp_path / "local.db") as local:
+        for record in records[:5]:
+            local.remember([record], "inbox")
+    session = _session(tmp_path / "local.db")
+    try:
+        assert mine - {taken.id} <= set(session.inbox.rows)
     finally:
         session.local.close()

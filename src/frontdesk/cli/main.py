@@ -5,15 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import import_module
 
 from .common import Fail
 from .console import console_main
-from .demo import demo_main
-from .locate import locate_main
-from .login import login_main
-from .logout import logout_main
 from .logs import log_file, log_unexpected
-from .profiles import profiles_main
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             hold_gc()  # until the console's first frame (frontdesk.startup says why)
             code = console_main(args)
         else:
-            code = _COMMANDS[command](args[1:])
+            code = _command(command)(args[1:])
         sys.stdout.flush()  # here, so a reader that went away is met inside this try
         return code
     except BrokenPipeError:  # `frontdesk locate | head`: the reader has all it wanted
@@ -68,10 +64,13 @@ def _say(message: str, command: str | None) -> None:
     print(f"{prefix}: {text}", file=sys.stderr)
 
 
-_COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
-    "demo": demo_main,
-    "login": login_main,
-    "logout": logout_main,
-    "profiles": profiles_main,
-    "locate": locate_main,
-}
+#: the commands besides the console, each in the module of its name (loaded when it runs:
+#: the console's start-up loads none of them)
+_COMMANDS = ("demo", "login", "logout", "profiles", "locate")
+
+
+def _command(name: str) -> Callable[[Sequence[str]], int]:
+    """The ``*_main`` function of a command."""
+    main_function: Callable[[Sequence[str]], int] = getattr(
+        import_module(f"{__package__}.{name}"), f"{name}_main")
+    return main_function

@@ -7,7 +7,6 @@ import contextlib
 import os
 import re
 import tempfile
-import tomllib
 from pathlib import Path
 
 from .checks import SettingsError
@@ -35,6 +34,8 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     except OSError as exc:
         raise ConfigError(f"Cannot read the settings file {path}: {exc.strerror or exc}") from None
+    import tomllib  # here: a start without a settings file never needs the parser
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except RecursionError:

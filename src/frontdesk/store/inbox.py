@@ -160,9 +160,9 @@ class InboxStore:
         first = min(FIRST_FRAME_ROWS, WORKING_SET_LIMIT)
         #: how many of the working set's rows were read (the rest: :meth:`read_the_rest`)
         self._read = first if self._read_rows(first) == first else WORKING_SET_LIMIT
-        if self._read < WORKING_SET_LIMIT and self._hub.me_id:
-            self._read_mine(self._hub.me_id)
         cached = self._local.snapshot("inbox")
+        if self._read < WORKING_SET_LIMIT and self._hub.me_id:
+            self._read_mine(self._hub.me_id, cached if isinstance(cached, dict) else {})
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
             self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
@@ -194,11 +194,22 @@ class InboxStore:
                 rows[row.id] = row
         return len(kept)
 
-    def _read_mine(self, me: str) -> None:
+    def _read_mine(self, me: str, cached: dict[str, Any]) -> None:
         """Add the rows assigned to me beyond the newest: the first view (Mine) is whole on
-        the first frame however long ago its conversations were last seen."""
+        the first frame however long ago its conversations were last seen.
+
+        The last save listed them: read by id when every row seen after it is among the
+        newest just read (a row that changed hands since is one of those); otherwise found
+        by a scan of every row."""
         rows = self.rows
-        found = self._local.working_set_rows_with(json.dumps(me))
+        kept, seen = cached.get("mine"), cached.get("mine_seen")
+        if cached.get("mine_of") == me and isinstance(kept, list) \
+                and isinstance(seen, (int, float)) \
+                and self._local.working_set_seen_after(seen) <= self._read:
+            found = self._local.working_set_rows_of([cid for cid in kept
+                                                     if isinstance(cid, int)])
+        else:
+            found = self._local.working_set_rows_with(json.dumps(me))
         for row in rows_from_compact([text for cid, text in found if cid not in rows]):
             if row is not None and row.agent_id == me and row.id not in rows:
                 rows[row.id] = row
@@ -385,8 +396,13 @@ class InboxStore:
         self._hub.live.put(INBOX, self.version)
 
     def save(self) -> None:
-        """Keep tags and previews for the next start."""
+        """Keep tags and previews for the next start, and which conversations are assigned
+        to me (the next start reads them by id)."""
+        me = self._hub.me_id
         self._local.save_snapshot("inbox", {
+            "mine_of": me,
+            "mine": [row.id for row in self.rows.values() if me and row.agent_id == me],
+            "mine_seen": self._local.working_set_last_seen(),
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
             "followups": {str(k): v.isoformat() for k, v in self.followups.items()},

@@ -631,6 +631,33 @@ class LocalStore:
                 "ORDER BY seen_at DESC, conversation_id DESC", (text,)).fetchall()
         return [(int(cid), str(row)) for cid, row in found]
 
+    def working_set_rows_of(self, conversation_ids: list[int]) -> list[tuple[int, str]]:
+        """The compact rows of these remembered conversations: (id, compact row), most
+        recently seen first (those without a row are left out)."""
+        found: list[tuple[int, str, float]] = []
+        for start in range(0, len(conversation_ids), 500):
+            chunk = conversation_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            with self._lock:
+                found += self._conn.execute(
+                    f"SELECT conversation_id, row, seen_at FROM working_set "
+                    f"WHERE conversation_id IN ({marks}) AND row IS NOT NULL", chunk).fetchall()
+        found.sort(key=lambda item: (item[2], item[0]), reverse=True)
+        return [(int(cid), str(row)) for cid, row, _ in found]
+
+    def working_set_last_seen(self) -> float | None:
+        """When the most recently seen conversation was remembered (None: none is)."""
+        with self._lock:
+            last = self._conn.execute("SELECT max(seen_at) FROM working_set").fetchone()[0]
+        return None if last is None else float(last)
+
+    def working_set_seen_after(self, when: float) -> int:
+        """How many remembered conversations were seen after ``when`` (as
+        :meth:`working_set_last_seen` gives it)."""
+        with self._lock:
+            return int(self._conn.execute("SELECT count(*) FROM working_set WHERE seen_at > ?",
+                                          (when,)).fetchone()[0])
+
     def working_set_wires(self, limit: int | None = None) -> list[tuple[int, str]]:
         """The remembered conversations as (id, wire JSON), most recently seen first (at most
         ``limit``)."""

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..api.pacing import Priority
-from .memberships import MembersChange, change_membership
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
+    from .memberships import MembersChange
 
 
 async def member_ids(client: ApiClient, queue_id: str,
@@ -27,6 +27,8 @@ async def change_members(client: ApiClient, name: Callable[[str], str], queue_id
     """Assign several agents and remove several; an agent the service refuses is named
     (``name``) in ``failures`` with its reason, the others still change. Raises
     :class:`Refused` when nothing changed at all."""
+    from .memberships import change_membership  # here: the directory needs only member_ids
+
     return await change_membership(
         add, remove, name=name, could_not_add="Could not assign members",
         adding=lambda ids: client.queues.add_members(queue_id, ids,

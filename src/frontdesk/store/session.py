@@ -22,17 +22,13 @@ from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
-from .actions import Actions
-from .compose import Compose
 from .directory import Directory
-from .finder import Finder
 from .hub import Hub, Notice
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
-from .threads import ThreadStore
 from .topics import DISK, HOURS, INBOX, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
@@ -41,7 +37,10 @@ if TYPE_CHECKING:
     from ..api.client import ApiClient
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
+    from .actions import Actions
     from .admin import AdminStore
+    from .compose import Compose
+    from .finder import Finder
     from .knowledge import KnowledgeStore
     from .organization import OrganizationStore
     from .people import PeopleStore
@@ -49,6 +48,7 @@ if TYPE_CHECKING:
     from .stats import StatsWatch
     from .team import TeamWatch
     from .templates import TemplatesStore
+    from .threads import ThreadStore
     from .webhooks import WebhooksStore
 
 log = logging.getLogger("frontdesk.store")
@@ -107,11 +107,10 @@ class Session:
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
         self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
-        self.threads = ThreadStore(hub, self.inbox, self.directory, self.outbox,
-                                   settings.poll.thread)
-        self.actions = Actions(hub, local, self.inbox, self.directory)
+        self._threads: ThreadStore | None = None
+        self._actions: Actions | None = None
         self.presence = MyPresence(hub)
-        self.finder = Finder(hub, self.inbox, self.directory)
+        self._finder: Finder | None = None
         self._team: TeamWatch | None = None
         self._queues: QueueWatch | None = None
         self._admin: AdminStore | None = None
@@ -121,9 +120,46 @@ class Session:
         self._webhooks: WebhooksStore | None = None
         self._knowledge: KnowledgeStore | None = None
         self._stats: StatsWatch | None = None
-        self.compose = Compose(hub, local, self.outbox, self.threads)
+        self._compose: Compose | None = None
         self._outbox_task: asyncio.Task[None] | None = None
         self.started = False
+
+    @property
+    def threads(self) -> ThreadStore:
+        """The open thread's store (made on first use: the first frame needs no thread)."""
+        if self._threads is None:
+            from .threads import ThreadStore
+
+            self._threads = ThreadStore(self.hub, self.inbox, self.directory, self.outbox,
+                                        self.settings.poll.thread)
+        return self._threads
+
+    @property
+    def actions(self) -> Actions:
+        """What the action keys do (made on first use, like :attr:`threads`)."""
+        if self._actions is None:
+            from .actions import Actions
+
+            self._actions = Actions(self.hub, self.local, self.inbox, self.directory)
+        return self._actions
+
+    @property
+    def finder(self) -> Finder:
+        """Search, open and create (made on first use, like :attr:`threads`)."""
+        if self._finder is None:
+            from .finder import Finder
+
+            self._finder = Finder(self.hub, self.inbox, self.directory)
+        return self._finder
+
+    @property
+    def compose(self) -> Compose:
+        """Drafts, replies and notes (made on first use, like :attr:`threads`)."""
+        if self._compose is None:
+            from .compose import Compose
+
+            self._compose = Compose(self.hub, self.local, self.outbox, self.threads)
+        return self._compose
 
     # ------------------------------------------------------------------ identity and time
 

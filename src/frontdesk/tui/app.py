@@ -26,7 +26,6 @@ from ..store.live import Link
 from ..store.session import describe_presence
 from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
 from ..text import clean
-from . import keymap
 from .commands import once_each, screen_commands
 from .css_cache import SharedStylesheet
 from .key_order import OrderedKeysApp
@@ -50,7 +49,7 @@ MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admi
 
 
 class SandboxAccess(Protocol):
-    """How to reach the demo's own sandbox from other programs (``launch.DemoAccess``)."""
+    """How to reach the demo's own sandbox from other programs (``demo_access.DemoAccess``)."""
 
     @property
     def base_url(self) -> str:
@@ -130,10 +129,14 @@ class FrontdeskApp(OrderedKeysApp[None]):
     def on_mount(self) -> None:
         # the first mode screen calls first_frame_painted; this is the safety net
         self.set_timer(1.0, self.first_frame_painted)
-        problems = keymap.apply_remaps(self, self._keys)
-        if problems:
-            self.notify("Key remaps not applied ([keys] in config.toml): "
-                        + "; ".join(problems), severity="warning", markup=False, timeout=20)
+        if self._keys:  # the key map's module loads only for remaps to apply
+            from . import keymap
+
+            problems = keymap.apply_remaps(self, self._keys)
+            if problems:
+                self.notify("Key remaps not applied ([keys] in config.toml): "
+                            + "; ".join(problems), severity="warning", markup=False,
+                            timeout=20)
         session = self.session
         if session is not None:
             session.on_notice = self._notice

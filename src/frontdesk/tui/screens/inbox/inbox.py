@@ -24,10 +24,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
 
 from ....store.errors import Refused
-from ....store.finder import Finder
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from ....text import one_line
 from ...answers import Returned, answer_of
@@ -44,6 +42,7 @@ if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
     from ....api.models import Conversation, Message
+    from ....store.finder import Finder
     from ....store.rows import InboxRow
     from ....store.session import Session
 
@@ -148,6 +147,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the filter line (None until mounted, right after the first frame)
         self._filter: Input | None = None
         self._filter_mounted: AwaitMount | None = None
+        self._lookups = session_lookups(None)
 
     # ------------------------------------------------------------------ building
 
@@ -176,16 +176,19 @@ class InboxScreen(ModeScreen, ConversationActions):
         """The preview pane."""
         return self.query_one("#inbox-preview", PreviewPane)
 
-    def compose_body(self) -> ComposeResult:
+    def compose(self) -> ComposeResult:
         lookups = session_lookups(self.fd.session)
-        with Horizontal(id="inbox-body"):
-            with Vertical(id="inbox-main"):
-                # the views with their counts: clickable, never focused (the list keeps
-                # the keys)
-                yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
-                               id="inbox-views")
-                yield ConversationList(lookups, id="inbox-list")
-            yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+        self._lookups = lookups
+        yield from super().compose()
+        # after the footer: the pane is split off the right of what the status bar and the
+        # footer leave (inbox.tcss), so no container is needed to put it beside the list
+        yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+
+    def compose_body(self) -> ComposeResult:
+        # the views with their counts: clickable, never focused (the list keeps the keys)
+        yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
+                       id="inbox-views")
+        yield ConversationList(self._lookups, id="inbox-list")
 
     async def _load_preview(self, conversation_id: int) -> list[Message]:
         finder = self.finder
@@ -402,8 +405,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             box = self._filter = Input(
                 placeholder="filter: id, name, subject, tags, queue, assignee",
                 id="inbox-filter")
-            self._filter_mounted = self.query_one("#inbox-main").mount(
-                box, after=self.query_one(ViewTabs))
+            self._filter_mounted = self.mount(box, after=self.query_one(ViewTabs))
         return box
 
     async def action_filter(self) -> None:
