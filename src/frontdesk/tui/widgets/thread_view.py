@@ -223,6 +223,8 @@ class ThreadView(VerticalScroll):
         await_mount = self.append(newer) if newer else AwaitMount(self, [])
         if self.is_attached:
             self._schedule_edges()
+            if len(rows) >= 1_000:  # the answer's parsing is over: its memory goes back
+                self.call_after_refresh(give_back)
         return await_mount
 
     def append(self, messages: Iterable[Message]) -> AwaitMount:
