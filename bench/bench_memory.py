@@ -13,7 +13,9 @@ after ``gc.collect()``) read after each:
 3. inbox: the console (FrontdeskApp, headless 160x45) signed in against the large sandbox,
    Inbox mode on the All view (every row in the list, its search strings built);
 4. thread: the big thread (``meta.big_thread_id``) open in the thread screen, every message
-   loaded (the screen mounts only those near the viewport).
+   loaded (the screen mounts only those near the viewport);
+5. filter (information): a word typed in the All view's filter beneath (the list's search
+   strings made, as while a filter is in use), then the filter closed again (they go).
 
 Budget: ≤ 120 MB RSS at step 4. The peak (VmHWM) is reported beside it. The probe also times
 ``InboxScreen.rebuild()`` on the real InboxStore (the store's views, the view counts and the
@@ -54,6 +56,8 @@ BUDGET_MB = 120.0
 #: a poll that changes one conversation, 100,000 rows in the inbox: time on the UI thread
 POLL_ONE_BUDGET_MS = 16.0
 SIZE = (160, 45)
+#: typed in the All view's filter for the filter step
+FILTER_WORD = "re"
 
 
 def records_file(db_path: Path, count: int) -> Path:
@@ -152,6 +156,15 @@ async def _probe(server: ServerInfo, records: Path, thread_id: int, identity: st
         await pilot.pause()
         step("thread")
         out["peak_mb"] = rss_mb()[1]
+        listing = screen.conversation_list
+        listing.set_filter(FILTER_WORD)
+        out["filtered"] = listing.row_count
+        await pilot.pause()
+        step("filter")
+        listing.set_filter("")
+        listing.drop_search()
+        await pilot.pause()
+        step("unfiltered")
     out["steps_mb"] = steps
     return out
 
@@ -226,7 +239,9 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                  note=f"peak {median(peaks):.0f} MB; steps: imports {steps['imports']:.0f}, "
                       f"+records {steps['records']:.0f}, +inbox (All, {last['rows']:,} rows) "
                       f"{steps['inbox']:.0f}, +thread ({last['mounted']} mounted) "
-                      f"{steps['thread']:.0f} MB"),
+                      f"{steps['thread']:.0f} MB; then a filter typed in the All view "
+                      f"({last.get('filtered', 0):,} rows shown) "
+                      f"{steps.get('filter', 0):.0f}, closed {steps.get('unfiltered', 0):.0f} MB"),
         measured("memory.rebuild", f"InboxScreen.rebuild, real store, {last['rows']:,} rows",
                  [r["rebuild_ms"] for r in reports], budget="information (build ≤ 300 ms)",
                  note="the store's view + the 5 view counts + the list's set_rows"),

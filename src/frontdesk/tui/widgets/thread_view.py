@@ -230,6 +230,8 @@ class ThreadView(VerticalScroll):
                 self._extend_top(missing)
             else:
                 self.call_after_refresh(self._schedule_edges)
+            if len(rows) >= 1_000:  # the answer's parsing is over: its memory goes back
+                self.call_after_refresh(give_back)
         return await_mount
 
     def append(self, messages: Iterable[Message]) -> AwaitMount:

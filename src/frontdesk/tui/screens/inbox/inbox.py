@@ -232,10 +232,8 @@ class InboxScreen(ModeScreen, ConversationActions):
     def _keep_at_top(self, at_top: bool) -> None:
         """While the first fill brings rows and the user has not moved, the cursor is on the
         newest row, not on whichever row came first."""
-        if at_top:
-            shown = self.conversation_list.shown_ids()
-            if shown:
-                self.conversation_list.move_to(shown[0])
+        if at_top:  # the first row shown (without listing every id: 100,000 of them)
+            self.conversation_list.action_cursor_first()
 
     def _basis_now(self) -> tuple[str | None, frozenset[str]] | None:
         session = self.session
