@@ -33,7 +33,8 @@ from ...widgets.safe import Input, Label, Option, OptionList
 from .base import LiveModal
 
 if TYPE_CHECKING:
-    from ....store.queues import QueueRow, QueueWatch
+    from ....store.queue_rows import QueueRow
+    from ....store.queues import QueueWatch
 
 __all__ = ["END_FOLLOWUP", "FollowupPicker", "PromptScreen", "QueuePicker", "TagChoice",
            "TagPicker", "parse_followup"]
