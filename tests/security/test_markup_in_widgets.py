@@ -35,7 +35,7 @@ from frontdesk.tui.screens.people.people import PeopleScreen
 from frontdesk.tui.screens.shared.common import cell
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.screens.shared.form import FormScreen
-from frontdesk.tui.screens.shared.pickers import TagPicker
+from frontdesk.tui.screens.shared.tag_picker import TagPicker
 from tui_conftest import tui_fixtures
 
 Console = Any  # tests/tui/conftest.py's Console

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from frontdesk.store.local import LocalStore
-from frontdesk.store.outbox import Outbox, OutboxItem, reply_payload
+from frontdesk.store.outbox import Outbox, OutboxItem
+from frontdesk.store.outbox_payloads import reply_payload
 
 #: The conversation whose draft is rewritten on every "keystroke".
 DRAFT_CONVERSATION = 1

@@ -30,13 +30,8 @@ from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import data_dir
 from frontdesk.store.local import LocalStore
-from frontdesk.store.outbox import (
-    Outbox,
-    OutboxBusy,
-    OutboxItem,
-    outbound_message,
-    reply_payload,
-)
+from frontdesk.store.outbox import Outbox, OutboxBusy, OutboxItem
+from frontdesk.store.outbox_payloads import outbound_message, reply_payload
 
 Send = Callable[[OutboxItem], Awaitable[Any]]
 

@@ -18,9 +18,9 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import Settings
-from frontdesk.store.admin import QueueSettings
+from frontdesk.store.agents_csv import parse_agents_csv
 from frontdesk.store.errors import Refusal, Refused
-from frontdesk.store.people import parse_agents_csv
+from frontdesk.store.queue_settings import QueueSettings
 from frontdesk.store.session import Session
 from frontdesk.store.topics import anonymization_topic
 from frontdesk.store.typed_time import parse_typed_time

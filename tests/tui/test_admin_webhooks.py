@@ -17,8 +17,8 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.sandbox.listen import Receiver
 from frontdesk.tui.screens.admin.admin import SECTIONS, AdminScreen
+from frontdesk.tui.screens.admin.delivery_log import DeliveryLogScreen
 from frontdesk.tui.screens.admin.members import MembersScreen
-from frontdesk.tui.screens.admin.webhooks import DeliveryLogScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.screens.shared.form import FormScreen
 

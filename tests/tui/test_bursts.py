@@ -17,7 +17,7 @@ from frontdesk.tui.key_order import KEY_STUCK, OrderedKey
 from frontdesk.tui.screens.admin.admin import AdminScreen
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
-from frontdesk.tui.screens.shared.pickers import TagPicker
+from frontdesk.tui.screens.shared.tag_picker import TagPicker
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 

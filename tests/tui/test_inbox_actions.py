@@ -16,12 +16,9 @@ from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
-from frontdesk.tui.screens.shared.pickers import (
-    END_FOLLOWUP,
-    FollowupPicker,
-    PromptScreen,
-    QueuePicker,
-)
+from frontdesk.tui.screens.shared.followup_picker import END_FOLLOWUP, FollowupPicker
+from frontdesk.tui.screens.shared.pickers import PromptScreen
+from frontdesk.tui.screens.shared.queue_picker import QueuePicker
 from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

@@ -11,7 +11,8 @@ from textual.pilot import Pilot
 
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.admin.admin import AdminScreen
-from frontdesk.tui.screens.admin.article import ArticleEditor, ArticleScreen
+from frontdesk.tui.screens.admin.article import ArticleScreen
+from frontdesk.tui.screens.admin.article_editor import ArticleEditor
 from frontdesk.tui.screens.inbox.article_finder import ArticleFinder
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen

@@ -14,7 +14,7 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.help import HelpScreen
-from frontdesk.tui.screens.shared.pickers import TagPicker
+from frontdesk.tui.screens.shared.tag_picker import TagPicker
 from frontdesk.tui.tag_colors import tag_style, tags_text
 from frontdesk.tui.widgets.conversation_list import ConversationList
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from textual.widgets import DataTable
 
-from frontdesk.store.outbox import OutboxItem, note_payload, reply_payload
+from frontdesk.store.outbox import OutboxItem
+from frontdesk.store.outbox_payloads import note_payload, reply_payload
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.outbox import OutboxScreen, item_cells

@@ -12,14 +12,13 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
-from frontdesk.tui.screens.shared.pickers import (
+from frontdesk.tui.screens.shared.followup_picker import (
     FollowupPicker,
-    QueuePicker,
-    TagChoice,
-    TagPicker,
     followup_presets,
     parse_followup,
 )
+from frontdesk.tui.screens.shared.queue_picker import QueuePicker
+from frontdesk.tui.screens.shared.tag_picker import TagChoice, TagPicker
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()

@@ -299,7 +299,7 @@ def test_queued_time_is_the_users_local_time() -> None:
     from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
-    from frontdesk.store.queues import PositionState
+    from frontdesk.store.queue_rows import PositionState
     from frontdesk.tui.screens.queues.queues import describe_position
 
     state = PositionState(7, position=2, queued_at=datetime(2026, 1, 5, 9, 53, tzinfo=UTC),

@@ -1,235 +1,69 @@
 """Admin: tags, teams, queues, custom attribute definitions, contact endpoints (and the
 deprecated endpoint listing), business hours, anonymisation requests and ratings.
 
-The convention is :mod:`.people`'s: every method returns typed records, and a refusal — the
-service's, or the console's before sending — raises :class:`~.errors.Refused` with the
-sentence a person reads. No Textual here.
+Ratings are :class:`~.ratings.RatingCalls`'s part. The convention is :mod:`.people`'s: every
+method returns typed records, and a refusal — the service's, or the console's before
+sending — raises :class:`~.errors.Refused` with the sentence a person reads. No Textual here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Literal
 
 from ..api.errors import ApiError
 from ..api.models import (
     AnonymizationRequestStatus,
-    BusinessHourEntry,
     BusinessHoursStatus,
     ContactEndpoint,
-    ConversationRating,
     CustomAttributeDefinition,
     Endpoint,
     Queue,
     QueueMember,
-    RatingOffer,
-    RatingResult,
     ScheduleDefinition,
     ScheduleRef,
     Tag,
     Team,
     TeamMember,
-    UpcomingSchedule,
     UserPresence,
 )
 from ..api.models.common import is_uuid
 from ..api.models.queues import QueueRequest
 from .anonymizations import keep_status, remember_anonymization
 from .errors import Refused, refusals
+from .hours_calendar import Calendar, build_calendar, zone_named
 from .memberships import MembersChange, change_membership
 from .queue_members import change_members
+from .queue_settings import QueueSettings
+from .ratings import RatingCalls
 from .typed_time import parse_typed_time
 
 if TYPE_CHECKING:
-    from ..api.client import ApiClient
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
 
 __all__ = [
-    "ALGORITHMS",
-    "RATING_RANGES",
     "AdminStore",
-    "Calendar",
-    "CalendarDay",
     "MembersChange",
-    "QueueSettings",
 ]
 
-#: The offering algorithms a queue can use, as the service names them.
-ALGORITHMS: tuple[str, ...] = (
-    "AgentPriorityOneAtATimeRandom",
-    "AllAtOnce",
-    "AgentPriorityLongestIdle",
-    "AgentPriorityAllAtOnce",
-    "LongestIdle",
-    "OneAtATimeRandom",
-)
-#: The values each kind of rating takes (inclusive), and what they mean.
-RATING_RANGES: dict[str, tuple[int, int, str]] = {
-    "Csat": (1, 5, "1 (very unhappy) to 5 (very happy)"),
-    "Nps": (0, 10, "0 (would not recommend) to 10 (would)"),
-    "ThumbsUpOrDown": (0, 1, "0 (thumbs down) or 1 (thumbs up)"),
-}
 #: The deprecated listing is followed page by page, up to this many endpoints.
 MAX_DEPRECATED_ENDPOINTS = 2000
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
-@dataclass(frozen=True)
-class QueueSettings:
-    """What the queue form asks: the settings the service takes when creating a queue."""
-
-    name: str
-    is_default: bool = False
-    is_do_not_offer_enabled: bool = False
-    call_functionality: bool = False
-    priority: int | None = None
-    offer_timeout: int | None = None
-    wrapup_timeout: int | None = None
-    offer_algorithm: str | None = None
-    offer_abandoned_conversations: bool | None = None
-    is_restricted: bool | None = None
-    is_preferred_agent_enabled: bool | None = None
-    preferred_agent_offline_timeout: int | None = None
-    personal_agent_offline_timeout: int | None = None
-
-    @classmethod
-    def from_form(cls, values: Mapping[str, object]) -> QueueSettings:
-        """Settings from the form's values (numbers typed as text); refuses what cannot be."""
-        name = str(values.get("name") or "").strip()
-        if not name:
-            raise Refused("A queue needs a name")
-
-        def number(key: str, label: str, top: int) -> int | None:
-            text = str(values.get(key) or "").strip()
-            if not text:
-                return None
-            if not text.isdigit() or not 0 <= int(text) <= top:
-                raise Refused(f"{label} must be a whole number from 0 to {top}")
-            return int(text)
-
-        algorithm = str(values.get("offer_algorithm") or "").strip() or None
-        if algorithm is not None and algorithm not in ALGORITHMS:
-            raise Refused(f"Unknown offering algorithm {algorithm}")
-        return cls(
-            name=name,
-            is_default=bool(values.get("is_default")),
-            is_do_not_offer_enabled=bool(values.get("is_do_not_offer_enabled")),
-            call_functionality=bool(values.get("call_functionality")),
-            priority=number("priority", "The priority", 1000),
-            offer_timeout=number("offer_timeout", "The offer timeout", 86_400),
-            wrapup_timeout=number("wrapup_timeout", "The wrap-up timeout", 86_400),
-            offer_algorithm=algorithm,
-            offer_abandoned_conversations=bool(values.get("offer_abandoned_conversations")),
-            is_restricted=bool(values.get("is_restricted")),
-            is_preferred_agent_enabled=bool(values.get("is_preferred_agent_enabled")),
-            preferred_agent_offline_timeout=number(
-                "preferred_agent_offline_timeout", "The preferred agent's offline timeout",
-                86_400),
-            personal_agent_offline_timeout=number(
-                "personal_agent_offline_timeout", "The personal agent's offline timeout",
-                86_400),
-        )
-
-    def request(self) -> dict[str, Any]:
-        """The ``request`` of the create call."""
-        body: dict[str, Any] = {
-            "name": self.name, "call_functionality": self.call_functionality,
-            "is_default": self.is_default, "is_do_not_offer_enabled": self.is_do_not_offer_enabled,
-        }
-        for key in ("priority", "offer_timeout", "wrapup_timeout", "offer_algorithm",
-                    "offer_abandoned_conversations", "is_restricted",
-                    "is_preferred_agent_enabled", "preferred_agent_offline_timeout",
-                    "personal_agent_offline_timeout"):
-            value = getattr(self, key)
-            if value is not None:
-                body[key] = value
-        return body
-
-
-@dataclass(frozen=True)
-class CalendarDay:
-    """One day of the coming days: open (with its hours) or closed, and the rule deciding
-    it (a weekday, an exception or a holiday)."""
-
-    day: date
-    is_open: bool
-    intervals: list[tuple[str, str]]
-    name: str = ""
-    kind: str = ""
-
-
-@dataclass(frozen=True)
-class Calendar:
-    """The coming ``len(days)`` days of a schedule, from today in its time zone."""
-
-    schedule_id: str
-    name: str
-    timezone: str
-    days: list[CalendarDay]
-    status: BusinessHoursStatus
-
-
-def _zone(name: str) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
-def _matches(entry: BusinessHourEntry, day: date) -> bool:
-    """Whether an exception or holiday of a definition falls on ``day``."""
-    recurring = entry.recurring
-    if recurring is not None and recurring.day_of_month and recurring.month_of_year:
-        return (day.day, day.month) == (recurring.day_of_month, recurring.month_of_year)
-    return day.isoformat() in (entry.start_date, entry.next_date)
-
-
-def build_calendar(upcoming: UpcomingSchedule, definition: ScheduleDefinition | None,
-                   status: BusinessHoursStatus, days: int) -> Calendar:
-    """Every day of the range, open ones from the service's resolved entries, closed ones
-    named by the definition's exception, holiday or weekday where one applies."""
-    zone = _zone(upcoming.timezone)
-    first = status.timestamp.astimezone(zone or UTC).date()
-    open_days: dict[str, BusinessHourEntry] = {e.next_date: e for e in upcoming.business_hours
-                                               if e.next_date}
-    out: list[CalendarDay] = []
-    for offset in range(days):
-        day = first + timedelta(days=offset)
-        entry = open_days.get(day.isoformat())
-        if entry is not None and entry.status == "Open":
-            out.append(CalendarDay(day, True,
-                                   [(i.start_time, i.end_time) for i in entry.intervals],
-                                   entry.name, entry.business_hour_type))
-            continue
-        name, kind = "", ""
-        if definition is not None:
-            special = next((e for e in definition.exceptions if _matches(e, day)), None)
-            if special is not None:
-                name, kind = special.name, special.business_hour_type
-        out.append(CalendarDay(day, False, [], name, kind))
-    return Calendar(upcoming.id, upcoming.name, upcoming.timezone, out, status)
-
-
-class AdminStore:
+class AdminStore(RatingCalls):
     """What admins manage, for the Admin mode (and the ratings panel of a thread)."""
 
     def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
         self._hub = hub
         self._local = local
         self._directory = directory
-
-    @property
-    def client(self) -> ApiClient:
-        """The session's API client."""
-        return self._hub.client
 
     # ------------------------------------------------------------------ tags
 
@@ -447,7 +281,7 @@ class AdminStore:
                              now: datetime | None = None) -> BusinessHoursStatus:
         """Open or closed at a typed time (read in the schedule's time zone; "today" is the
         service's, ``now`` when known)."""
-        moment = parse_typed_time(text, _zone(timezone) or UTC, now or self._hub.server_now())
+        moment = parse_typed_time(text, zone_named(timezone) or UTC, now or self._hub.server_now())
         return await self.status(schedule_id, moment)
 
     # ------------------------------------------------------------------ anonymisation
@@ -517,41 +351,3 @@ class AdminStore:
                 entity_id, kind, force_anonymization=force or None)
         remember_anonymization(self._local, status)
         return status
-
-    # ------------------------------------------------------------------ ratings
-
-    async def rating_statuses(self, conversation_id: int) -> list[ConversationRating]:
-        """Each rating question of a conversation, Offered or Rated."""
-        with refusals("Could not read the ratings"):
-            return await self.client.ratings.list(conversation_id)
-
-    async def rating_statuses_deprecated(self, conversation_id: int
-                                         ) -> list[ConversationRating]:
-        """Deprecated path (``GET …/rating``): the same statuses."""
-        with refusals("Could not read the ratings (deprecated path)"):
-            return await self.client.ratings.list_deprecated(conversation_id)
-
-    async def offer_rating(self, conversation_id: int, rating_type: str) -> RatingOffer:
-        """Offer a rating of ``rating_type`` (Csat, Nps or ThumbsUpOrDown)."""
-        if rating_type not in RATING_RANGES:
-            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
-        with refusals("Could not offer the rating"):
-            return await self.client.ratings.offer(conversation_id, rating_type)
-
-    async def submit_rating(self, conversation_id: int, rating_id: str, rating_type: str,
-                            value: str, comment: str = "") -> RatingResult:
-        """Submit a result for the offer ``rating_id`` (for imports and testing): the value
-        is checked against the kind before sending."""
-        rating_id = rating_id.strip()
-        if not is_uuid(rating_id):
-            raise Refused("A rating id is a UUID (the id of an offer)")
-        if rating_type not in RATING_RANGES:
-            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
-        low, high, meaning = RATING_RANGES[rating_type]
-        text = value.strip()
-        if not text.isdigit() or not low <= int(text) <= high:
-            raise Refused(f"A {rating_type} value is {meaning}")
-        with refusals("Could not submit the rating"):
-            return await self.client.ratings.submit(
-                conversation_id, rating_id, int(text), rating_type=rating_type,
-                comment=comment.strip() or None)

@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ..api.wire_time import format_utc, parse_wire_time
 from .draft_modes import ComposeMode, draft_mode, set_draft_mode
 from .errors import Refusal, Refused
-from .outbox import OutboxItem, note_payload, reply_payload
+from .outbox import OutboxItem
+from .outbox_payloads import note_payload, reply_payload
 
 if TYPE_CHECKING:
     from ..api.models import Conversation

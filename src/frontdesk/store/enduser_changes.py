@@ -32,18 +32,11 @@ from pydantic import ValidationError
 from ..api.models import BulkActionOutcome, EndUser
 from ..api.models.common import is_uuid
 from ..api.models.endusers import BulkPatchEndUserItem, CreateEndUserInput
+from .agents_csv import AGENT_CSV_COLUMNS, BULK_LIMIT, BulkReport, BulkRow
 from .csv_files import CsvKind, line_fields, parse_csv, read_csv_file
-from .errors import Refused
-from .people import (
-    AGENT_CSV_COLUMNS,
-    BULK_LIMIT,
-    BulkReport,
-    BulkRow,
-    PeopleStore,
-    check_email,
-    check_phone,
-    refusals,
-)
+from .errors import Refused, refusals
+from .people import PeopleStore
+from .people_checks import check_email, check_phone
 
 __all__ = [
     "EDITABLE",

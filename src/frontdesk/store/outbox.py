@@ -36,55 +36,34 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal, cast
 
-from frontdesk.api.errors import (
-    ApiError,
-    RateLimited,
-    ServiceUnavailable,
-    TransportError,
-    Unauthorized,
-)
+from frontdesk.api.errors import ApiError
 from frontdesk.api.retry import RetryPolicy, backoff
 from frontdesk.api.wire_time import parse_wire_time
 
 from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore, LocalWriteError
+from .outbox_failures import TRANSIENT, describe, key_refused
+from .outbox_payloads import CONTENT_TYPES, note_payload, reply_payload
 from .wake import sleep_or_wake
 
-if TYPE_CHECKING:
-    from frontdesk.api.models import OutboundMessageInput
-
 __all__ = [
-    "CONTENT_TYPES",
     "DEFAULT_OUTBOX_POLICY",
     "Outbox",
     "OutboxBusy",
     "OutboxItem",
     "OutboxState",
     "is_note",
-    "note_payload",
-    "outbound_message",
-    "reply_payload",
 ]
 
 log = logging.getLogger("frontdesk.store")
 
 OutboxState = Literal["pending", "sending", "sent", "failed"]
 
-#: The content types a reply can have.
-CONTENT_TYPES = ("Text", "Markdown", "Html")
-
 #: Backoff of the outbox: it never gives up, so the waits grow to half a minute, not more.
 DEFAULT_OUTBOX_POLICY = RetryPolicy(base_delay=1.0, max_delay=30.0)
 
-_TRANSIENT = (TransportError, ServiceUnavailable, RateLimited)
-
-
-def _key_refused(error: ApiError) -> bool:
-    """The service refused the key (401), not the reply: it waits for a key that works
-    (the session picks up a new one) instead of failing."""
-    return isinstance(error, Unauthorized) and error.status == 401
 _COLUMNS = ("id, conversation_id, external_id, payload, state, attempts, last_error, "
             "created_at, updated_at")
 
@@ -114,22 +93,6 @@ class OutboxItem:
     last_error: str | None
     created_at: float
     updated_at: float
-
-
-def reply_payload(text: str, *, agent_id: str, content_type: str = "Text",
-                  attachments: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    """The payload of a reply, in the shape :meth:`Outbox.enqueue` stores."""
-    return {"content": text, "content_type": content_type,
-            "attachments": list(attachments or []), "agent_id": agent_id}
-
-
-def note_payload(text: str, *, agent_id: str, created_at: str) -> dict[str, Any]:
-    """The payload of an internal note, in the shape :meth:`Outbox.enqueue` stores.
-
-    ``created_at`` (UTC, milliseconds) is sent as the note's time and is what tells a resend
-    that an earlier attempt was stored: notes carry no ``externalId``.
-    """
-    return {"kind": "note", "content": text, "agent_id": agent_id, "created_at": created_at}
 
 
 def is_note(payload: dict[str, Any]) -> bool:
@@ -180,28 +143,6 @@ def _check_payload(payload: dict[str, Any]) -> dict[str, Any]:
                                       for entry in attachments])
 
 
-def outbound_message(item: OutboxItem) -> OutboundMessageInput:
-    """The request body of ``item``: an outbound message carrying its ``external_id``.
-
-    Raises pydantic's ``ValidationError`` when the payload breaks the contract (the outbox
-    then marks the item failed with that message).
-    """
-    from frontdesk.api.models import ContentInput, FileInput, OutboundMessageInput
-
-    payload = item.payload
-    text = payload.get("content") or ""
-    files = [FileInput.model_validate(entry) for entry in payload.get("attachments") or []]
-    return OutboundMessageInput.model_validate({
-        "_type": "Outbound",
-        "agentId": payload.get("agent_id"),
-        "content": ContentInput.model_validate(
-            {"value": text, "_type": payload.get("content_type", "Text")}
-        ) if text else None,
-        "attachments": files or None,
-        "externalId": item.external_id,
-    })
-
-
 def _item(row: tuple[Any, ...]) -> OutboxItem:
     """An item from its row (columns in the order of ``_COLUMNS``)."""
     item_id, conversation_id, external_id, payload, state, attempts, error, created, updated = row
@@ -216,14 +157,6 @@ def _item(row: tuple[Any, ...]) -> OutboxItem:
         last_error=None if error is None else str(error),
         created_at=float(created), updated_at=float(updated),
     )
-
-
-def _describe(error: BaseException) -> str:
-    """The text kept as an item's ``last_error``."""
-    if isinstance(error, ApiError):
-        title = type(error).title
-        return f"{title}: {error.message}" if error.message else title
-    return f"{type(error).__name__}: {error}"
 
 
 class Outbox:
@@ -439,18 +372,18 @@ class Outbox:
             self._set_state(item.id, "pending", None)
             raise
         except ApiError as exc:
-            if isinstance(exc, _TRANSIENT) or _key_refused(exc):
+            if isinstance(exc, TRANSIENT) or key_refused(exc):
                 delay = backoff(self._policy, max(item.attempts, 1))
                 if exc.retry_after is not None:
                     delay = max(delay, exc.retry_after)
                 self._retry_at = self._clock() + delay
-                self._set_state(item.id, "pending", _describe(exc))
+                self._set_state(item.id, "pending", describe(exc))
                 return "retry"
-            self._set_state(item.id, "failed", _describe(exc))
+            self._set_state(item.id, "failed", describe(exc))
             return "failed"
         except Exception as exc:
             log.warning("reply %s could not be sent: %r", item.id, exc)
-            self._set_state(item.id, "failed", _describe(exc))
+            self._set_state(item.id, "failed", describe(exc))
             return "failed"
         self._delete(item.id)
         return "sent"

@@ -1,8 +1,9 @@
-"""People: end users (find, create, profile, custom attributes, anonymisation) and agents
-(list and filter, create one or many from a CSV, edit, teams, presence, downgrade).
+"""People: end users (find, create, profile, custom attributes, anonymisation) and, through
+:class:`~.agents.AgentCalls`, agents (list and filter, create one or many from a CSV, edit,
+teams, presence, downgrade).
 
 **The convention of this module and of** :mod:`.admin`: every method returns typed records
-(the contract's models, or the small dataclasses below); a refusal raises :class:`Refused`,
+(the contract's models, or small dataclasses); a refusal raises :class:`Refused`,
 whose ``message`` is the sentence a person reads. A refusal is either the service's (its own
 words, after "Could not …:") or the console's, made *before anything is sent* (a form that
 cannot be right, such as an agent filter by both email and phone). Nothing else escapes except
@@ -15,94 +16,44 @@ No Textual here; the screens call these methods from their workers.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
-
-from pydantic import ValidationError
 
 from ..api.errors import ApiError, Conflict, NotFound
 from ..api.models import (
-    Agent,
     AnonymizationRequestStatus,
-    BulkActionOutcome,
     Conversation,
-    CreateAgentInput,
     CustomAttributeDefinition,
     CustomAttributeValue,
     EndUser,
-    Team,
-    UserPresence,
 )
 from ..api.models.common import is_uuid
 from ..api.pacing import Priority
 from ..api.resources import Page
+from .agents import AgentCalls
 from .anonymizations import keep_status, remember_anonymization
-from .csv_files import CsvKind, line_fields, parse_csv, read_csv_file
 from .errors import Refusal, Refused, refusals
+from .people_checks import PHONE, check_email, check_phone, text_of
 from .topics import anonymization_topic
 
 if TYPE_CHECKING:
-    from ..api.client import ApiClient
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
 
-__all__ = [
-    "AGENT_CSV_COLUMNS",
-    "AgentDetail",
-    "BulkReport",
-    "BulkRow",
-    "CsvRow",
-    "FindKind",
-    "PeopleStore",
-    "Profile",
-    "parse_agents_csv",
-    "read_agents_csv",
-    "refusals",
-]
+__all__ = ["FindKind", "PeopleStore", "Profile"]
 
 #: How an end user is looked for.
 FindKind = Literal["auto", "id", "email", "phone", "external_id", "name"]
 #: Whose custom attributes: an end user's (``Contact``) or a conversation's.
 Entity = Literal["Contact", "Conversation"]
 
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PHONE = re.compile(r"^\+?[0-9 ()\-]{5,20}$")
 #: Seconds between two looks at an anonymisation request that is not processed yet.
 FOLLOW_INTERVAL = 2.0
 #: End users read at most when finding by name (the service filters only by email, phone
 #: and external id, so names are matched here, page by page, oldest end users first).
 NAME_SCAN_LIMIT = 2_000
-#: At most this many agents per bulk call (the service's limit).
-BULK_LIMIT = 500
-
-
-def _text(value: object) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def check_email(value: str, what: str = "email address") -> None:
-    """Refuse an email address that cannot be one."""
-    if value and not _EMAIL.match(value):
-        raise Refused(f"The {what} does not look like an email address (name@example.com)")
-
-
-def check_phone(value: str) -> None:
-    """Refuse a phone number that cannot be one."""
-    if value and not _PHONE.match(value):
-        raise Refused("The phone number may hold only digits, spaces, ( ) - and a leading +")
-
-
-def _invalid(exc: ValidationError) -> str:
-    errors = exc.errors()
-    if not errors:
-        return "invalid"
-    where = ".".join(str(p) for p in errors[0]["loc"])
-    message = errors[0]["msg"]
-    return f"{where.replace('_', ' ')}: {message}" if where else message
 
 
 @dataclass(frozen=True)
@@ -116,127 +67,7 @@ class Profile:
     next_key: str | None = None
 
 
-@dataclass(frozen=True)
-class AgentDetail:
-    """An agent with their teams and presence (``presence`` None when it could not be read,
-    ``note`` then says why)."""
-
-    agent: Agent
-    teams: list[Team]
-    presence: UserPresence | None
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class CsvRow:
-    """One data line of an agents CSV: what it asks for, or why the console refuses it."""
-
-    line: int
-    display_name: str
-    email: str
-    agent: CreateAgentInput | None = None
-    refusal: str = ""
-
-
-@dataclass(frozen=True)
-class BulkRow:
-    """The outcome of one CSV line: created (with the new id) or not, and why."""
-
-    line: int
-    display_name: str
-    email: str
-    ok: bool
-    detail: str
-    agent_id: str | None = None
-
-
-@dataclass(frozen=True)
-class BulkReport:
-    """Every line of a bulk creation, in file order."""
-
-    rows: list[BulkRow] = field(default_factory=list)
-
-    @property
-    def created(self) -> int:
-        """How many agents were created."""
-        return sum(1 for r in self.rows if r.ok)
-
-    @property
-    def failed(self) -> int:
-        """How many lines were not."""
-        return sum(1 for r in self.rows if not r.ok)
-
-
-#: CSV header → field of a new agent (case and ``_`` insensitive; lists split on ``;``).
-AGENT_CSV_COLUMNS: dict[str, str] = {
-    "displayname": "display_name",
-    "email": "email",
-    "phonenumber": "phone_number",
-    "firstname": "first_name",
-    "lastname": "last_name",
-    "avatarurl": "avatar_url",
-    "middlenames": "middle_names",
-    "additionalemails": "additional_emails",
-    "additionalphonenumbers": "additional_phone_numbers",
-}
-_AGENT_CSV = CsvKind(
-    "agents", AGENT_CSV_COLUMNS,
-    "displayName, email, phoneNumber, firstName, lastName, avatarUrl, middleNames, "
-    "additionalEmails, additionalPhoneNumbers",
-    lambda names: None if "display_name" in names and "email" in names
-    else "The header must name at least displayName and email")
-
-
-def parse_agents_csv(text: str) -> list[CsvRow]:
-    """Read an agents CSV (header ``displayName,email,phoneNumber,…``) into rows.
-
-    A line that cannot become an agent (no display name, a bad email address, the same email
-    as an earlier line) is kept with its ``refusal``; a header without ``displayName`` and
-    ``email``, or with a column nobody knows, refuses the whole file.
-    """
-    return parse_csv(text, _AGENT_CSV, _csv_row)
-
-
-def read_agents_csv(path: str) -> list[CsvRow]:
-    """The rows of the agents CSV at ``path`` (``~`` expanded; UTF-8, a BOM allowed)."""
-    return parse_agents_csv(read_csv_file(path))
-
-
-def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int]) -> CsvRow:
-    fields = line_fields(names, values)
-    display_name = str(fields.get("display_name", ""))
-    email = str(fields.get("email", ""))
-    if len(values) > len(names):
-        return CsvRow(line, display_name, email,
-                      refusal=f"{len(values)} values for {len(names)} columns")
-    if not display_name:
-        return CsvRow(line, display_name, email, refusal="no display name")
-    if not email:
-        return CsvRow(line, display_name, email, refusal="no email address")
-    if not _EMAIL.match(email):
-        return CsvRow(line, display_name, email, refusal="the email address is not valid")
-    earlier = seen.get(email.casefold())
-    if earlier is not None:
-        return CsvRow(line, display_name, email,
-                      refusal=f"the same email address as line {earlier}")
-    try:
-        agent = CreateAgentInput.model_validate(fields)
-    except ValidationError as exc:
-        return CsvRow(line, display_name, email, refusal=_invalid(exc))
-    seen[email.casefold()] = line
-    return CsvRow(line, display_name, email, agent=agent)
-
-
-def _bulk_detail(outcome: BulkActionOutcome) -> tuple[bool, str, str | None]:
-    if outcome.ok:
-        data = outcome.data if isinstance(outcome.data, dict) else {}
-        agent_id = data.get("id") if isinstance(data.get("id"), str) else None
-        return True, "created", agent_id
-    error = outcome.error
-    return False, error.message if error is not None else "refused by the service", None
-
-
-class PeopleStore:
+class PeopleStore(AgentCalls):
     """End users and agents, for the People mode (and the panels that edit attributes)."""
 
     def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
@@ -244,11 +75,6 @@ class PeopleStore:
         self._local = local
         self._directory = directory
         self._definitions: list[CustomAttributeDefinition] | None = None
-
-    @property
-    def client(self) -> ApiClient:
-        """The session's API client."""
-        return self._hub.client
 
     # ------------------------------------------------------------------ end users
 
@@ -270,7 +96,7 @@ class PeopleStore:
             return "id"
         if "@" in value:
             return "email"
-        if _PHONE.match(value) and sum(c.isdigit() for c in value) >= 5:
+        if PHONE.match(value) and sum(c.isdigit() for c in value) >= 5:
             return "phone"
         return "external_id"
 
@@ -279,7 +105,7 @@ class PeopleStore:
         name contains its words (``auto`` guesses which; what is neither an id, an email nor
         a phone number is looked for as an external id and as a name). An empty list when
         none is."""
-        value = _text(value)
+        value = text_of(value)
         if not value:
             raise Refused("Type what to look for")
         if kind == "auto":
@@ -324,7 +150,7 @@ class PeopleStore:
     async def create_enduser(self, fields: Mapping[str, object]) -> EndUser:
         """A new end user from a form (display name, email, phone, external id, first and
         last name); empty fields are left out, at least one must be given."""
-        given = {k: _text(v) for k, v in fields.items() if _text(v)}
+        given = {k: text_of(v) for k, v in fields.items() if text_of(v)}
         if not given:
             raise Refused("Give at least a name, an email, a phone number or an external id")
         check_email(given.get("email", ""))
@@ -434,145 +260,7 @@ class PeopleStore:
         live.add(name, fetch, FOLLOW_INTERVAL, always=True, initial=status)
         return name
 
-    # ------------------------------------------------------------------ agents
-
-    async def list_agents(self, *, email: str = "", phone: str = "") -> list[Agent]:
-        """Every agent and admin, or the one with ``email`` or with ``phone`` (not both:
-        refused before sending, as the service would)."""
-        email, phone = _text(email), _text(phone)
-        if email and phone:
-            raise Refused("Filter agents by email or by phone number, not both")
-        check_email(email)
-        check_phone(phone)
-        with refusals("Could not list agents"):
-            agents: list[Agent] = [a async for a in self.client.agents.list(
-                email=email or None, phone=phone or None, page_size=200)]
-        directory = self._directory
-        for agent in agents:
-            directory.agents[agent.id] = agent
-            directory.names[agent.id] = agent.display_name
-        return agents
-
-    async def presence_of_all(self) -> dict[str, UserPresence]:
-        """Every agent's presence by agent id (empty when it cannot be read)."""
-        try:
-            presences: list[UserPresence] = await self.client.agents.list_presence(
-                priority=Priority.VISIBLE)
-        except ApiError:
-            return {}
-        return {p.user_id: p for p in presences}
-
-    async def create_agent(self, fields: Mapping[str, object]) -> Agent:
-        """A new agent from a form: display name and email required; phone, first and last
-        name optional."""
-        given = {k: _text(v) for k, v in fields.items() if _text(v)}
-        if not given.get("display_name"):
-            raise Refused("An agent needs a display name")
-        if not given.get("email"):
-            raise Refused("An agent needs an email address")
-        check_email(given["email"])
-        check_phone(given.get("phone_number", ""))
-        with refusals("Could not create the agent"):
-            agent: Agent = await self.client.agents.create(given)
-        self._keep(agent)
-        return agent
-
-    async def bulk_create_csv(self, path: str) -> BulkReport:
-        """Create the agents of a CSV file: one report row per line, in file order — created,
-        refused by the service (its reason), or refused here before sending (why)."""
-        rows = await asyncio.to_thread(read_agents_csv, path)
-        return await self.bulk_create(rows)
-
-    async def bulk_create(self, rows: Sequence[CsvRow]) -> BulkReport:
-        """Send the rows that can be agents (in calls of at most 500) and report every row."""
-        report: dict[int, BulkRow] = {}
-        sendable = [r for r in rows if r.agent is not None]
-        for row in rows:
-            if row.agent is None:
-                report[row.line] = BulkRow(row.line, row.display_name, row.email, False,
-                                           "not sent: " + row.refusal)
-        for start in range(0, len(sendable), BULK_LIMIT):
-            chunk = sendable[start:start + BULK_LIMIT]
-            with refusals("Could not create the agents"):
-                outcomes: list[BulkActionOutcome] = await self.client.agents.bulk_create(
-                    [r.agent for r in chunk if r.agent is not None])
-            for index, row in enumerate(chunk):
-                if index < len(outcomes):
-                    ok, detail, agent_id = _bulk_detail(outcomes[index])
-                else:
-                    ok, detail, agent_id = False, "the service gave no outcome", None
-                report[row.line] = BulkRow(row.line, row.display_name, row.email, ok, detail,
-                                           agent_id)
-                if ok and agent_id:
-                    self._directory.names[agent_id] = row.display_name
-        return BulkReport([report[r.line] for r in rows])
-
-    async def update_agent(self, agent_id: str, fields: Mapping[str, object]) -> Agent:
-        """Replace an agent's details (PUT): the display name is required, and an empty field
-        clears it. The email address cannot change."""
-        given = {k: _text(v) for k, v in fields.items() if k != "email"}
-        if not given.get("display_name"):
-            raise Refused("An agent needs a display name")
-        check_phone(given.get("phone_number", ""))
-        body = {k: v for k, v in given.items() if v}
-        with refusals("Could not update the agent"):
-            agent: Agent = await self.client.agents.update(agent_id, body)
-        self._keep(agent)
-        return agent
-
-    async def patch_agent(self, agent: Agent, fields: Mapping[str, object]) -> Agent:
-        """Change only the fields that differ from ``agent`` (PATCH). Emptying a field is a
-        full update's job (``e``): a patch cannot clear."""
-        changes: dict[str, str] = {}
-        for name, value in fields.items():
-            if name == "email":
-                continue
-            new = _text(value)
-            old = getattr(agent, name, None) or ""
-            if new == old:
-                continue
-            if not new:
-                raise Refused(f"A patch cannot empty {name.replace('_', ' ')}: use the full "
-                              "update (e) to clear a field")
-            changes[name] = new
-        if not changes:
-            raise Refused("Nothing changed")
-        check_phone(changes.get("phone_number", ""))
-        with refusals("Could not change the agent"):
-            updated: Agent = await self.client.agents.patch(agent.id, changes)
-        self._keep(updated)
-        return updated
-
-    async def agent_detail(self, agent_id: str) -> AgentDetail:
-        """An agent, the teams they belong to (with names) and their presence."""
-        with refusals("Could not read the agent"):
-            agent: Agent = await self.client.agents.get(agent_id)
-            refs = await self.client.agents.teams(agent_id)
-        names: dict[str, str] = {}
-        with contextlib.suppress(ApiError):
-            names = {t.id: t.name for t in await self.client.teams.list()}
-        teams = [Team(id=r.id, name=names.get(r.id, "…" + r.id[-6:])) for r in refs]
-        presence: UserPresence | None = None
-        note = ""
-        try:
-            presence = await self.client.agents.presence(agent_id)
-        except ApiError as error:
-            note = f"Presence not available: {error.message}"
-        self._keep(agent)
-        return AgentDetail(agent, teams, presence, note)
-
-    async def downgrade_agent(self, agent_id: str) -> None:
-        """Downgrade an agent or admin to an end user (same id; roles, presence, team and
-        queue memberships go)."""
-        with refusals("Could not downgrade the agent"):
-            await self.client.agents.downgrade(agent_id)
-        self._directory.agents.pop(agent_id, None)
-
     # ------------------------------------------------------------------ helpers
-
-    def _keep(self, agent: Agent) -> None:
-        self._directory.agents[agent.id] = agent
-        self._directory.names[agent.id] = agent.display_name
 
     async def _endusers_named(self, value: str) -> list[EndUser]:
         """End users whose names (display, first, last) contain every word of ``value``,

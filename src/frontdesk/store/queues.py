@@ -33,22 +33,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from ..api.errors import (
-    ApiError,
-    Conflict,
-    NotFound,
-    RateLimited,
-    ServiceUnavailable,
-    TransportError,
-)
-from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
+from ..api.errors import ApiError, Conflict, NotFound
+from ..api.models import AVAILABILITY_CHANNELS, Queue
 from ..api.pacing import Priority
 from .memberships import MembersChange
 from .queue_members import change_members, member_ids
+from .queue_rows import ChannelState, PositionState, QueueRow, Waiting, channel_states
+from .queue_waiting import OLDEST_ASKS, UNREACHABLE, WaitingSearch
 from .topics import TopicKey
 
 if TYPE_CHECKING:
@@ -78,74 +73,9 @@ FILL_INTERVAL = 1.0
 MEMBERS_EVERY = 18
 #: Queues assumed shown before the screen says which ones it shows.
 DEFAULT_VISIBLE = 20
-#: Waiting conversations counted per queue (one search page); more shows as "200+".
-WAITING_PAGE = 200
-#: Position requests one waiting refresh may spend looking for the oldest conversation.
-OLDEST_ASKS = 2
-
-#: Errors that mean the service could not be reached: the tick fails and backs off.
-_UNREACHABLE = (TransportError, ServiceUnavailable, RateLimited)
 
 
-@dataclass(frozen=True, slots=True)
-class ChannelState:
-    """One chat channel of a queue: available, or not with how many wait."""
-
-    channel: str
-    available: bool | None
-    waiting: int | None = None
-    problem: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class QueueRow:
-    """One queue as Queues mode shows it (``channels`` empty: availability not known yet)."""
-
-    queue_id: str
-    name: str
-    priority: int | None
-    is_default: bool
-    members: int | None
-    channels: tuple[ChannelState, ...]
-    #: conversations waiting (Open, unassigned, queued here); None: not counted yet
-    waiting: int | None = None
-    #: more wait than one page counts (``waiting`` is then a lower bound)
-    waiting_more: bool = False
-    #: since when the oldest waiting conversation waits (None: none waits, or not known yet)
-    oldest: datetime | None = None
-    #: ``oldest`` is the oldest for sure (False: a lower bound on the longest wait)
-    oldest_exact: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """What one waiting refresh of a queue found."""
-
-    count: int
-    more: bool
-    oldest: datetime | None
-    exact: bool
-
-
-@dataclass(frozen=True, slots=True)
-class PositionState:
-    """Where a followed conversation stands.
-
-    ``waiting`` False once the service says it is not waiting (``was_waiting`` tells "no
-    longer waiting" from "not waiting at all"); ``problem`` when it could not be asked.
-    """
-
-    conversation_id: int
-    position: int | None = None
-    queued_at: datetime | None = None
-    queue_name: str | None = None
-    waiting: bool = True
-    was_waiting: bool = False
-    checked: bool = False
-    problem: str | None = None
-
-
-class QueueWatch:
+class QueueWatch(WaitingSearch):
     """Registers the ``queues`` and ``position`` topics and fetches them."""
 
     def __init__(self, hub: Hub, inbox: InboxStore, directory: Directory, interval: float) -> None:
@@ -281,7 +211,7 @@ class QueueWatch:
         results = await asyncio.gather(*(self._fetch_one(kind, queue_id)
                                          for kind, queue_id in plan), return_exceptions=True)
         for result in results:
-            if isinstance(result, _UNREACHABLE):
+            if isinstance(result, UNREACHABLE):
                 raise result
             if isinstance(result, BaseException) and not isinstance(result, ApiError):
                 raise result
@@ -304,7 +234,7 @@ class QueueWatch:
             try:
                 members = await client.queues.members(queue_id, priority=Priority.BACKGROUND)
             except ApiError as error:
-                if isinstance(error, _UNREACHABLE):
+                if isinstance(error, UNREACHABLE):
                     raise
                 log.info("could not count the members of queue %s: %s", queue_id, error)
                 self._members_at[queue_id] = self._tick
@@ -321,7 +251,7 @@ class QueueWatch:
             states = tuple(ChannelState(c, None, problem=error.message)
                            for c in AVAILABILITY_CHANNELS)
         except ApiError as error:
-            if isinstance(error, _UNREACHABLE):
+            if isinstance(error, UNREACHABLE):
                 raise
             states = tuple(ChannelState(c, None, problem=error.message)
                            for c in AVAILABILITY_CHANNELS)
@@ -329,117 +259,6 @@ class QueueWatch:
             states = channel_states(outcomes)
         self._availability[queue_id] = states
         self._availability_at[queue_id] = self._tick
-
-    async def _fetch_waiting(self, queue_id: str) -> None:
-        """Count the queue's waiting conversations and find since when the oldest waits."""
-        client = self._hub.client
-        body = {"strategy": "All", "conditions": [
-            {"field": {"_type": "QueueId", "operator": {"_type": "IsOneOf",
-                                                        "values": [queue_id]}}},
-            {"field": {"_type": "AgentId", "operator": {"_type": "IsEmpty"}}},
-            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
-                                                       "values": ["open"]}}},
-        ]}
-        try:
-            page = await client.search.conversations_page(
-                filters=body, page_size=WAITING_PAGE, priority=Priority.BACKGROUND)
-        except ApiError as error:
-            if isinstance(error, _UNREACHABLE):
-                raise
-            log.info("could not count the waiting conversations of queue %s: %s",
-                     queue_id, error)
-            self._waiting_at[queue_id] = self._tick
-            return
-        ids = [hit.id for hit in page.items]
-        oldest, exact = await self._oldest(queue_id, ids)
-        self._waiting[queue_id] = Waiting(len(ids), page.next_key is not None, oldest, exact)
-        self._waiting_at[queue_id] = self._tick
-
-    async def _oldest(self, queue_id: str, ids: list[int]) -> tuple[datetime | None, bool]:
-        """Since when the queue's oldest waiting conversation (of ``ids``) waits, and whether
-        that is sure; at most :data:`OLDEST_ASKS` position requests, none once known."""
-        if not ids:
-            self._first.pop(queue_id, None)
-            return None, True
-        first = self._first.get(queue_id)
-        if first is not None and first in ids and first in self._queued:
-            return self._queued[first][1], True
-        bound: datetime | None = None
-        for _ in range(OLDEST_ASKS):
-            asked = [c for c in ids if c not in self._not_first]
-            if not asked:  # every one asked: start again
-                self._not_first.difference_update(ids)
-                self._missed.pop(queue_id, None)
-                asked = ids
-            candidate = self._candidate(queue_id, asked)
-            try:
-                answer = await self._hub.client.queues.conversation_position(
-                    candidate, priority=Priority.BACKGROUND)
-            except NotFound:  # it left the queue since the search
-                self._queued.pop(candidate, None)
-                self._not_first.add(candidate)
-                continue
-            except ApiError as error:
-                if isinstance(error, _UNREACHABLE):
-                    raise
-                return bound, False
-            self._queued[candidate] = (queue_id, answer.queued_at)
-            if answer.position == 1:
-                self._first[queue_id] = candidate
-                self._missed.pop(queue_id, None)
-                self._not_first.difference_update(ids)
-                return answer.queued_at, True
-            self._not_first.add(candidate)
-            # the oldest waits at least as long as this one
-            bound = answer.queued_at if bound is None else max(bound, answer.queued_at)
-            missed = self._missed.get(queue_id)
-            self._missed[queue_id] = (answer.queued_at if missed is None
-                                      else min(missed, answer.queued_at))
-        return bound, False
-
-    def _candidate(self, queue_id: str, ids: list[int]) -> int:
-        """The waiting conversation most likely the oldest: the earliest estimate; once a
-        conversation asked was not first, only those estimated earlier than it, else the
-        ones nothing is known of (lowest id first)."""
-        estimates = {c: self._estimate(queue_id, c) for c in ids}
-        missed = self._missed.get(queue_id)
-        if missed is not None:
-            earlier = [c for c in ids if not estimates[c][0] and estimates[c][1] < missed]
-            if earlier:
-                return min(earlier, key=estimates.__getitem__)
-            unknown = [c for c in ids if estimates[c][0]]
-            if unknown:
-                return min(unknown)
-        return min(ids, key=estimates.__getitem__)
-
-    def _estimate(self, queue_id: str, conversation_id: int) -> tuple[bool, datetime, int]:
-        """How early a waiting conversation was probably queued, to ask the likely oldest
-        first: a position answered before, else the inbox's record of it, else only its id
-        (older conversations have lower ids)."""
-        known = self._queued.get(conversation_id)
-        if known is not None and known[0] == queue_id:
-            return (False, known[1], conversation_id)
-        guess = self._guesses.get(conversation_id)
-        if guess is None and conversation_id not in self._guesses:
-            guess = self._guess(conversation_id)
-            self._guesses[conversation_id] = guess
-        if guess is not None and guess[0] == queue_id:
-            return (False, guess[1], conversation_id)
-        return (True, datetime.max.replace(tzinfo=UTC), conversation_id)
-
-    def _guess(self, conversation_id: int) -> tuple[str, datetime] | None:
-        """The queue and queuing time the inbox's record tells (it may be stale)."""
-        records = self._inbox.records
-        if conversation_id not in records:
-            return None
-        try:
-            queue = records[conversation_id].queue
-        except KeyError:
-            return None
-        if queue is None or queue.queued_at is None:
-            return None
-        return (queue.id, queue.queued_at)
-
     def _snapshot(self) -> tuple[QueueRow, ...]:
         rows = []
         for queue in self._queues:
@@ -549,19 +368,3 @@ class QueueWatch:
         if self._followed != followed:
             return self.position
         return state
-
-
-def channel_states(outcomes: Sequence[AvailabilityOutcome]) -> tuple[ChannelState, ...]:
-    """The three chat channels' states, in their usual order, from the service's outcomes."""
-    by_channel: dict[str, ChannelState] = {}
-    for outcome in outcomes:
-        found = outcome.channel_availability
-        if found is not None:
-            by_channel[found.generic_channel_name] = ChannelState(
-                found.generic_channel_name, found.availability == "Available", found.queue_size)
-        elif outcome.error is not None:
-            by_channel[outcome.error.channel] = ChannelState(outcome.error.channel, None,
-                                                             problem=outcome.error.message)
-    ordered = [by_channel.pop(c, ChannelState(c, None)) for c in AVAILABILITY_CHANNELS]
-    ordered += [by_channel[c] for c in sorted(by_channel)]
-    return tuple(ordered)

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ..api.models import Conversation
     from ..store.errors import Refused
     from ..store.session import Session
-    from .screens.shared.pickers import TagChoice
+    from .screens.shared.tag_picker import TagChoice
 
 __all__ = ["CONVERSATION_BINDINGS", "ConversationActions"]
 
@@ -207,7 +207,7 @@ class ConversationActions(DOMNode):
             self._perform("transfer", cid, lambda s: s.actions.transfer(cid, queue_id),
                           f"Moved #{cid} to {name}.")
 
-        from .screens.shared.pickers import QueuePicker
+        from .screens.shared.queue_picker import QueuePicker
 
         self.app.push_screen(QueuePicker(queues, current=current, conversation_id=cid,
                                          watch=session.queues), picked)
@@ -221,7 +221,7 @@ class ConversationActions(DOMNode):
         record = self._record(session, cid)
         pending = record is not None and record.state in ("Pending", "AwaitingPending")
 
-        from .screens.shared.pickers import END_FOLLOWUP, FollowupPicker
+        from .screens.shared.followup_picker import END_FOLLOWUP, FollowupPicker
 
         def picked(until: datetime | str | None) -> None:
             if until is None:
@@ -281,7 +281,7 @@ class ConversationActions(DOMNode):
 
     def on_conversation_actions_tags_read(self, message: TagsRead) -> None:
         """The tag picker opens (refused: on the tags known so far, and why in a toast)."""
-        from .screens.shared.pickers import TagPicker
+        from .screens.shared.tag_picker import TagPicker
 
         if message.reason is not None:
             self.app.notify(message.reason, severity="warning", markup=False)

@@ -31,7 +31,7 @@ APP = "frontdesk.tui.app:FrontdeskApp"
 THREAD = "frontdesk.tui.screens.inbox.thread:ThreadScreen"
 COMPOSER = "frontdesk.tui.widgets.composer:Composer"
 ARTICLE = "frontdesk.tui.screens.admin.article:ArticleScreen"
-EDITOR = "frontdesk.tui.screens.admin.article:ArticleEditor"
+EDITOR = "frontdesk.tui.screens.admin.article_editor:ArticleEditor"
 STATS = "frontdesk.tui.screens.stats.stats:StatsScreen"
 TEAM = "frontdesk.tui.screens.team.team:TeamScreen"
 

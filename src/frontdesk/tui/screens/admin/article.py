@@ -4,8 +4,8 @@ or edited since publishing), the highlighted one's text, and what can be done wi
 ``e`` edits the highlighted translation, ``a`` adds one (both as drafts), ``p`` publishes it,
 ``u`` unpublishes it (asks), ``d`` deletes it (asks); ``P``/``U`` publish or unpublish every
 translation (``U`` asks), ``m`` moves the article, ``o`` makes me its owner, ``D`` deletes
-the article (asks); ``esc`` closes. The editor (``ctrl+s`` saves, ``ctrl+a`` adds an image
-by its path) writes the body as plain text: paragraphs, line breaks and images are kept."""
+the article (asks); ``esc`` closes. The editor is :mod:`.article_editor`, the place to move
+to is picked in :mod:`.parent_picker`."""
 
 from __future__ import annotations
 
@@ -24,14 +24,13 @@ from ....store.knowledge import KnowledgeStore, Node, from_html
 from ....text import one_line, safe
 from ...answers import Answered, Regarding, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
-from ...widgets.safe import DataTable, Input, Label, Option, Static, TextArea
+from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
-from ..shared.pickers import FilterPicker, PromptScreen
+from .article_editor import ArticleEditor
+from .parent_picker import ParentPicker
 
-__all__ = ["ArticleEditor", "ArticleScreen", "ParentPicker", "state_of"]
-
-Save = Callable[[str, str, str], Awaitable[None]]
+__all__ = ["ArticleScreen", "state_of"]
 
 
 def state_of(draft: ArticleTranslation, published: ArticleTranslation | None) -> str:
@@ -39,146 +38,6 @@ def state_of(draft: ArticleTranslation, published: ArticleTranslation | None) ->
     if published is None:
         return "draft only"
     return "published" if draft.is_indexed_version else "edited since publishing"
-
-
-@owns_bindings
-class ArticleEditor(ModalScreen[bool]):
-    """Write one translation: language (new ones only), title and body. ``ctrl+s`` saves (a
-    refusal shows here and nothing typed is lost), ``ctrl+a`` adds an image, ``esc``
-    cancels."""
-
-    HELP_NAME = "Article editor"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "save", "Save draft", id="knowledge_editor.save", priority=True),
-        Binding("ctrl+a", "image", "Add image", id="knowledge_editor.image", priority=True),
-        Binding("escape", "cancel", "Cancel", id="knowledge_editor.cancel"),
-    ]
-    DEFAULT_CSS = """
-    ArticleEditor { align: center middle; }
-    ArticleEditor > Vertical { width: 90%; max-width: 120; height: 90%; border: thick $accent;
-        background: $surface; padding: 0 1; }
-    ArticleEditor #editor-body { height: 1fr; }
-    ArticleEditor #editor-problem { color: $error; }
-    ArticleEditor .hint { color: $text-muted; }
-    """
-
-    def __init__(self, heading: str, save: Save, *, language: str = "", title: str = "",
-                 body: str = "", language_fixed: bool = False) -> None:
-        super().__init__(id="knowledge-editor")
-        self.heading = heading
-        self._save = save
-        self._language, self._title, self._body = language, title, body
-        self.language_fixed = language_fixed
-        self.saving = False
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label(safe(self.heading), id="editor-heading")
-            yield Input(self._language, placeholder="language: en, da, pt-BR",
-                        id="editor-language", disabled=self.language_fixed)
-            yield Input(self._title, placeholder="title", id="editor-title")
-            yield TextArea(self._body, id="editor-body", soft_wrap=True)
-            yield Label("", id="editor-problem")
-            yield Static("Saved as a draft; publish it from the article. Paragraphs, line "
-                         "breaks and images are kept; other formatting is not.", classes="hint")
-            yield Label("ctrl+s save · ctrl+a add image · esc cancel", classes="hint")
-
-    def on_mount(self) -> None:
-        first = "#editor-title" if self.language_fixed or self._language else "#editor-language"
-        self.query_one(first, Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """``enter`` in a line moves on to the next field."""
-        event.stop()
-        self.focus_next()
-
-    def action_save(self) -> None:
-        """Save the draft (once at a time)."""
-        if not self.saving:
-            self.saving = True
-            self._run_save()
-
-    class Saved(Answered):
-        """The draft was saved (or refused)."""
-
-    @work(exclusive=True, group="knowledge-editor", exit_on_error=False)
-    async def _run_save(self) -> None:
-        try:
-            refusal = await refusal_of(self._save(self.query_one("#editor-language", Input).value,
-                                                  self.query_one("#editor-title", Input).value,
-                                                  self.query_one("#editor-body", TextArea).text))
-        except BaseException:
-            self.saving = False  # a failure is said by the console's one handler
-            raise
-        self.post_message(self.Saved(refusal))
-
-    def on_article_editor_saved(self, message: Saved) -> None:
-        """Saved: the editor closes; refused: why, under the text, and nothing is lost."""
-        self.saving = False
-        if message.refusal is not None:
-            self.query_one("#editor-problem", Label).update(safe(message.refusal.reason))
-            return
-        self.dismiss(True)
-
-    def action_image(self) -> None:
-        """Upload an image from a path; it goes in at the cursor as its own paragraph."""
-        store = session_of(self).knowledge
-        body = self.query_one("#editor-body", TextArea)
-
-        def typed(path: Any) -> None:
-            if isinstance(path, str) and path.strip():
-                self._upload(store, body, path)
-
-        self.app.push_screen(PromptScreen("Add an image (PNG, JPEG, GIF or WebP, ≤ 4 MB)",
-                                          placeholder="path of the image file"), typed)
-
-    class Uploaded(Regarding[TextArea, str]):
-        """An image was uploaded: the line that shows it in the body."""
-
-    @work(group="knowledge-upload", exit_on_error=False)
-    async def _upload(self, store: KnowledgeStore, body: TextArea, path: str) -> None:
-        self.post_message(self.Uploaded(body, *await answer_of(store.upload_image(path))))
-
-    def on_article_editor_uploaded(self, message: Uploaded) -> None:
-        """The image goes in at the cursor, or why not under the text."""
-        if message.refusal is not None:
-            self.query_one("#editor-problem", Label).update(safe(message.refusal.reason))
-            return
-        message.about.insert(f"\n\n{message.value}\n\n")
-        message.about.focus()
-
-    def action_cancel(self) -> None:
-        """Close without saving."""
-        self.dismiss(False)
-
-
-@owns_bindings
-class ParentPicker(FilterPicker[str | None]):
-    """Where to move an article: a collection or a category, or out of every one."""
-
-    HELP_NAME = "Move article"
-    TITLE_TEXT = "Move the article to…"
-    NOWHERE = "-"
-
-    def __init__(self, places: list[Node]) -> None:
-        super().__init__(id="knowledge-move")
-        self.places = places
-
-    def refill(self, typed: str) -> None:
-        """The places whose title has what is typed."""
-        words = typed.casefold().split()
-        options = [Option(Text("  " * p.depth + one_line(p.title, 60)), id=p.id)
-                   for p in self.places
-                   if all(w in p.title.casefold() for w in words)]
-        options.append(Option(Text("(out of every collection)", style="dim"),
-                              id=self.NOWHERE))
-        self.set_options(options)
-
-    def choose(self) -> None:
-        """Close with the place's id ("-": nowhere)."""
-        chosen = self.highlighted_id()
-        if chosen is not None:
-            self.dismiss(chosen)
 
 
 @owns_bindings

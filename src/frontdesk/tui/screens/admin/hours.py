@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 
 from ....api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
-from ....store.admin import Calendar, CalendarDay
+from ....store.hours_calendar import Calendar, CalendarDay
 from ....text import one_line, safe
 from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static

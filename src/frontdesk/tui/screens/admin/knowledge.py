@@ -16,7 +16,8 @@ from ....text import one_line
 from ...answers import Regarding, Returned, answer_of
 from ...widgets.safe import DataTable
 from ..shared.common import cell, highlighted_key, move_to, session_of
-from .article import ArticleEditor, ArticleScreen
+from .article import ArticleScreen
+from .article_editor import ArticleEditor
 from .pane import AdminPane
 
 _MARK = {"collection": "▣ ", "category": "▸ ", "article": "· "}

@@ -12,8 +12,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from ....api.models import Queue, QueueMember
-from ....store.admin import ALGORITHMS, QueueSettings
 from ....store.errors import Refused
+from ....store.queue_settings import ALGORITHMS, QueueSettings
 from ....text import one_line, safe
 from ...answers import Regarding, Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static

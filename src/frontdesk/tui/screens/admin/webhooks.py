@@ -7,54 +7,26 @@ that event's delivery log with what was sent."""
 
 from __future__ import annotations
 
-import contextlib
-import json
-from datetime import datetime
 from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 
 from ....api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscription
 from ....store.errors import Refused
 from ....store.webhooks import EVENTS
 from ....text import one_line, safe
-from ... import clock
 from ...answers import Regarding, Returned, answer_of, refusal_of
-from ...registry import owns_bindings
-from ...widgets.safe import DataTable, Label, Static
+from ...widgets.safe import DataTable, Label
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
 from ..shared.form import FormField, FormScreen, Values
+from .delivery_log import DeliveryLogScreen
 from .members import MembersScreen
 from .pane import AdminPane
-
-
-def _when(moment: Any) -> str:
-    return clock.shown(moment, "day") if isinstance(moment, datetime) else ""
-
-
-def event_name(event: str) -> str:
-    """An event as the section lists it: ``ConversationClosed`` is ``Closed``."""
-    return event.removeprefix("Conversation") or event
-
-
-def status_cells(status: EventDeliveryStatus, answer_width: int = 40
-                 ) -> tuple[Text, Text, Text]:
-    """When, how it went and what the receiver said, for one event."""
-    detail = status.delivery_status
-    if detail.type != "DeliveryDetail":
-        return Text("—", style="dim"), Text("no recent delivery", style="dim"), Text("")
-    ok = bool(detail.success)
-    outcome = Text(f"{'ok' if ok else 'failed'} {detail.response_code or ''}".strip(),
-                   style="green" if ok else "bold red")
-    return (Text(_when(detail.delivery_timestamp)), outcome,
-            cell(detail.response_text, answer_width))
-
+from .webhook_cells import event_name, refill, status_cells
 
 #: Columns besides the URL (name, on, events) and their gaps, and the narrowest URL shown.
 _FIXED, _MIN_URL = 3 + 6 + 8, 16
@@ -67,18 +39,6 @@ _EVENT, _LAST, _STATUS_GAPS, _MIN_ANSWER = 22, 16, 8, 12
 _HOOK_COLUMNS = (("Webhook", "name"), ("On", "on"), ("Events", "events"), ("URL", "url"))
 _STATUS_COLUMNS = (("Event", "event"), ("Last", "last"), ("Result", "result"),
                    ("Answer", "answer"))
-
-
-def refill(table: DataTable[Any], columns: tuple[tuple[str, str], ...],
-           rows: list[tuple[str, tuple[Text, ...]]]) -> None:
-    """Replace a table's rows, each column exactly as wide as its label or widest cell (a
-    width that fitted an earlier terminal size is not kept)."""
-    table.clear(columns=True)
-    for index, (label, key) in enumerate(columns):
-        width = max([len(label), *(cells[index].cell_len for _, cells in rows)])
-        table.add_column(label, key=key, width=width)
-    for key, cells in rows:
-        table.add_row(*cells, key=key)
 
 
 class WebhooksPane(AdminPane):
@@ -384,51 +344,3 @@ class WebhooksPane(AdminPane):
             self.notify(message.refusal.reason, severity="error", markup=False)
             return
         self.app.push_screen(DeliveryLogScreen(message.hook.name, message.event, message.value))
-
-
-@owns_bindings
-class DeliveryLogScreen(ModalScreen[None]):
-    """The latest attempts to deliver one event, newest first; the highlighted attempt's
-    body below. ``esc`` closes."""
-
-    HELP_NAME = "Delivery log"
-    BINDINGS = [Binding("escape", "dismiss", "Close", id="webhooks.log.close")]
-
-    def __init__(self, hook_name: str, event: str, entries: list[EventDeliveryLog]) -> None:
-        super().__init__()
-        self.hook_name, self.event, self.entries = hook_name, event, entries
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="delivery-log-box"):
-            yield Label(safe(f"{one_line(self.hook_name, 40)} · {self.event}: "
-                             f"{len(self.entries)} attempts (newest first)"),
-                        id="delivery-log-title")
-            table: DataTable[Any] = DataTable(id="delivery-log", cursor_type="row")
-            table.add_columns("When", "Result", "Answer")
-            for index, entry in enumerate(self.entries):
-                detail = entry.delivery_detail
-                table.add_row(Text(_when(detail.delivery_timestamp)),
-                              Text(f"{'ok' if detail.success else 'failed'} "
-                                   f"{detail.response_code}",
-                                   style="green" if detail.success else "bold red"),
-                              cell(detail.response_text, 60), key=str(index))
-            yield table
-            yield Static("", id="delivery-payload")
-
-    def on_mount(self) -> None:
-        self.query_one("#delivery-log", DataTable).focus()
-        self._show(0)
-
-    @on(DataTable.RowHighlighted, "#delivery-log")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self._show(event.cursor_row)
-
-    def _show(self, index: int) -> None:
-        body = self.query_one("#delivery-payload", Static)
-        if not 0 <= index < len(self.entries):
-            body.update("No delivery of this event yet.")
-            return
-        text = self.entries[index].payload
-        with contextlib.suppress(ValueError):
-            text = json.dumps(json.loads(text), indent=2, ensure_ascii=False)
-        body.update(safe(text[:20_000]))

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ....api.models import ConversationRating
-from ....store.admin import RATING_RANGES
+from ....store.ratings import RATING_RANGES
 from ....text import one_line, safe
 from ...answers import Regarding, answer_of
 from ...registry import owns_bindings

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.people import AgentDetail
+from ....store.agents import AgentDetail
 from ....text import one_line, safe
 from ... import clock
 from ...answers import Returned, answer_of

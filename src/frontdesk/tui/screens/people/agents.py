@@ -17,8 +17,8 @@ from textual.containers import Vertical
 
 from ....api.models import Agent, UserPresence
 from ....channels import channel_name
+from ....store.agents_csv import BulkReport
 from ....store.errors import Refused
-from ....store.people import BulkReport
 from ....store.team import MemberRow
 from ....text import one_line, safe
 from ...answers import Regarding, answer_of, refusal_of

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.people import BulkReport
+from ....store.agents_csv import BulkReport
 from ....text import safe
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label

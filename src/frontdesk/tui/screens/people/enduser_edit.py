@@ -15,8 +15,8 @@ from typing import Any
 from textual.screen import Screen
 
 from ....api.models import EndUser
+from ....store.agents_csv import BulkReport
 from ....store.enduser_changes import bulk_endusers_csv, patch_enduser, update_enduser
-from ....store.people import BulkReport
 from ..shared.common import people_store
 from ..shared.form import FormField, FormScreen, Values
 

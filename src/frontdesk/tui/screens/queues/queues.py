@@ -25,14 +25,8 @@ from textual.containers import Horizontal
 from textual.events import Resize
 
 from ....api.models import AVAILABILITY_CHANNELS
-from ....store.queues import (
-    POSITION_TOPIC,
-    QUEUES_TOPIC,
-    ChannelState,
-    PositionState,
-    QueueRow,
-    QueueWatch,
-)
+from ....store.queue_rows import ChannelState, PositionState, QueueRow
+from ....store.queues import POSITION_TOPIC, QUEUES_TOPIC, QueueWatch
 from ....text import one_line
 from ... import clock
 from ...registry import owns_bindings
