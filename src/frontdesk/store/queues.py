@@ -47,6 +47,7 @@ from ..api.errors import (
 )
 from ..api.models import AVAILABILITY_CHANNELS, AvailabilityOutcome, Queue
 from ..api.pacing import Priority
+from .errors import Refused
 from .memberships import MembersChange
 from .queue_members import change_members, member_ids
 from .topics import TopicKey
@@ -461,7 +462,7 @@ class QueueWatch:
     # ------------------------------------------------------------------ members
 
     async def members(self, queue_id: str) -> list[str]:
-        """The ids of the queue's members, now (raises the service's error)."""
+        """The ids of the queue's members, now (raises :class:`Refused`)."""
         members = await member_ids(self._hub.client, queue_id)
         self._count(queue_id, len(members))
         return members
@@ -479,7 +480,7 @@ class QueueWatch:
     async def _recount(self, queue_id: str) -> None:
         try:
             await self.members(queue_id)
-        except ApiError:
+        except Refused:
             self._members.pop(queue_id, None)  # counted again at the next tick
             self._publish()
 
