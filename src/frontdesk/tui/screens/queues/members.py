@@ -115,6 +115,7 @@ class QueueMembersScreen(ModalScreen[bool]):
         """Every agent with a tick on the members, or why they could not be read; then
         the problem that had them read again, if any."""
         if message.refusal is not None:
+            # "Could not read the members: " and 80 cells of the service's words
             self._summary(Text(one_line(message.refusal.reason, 108), style="red"))
         else:
             self.current = frozenset(message.value)
