@@ -267,6 +267,27 @@ async def esc_in_the_modal_changes_nothing(console: Console, pilot: Pilot[Any]) 
     assert members_of(console, queue_id) == before
 
 
+async def a_refused_read_of_the_members_is_said(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    queue_id = str(table(app).coordinate_to_cell_key(Coordinate(0, 0)).row_key.value)
+    console.sandbox.faults.fail(400, count=None, path_prefix=f"/v1/queues/{queue_id}/members")
+    try:
+        await pilot.press("m")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, QueueMembersScreen)
+        summary = str(modal.query_one("#members-summary", Static)
+                      .render().plain)  # type: ignore[union-attr]
+        assert summary.startswith("Could not read the members: ")
+        assert modal.current is None  # nothing to tick, nothing to apply
+        await pilot.press("space", "enter", "escape")
+        await pilot.pause()
+    finally:
+        console.sandbox.faults.clear()
+    assert isinstance(app.screen, QueuesScreen)
+
+
 async def test_a_queues_poll_that_changes_nothing_repaints_nothing(
         console: Any, monkeypatch: Any) -> None:
     counts: Counter[str] = Counter()
@@ -319,9 +340,9 @@ def test_queued_time_is_the_users_local_time() -> None:
 
 
 async def test_queues_waiting_positions_and_members(console: Console) -> None:
-    """Queues mode walked on one console: the members modal (esc changes nothing, then a
-    change applied), a conversation not waiting, waiting counts and the oldest wait, a
-    position followed, a queue without working members."""
+    """Queues mode walked on one console: the members modal (esc changes nothing, a refused
+    read is said, then a change applied), a conversation not waiting, waiting counts and the
+    oldest wait, a position followed, a queue without working members."""
     async def start(pilot: Pilot[Any]) -> None:
         await open_queues(console, pilot)
 
@@ -331,6 +352,7 @@ async def test_queues_waiting_positions_and_members(console: Console) -> None:
 
     await console.walk((100, 30),
                        esc_in_the_modal_changes_nothing,
+                       a_refused_read_of_the_members_is_said,
                        members_are_added_and_removed_through_the_modal,
                        a_conversation_that_is_not_waiting_says_so,
                        waiting_counts_and_oldest_wait_follow_the_service,

@@ -1,6 +1,6 @@
 """Stats against the seeded sandbox (the console's clock frozen at the sandbox's now): the
 tiles say what the sandbox's data says, a filter narrows them, the records table follows the
-chosen tile; and how it looks at 100 by 30 and 160 by 45."""
+chosen tile, a refused refresh is said; and how it looks at 100 by 30 and 160 by 45."""
 
 from __future__ import annotations
 
@@ -87,6 +87,17 @@ async def test_stats_tiles_filters_and_records(console: Any) -> None:
         screen.query_one("#stats-channel", Select).value = "__all__"
         await settle(pilot)
         assert f"{created_today}  today" in tile(screen, "created_conversations")
+
+        # a refused refresh: the client's line on the info line, the figures kept
+        sandbox.faults.fail(400, path_prefix="/v1/analytics/records")
+        await pilot.press("r")
+        await settle(pilot)
+        info = str(screen.query_one("#stats-info").render())
+        assert info.startswith("Invalid request (400)") and "analytics/records" in info
+        assert f"{created_today}  today" in tile(screen, "created_conversations")
+        await pilot.press("r")
+        await settle(pilot)
+        assert "r refreshes" in str(screen.query_one("#stats-info").render())
 
 
 def _prepare(console: Any) -> Any:

@@ -103,14 +103,23 @@ async def history_of_a_conversation_and_the_organisations_activity(
         return [" | ".join(str(c) for c in table.get_row_at(n))
                 for n in range(table.row_count)]
 
-    # h in the thread: the conversation's log, newest first, in words
+    # h in the thread: the conversation's log, newest first, in words (a refused read said,
+    # then r reads it again)
     await app.push_screen(ThreadScreen(cid))
     await pilot.pause()
+    console.sandbox.faults.fail(400, path_prefix=f"/v1/conversations/{cid}/activitylog")
     await pilot.press("h")
     await app.workers.wait_for_complete()
     await pilot.pause()
     history = app.screen
     assert isinstance(history, HistoryScreen)
+    status = history.query_one("#history-status")
+    assert str(status.render()).startswith("The history could not be read: ")
+    assert status.has_class("-error")
+    await pilot.press("r")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert not status.has_class("-error")
     shown = rows(history)
     assert shown and "added an internal note" in shown[0]
     assert "\x1b" not in "".join(shown)

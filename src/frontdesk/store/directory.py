@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from ..api.errors import ApiError
 from ..api.pacing import Priority
+from .errors import Refused
 from .queue_members import member_ids
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ class Directory:
             self.load_tags(), return_exceptions=True)
         for outcome in (*memberships, tags):  # a queue's members missing is no failure
             if isinstance(outcome, BaseException) and (
-                    outcome is tags or not isinstance(outcome, ApiError)):
+                    outcome is tags or not isinstance(outcome, Refused)):
                 raise outcome
         mine = {queue.id for queue, members in zip(queues, memberships, strict=True)
                 if isinstance(members, list) and me in members}

@@ -51,9 +51,10 @@ class Refused(Exception):
 @contextlib.contextmanager
 def refusals(what: str) -> Iterator[None]:
     """Turn the client's errors inside the block into :class:`Refused`
-    (``what: the service's message``)."""
+    (``what: the service's message``; with no ``what``, the error's own line: its kind,
+    status, message and call, for reads whose screen has no words of its own)."""
     try:
         yield
     except ApiError as error:
-        raise Refused(f"{what}: {error.message}" if what else error.message,
+        raise Refused(f"{what}: {error.message}" if what else str(error),
                       error=error) from error

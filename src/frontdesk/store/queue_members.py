@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..api.pacing import Priority
+from .errors import refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
@@ -18,8 +19,9 @@ if TYPE_CHECKING:
 
 async def member_ids(client: ApiClient, queue_id: str,
                      priority: Priority = Priority.INTERACTIVE) -> list[str]:
-    """The ids of the queue's members (raises the service's error)."""
-    return [m.agent_id for m in await client.queues.members(queue_id, priority=priority)]
+    """The ids of the queue's members (raises :class:`Refused`)."""
+    with refusals("Could not read the members"):
+        return [m.agent_id for m in await client.queues.members(queue_id, priority=priority)]
 
 
 async def change_members(client: ApiClient, name: Callable[[str], str], queue_id: str,

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 from ..api.errors import ApiError, Conflict, NotFound
 from ..api.models import AVAILABILITY_CHANNELS, Queue
 from ..api.pacing import Priority
+from .errors import Refused
 from .memberships import MembersChange
 from .queue_members import change_members, member_ids
 from .queue_rows import ChannelState, PositionState, QueueRow, Waiting, channel_states
@@ -280,7 +281,7 @@ class QueueWatch(WaitingSearch):
     # ------------------------------------------------------------------ members
 
     async def members(self, queue_id: str) -> list[str]:
-        """The ids of the queue's members, now (raises the service's error)."""
+        """The ids of the queue's members, now (raises :class:`Refused`)."""
         members = await member_ids(self._hub.client, queue_id)
         self._count(queue_id, len(members))
         return members
@@ -298,7 +299,7 @@ class QueueWatch(WaitingSearch):
     async def _recount(self, queue_id: str) -> None:
         try:
             await self.members(queue_id)
-        except ApiError:
+        except Refused:
             self._members.pop(queue_id, None)  # counted again at the next tick
             self._publish()
 

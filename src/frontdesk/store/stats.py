@@ -168,7 +168,13 @@ class StatsWatch:
             self.chosen[attribute] = value
         else:
             self.chosen.pop(attribute, None)
-        await self.hub.live.refresh(STATS_TOPIC)
+        await self.refresh()
+
+    async def refresh(self) -> None:
+        """Fetch the figures now (raises :class:`Refused`: the client's error, in its own
+        line)."""
+        with refusals(""):
+            await self.hub.live.refresh(STATS_TOPIC)
 
     async def _fetch(self) -> StatsSnapshot:
         now = self.now()

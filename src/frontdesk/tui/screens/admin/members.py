@@ -5,23 +5,27 @@ go); the service's refusal is shown and the choice kept."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
+from textual.widget import Widget
 
 from ....text import one_line, safe
-from ...answers import Answered, refusal_of
+from ...answers import Answered, Regarding, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
+from ..shared.common import session_of
 
 if TYPE_CHECKING:
     from ....store.session import Session
 
 T = TypeVar("T")
+S = TypeVar("S")
+M = TypeVar("M")
 
 #: adds and removes; returns when done, raises ``Refused`` when not
 Apply = Callable[[set[str], set[str]], Awaitable[None]]
@@ -34,6 +38,37 @@ async def with_every_agent(session: Session, members: Awaitable[T]) -> T:
     if not session.directory.agents:
         await session.people.list_agents()
     return read
+
+
+class ChoiceRead(Regarding[S, list[M]]):
+    """What choosing the members of ``about`` (a team, a queue) starts from was read: its
+    members, and every agent into the directory; or why not. Posted to the section that
+    asked (its ``on_choice_read`` calls :func:`choose_members`)."""
+
+
+def read_choice(asker: Widget, about: S, members: Callable[[], Awaitable[list[M]]], *,
+                group: str) -> None:
+    """Read ``about``'s members (and every agent) in a worker of ``group`` (the section's
+    actions, one at a time); the answer reaches ``asker`` as :class:`ChoiceRead`."""
+
+    async def read() -> None:
+        asker.post_message(ChoiceRead(about, *await answer_of(
+            with_every_agent(session_of(asker), members()))))
+
+    asker.run_worker(read(), group=group, exclusive=True, exit_on_error=False)
+
+
+def choose_members(asker: Widget, message: ChoiceRead[Any, M], title: str,
+                   member_id: Callable[[M], str], apply: Apply) -> None:
+    """The members picker over ``asker``'s screen: every agent the directory knows, the
+    members read ticked, ``apply`` sending the difference; or a toast says why the members
+    could not be read."""
+    if message.refusal is not None:
+        asker.notify(message.refusal.reason, severity="error", markup=False)
+        return
+    people = [(a.id, a.display_name) for a in session_of(asker).directory.agents.values()]
+    asker.app.push_screen(MembersScreen(title, people, {member_id(m) for m in message.value},
+                                        apply))
 
 
 @owns_bindings

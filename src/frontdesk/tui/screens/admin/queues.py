@@ -19,7 +19,7 @@ from ...answers import Regarding, Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
 from ..shared.form import FormField, FormScreen, Values
-from .members import MembersScreen, with_every_agent
+from .members import ChoiceRead, choose_members, read_choice
 from .pane import AdminPane
 
 
@@ -191,24 +191,13 @@ class QueuesPane(AdminPane):
         if queue is not None:
             self._open_members(queue)
 
-    class ChoiceRead(Regarding[Queue, list[QueueMember]]):
-        """What choosing a queue's members starts from was read: its members (and every
-        agent, into the directory)."""
+    def _open_members(self, queue: Queue) -> None:
+        store = admin_store(self)
+        read_choice(self, queue, lambda: store.queue_members(queue.id), group="queues-act")
 
-    @work(exclusive=True, group="queues-act", exit_on_error=False)
-    async def _open_members(self, queue: Queue) -> None:
-        members = admin_store(self).queue_members(queue.id)
-        self.post_message(self.ChoiceRead(
-            queue, *await answer_of(with_every_agent(session_of(self), members))))
-
-    def on_queues_pane_choice_read(self, message: ChoiceRead) -> None:
+    def on_choice_read(self, message: ChoiceRead[Queue, QueueMember]) -> None:
         """The members picker opens, or a toast says why it cannot."""
-        if message.refusal is not None:
-            self.notify(message.refusal.reason, severity="error", markup=False)
-            return
-        queue, members = message.about, message.value
-        store, session = admin_store(self), session_of(self)
-        people = [(a.id, a.display_name) for a in session.directory.agents.values()]
+        queue, store = message.about, admin_store(self)
 
         async def apply(add: set[str], remove: set[str]) -> None:
             change = await store.change_queue_members(queue.id, add, remove)
@@ -219,5 +208,4 @@ class QueuesPane(AdminPane):
                         f"{len(change.removed)} removed.", markup=False)
             self.show_detail()
 
-        self.app.push_screen(MembersScreen(f"Members of {queue.name}", people,
-                                           {m.agent_id for m in members}, apply))
+        choose_members(self, message, f"Members of {queue.name}", lambda m: m.agent_id, apply)

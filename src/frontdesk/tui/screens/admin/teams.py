@@ -18,7 +18,7 @@ from ..people.agents import presence_text
 from ..shared.common import admin_store, cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
 from ..shared.form import FormField, FormScreen, Values
-from .members import MembersScreen, with_every_agent
+from .members import ChoiceRead, choose_members, read_choice
 from .pane import AdminPane
 
 #: the teams list's one column: a team's name, cut with … beyond it
@@ -157,23 +157,13 @@ class TeamsPane(AdminPane):
             return
         self._open_members(team)
 
-    class ChoiceRead(Regarding[Team, list[TeamMember]]):
-        """What choosing a team's members starts from was read: its members (and every
-        agent, into the directory)."""
+    def _open_members(self, team: Team) -> None:
+        store = admin_store(self)
+        read_choice(self, team, lambda: store.team_members(team.id), group="teams-act")
 
-    @work(exclusive=True, group="teams-act", exit_on_error=False)
-    async def _open_members(self, team: Team) -> None:
-        members = admin_store(self).team_members(team.id)
-        self.post_message(self.ChoiceRead(
-            team, *await answer_of(with_every_agent(session_of(self), members))))
-
-    def on_teams_pane_choice_read(self, message: ChoiceRead) -> None:
+    def on_choice_read(self, message: ChoiceRead[Team, TeamMember]) -> None:
         """The members picker opens, or a toast says why it cannot."""
-        if message.refusal is not None:
-            self.notify(message.refusal.reason, severity="error", markup=False)
-            return
-        team, members, store = message.about, message.value, admin_store(self)
-        people = [(a.id, a.display_name) for a in session_of(self).directory.agents.values()]
+        team, store = message.about, admin_store(self)
 
         async def apply(add: set[str], remove: set[str]) -> None:
             change = await store.change_team_members(team.id, add, remove)
@@ -183,8 +173,7 @@ class TeamsPane(AdminPane):
                         f"{len(change.removed)} removed.", markup=False)
             self.show_members()
 
-        self.app.push_screen(MembersScreen(f"Members of {team.name}", people,
-                                           {m.id for m in members}, apply))
+        choose_members(self, message, f"Members of {team.name}", lambda m: m.id, apply)
 
     def delete(self, *, ask: bool) -> None:
         """Delete the highlighted team (its agents stay)."""

@@ -17,7 +17,6 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....api.errors import ApiError
 from ....store.errors import Refused
 from ....store.memberships import MembersChange
 from ....text import one_line
@@ -97,20 +96,33 @@ class QueueMembersScreen(ModalScreen[bool]):
         return session.directory  # type: ignore[no-any-return]
 
     @work(exclusive=True, group="queue-members-load", exit_on_error=False)
-    async def load(self) -> None:
-        """Read the queue's members from the service and show every agent with a tick."""
-        await self._read_members()
+    async def load(self, problem: str | None = None) -> None:
+        """Read the queue's members from the service and show every agent with a tick;
+        ``problem``: what to say under them afterwards."""
+        members, refusal = await answer_of(self._watch.members(self.queue_id))
+        self.post_message(self.MembersRead(members, refusal, problem))
 
-    async def _read_members(self) -> None:
-        try:
-            members = await self._watch.members(self.queue_id)
-        except ApiError as error:
-            self._summary(Text("Could not read the members: " + one_line(error.message, 80),
-                               style="red"))
-            return
-        self.current = frozenset(members)
-        self.selected = set(members)
-        self._rebuild()
+    class MembersRead(Returned[list[str]]):
+        """The queue's members as the service holds them (or why not); ``problem``: what
+        to say under them afterwards (a change that did not all happen)."""
+
+        def __init__(self, members: list[str] | None, refusal: Refused | None,
+                     problem: str | None) -> None:
+            super().__init__(members, refusal)
+            self.problem = problem
+
+    def on_queue_members_screen_members_read(self, message: MembersRead) -> None:
+        """Every agent with a tick on the members, or why they could not be read; then
+        the problem that had them read again, if any."""
+        if message.refusal is not None:
+            # "Could not read the members: " and 80 cells of the service's words
+            self._summary(Text(one_line(message.refusal.reason, 108), style="red"))
+        else:
+            self.current = frozenset(message.value)
+            self.selected = set(message.value)
+            self._rebuild()
+        if message.problem is not None:
+            self._summary(Text(one_line(message.problem, 200), style="red"))
 
     def _rebuild(self) -> None:
         picks = self.query_one(AgentPicks)
@@ -229,13 +241,7 @@ class QueueMembersScreen(ModalScreen[bool]):
             return
         said = "; ".join(problems)
         self.notify(said, severity="error", markup=False)
-        self._read_again(said)
-
-    @work(exclusive=True, group="queue-members-load", exit_on_error=False)
-    async def _read_again(self, problem: str) -> None:
-        """The members as the service holds them after a change that did not all happen."""
-        await self._read_members()
-        self._summary(Text(one_line(problem, 200), style="red"))
+        self.load(said)  # the members as the service holds them after it
 
     def action_cancel(self) -> None:
         """Close without changing anything."""

@@ -8,7 +8,7 @@ Each entry is one row: when (local time), who, and what in words ("closed the co
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Final
 
 from rich.text import Text
@@ -18,11 +18,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....api.errors import ApiError
 from ....api.models import ActivityLogEntry
 from ....store.activity import RECENT_HOURS, conversation_history, recent_activity
 from ....text import one_line
 from ... import clock
+from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Static
 
@@ -121,6 +121,25 @@ class _LogScreen(ModalScreen[None]):
         """Back to where it was opened."""
         self.dismiss(None)
 
+    class Read(Returned[list[ActivityLogEntry]], namespace="log"):
+        """The entries were read (or why not)."""
+
+    async def _read(self, entries: Awaitable[list[ActivityLogEntry]]) -> None:
+        """Await the store's read of the log and post what came of it."""
+        self.post_message(self.Read(*await answer_of(entries)))
+
+    def on_log_read(self, message: Read) -> None:
+        """The entries, or why they could not be read on the status line."""
+        if message.refusal is not None:
+            self._say(message.refusal.reason, error=True)
+            return
+        self.entries = message.value
+        self._show()
+
+    def _show(self) -> None:
+        """Paint the entries and say what is shown."""
+        raise NotImplementedError
+
 
 @owns_bindings
 class HistoryScreen(_LogScreen):
@@ -158,12 +177,10 @@ class HistoryScreen(_LogScreen):
         session = getattr(self.app, "session", None)
         if session is None:
             return
-        try:
-            entries = await conversation_history(session, self.conversation_id)
-        except ApiError as error:
-            self._say(f"The history could not be read: {error.message or error}", error=True)
-            return
-        self.entries = entries
+        await self._read(conversation_history(session, self.conversation_id))
+
+    def _show(self) -> None:
+        entries = self.entries
         self._paint(entries, numbers=False)
         count = len(entries)
         self._say(f"{count} entr{'ies' if count != 1 else 'y'}, newest first" if count
@@ -204,14 +221,7 @@ class ActivityScreen(_LogScreen):
         session = getattr(self.app, "session", None)
         if session is None:
             return
-        try:
-            entries = await recent_activity(session)
-        except ApiError as error:
-            self._say(f"The activity could not be read: {error.message or error}",
-                      error=True)
-            return
-        self.entries = entries
-        self._show()
+        await self._read(recent_activity(session))
 
     def matching(self, query: str) -> list[ActivityLogEntry]:
         """The entries a filter keeps: every word must be in the entry's kind, its words,

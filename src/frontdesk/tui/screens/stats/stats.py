@@ -18,9 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 
-from ....api.errors import ApiError
 from ....api.models import FilterValue, MetricRecord
-from ....store.errors import Refused
 from ....store.stats import DAYS, STATS_TOPIC, TILES, StatsWatch, Tile
 from ....text import one_line, safe
 from ... import clock
@@ -260,30 +258,22 @@ class StatsScreen(ModeScreen):
         if watch is None:
             return
         self.query_one("#stats-info", Static).update("Fetching…")
-        try:
-            refusal = await refusal_of(watch.choose(attribute, value))
-        except ApiError as error:  # the watch lets the client's errors through
-            refusal = Refused(str(error), error=error)
-        self.post_message(self.Chosen(refusal))
-
-    class Chosen(Answered):
-        """The figures for a filter's new value were fetched (or why not)."""
-
-    def on_stats_screen_chosen(self, message: Chosen) -> None:
-        """The figures, or why not on the info line."""
-        if message.reason is not None:
-            self.query_one("#stats-info", Static).update(safe(one_line(message.reason, 120)))
-            return
-        self._paint()
+        self.post_message(self.Fetched(await refusal_of(watch.choose(attribute, value))))
 
     @work(exclusive=True, group="stats-fetch", exit_on_error=False)
     async def _refresh(self) -> None:
-        session = self.fd.session
-        if session is None:
+        watch = self._attach_store()
+        if watch is None:
             return
-        try:
-            await session.live.refresh(STATS_TOPIC)
-        except ApiError as error:
-            self.query_one("#stats-info", Static).update(safe(one_line(str(error), 120)))
+        self.post_message(self.Fetched(await refusal_of(watch.refresh())))
+
+    class Fetched(Answered):
+        """The figures were fetched now, for a filter's new value or a refresh (or why
+        not)."""
+
+    def on_stats_screen_fetched(self, message: Fetched) -> None:
+        """The figures, or why not on the info line."""
+        if message.reason is not None:
+            self.query_one("#stats-info", Static).update(safe(one_line(message.reason, 120)))
             return
         self._paint()
