@@ -26,23 +26,22 @@ Filters: ``queue_id``, ``channel`` (``EMAIL``, ``email`` or ``Email``), ``agent_
 ``team_id`` (the assigned agent is in the team), ``initial_direction`` and ``tag_id``; a filter
 a metric does not take is ignored, as published. ``Median`` is offered beside the published
 measures.
+
+Periods are :mod:`.analytics_periods`; the aggregations, records and filter values
+:mod:`.analytics_figures`.
 """
 
 from __future__ import annotations
 
-import math
-import statistics
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..api.models.analytics import MetricRecordsInput, PeriodInterval, PeriodPreset
-from ..api.models.conversations import Channel
+from ..api.models.analytics import MetricRecordsInput
+from .analytics_periods import period, zone
 from .context import SandboxContext
 from .db import from_iso, iso
 from .errors import bad_request
-from .webhooks import upper_snake
 
 FILTERS = {
     "queue_id": "the queue the conversation is in, or the last one it was in (before an "
@@ -150,53 +149,6 @@ def record_shape(record: RecordSet) -> dict[str, Any]:
 def _filters_shape() -> list[dict[str, str]]:
     return [{"filterAttribute": name, "description": f"Used to filter by {text}"}
             for name, text in FILTERS.items()]
-
-
-# ------------------------------------------------------------------ periods
-
-
-def zone(name: str) -> ZoneInfo:
-    """The request's time zone; a 400 for one that does not exist."""
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise bad_request(f"Invalid value in request: unknown timezone {name!r}") from None
-
-
-def period(now: datetime, value: PeriodPreset | PeriodInterval, tz: ZoneInfo
-           ) -> tuple[datetime, datetime]:
-    """``[start, end)`` of a period, as aware datetimes."""
-    if isinstance(value, PeriodInterval):
-        if value.end <= value.start:
-            raise bad_request("Invalid value in request: the period must end after it starts")
-        return value.start, value.end
-    local = now.astimezone(tz)
-    day = local.replace(hour=0, minute=0, second=0, microsecond=0)
-    name = value.value.type
-    if name in ("Today", "Yesterday"):
-        start = day - timedelta(days=1 if name == "Yesterday" else 0)
-        return _span(start, days=1, tz=tz)
-    if name in ("ThisWeek", "PreviousWeek"):
-        start = day - timedelta(days=day.weekday() + (7 if name == "PreviousWeek" else 0))
-        return _span(start, days=7, tz=tz)
-    if name == "ThisYear":
-        start = day.replace(month=1, day=1)
-        return start, start.replace(year=start.year + 1)
-    months = 3 if "Quarter" in name else 1
-    first = day.replace(day=1, month=(day.month - 1) // months * months + 1)
-    if name.startswith("Previous"):
-        first = _add_months(first, -months)
-    return first, _add_months(first, months)
-
-
-def _span(start: datetime, *, days: int, tz: ZoneInfo) -> tuple[datetime, datetime]:
-    naive = start.replace(tzinfo=None)
-    return naive.replace(tzinfo=tz), (naive + timedelta(days=days)).replace(tzinfo=tz)
-
-
-def _add_months(value: datetime, months: int) -> datetime:
-    index = value.year * 12 + value.month - 1 + months
-    return value.replace(year=index // 12, month=index % 12 + 1)
 
 
 # ------------------------------------------------------------------ rows
@@ -321,114 +273,3 @@ def _value(record: RecordSet, row: Any, now: datetime) -> float | None:
     if record.id == "csat":
         return float(row["score"])
     return None
-
-
-# ------------------------------------------------------------------ figures
-
-
-def aggregates(record: RecordSet, found: list[Row], wanted: list[str] | None
-               ) -> list[dict[str, Any]]:
-    """The aggregations asked for (every one the metric has when none is named); a measure
-    with no data to compute it from is left out, a count is 0."""
-    measures = list(record.measures) if not wanted else list(dict.fromkeys(wanted))
-    for measure in measures:
-        if measure not in record.measures:
-            raise bad_request(f"Invalid value in request: {record.id} has no {measure} "
-                              f"(it has {', '.join(record.measures)})")
-    values = [r.value for r in found if r.value is not None]
-    out: list[dict[str, Any]] = []
-    for measure in measures:
-        if measure == "Count":
-            out.append({"value": len(found), "measure": "Count",
-                        "_type": "LongAggregateValue"})
-            continue
-        if not values:
-            continue
-        number = _compute(measure, values)
-        out.append({"value": round(number, 3), "measure": measure,
-                    "_type": "DoubleAggregateValue"})
-    return out
-
-
-def _compute(measure: str, values: list[float]) -> float:
-    if measure == "Percentage":
-        return 100.0 * sum(1 for v in values if v >= 4) / len(values)
-    if measure == "Average":
-        return statistics.fmean(values)
-    if measure == "Median":
-        return float(statistics.median(values))
-    if measure == "Min":
-        return min(values)
-    if measure == "Max":
-        return max(values)
-    if measure == "Sum":
-        return math.fsum(values)
-    return statistics.pstdev(values)
-
-
-def record_out(record: RecordSet, row: Row, queues: dict[str, str], people: dict[str, str]
-               ) -> dict[str, Any]:
-    """One record as published: main time, value, fields."""
-    channel = upper_snake(row.channel)
-    direction = upper_snake(row.direction)
-    fields: list[dict[str, Any]] = [
-        {"name": "csid", "field": {"value": row.csid, "_type": "LongField"}},
-        {"name": "initial_channel", "field": {"value": channel, "label": _label(channel),
-                                              "_type": "StringField"}},
-        {"name": "initial_direction", "field": {"value": direction,
-                                                "label": _label(direction),
-                                                "_type": "StringField"}},
-    ]
-    if row.queue_id:
-        fields.append({"name": "queue", "field": {
-            "value": row.queue_id, "label": queues.get(row.queue_id, row.queue_id),
-            "_type": "UUIDField"}})
-    if row.agent_id:
-        fields.append({"name": "agent", "field": {
-            "value": row.agent_id, "label": people.get(row.agent_id, row.agent_id),
-            "_type": "UUIDField"}})
-    if row.left:
-        fields.append({"name": "left_queue_at", "field": {"value": row.left,
-                                                          "_type": "InstantField"}})
-    out: dict[str, Any] = {"primaryTimestampField": {"name": record.time, "timestamp": row.at},
-                           "fields": fields}
-    if row.value is not None:
-        out["value"] = ({"value": int(row.value), "_type": "LongField"} if record.id == "csat"
-                        else {"value": round(row.value, 3), "_type": "DoubleField"})
-    return out
-
-
-#: How people name the channels (and directions) whose upper-case form reads badly.
-_LABELS = {"WHATS_APP": "WhatsApp", "PSTN_PHONE": "Phone", "SMS": "SMS",
-           "WIDGET_CHAT": "Chat", "FACEBOOK_MESSENGER": "Facebook Messenger"}
-
-
-def _label(upper: str) -> str:
-    return _LABELS.get(upper) or upper.replace("_", " ").capitalize()
-
-
-def names(ctx: SandboxContext) -> tuple[dict[str, str], dict[str, str]]:
-    """Queue and agent names by id (the labels of records)."""
-    queues = {r["id"]: r["name"] for r in ctx.db.all("SELECT id, name FROM queues")}
-    people = {r["id"]: r["display_name"] or r["email"] or r["id"] for r in ctx.db.all(
-        "SELECT id, display_name, email FROM users WHERE kind = 'agent'")}
-    return queues, people
-
-
-def filter_values(ctx: SandboxContext, attribute: str) -> list[dict[str, str]]:
-    """The values a filter attribute can take, with labels; a 400 for an unknown one."""
-    if attribute == "channel":
-        return [{"value": upper_snake(c.value), "label": _label(upper_snake(c.value))}
-                for c in Channel]
-    if attribute == "initial_direction":
-        return [{"value": "INBOUND", "label": "Inbound"},
-                {"value": "OUTBOUND", "label": "Outbound"}]
-    tables = {"queue_id": "SELECT id, name AS label FROM queues ORDER BY name, id",
-              "team_id": "SELECT id, name AS label FROM teams ORDER BY name, id",
-              "tag_id": "SELECT id, name AS label FROM tags ORDER BY name, id",
-              "agent_id": "SELECT id, COALESCE(display_name, email, id) AS label FROM users "
-                          "WHERE kind = 'agent' ORDER BY label, id"}
-    if attribute not in tables:
-        raise bad_request(f"Invalid value in request: {attribute!r} is not a filter "
-                          f"(one of {', '.join(FILTERS)})")
-    return [{"value": r["id"], "label": r["label"]} for r in ctx.db.all(tables[attribute])]

@@ -20,9 +20,9 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from ..api.errors import (
     ApiError,
@@ -33,6 +33,7 @@ from ..api.errors import (
     UnexpectedResponse,
 )
 from ..api.retry import RetryPolicy, backoff
+from .live_topic import Fetch, Listener, Topic
 from .topics import CONNECTION, TopicKey
 from .wake import sleep_or_wake
 
@@ -94,37 +95,6 @@ def _reason(error: ApiError) -> str:
     if error.status is not None:
         return f"service error {error.status}"
     return "service error"
-
-
-Fetch = Callable[[], Awaitable[T]]
-Listener = Callable[[str, Any], None]
-
-
-@dataclass
-class Topic(Generic[T]):
-    """One polled piece of state."""
-
-    name: str
-    fetch: Fetch[T]
-    interval: float
-    #: watched topics poll; a topic with ``always`` polls even unwatched (the header's)
-    always: bool = False
-    value: T | None = None
-    fetched_at: float | None = None
-    error: ApiError | None = None
-    failures: int = 0
-    watchers: int = 0
-    #: requests a poll costs, as far as its owner knows (topics share the console's budget)
-    cost: float = 1.0
-    polls: int = 0
-    changes: int = 0
-    _task: asyncio.Task[None] | None = field(default=None, repr=False)
-    _wake: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
-
-    @property
-    def active(self) -> bool:
-        """Whether the topic should poll now."""
-        return self.always or self.watchers > 0
 
 
 class LiveStore:

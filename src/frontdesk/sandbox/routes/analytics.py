@@ -20,7 +20,7 @@ from ...api.models import (
     PagedEnvelope,
     RecordMetadata,
 )
-from .. import analytics
+from .. import analytics, analytics_figures
 from ..context import Ctx, decode_page_key, encode_page_key, ok, page_limit, page_meta
 from ..errors import bad_request, not_found
 from .endusers import PageKey, PageLimit
@@ -86,7 +86,7 @@ async def metric_data(ctx: Ctx, body: MetricDataInput) -> Response:
     record = _asked(body.id)
     found = analytics.rows(ctx, record, body)
     return ok({"id": record.id,
-               "aggregates": analytics.aggregates(record, found, body.aggregations)})
+               "aggregates": analytics_figures.aggregates(record, found, body.aggregations)})
 
 
 @router.get("/v1/analytics/metrics/{metricId}", response_model=Envelope[MetricMetadata],
@@ -102,7 +102,7 @@ async def get_metric(metric_id: MetricIdPath) -> Response:
 async def filter_values(ctx: Ctx, request: Request, attribute: AttributePath,
                         limit: PageLimit = None, key: PageKey = None) -> Response:
     """The values a filter attribute can take, with their labels."""
-    return _page(request, analytics.filter_values(ctx, attribute), limit, key)
+    return _page(request, analytics_figures.filter_values(ctx, attribute), limit, key)
 
 
 @router.get("/v1/analytics/records", response_model=PagedEnvelope[RecordMetadata],
@@ -122,9 +122,9 @@ async def records_data(ctx: Ctx, request: Request, body: MetricRecordsInput,
     """The rows the period (or conversations) and filters keep, oldest first, paged."""
     record = _asked(body.id)
     found = analytics.rows(ctx, record, body)
-    queues, people = analytics.names(ctx)
+    queues, people = analytics_figures.names(ctx)
     size, offset = page_limit(limit), _offset(key)
-    items = [analytics.record_out(record, r, queues, people)
+    items = [analytics_figures.record_out(record, r, queues, people)
              for r in found[offset:offset + size]]
     return ok(items, meta=_meta(request, offset, size, len(found)))
 

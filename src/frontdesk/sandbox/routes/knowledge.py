@@ -5,8 +5,6 @@ attachments (published beyond the spec's tables). The rules and shapes are in
 
 from __future__ import annotations
 
-from email import policy
-from email.parser import BytesParser
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -35,6 +33,7 @@ from .. import knowledge as kb
 from ..context import Ctx, no_content, ok, page_limit, raw
 from ..db import dumps, loads
 from ..errors import bad_request, not_found
+from ..multipart_files import UPLOAD_BODY, files_of
 from ..params import uuid_path
 from .endusers import PageKey, PageLimit, keyset_after, keyset_page
 
@@ -344,20 +343,9 @@ async def remove_parent(ctx: Ctx, article_id: ArticleIdPath) -> Response:
 
 # ---------------------------------------------------------------- attachments
 
-_UPLOAD_BODY = {
-    "requestBody": {
-        "required": True,
-        "content": {"multipart/form-data": {"schema": {
-            "type": "object",
-            "properties": {"files": {"type": "array",
-                                     "items": {"type": "string", "format": "binary"}}},
-        }}},
-    },
-}
-
 
 @router.post(f"{_K}/articles/attachments", response_model=AttachmentsUpload,
-             summary="Upload article attachments", openapi_extra=_UPLOAD_BODY,
+             summary="Upload article attachments", openapi_extra=UPLOAD_BODY,
              responses={400: {"description": "Not multipart, no files, more than "
                                              f"{MAX_ATTACHMENTS} files or over 10 MB"}})
 async def upload_attachments(ctx: Ctx, request: Request) -> Response:
@@ -375,7 +363,7 @@ async def upload_attachments(ctx: Ctx, request: Request) -> Response:
     payload = await request.body()
     if len(payload) > MAX_UPLOAD_BYTES + 64 * 1024:
         raise bad_request("Invalid value in request: the request is over 10 MB")
-    files = _files(content_type, payload)
+    files = files_of(content_type, payload)
     if not files:
         raise bad_request("Invalid value in request: no files were sent")
     if len(files) > MAX_ATTACHMENTS:
@@ -401,29 +389,6 @@ async def upload_attachments(ctx: Ctx, request: Request) -> Response:
                                                   ctx.now_iso()))
             stored.append({"originalFilename": name, "url": f"{base}/files/{file_id}"})
     return raw({"data": stored, "partialErrors": errors})
-
-
-def _files(content_type: str, payload: bytes) -> list[tuple[str, str, bytes]]:
-    """The ``files`` parts of a multipart form: (file name, media type, bytes); 400 for a
-    body that is not one."""
-    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1",
-                                                                             "replace")
-    try:
-        message = BytesParser(policy=policy.HTTP).parsebytes(head + payload)
-    except (ValueError, TypeError, IndexError) as exc:
-        raise bad_request("Invalid value in request: the multipart body cannot be read") \
-            from exc
-    if not message.is_multipart():
-        raise bad_request("Invalid value in request: the multipart body cannot be read")
-    out: list[tuple[str, str, bytes]] = []
-    for part in message.iter_parts():
-        if part.get_param("name", header="content-disposition") != "files":
-            continue
-        data = part.get_payload(decode=True)
-        raw_name = part.get_filename() or "file"
-        out.append((str(raw_name)[:255], part.get_content_type(),
-                    data if isinstance(data, bytes) else b""))
-    return out
 
 
 __all__ = ["router"]
