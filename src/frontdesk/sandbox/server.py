@@ -262,7 +262,11 @@ class SandboxServer:
         if self._server is not None:
             self._server.exit_soon()
         if self._thread is not None:
-            self._thread.join(10)
+            # however busy the machine: until the server has stopped, its open connections
+            # are still served (a test that refuses connections relies on none being)
+            self._thread.join(120)
+            if self._thread.is_alive():
+                raise RuntimeError("the sandbox did not stop serving within 120 s")
         if self._socket is not None:
             with contextlib.suppress(OSError):
                 self._socket.close()
