@@ -17,8 +17,6 @@ from pydantic import TypeAdapter
 from frontdesk.api.models import Conversation
 from frontdesk.settings import data_dir
 from frontdesk.store.local import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
     Draft,
     LocalStore,
     LocalStoreError,
@@ -26,6 +24,7 @@ from frontdesk.store.local import (
     NewerLocalStore,
     migrate,
 )
+from frontdesk.store.local_schema import MIGRATIONS, SCHEMA_VERSION
 from frontdesk.store.outbox import Outbox, OutboxItem
 
 AGENT = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
