@@ -79,8 +79,9 @@ async def verify(
     ``http_timeout`` bounds each request. Returns the agent, or raises :class:`Refused` with
     one sentence for people saying what is wrong (never with the key in it): what was typed
     is not usable (a rule), the key was refused (401/403) or nobody has that email or id
-    (the service), or the service cannot be reached or answered something else
-    (:attr:`Refusal.UNREACHABLE`: nothing was checked).
+    (the service), the base URL is not the service's (a 404 for its list of agents:
+    :mod:`frontdesk.store.address`), or the service cannot be reached or answered something
+    else (:attr:`Refusal.UNREACHABLE`: nothing was checked).
     """
     try:
         email, agent_id = identity_fields(identity)
@@ -123,8 +124,8 @@ async def verify(
         raise Refused(f"No agent or admin has the id {agent_id} at {base_url}.",
                       error=error) from None
     except UnexpectedResponse as error:
-        raise Refused(no_service_text(base_url, NOT_JSON, AGENTS),
-                      kind=Refusal.SERVICE, error=error) from None
+        raise Refused(no_service_text(base_url, NOT_JSON, AGENTS),  # nothing was checked
+                      kind=Refusal.UNREACHABLE, error=error) from None
     except TransportError as error:
         if error.status is None:
             raise Refused(f"Cannot reach the service at {base_url}: {error.message}",
