@@ -59,3 +59,27 @@ def test_the_check_loads_neither_the_http_stack_nor_the_models() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_an_address_that_is_not_the_service_stops_the_start(sandbox: SandboxServer) -> None:
+    key = sandbox.key
+    agent = sandbox.query("SELECT id FROM users WHERE email = ?", (DEMO_AGENT_EMAIL,))
+    wrong = sandbox.base_url + "/v1"  # a path too many: every route of the service is a 404
+    line = (f"No Conversation Service at {wrong} (it answered 404 to GET /v1/agents): "
+            "check the address.")
+    for identity in (DEMO_AGENT_EMAIL, str(agent[0]["id"])):
+        assert check_key(wrong, key, identity, 5) == line
+        assert _refusal(wrong, key, identity) == line
+    # A user name and password in the address are never shown.
+    secret = wrong.replace("http://", "http://me:hunter2@")
+    said = check_key(secret, key, DEMO_AGENT_EMAIL, 5)
+    assert said is not None and "hunter2" not in said and "No Conversation Service" in said
+    # Answers that are not the service's JSON (a web page where the service should be).
+    sandbox.faults.garbage("html", count=None)
+    try:
+        said = check_key(sandbox.base_url, key, DEMO_AGENT_EMAIL, 5)
+        assert said == (f"No Conversation Service at {sandbox.base_url} (it answered something "
+                        "that is not the service's JSON to GET /v1/agents): check the address.")
+        assert _refusal(sandbox.base_url, key, DEMO_AGENT_EMAIL) == said
+    finally:
+        sandbox.faults.clear()

@@ -7,7 +7,9 @@ as the sign-in (who is this agent, with this key) with the standard library alon
 thread; ``http.client`` is loaded only then, so neither the check nor its module costs the
 first frame anything, and a service that does not answer never holds the console back.
 
-Only a clear answer stops the start (401/403, no agent with that email or id); anything else
+Only a clear answer stops the start (401/403, no agent with that email or id, an address
+that is not the service: a 404 for its list of agents, or an answer that is not its JSON —
+:mod:`frontdesk.service_address`); anything else
 — no answer, an error, a certificate the standard library does not trust, an odd reply —
 leaves it to the console's own sign-in, which says what is wrong in the header.
 """
@@ -17,11 +19,9 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from typing import TYPE_CHECKING
-from urllib.parse import quote, urlencode, urlsplit
+from urllib.parse import SplitResult, quote, urlencode, urlsplit
 
-if TYPE_CHECKING:
-    import http.client
+from .service_address import NOT_JSON, no_service_text
 
 __all__ = ["KeyCheck", "KeyRefused", "check_key", "identity_fields"]
 
@@ -66,43 +66,75 @@ def check_key(base_url: str, key: str, identity: str, timeout: float) -> str | N
     parts = urlsplit(base_url.strip().rstrip("/"))
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return None
-    import http.client  # here: the module is not needed before the check runs
-
     if email is not None:
         path = f"{parts.path}/v1/agents?{urlencode({'email': email, 'pageLimit': 5})}"
     else:
         path = f"{parts.path}/v1/agents/{quote(agent_id or '')}"
+    status, body = _answer(parts, path, key, timeout)
+    if status is None:
+        return None  # no clear answer: the console's sign-in tells
+    if status in (401, 403):
+        return refused_text(base_url, status)
+    if agent_id is not None:
+        if status != 404:
+            if _not_json(parts, path, key, timeout, status, body):
+                return no_service_text(base_url, NOT_JSON, "GET /v1/agents/{agentId}")
+            return None
+        if _answer(parts, f"{parts.path}/v1/agents?pageLimit=1", key, timeout)[0] == 404:
+            return no_service_text(base_url, 404, "GET /v1/agents")
+        return f"No agent or admin has the id {agent_id} at {base_url}."
+    if status == 404:
+        return no_service_text(base_url, 404, "GET /v1/agents")
+    if status != 200:
+        return None
+    if _not_json(parts, path, key, timeout, status, body):
+        return no_service_text(base_url, NOT_JSON, "GET /v1/agents")
+    data = _data(body)
+    if isinstance(data, list) and not data:
+        return f"No agent or admin has the email {email} at {base_url}."
+    return None
+
+
+def _data(body: bytes) -> object:
+    """The ``data`` of a JSON object, or None when ``body`` is not one with it."""
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return None
+    return found.get("data") if isinstance(found, dict) else None
+
+
+def _not_json(parts: SplitResult, path: str, key: str, timeout: float, status: int,
+              body: bytes) -> bool:
+    """Whether a 200 for ``path`` is not the service's JSON (an object with ``data``), asked
+    again first: one garbled answer may be the way there, not the address."""
+    if status != 200 or _data(body) is not None:
+        return False
+    again, body = _answer(parts, path, key, timeout)
+    return again == 200 and _data(body) is None
+
+
+def _answer(parts: SplitResult, path: str, key: str, timeout: float) -> tuple[int | None, bytes]:
+    """The status and body of ``GET path`` with ``key``; ``(None, b"")`` without an answer."""
+    import http.client  # here: the module is not needed before the check runs
+
     try:
         connection: http.client.HTTPConnection
         if parts.scheme == "https":
-            connection = http.client.HTTPSConnection(parts.hostname, parts.port,
+            connection = http.client.HTTPSConnection(parts.hostname or "", parts.port,
                                                      timeout=timeout)
         else:
-            connection = http.client.HTTPConnection(parts.hostname, parts.port,
+            connection = http.client.HTTPConnection(parts.hostname or "", parts.port,
                                                     timeout=timeout)
         try:
             connection.request("GET", path, headers={"Authorization": key.strip(),
                                                      "Accept": "application/json"})
             response = connection.getresponse()
-            status, body = response.status, response.read(4_000_000)
+            return response.status, response.read(4_000_000)
         finally:
             connection.close()
     except (OSError, http.client.HTTPException, ValueError):
-        return None  # no clear answer: the console's sign-in tells
-    if status in (401, 403):
-        return refused_text(base_url, status)
-    if agent_id is not None:
-        return f"No agent or admin has the id {agent_id} at {base_url}." \
-            if status == 404 else None
-    if status != 200:
-        return None
-    try:
-        data = json.loads(body)["data"]
-    except (ValueError, KeyError, TypeError):
-        return None
-    if isinstance(data, list) and not data:
-        return f"No agent or admin has the email {email} at {base_url}."
-    return None
+        return None, b""
 
 
 class KeyCheck:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.pacing import Priority
 from .errors import Refusal, Refused
+from .live import Link
 from .topics import INBOX
 
 if TYPE_CHECKING:
@@ -120,7 +121,9 @@ class Finder:
             conversation = await self._hub.client.conversations.get(
                 conversation_id, priority=Priority.INTERACTIVE)
         except NotFound as error:
-            raise Refused(f"There is no conversation #{conversation_id}.",
+            wrong_address = self._hub.live.connection.problem \
+                if self._hub.live.connection.link is Link.NO_SERVICE else None
+            raise Refused(wrong_address or f"There is no conversation #{conversation_id}.",
                           error=error) from error
         except ApiError as error:
             raise Refused(f"Could not open #{conversation_id}: {error.message}",

@@ -53,10 +53,14 @@ class Link(StrEnum):
     SIGNED_OUT = "signed out"
     #: the service refuses the API key: cached data only, until a new key is picked up
     REFUSED = "key refused"
+    #: the base URL answers, but not as the service (404s, pages that are not its JSON)
+    NO_SERVICE = "no service"
 
 
 #: What the header says while the service refuses the key: the state and its fix.
 REFUSED_TEXT = "key refused — run `frontdesk login`"
+#: What the header says while the base URL does not lead to the service.
+NO_SERVICE_TEXT = "no service at this address — check the base URL"
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class ConnectionState:
             return f"signed out — {self.reason}" if self.reason else "signed out"
         if self.link is Link.REFUSED:
             return REFUSED_TEXT
+        if self.link is Link.NO_SERVICE:
+            return NO_SERVICE_TEXT
         return self.link.value
 
 
@@ -297,6 +303,7 @@ class LiveStore:
         """One fetch; returns how long to wait before the next."""
         topic.polls += 1
         refused_before = isinstance(topic.error, Unauthorized)
+        failed_before = topic.error is not None
         try:
             value = await topic.fetch()
         except ApiError as error:
@@ -321,7 +328,12 @@ class LiveStore:
         topic.fetched_at = self._clock()
         # While the key is refused, only a topic the service refused, answering now, proves
         # the key works again (a topic with nothing to ask, say before I am known, does not).
-        if self.connection.link is not Link.REFUSED or refused_before:
+        # Likewise, at an address that is not the service only a topic that failed there,
+        # answering now, proves the service is found.
+        link = self.connection.link
+        if (link is Link.REFUSED and refused_before) \
+                or (link is Link.NO_SERVICE and failed_before) \
+                or link not in (Link.REFUSED, Link.NO_SERVICE):
             self._set_live()
         if value != topic.value:
             topic.value = value
@@ -365,7 +377,7 @@ class LiveStore:
                     log.exception("refused-key listener failed")
             return
         unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
-        if not unreachable:
+        if not unreachable or self.connection.link is Link.NO_SERVICE:
             return  # the service answered: a refusal is the topic's problem, not the link's
         garbled = isinstance(error, UnexpectedResponse)
         offline = isinstance(error, TransportError) and not garbled and failures >= 2
@@ -381,6 +393,16 @@ class LiveStore:
         """The console cannot reach the service as anyone (no key): say so in the header."""
         self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
         self._notify(CONNECTION, self.connection)
+
+    def no_service(self, problem: str) -> None:
+        """The base URL answers, but not as the service: say so in the header until a topic
+        that failed there answers (``problem`` is the one line saying what it answered)."""
+        if self.connection.link is Link.REFUSED:
+            return  # the key's refusal is the fix to make first
+        state = ConnectionState(Link.NO_SERVICE, None, problem, "no service")
+        if state != self.connection:
+            self.connection = state
+            self._notify(CONNECTION, state)
 
     def _set_live(self) -> None:
         if self.connection.link is not Link.LIVE:

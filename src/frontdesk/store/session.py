@@ -423,7 +423,8 @@ class Session:
         except (ApiError, LookupError) as error:
             if isinstance(error, Unauthorized):
                 self.live.report(error)
-            self.notice("error", f"Could not sign in: {error}")
+            said = await self._no_service(error)
+            self.notice("error", said or f"Could not sign in: {error}")
         self.live.start()
         try:
             await self.directory.load()
@@ -456,10 +457,22 @@ class Session:
                 await self.resolve_me()
             except Unauthorized:
                 raise  # the header must say the key is refused, not show an empty inbox
-            except (ApiError, LookupError):
-                pass
+            except (ApiError, LookupError) as error:
+                if await self._no_service(error):
+                    raise  # nor live over an empty inbox when the address is not the service
         self.local.probe()
         return await self.inbox.poll()
+
+    async def _no_service(self, error: BaseException) -> str | None:
+        """The one line saying the base URL is not the service, put in the header, when
+        ``error`` (from asking who I am) shows it; None otherwise."""
+        from .address import address_problem
+
+        client = self.client
+        said = await address_problem(client, client.base_url, "@" in self.identity, error)
+        if said is not None:
+            self.live.no_service(said)
+        return said
 
     async def _my_presence(self) -> UserPresence | None:
         if not self.me_id:

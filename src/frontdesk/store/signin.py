@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Literal
 
 from ..api.client import ApiClient
-from ..api.errors import ApiError, NotFound, TransportError, Unauthorized
+from ..api.errors import ApiError, NotFound, TransportError, Unauthorized, UnexpectedResponse
 from ..api.models import Agent
 from ..api.pacing import Pacer
 from ..api.retry import RetryPolicy
 from ..api.secrets import ApiKey
 from ..keycheck import identity_fields
+from ..service_address import NOT_JSON, no_service_text
 from ..settings import (
     KeyFileError,
     Profile,
@@ -40,6 +41,7 @@ from ..settings import (
     save_settings,
     write_key_file,
 )
+from .address import AGENTS, address_problem
 from .errors import Refusal, Refused
 
 __all__ = [
@@ -77,8 +79,9 @@ async def verify(
     ``http_timeout`` bounds each request. Returns the agent, or raises :class:`Refused` with
     one sentence for people saying what is wrong (never with the key in it): what was typed
     is not usable (a rule), the key was refused (401/403) or nobody has that email or id
-    (the service), or the service cannot be reached or answered something else
-    (:attr:`Refusal.UNREACHABLE`: nothing was checked).
+    (the service), the base URL is not the service's (a 404 for its list of agents:
+    :mod:`frontdesk.store.address`), or the service cannot be reached or answered something
+    else (:attr:`Refusal.UNREACHABLE`: nothing was checked).
     """
     try:
         email, agent_id = identity_fields(identity)
@@ -104,13 +107,25 @@ async def verify(
                                   kind=Refusal.SERVICE)
                 return found[0]
             assert agent_id is not None
-            return await client.agents.get(agent_id)
+            try:
+                return await client.agents.get(agent_id)
+            except NotFound as error:
+                said = await address_problem(client, base_url, False, error)
+                if said is not None:
+                    raise Refused(said, kind=Refusal.SERVICE, error=error) from None
+                raise
     except Unauthorized as error:
         raise Refused(f"The key was refused by {base_url} (HTTP {error.status or 401}). "
                       "Check the API key and try again.", error=error) from None
     except NotFound as error:
+        if email is not None:
+            raise Refused(no_service_text(base_url, 404, AGENTS),
+                          kind=Refusal.SERVICE, error=error) from None
         raise Refused(f"No agent or admin has the id {agent_id} at {base_url}.",
                       error=error) from None
+    except UnexpectedResponse as error:
+        raise Refused(no_service_text(base_url, NOT_JSON, AGENTS),  # nothing was checked
+                      kind=Refusal.UNREACHABLE, error=error) from None
     except TransportError as error:
         if error.status is None:
             raise Refused(f"Cannot reach the service at {base_url}: {error.message}",
