@@ -21,8 +21,6 @@ from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.widgets.status_bar import StatusBar
 
-
-
 #: The timers poll once, then wait an hour: the test polls by itself, as they would.
 QUIET = PollSettings(thread=3600, conversations=3600, presence=3600, queues=3600,
                      business_hours=3600)
