@@ -65,6 +65,7 @@ async def test_a_wrong_base_url_is_said_in_the_header_and_in_one_line(console: A
         line = f"No Conversation Service at {url} (it answered 404 to GET /v1/agents): " \
             "check the address."
         assert await _said(pilot, "No Conversation Service") == [line]
+        assert not [n for n in app._notifications if "No such route" in n.message]  # once
         # Every topic polls (the ones with nothing to ask answer at once): never "live".
         for topic in ("inbox", "presence:me", "hours", "inbox", "presence:me"):
             await _poll(pilot, session, topic)

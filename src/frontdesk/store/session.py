@@ -25,7 +25,7 @@ from ..text import one_line
 from .directory import Directory
 from .hub import Hub, Notice
 from .inbox import InboxStore
-from .live import LiveStore
+from .live import Link, LiveStore
 from .local import LocalStore
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
@@ -431,7 +431,9 @@ class Session:
             self.inbox.changed()
             self.live.poke(INBOX)  # now that my queues are known, find what waits in them
         except ApiError as error:
-            self.notice("warning", f"Could not load agents, queues and tags: {error.message}")
+            if self.live.connection.link is not Link.NO_SERVICE:  # said once, above
+                self.notice("warning",
+                            f"Could not load agents, queues and tags: {error.message}")
 
     async def close(self) -> None:
         """Stop polling and sending; keep what the next start paints from."""
