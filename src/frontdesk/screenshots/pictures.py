@@ -113,7 +113,7 @@ def isolated() -> Iterator[None]:
 def main(argv: list[str] | None = None) -> int:
     """Write the pictures; the exit code (1 when none could be taken)."""
     options = argparse.ArgumentParser(
-        prog="python -m frontdesk.tui.screenshots",
+        prog="python -m frontdesk.screenshots",
         description="Write SVG screenshots of every screen of the console.")
     options.add_argument("folder", type=Path, help="where to write the .svg files")
     options.add_argument("--only", action="append", default=[], metavar="NAME",

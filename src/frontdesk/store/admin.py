@@ -54,7 +54,6 @@ __all__ = [
 #: The deprecated listing is followed page by page, up to this many endpoints.
 MAX_DEPRECATED_ENDPOINTS = 2000
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
-_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
 class AdminStore(RatingCalls):
