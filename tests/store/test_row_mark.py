@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from datetime import UTC, datetime, timedelta, timezone
 
 from frontdesk.store.rows import InboxRow, micros_of
@@ -13,6 +15,7 @@ def test_time_and_fingerprint_read_back_and_replace() -> None:
     assert row.when == moment and row.when.tzinfo is UTC
     assert row.digest == (1 << 64) - 1 and row.micros == micros_of(moment)
     assert InboxRow.from_compact(row.compact()) == row
+    assert copy.deepcopy(row) == pickle.loads(pickle.dumps(row)) == row
     later = row._replace(when=moment + timedelta(microseconds=1), subject="Re: Hi")
     assert (later.when - row.when, later.digest, later.subject) == (
         timedelta(microseconds=1), row.digest, "Re: Hi")

@@ -107,6 +107,10 @@ class InboxRow(_Fields):
         mark: int = self[7]
         return mark & _DIGEST_MASK
 
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        """What :meth:`__new__` makes this row again from (a copy, a pickle)."""
+        return (*self[:7], self.when, self.digest)
+
     def _replace(self, /, **changes: Any) -> InboxRow:
         """A copy with some fields changed (``when`` and ``digest`` among them)."""
         when = changes.pop("when", None)
