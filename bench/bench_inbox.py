@@ -95,7 +95,7 @@ class FakeInbox:
     def view(self, name: str) -> list[InboxRow]:
         """Every record, newest first (as InboxStore.view)."""
         rows = list(self.records.values())
-        rows.sort(key=self.when, reverse=True)
+        rows.sort(key=lambda row: row.micros, reverse=True)
         return rows
 
     def lookups(self) -> RowLookups:

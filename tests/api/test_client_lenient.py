@@ -110,6 +110,11 @@ def service() -> Iterator[TinyService]:
         "/v1/conversations/7/messages": (200, dumps({"data": [{
             "id": USER, "authorId": USER, "createdAt": "2021-12-01T12:46:36.581Z[GMT]",
             "attributes": {"_type": "HologramAttributes", "direction": "Sideways"}}]})),
+        "/v1/conversations/9/messages": (200, dumps({"data": [
+            3, {"id": "m1", "authorId": USER, "createdAt": "2021-12-01T12:46:36Z",
+                "attributes": {"_type": "ChatAttributes", "direction": "Inbound"}},
+            {"id": "m2"}]})),
+        "/v1/conversations/10/messages": (200, dumps({"data": [{"id": "m2"}]})),
         "/v1/conversations/7/tags/bulk": (202, b""),
         "/v1/conversations/8": (200, dumps({"data": []})),
     }) as tiny:
@@ -159,6 +164,18 @@ async def test_an_item_that_does_not_fit_is_left_out_of_its_list(
             teams = await api.teams.list()
     assert [t.id for t in teams] == ["t1", "t3"]
     assert "left out 1 of 3" in caplog.text
+
+
+async def test_a_thread_kept_compact_leaves_out_what_does_not_fit(
+    service: TinyService, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with ApiClient(service.url, "k", pacer=Pacer(enabled=False), retry=ONCE) as api:
+        with caplog.at_level(logging.WARNING, logger="frontdesk.api"):
+            wires, _ = await api.messages.list_wires_if_changed(9, None)
+        assert wires is not None and [(w.id, w.author_id) for w in wires] == [("m1", USER)]
+        assert "left out 2 of 3" in caplog.text
+        with pytest.raises(UnexpectedResponse):
+            await api.messages.list_wires_if_changed(10, None)
 
 
 async def test_a_bare_list_where_one_record_is_expected(service: TinyService) -> None:

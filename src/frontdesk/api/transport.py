@@ -67,8 +67,10 @@ DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
 #: The largest answer read; anything bigger is refused as an unexpected response.
 MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 #: A list read item by item (``each_item``) is read whole up to this size (one ``json.loads``,
-#: the fastest), then streamed item by item.
-STREAM_AFTER_BYTES = 4 * 1024 * 1024
+#: the fastest), then decoded item by item: each item is handed on (and may be made compact)
+#: before the next is parsed, rather than every item parsed at once and freed after the last,
+#: which leaves the allocator's pools part used (a 10,000-message thread, 3.5 MB: ~7 MB).
+STREAM_AFTER_BYTES = 1024 * 1024
 
 Origin = tuple[str, str, int]
 QueryItems = list[tuple[str, str | int | float | bool | None]]

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
 from .directory import NAMES_AT_ONCE
-from .rows import InboxRow, digest_of, rows_from_compact
+from .rows import InboxRow, digest_of, micros_of, rows_from_compact
 from .topics import INBOX
 
 if TYPE_CHECKING:
@@ -248,11 +248,13 @@ class InboxStore:
             shown = [c for c in rows if c.state == "Closed"]
         else:
             shown = list(rows)
-        activity = self.activity
-        if activity:
-            shown.sort(key=lambda c: activity.get(c.id) or c.when, reverse=True)
+        if self.activity:
+            # the activity seen, in the rows' unit (a few rows: a time object per row only
+            # for those)
+            seen = {cid: micros_of(moment) for cid, moment in self.activity.items()}
+            shown.sort(key=lambda c: seen.get(c.id) or c.micros, reverse=True)
         else:
-            shown.sort(key=lambda c: c.when, reverse=True)
+            shown.sort(key=lambda c: c.micros, reverse=True)
         return shown
 
     def counts(self) -> dict[str, int]:

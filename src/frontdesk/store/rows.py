@@ -20,7 +20,7 @@ import sys
 # hashlib's own BLAKE2 (``hashlib.blake2b`` is this), without importing hashlib, which loads
 # OpenSSL: several milliseconds of the first frame for a hash the first frame never takes
 from _blake2 import blake2b
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api.wire_time import parse_wire_time
@@ -28,7 +28,7 @@ from ..api.wire_time import parse_wire_time
 if TYPE_CHECKING:
     from ..api.models import Conversation
 
-__all__ = ["InboxRow", "digest_of", "rows_from_compact"]
+__all__ = ["InboxRow", "digest_of", "mark_of", "micros_of", "rows_from_compact"]
 
 _intern = sys.intern
 
@@ -38,9 +38,30 @@ def digest_of(wire: str) -> int:
     return int.from_bytes(blake2b(wire.encode(), digest_size=8).digest(), "big")
 
 
-class InboxRow(NamedTuple):
-    """One conversation as the inbox shows it (a tuple: cheap to make, small, immutable)."""
+#: the moment a row's time counts from, and its unit
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+#: the fingerprint's bits in a row's mark
+_DIGEST_BITS = 64
+_DIGEST_MASK = (1 << _DIGEST_BITS) - 1
 
+
+def mark_of(when: datetime, digest: int) -> int:
+    """A row's time and fingerprint as one int: the microseconds since the epoch above the
+    fingerprint's 64 bits (a naive time is taken as UTC)."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (((when - _EPOCH) // _MICROSECOND) << _DIGEST_BITS) + (digest & _DIGEST_MASK)
+
+
+def micros_of(when: datetime) -> int:
+    """A moment as microseconds since the epoch: what :attr:`InboxRow.micros` counts in."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return (when - _EPOCH) // _MICROSECOND
+
+
+class _Fields(NamedTuple):
     id: int
     state: str | None
     channel: str
@@ -48,10 +69,57 @@ class InboxRow(NamedTuple):
     subject: str | None
     queue_id: str | None
     agent_id: str | None
-    #: the latest moment the record tells of (created, state change, assignment, queued)
-    when: datetime
-    #: a fingerprint of the whole record: a fetched record equal to the kept one changes nothing
-    digest: int = 0
+    #: the row's time and fingerprint in one int (:func:`mark_of`): one object of 40 bytes
+    #: where a ``datetime`` and an ``int`` were 88, with a hundred thousand rows 5 MB
+    mark: int
+
+
+class InboxRow(_Fields):
+    """One conversation as the inbox shows it (a tuple: cheap to make, small, immutable).
+
+    Made as ``InboxRow(id, state, channel, requester_id, subject, queue_id, agent_id, when,
+    digest=0)``: ``when`` is the latest moment the record tells of (created, state change,
+    assignment, queued), ``digest`` a fingerprint of the whole record (a fetched record
+    equal to the kept one changes nothing). Both are kept in :attr:`mark`."""
+
+    __slots__ = ()
+
+    def __new__(cls, id: int, state: str | None, channel: str, requester_id: str,
+                subject: str | None, queue_id: str | None, agent_id: str | None,
+                when: datetime, digest: int = 0) -> InboxRow:
+        return tuple.__new__(cls, (id, state, channel, requester_id, subject, queue_id,
+                                   agent_id, mark_of(when, digest)))
+
+    @property
+    def when(self) -> datetime:
+        """The latest moment the record tells of, in UTC."""
+        return _EPOCH + timedelta(microseconds=self[7] >> _DIGEST_BITS)
+
+    @property
+    def micros(self) -> int:
+        """:attr:`when` as microseconds since the epoch (what views sort by)."""
+        mark: int = self[7]
+        return mark >> _DIGEST_BITS
+
+    @property
+    def digest(self) -> int:
+        """The fingerprint of the whole record (0: none taken)."""
+        mark: int = self[7]
+        return mark & _DIGEST_MASK
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        """What :meth:`__new__` makes this row again from (a copy, a pickle)."""
+        return (*self[:7], self.when, self.digest)
+
+    def _replace(self, /, **changes: Any) -> InboxRow:
+        """A copy with some fields changed (``when`` and ``digest`` among them)."""
+        when = changes.pop("when", None)
+        digest = changes.pop("digest", None)
+        if when is not None or digest is not None:
+            changes["mark"] = mark_of(self.when if when is None else when,
+                                      self.digest if digest is None else digest)
+        return tuple.__new__(InboxRow, (changes.pop(name, value)
+                                        for name, value in zip(self._fields, self, strict=True)))
 
     @classmethod
     def of(cls, conversation: Conversation, digest: int = 0) -> InboxRow:
@@ -151,7 +219,7 @@ def rows_from_compact(texts: list[str]) -> list[InboxRow | None]:
                 append(make(InboxRow, (
                     cid, state if state is None else _intern(state), _intern(channel),
                     _intern(requester), subject, queue if queue is None else _intern(queue),
-                    agent if agent is None else _intern(agent), moment, digest)))
+                    agent if agent is None else _intern(agent), mark_of(moment, digest))))
                 continue
             append(InboxRow(int(cid), _maybe(state), _intern(str(channel)),
                             _intern(str(requester)),
