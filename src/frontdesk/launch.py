@@ -183,7 +183,7 @@ def running_demo() -> DemoAccess | None:
     from urllib.parse import urlsplit
 
     from .demo_access import DemoAccess
-    from .sandbox.cli import key_file_for
+    from .sandbox.key_file import key_file_for
 
     db_path, _ = demo_paths()
     try:
@@ -228,7 +228,7 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     """
     import logging
 
-    from .sandbox.cli import key_file_for
+    from .sandbox.key_file import key_file_for
     from .startup import FIRST_FRAME
 
     db_path, _ = demo_paths()
@@ -242,6 +242,10 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     def serve() -> None:
         try:
             FIRST_FRAME.wait(DEMO_START_WAIT)
+            # logged here, not before the first frame: its record opens the log file
+            logging.getLogger("frontdesk.demo").warning(
+                "demo sandbox at %s; its API key is in %s (`frontdesk locate` shows both)",
+                base_url, key_file_for(db_path))
             if stopping.is_set():
                 return
             from .sandbox.server import SandboxServer
@@ -259,9 +263,6 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     starter = threading.Thread(target=serve, name="frontdesk-demo-sandbox", daemon=True)
     starter.start()
     noted = _note_demo_url(base_url)
-    logging.getLogger("frontdesk.demo").warning(
-        "demo sandbox at %s; its API key is in %s (`frontdesk locate` shows both)",
-        base_url, key_file_for(db_path))
     try:
         yield Target("demo", base_url, base_url + "/integrations", key, DEMO_IDENTITY,
                      demo=True, wait_ready=lambda: _wait(ready))
@@ -285,7 +286,7 @@ def _demo_key(db_path: Path) -> str:
     its database); a fresh one when it cannot be kept."""
     import logging
 
-    from .sandbox.cli import key_file_for, stable_key
+    from .sandbox.key_file import key_file_for, stable_key
 
     try:
         kept = key_file_for(db_path)

@@ -227,8 +227,10 @@ async def test_a_large_working_set_paints_its_newest_rows_first_then_the_rest(
 
     monkeypatch.setattr(inbox_module, "FIRST_FRAME_ROWS", 4)
     records = await _fetched(sandbox, 10)
-    me = next(c.assignment.agent_id for c in records[:6]  # an older one is mine
-              if c.assignment is not None and c.assignment.agent_id)
+    older = next(i for i, c in enumerate(records[:6])  # an older one is mine, and open
+                 if c.assignment is not None and c.assignment.agent_id)
+    records[older] = records[older].model_copy(update={"state": "Open"})
+    me = records[older].assignment.agent_id  # type: ignore[union-attr]
     with LocalStore(tmp_path / "local.db") as local:
         for record in records:  # one at a time: each seen after the one before
             local.remember([record], "inbox")
@@ -237,8 +239,8 @@ async def test_a_large_working_set_paints_its_newest_rows_first_then_the_rest(
     try:
         inbox = session.inbox
         mine = {c.id for c in records if c.assignment is not None
-                and c.assignment.agent_id == me}
-        # the newest and mine (the first view), at once
+                and c.assignment.agent_id == me and c.state == "Open"}
+        # the newest and Mine's (the first view), at once
         assert set(inbox.rows) == {c.id for c in records[-4:]} | mine
         assert len(inbox.rows) < len(records)
         newer = next(c for c in records[:6] if c.id not in inbox.rows).model_copy(

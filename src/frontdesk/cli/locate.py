@@ -17,7 +17,7 @@ def locate_main(argv: Sequence[str]) -> int:
         "all under one folder). Nothing is created.")
     parse(parser, argv)
     from ..launch import demo_paths, running_demo
-    from ..sandbox.cli import key_file_for
+    from ..sandbox.key_file import key_file_for
     from ..settings import KEYRING_SERVICE, locations
 
     places: dict[str, object] = dict(locations())

@@ -27,6 +27,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
+from .key_file import key_file_for, stable_key
+
 if TYPE_CHECKING:
     from .server import SandboxServer
 
@@ -41,27 +43,6 @@ def default_db() -> Path:
     from ..settings import data_dir
 
     return data_dir() / "sandbox.db"
-
-
-def key_file_for(db: Path) -> Path:
-    """Where a database's own API key is kept: ``<db>.key`` beside it."""
-    return db.with_name(db.name + ".key")
-
-
-def stable_key(db: Path) -> str:
-    """The database's own key: read from ``<db>.key``, or made and kept there (mode 0600,
-    in a 0700 directory) the first time. Raises ``KeyFileError`` when the file exists but
-    cannot be used (readable by others, say): it is never replaced silently."""
-    from ..settings import read_key_file, write_key_file
-    from .keys import new_key
-
-    path = key_file_for(db)
-    if path.exists():
-        return read_key_file(path).splitlines()[0].strip()
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    key = new_key()
-    write_key_file(path, key)
-    return key
 
 
 def keys_from_text(text: str) -> list[str]:

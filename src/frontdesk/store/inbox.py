@@ -195,8 +195,8 @@ class InboxStore:
         return len(kept)
 
     def _read_mine(self, me: str, cached: dict[str, Any]) -> None:
-        """Add the rows assigned to me beyond the newest: the first view (Mine) is whole on
-        the first frame however long ago its conversations were last seen.
+        """Add Mine's rows (open, assigned to me) beyond the newest: the first view is whole
+        on the first frame however long ago its conversations were last seen.
 
         The last save listed them: read by id when every row seen after it is among the
         newest just read (a row that changed hands since is one of those); otherwise found
@@ -211,7 +211,8 @@ class InboxStore:
         else:
             found = self._local.working_set_rows_with(json.dumps(me))
         for row in rows_from_compact([text for cid, text in found if cid not in rows]):
-            if row is not None and row.agent_id == me and row.id not in rows:
+            if row is not None and row.agent_id == me and row.state in OPEN_STATES \
+                    and row.id not in rows:
                 rows[row.id] = row
 
     def read_the_rest(self) -> bool:
@@ -398,12 +399,14 @@ class InboxStore:
         self._hub.live.put(INBOX, self.version)
 
     def save(self) -> None:
-        """Keep tags and previews for the next start, and which conversations are assigned
-        to me (the next start reads them by id)."""
+        """Keep tags and previews for the next start, and Mine's conversations (open and
+        assigned to me: the next start reads them by id, and only them, for its first
+        frame)."""
         me = self._hub.me_id
         self._local.save_snapshot("inbox", {
             "mine_of": me,
-            "mine": [row.id for row in self.rows.values() if me and row.agent_id == me],
+            "mine": [row.id for row in self.rows.values()
+                     if me and row.agent_id == me and row.state in OPEN_STATES],
             "mine_seen": self._local.working_set_last_seen(),
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
