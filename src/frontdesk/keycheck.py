@@ -18,10 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
-import uuid
 from urllib.parse import SplitResult, quote, urlencode, urlsplit
-
-from .service_address import NOT_JSON, no_service_text
 
 __all__ = ["KeyCheck", "KeyRefused", "check_key", "identity_fields"]
 
@@ -42,6 +39,8 @@ def identity_fields(identity: str) -> tuple[str | None, str | None]:
         raise ValueError("Give your agent email or your agent id.")
     if "@" in text:
         return text, None
+    import uuid  # here: an email (the usual answer) needs no parser of ids
+
     try:
         return None, str(uuid.UUID(text))
     except ValueError:
@@ -59,6 +58,8 @@ def refused_text(base_url: str, status: int) -> str:
 def check_key(base_url: str, key: str, identity: str, timeout: float) -> str | None:
     """One sentence when the service refuses ``key`` or knows nobody as ``identity``; None
     when it accepts them or gives no clear answer."""
+    from .service_address import NOT_JSON, no_service_text  # with the check, not the start
+
     try:
         email, agent_id = identity_fields(identity)
     except ValueError as error:
