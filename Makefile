@@ -48,7 +48,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports --cache-dir $(VENV)/import_linter_cache
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 2 --dist worksteal -q
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 3 --dist worksteal -q
 
 # The same gates alone.
 lint: $(STAMP)
