@@ -5,21 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
+from ..api.models.queues import OfferingAlgorithm
 from .errors import Refused
 
 __all__ = ["ALGORITHMS", "QueueSettings"]
 
-#: The offering algorithms a queue can use, as the service names them.
-ALGORITHMS: tuple[str, ...] = (
-    "AgentPriorityOneAtATimeRandom",
-    "AllAtOnce",
-    "AgentPriorityLongestIdle",
-    "AgentPriorityAllAtOnce",
-    "LongestIdle",
-    "OneAtATimeRandom",
-)
+#: The offering algorithms a queue can use, as the service names them (the contract's list).
+ALGORITHMS: tuple[str, ...] = get_args(OfferingAlgorithm)
 
 
 @dataclass(frozen=True)
