@@ -286,16 +286,29 @@ async def search_shows_a_temporary_view(console: Console, pilot: Pilot[Any]) -> 
     assert screen.query_one(ViewTabs).label_of("view-search") is None
 
 
-async def new_email_conversation_checks_then_creates(console: Console, pilot: Pilot[Any]) -> None:
+async def open_new_conversation(pilot: Pilot[Any]) -> NewConversationScreen:
+    """Press ``n`` and wait until the new-conversation form has read what it offers."""
     app = app_of(pilot)
-    _app, session, _screen, _listing = parts(pilot)
-    requester = console.sandbox.query(
-        "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
-    )[0]["email"]
     await pilot.press("n")
     form = app.screen
     assert isinstance(form, NewConversationScreen)
     await app.workers.wait_for_complete()
+    return form
+
+
+def an_end_user_email(console: Console) -> str:
+    """The email of an end user of the seeded organisation."""
+    email: str = console.sandbox.query(
+        "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
+    )[0]["email"]
+    return email
+
+
+async def new_email_conversation_checks_then_creates(console: Console, pilot: Pilot[Any]) -> None:
+    app = app_of(pilot)
+    _app, session, _screen, _listing = parts(pilot)
+    requester = an_end_user_email(console)
+    form = await open_new_conversation(pilot)
     form.query_one("#email-requester", Input).value = requester
     await pilot.press("ctrl+s")
     assert isinstance(app.screen, NewConversationScreen)
@@ -318,10 +331,7 @@ async def new_email_conversation_checks_then_creates(console: Console, pilot: Pi
 
 async def new_conversation_keeps_the_form_when_refused(console: Console, pilot: Pilot[Any]) -> None:
     app = app_of(pilot)
-    await pilot.press("n")
-    form = app.screen
-    assert isinstance(form, NewConversationScreen)
-    await app.workers.wait_for_complete()
+    form = await open_new_conversation(pilot)
     form.query_one("#email-requester", Input).value = "nobody@nowhere.example"
     form.query_one("#email-subject", Input).value = "Hello"
     form.query_one("#email-body").text = "Hi"  # type: ignore[attr-defined]
@@ -437,13 +447,8 @@ async def import_checks_the_json_then_imports_from_the_form(console: Console,
                                                             pilot: Pilot[Any]) -> None:
     app = app_of(pilot)
     _app, session, _screen, _listing = parts(pilot)
-    requester = console.sandbox.query(
-        "SELECT email FROM users WHERE kind = 'enduser' AND email IS NOT NULL LIMIT 1"
-    )[0]["email"]
-    await pilot.press("n")
-    form = app.screen
-    assert isinstance(form, NewConversationScreen)
-    await app.workers.wait_for_complete()
+    requester = an_end_user_email(console)
+    form = await open_new_conversation(pilot)
     form.show_kind("import")
     await pilot.pause()
     json_box = form.query_one("#import-json")
@@ -474,10 +479,7 @@ async def new_chat_needs_a_widget_id(console: Console, pilot: Pilot[Any]) -> Non
     app = app_of(pilot)
     requester = console.sandbox.query(
         "SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")[0]["id"]
-    await pilot.press("n")
-    form = app.screen
-    assert isinstance(form, NewConversationScreen)
-    await app.workers.wait_for_complete()
+    form = await open_new_conversation(pilot)
     form.show_kind("chat")
     await pilot.pause()
     form.query_one("#chat-requester", Input).value = requester
