@@ -82,7 +82,7 @@ async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
         # whole first picture
         my_customers = {r["requester_id"] for r in sandbox.query(
             "SELECT requester_id FROM conversations WHERE assigned_agent_id = ? "
-            "AND state != 'Closed'", (me,))}
+            "AND state = 'Open'", (me,))}  # the Mine view's rows
         names = [(i, path.rsplit("/", 1)[-1]) for i, (_, path) in enumerate(requests)
                  if path.startswith("/v1/endusers/")]
         named_early = {user for i, user in names if user in my_customers and i < max(records)}

@@ -553,6 +553,7 @@ class InboxStore:
         unnamed = list(dict.fromkeys(
             row.requester_id for c in fresh
             if (row := self.rows.get(c.id)) is not None and row.agent_id == me
+            and row.state in OPEN_STATES  # Mine's rows: not my pending or closed ones
             and row.requester_id and row.requester_id not in known))
         if not self.filled:
             unnamed = unnamed[:self._first_names_left]
