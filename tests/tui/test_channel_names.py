@@ -36,7 +36,7 @@ def test_every_known_channel_has_one_name_that_fits_the_inbox_column() -> None:
 
 
 def test_rows_of_calls_say_so_rather_than_nothing() -> None:
-    from frontdesk.tui.widgets.composer import SILENT_CHANNELS
+    from frontdesk.store.replies import SILENT_CHANNELS
 
     assert conversation_cells.silent_text("PstnPhone") == "Phone call, no messages"
     assert conversation_cells.silent_text("Voicemail") == "Voicemail, no messages"
