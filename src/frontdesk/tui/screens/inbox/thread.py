@@ -378,13 +378,13 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         """Fetch the thread now."""
         self._refresh()
 
-    @work(exclusive=True, group="thread-refresh", exit_on_error=False)
+    @work(exclusive=True, group="thread-refresh", exit_on_error=False,
+          description="refresh the thread")
     async def _refresh(self) -> None:
+        """Read the thread again; a failure (the service's or a bug) reaches the app's one
+        handler for failed workers, which logs it and says it in one line."""
         self.session.threads.want_notes()  # and the links: r reads everything again
-        try:
-            await self.session.live.refresh("thread")
-        except Exception as error:
-            self.notify(f"Could not refresh: {error}", severity="error", markup=False)
+        await self.session.live.refresh("thread")
 
 
 def _nothing() -> None:
