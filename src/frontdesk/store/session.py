@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..channels import channel_name
 from ..text import one_line
+from .connection import Link
 from .directory import Directory
 from .hub import Hub, Notice
 from .inbox import InboxStore
-from .live import Link, LiveStore
+from .live import LiveStore
 from .local import LocalStore
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence

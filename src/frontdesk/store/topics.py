@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
     from ..api.models import AnonymizationRequestStatus, UserPresence
-    from .live import ConnectionState
+    from .connection import ConnectionState
     from .session_topics import HoursNow
     from .threads import ThreadState
 
