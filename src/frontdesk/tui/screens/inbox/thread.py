@@ -23,7 +23,8 @@ claim, ``x``/``X`` close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reo
 The screen holds the state and applies it; its parts are modules of their own: the local
 echoes and the failed reply's keys (``thread_echoes``), a message's keys
 (``thread_message_keys``), the composer's asks (``thread_composing``), the screens it opens
-(``thread_panels``), and what they all reach (``thread_parts``).
+(``thread_panels``), what the head shows (``thread_head_facts``), and what they all reach
+(``thread_parts``).
 """
 
 from __future__ import annotations
@@ -43,17 +44,16 @@ from ....api.models import Conversation, Message
 from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxItem
 from ....store.threads import ThreadState
-from ....text import one_line
 from ... import clock, compose_link
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...thread_notes import NOTE_PREFIX, with_notes
 from ...widgets.composer import Composer
-from ...widgets.thread_head import HeadFacts, ThreadHead
+from ...widgets.thread_head import ThreadHead
 from ...widgets.thread_view import ThreadView
-from .links import linked_summary
 from .thread_composing import ThreadComposing
 from .thread_echoes import ThreadEchoes
+from .thread_head_facts import ThreadHeadFacts
 from .thread_message_keys import ThreadMessageKeys
 from .thread_panels import ThreadPanels
 
@@ -76,7 +76,7 @@ FOOTER_HELD: Final = 0.5
 
 @owns_bindings
 class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanels,
-                   ConversationActions):
+                   ThreadHeadFacts, ConversationActions):
     """One conversation: head, messages, composer.
 
     ``siblings`` are the conversation ids ``J``/``K`` walk through, in the order of the list
@@ -268,41 +268,6 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
                     self._echoes.pop(message.external_id, None)
             return view.append(new)
         return None
-
-    def _facts(self, state: ThreadState) -> HeadFacts:
-        session = self.session
-        directory = session.directory
-        # The inbox's record and tags are never older than the thread's: the thread's full
-        # polls write into them, and actions taken here (claim, tags…) change them at once.
-        conversation = session.inbox.records.get(self.conversation_id) or state.conversation
-        tag_ids = session.inbox.tags.get(self.conversation_id, state.tag_ids)
-        requester = assignee = queue = ""
-        if conversation is not None:
-            requester = one_line(directory.name(conversation.requester_id), 48)
-            if conversation.assignment is not None:
-                assignee = one_line(directory.name(conversation.assignment.agent_id), 48)
-            if conversation.queue is not None:
-                queue = one_line(directory.queue_name(conversation.queue.id), 40)
-        tags = tuple(
-            directory.tags[tag_id].name if tag_id in directory.tags else "…" + tag_id[-6:]
-            for tag_id in tag_ids
-        )
-        topic = session.live.topic("thread")
-        # said only while no message is shown: once some are (the preview's, or the answer's
-        # before the head's extras), the messages speak for themselves
-        loading = (topic is None or topic.fetched_at is None) and not state.messages
-        problem = ""
-        if topic is not None and topic.error is not None:
-            problem = "could not refresh: " + one_line(topic.error.message or str(topic.error),
-                                                       80)
-        colors = tuple(directory.tags[tag_id].color if tag_id in directory.tags else None
-                       for tag_id in tag_ids)
-        return HeadFacts(self.conversation_id, conversation, requester, assignee, queue, tags,
-                         state.ratings, state.position, state.missing, loading, problem,
-                         colors, linked_summary(conversation, state.children))
-
-    def _show_head(self, state: ThreadState) -> None:
-        self.head.show(self._facts(state))
 
     def _tick(self) -> None:
         if self._state is not None:

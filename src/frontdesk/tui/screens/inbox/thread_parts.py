@@ -2,8 +2,8 @@
 composer, and the conversation shown.
 
 :class:`ThreadParts` is the base of the thread screen's parts (its echoes, its message keys,
-its composer's asks, the panels it opens) and of :class:`~.thread.ThreadScreen` itself, which
-holds the state they share.
+its composer's asks, the panels it opens, its head's facts) and of
+:class:`~.thread.ThreadScreen` itself, which holds the state they share.
 """
 
 from __future__ import annotations
