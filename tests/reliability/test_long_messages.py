@@ -19,17 +19,18 @@ import httpx
 import pytest
 from textual.pilot import Pilot
 
+from frontdesk.api.bodies import MAX_RESPONSE_BYTES
 from frontdesk.api.client import ApiClient
 from frontdesk.api.errors import UnexpectedResponse
 from frontdesk.api.listing import ItemTooLarge, NotJson, read_listing
 from frontdesk.api.pacing import Pacer
 from frontdesk.api.resources.messages import MAX_TEXT
-from frontdesk.api.transport import MAX_RESPONSE_BYTES
 from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
-from frontdesk.tui.widgets.message_view import SHORT_CHARS, MessageView
+from frontdesk.tui.widgets.message_text import SHORT_CHARS
+from frontdesk.tui.widgets.message_view import MessageView
 from frontdesk.tui.widgets.status_bar import StatusBar
 from tui_conftest import tui_fixtures
 

@@ -25,7 +25,7 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer, new_key
 from frontdesk.settings import PollSettings, RateSettings, Settings, read_key_file, write_key_file
-from frontdesk.store.live import Link
+from frontdesk.store.connection import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui import clock

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from frontdesk.api.errors import NotFound, TransportError, Unauthorized
-from frontdesk.store.live import NO_SERVICE_TEXT, Link, LiveStore
+from frontdesk.store.connection import NO_SERVICE_TEXT, Link
+from frontdesk.store.live import LiveStore
 from frontdesk.store.topics import CONNECTION
 
 

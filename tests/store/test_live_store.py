@@ -24,7 +24,8 @@ from frontdesk.api.errors import (
     TransportError,
     Unauthorized,
 )
-from frontdesk.store.live import ConnectionState, Link, LiveStore
+from frontdesk.store.connection import ConnectionState, Link
+from frontdesk.store.live import LiveStore
 
 
 class VirtualTime:

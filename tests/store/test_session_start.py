@@ -25,7 +25,7 @@ from frontdesk.api.pacing import Pacer
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import KeyNotFound, Settings
-from frontdesk.store.live import Link
+from frontdesk.store.connection import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.rows import InboxRow, digest_of
 from frontdesk.store.session import Session

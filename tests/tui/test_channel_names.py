@@ -9,13 +9,13 @@ from frontdesk.channels import CHANNEL_NAMES
 from frontdesk.store.session import describe_presence
 from frontdesk.tui.screens.people import agents as people_agents
 from frontdesk.tui.screens.team import team
-from frontdesk.tui.widgets import conversation_list, message_view, thread_head
+from frontdesk.tui.widgets import conversation_cells, message_text, thread_head
 
 
 def test_a_chat_is_chat_everywhere() -> None:
-    assert conversation_list.channel_label("WidgetChat") == "💬 Chat"
+    assert conversation_cells.channel_label("WidgetChat") == "💬 Chat"
     assert thread_head.channel_label("WidgetChat") == "Chat"
-    assert message_view.channel_name("ChatAttributes") == "Chat"
+    assert message_text.channel_name("ChatAttributes") == "Chat"
     assert team.channel_label("InteractiveChat") == "Chat"
     presence = UserPresence.model_validate({
         "userId": "00000000-0000-4000-8000-000000000001", "connectionStatus": "Online",
@@ -29,17 +29,17 @@ def test_a_chat_is_chat_everywhere() -> None:
 
 def test_every_known_channel_has_one_name_that_fits_the_inbox_column() -> None:
     for channel in CHANNEL_NAMES:
-        label = conversation_list.channel_label(channel)
-        assert conversation_list._fit(label, 9).rstrip() == label, channel
+        label = conversation_cells.channel_label(channel)
+        assert conversation_cells.fit(label, 9).rstrip() == label, channel
     for channel in ("Sms", "PstnPhone", "ContactForm", "FacebookMessenger", "Voicemail"):
-        assert thread_head.channel_label(channel) in conversation_list.channel_label(channel)
+        assert thread_head.channel_label(channel) in conversation_cells.channel_label(channel)
 
 
 def test_rows_of_calls_say_so_rather_than_nothing() -> None:
-    from frontdesk.tui.widgets.composer import SILENT_CHANNELS
+    from frontdesk.store.replies import SILENT_CHANNELS
 
-    assert conversation_list.silent_text("PstnPhone") == "Phone call, no messages"
-    assert conversation_list.silent_text("Voicemail") == "Voicemail, no messages"
+    assert conversation_cells.silent_text("PstnPhone") == "Phone call, no messages"
+    assert conversation_cells.silent_text("Voicemail") == "Voicemail, no messages"
     assert SILENT_CHANNELS == {"Callback": "Callback", "PstnPhone": "Phone",
                                "Twitter": "Twitter", "Voicemail": "Voicemail"}
 

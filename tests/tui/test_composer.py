@@ -20,16 +20,16 @@ from textual.pilot import Pilot
 from frontdesk.api.models import Conversation, reply_subject
 from frontdesk.sandbox import records
 from frontdesk.sandbox.db import iso
-from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox.thread import ThreadScreen
-from frontdesk.tui.widgets.composer import (
+from frontdesk.store.replies import (
     MAX_FILE_BYTES,
     AttachmentError,
-    attachment_from,
     blocked_reason,
     materialize,
     reply_problem,
 )
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.widgets.attachments import attachment_from
 from frontdesk.tui.widgets.message_view import MessageView
 from frontdesk.tui.widgets.thread_view import ThreadView
 

@@ -19,7 +19,8 @@ from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.screens.shared.followup_picker import END_FOLLOWUP, FollowupPicker
 from frontdesk.tui.screens.shared.pickers import PromptScreen
 from frontdesk.tui.screens.shared.queue_picker import QueuePicker
-from frontdesk.tui.widgets.conversation_list import ConversationList, followup_text
+from frontdesk.tui.widgets.conversation_cells import followup_text
+from frontdesk.tui.widgets.conversation_list import ConversationList
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 NOW = ManualClock().now()

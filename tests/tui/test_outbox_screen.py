@@ -15,7 +15,8 @@ from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.outbox import OutboxScreen, item_cells
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
-from frontdesk.tui.widgets.conversation_list import DRAFT_MARK, ConversationList
+from frontdesk.tui.widgets.conversation_cells import DRAFT_MARK
+from frontdesk.tui.widgets.conversation_list import ConversationList
 from frontdesk.tui.widgets.status_bar import StatusBar
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py

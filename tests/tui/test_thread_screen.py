@@ -11,7 +11,8 @@ from textual.pilot import Pilot
 
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox.thread import ThreadScreen, copy_text
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.inbox.thread_message_keys import copy_text
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen, TypeBackScreen
 from frontdesk.tui.widgets.composer import Composer
 from frontdesk.tui.widgets.status_bar import StatusBar
@@ -537,6 +538,23 @@ async def missing_conversation_says_so_and_takes_no_reply(console: Console,
     assert not screen.composer.editor.has_focus
 
 
+async def r_that_fails_says_so_in_one_line(console: Console, pilot: Pilot[Any]) -> None:
+    """``r`` while the service refuses: one line says what did not happen, no traceback."""
+    app = app_of(pilot)
+    cid = chat(console, 6)
+    await open_thread(pilot, cid)
+    seen = record_notices(app)
+    console.sandbox.faults.fail(400, count=None, methods=("GET",),
+                                path_prefix=f"/v1/conversations/{cid}")
+    await pilot.press("r")
+    await console.idle(pilot)
+    failed = [m for m in seen if m.startswith("Could not refresh the thread")]
+    assert len(failed) == 1, seen
+    assert failed[0].endswith("the details are in the log.")
+    assert "\n" not in failed[0] and "Traceback" not in failed[0]
+    assert app.is_running
+
+
 # --------------------------------------------------------------------------- the flows
 # One console per flow: each step starts from the inbox, on a conversation of its own.
 
@@ -544,7 +562,7 @@ async def missing_conversation_says_so_and_takes_no_reply(console: Console,
 async def test_reading_a_thread_and_its_keys(console: Console) -> None:
     """Reading: messages, the head, conversations that take no reply; a message's keys (focus
     the composer, attributes, copy, open an attachment, anonymize); claiming from the thread;
-    moving between conversations with J and K."""
+    moving between conversations with J and K; a refresh the service refuses."""
     await console.walk(SIZE,
                        open_shows_messages_newest_visible,
                        head_says_channel_state_requester_and_tags,
@@ -557,7 +575,8 @@ async def test_reading_a_thread_and_its_keys(console: Console) -> None:
                        o_opens_an_attachment_only_when_confirmed,
                        anonymize_asks_for_the_id_typed_back,
                        waiting_conversation_shows_its_place_and_c_claims_it,
-                       J_and_K_move_between_conversations)
+                       J_and_K_move_between_conversations,
+                       r_that_fails_says_so_in_one_line)
 
 
 async def test_replying_exactly_once_through_failures(console: Console) -> None:

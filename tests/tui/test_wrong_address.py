@@ -15,7 +15,7 @@ from frontdesk.api.pacing import Pacer
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.settings import PollSettings, Settings
-from frontdesk.store.live import Link
+from frontdesk.store.connection import Link
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp

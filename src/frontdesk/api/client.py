@@ -22,6 +22,8 @@ from types import TracebackType
 import httpx
 
 from .. import __version__
+from .bodies import MAX_RESPONSE_BYTES
+from .origins import KeyAuth
 from .pacing import Pacer
 from .resources.activity_log import ActivityLogResource
 from .resources.agents import AgentsResource
@@ -48,7 +50,7 @@ from .resources.templates import TemplatesResource
 from .resources.webhooks import WebhooksResource
 from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
-from .transport import DEFAULT_TIMEOUT, MAX_RESPONSE_BYTES, KeyAuth, Transport
+from .transport import DEFAULT_TIMEOUT, Transport
 
 __all__ = [
     "DEFAULT_BURST",

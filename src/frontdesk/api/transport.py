@@ -16,6 +16,9 @@ Every call of every resource goes through :meth:`Transport.send`, which
    OS exception, and retries what the :mod:`~frontdesk.api.retry` policy allows;
 6. logs each attempt at DEBUG on ``frontdesk.api``: method, path template, status, duration,
    attempt number. Never a header, a query string or a body, so never the key.
+
+Where the key may go is :mod:`~frontdesk.api.origins`; reading and decoding a body is
+:mod:`~frontdesk.api.bodies`.
 """
 
 from __future__ import annotations
@@ -23,9 +26,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +36,7 @@ from urllib.parse import quote
 import httpx
 
 from ..text import one_line
+from .bodies import MAX_RESPONSE_BYTES, BodyReader, FinalError, decode_body
 from .errors import (
     ApiError,
     InvalidRequest,
@@ -43,39 +46,20 @@ from .errors import (
     error_from_exception,
     error_from_response,
 )
-from .listing import ItemTooLarge, NotJson, read_listing
 from .operations import Operation
+from .origins import checked_base, origin_of
 from .pacing import Pacer, Priority
 from .retry import RetryPolicy, next_delay
 from .secrets import ApiKey, redact
 
-__all__ = [
-    "DEFAULT_TIMEOUT",
-    "MAX_RESPONSE_BYTES",
-    "NO_BODY",
-    "KeyAuth",
-    "RawBody",
-    "Reply",
-    "Transport",
-    "origin_of",
-]
+__all__ = ["DEFAULT_TIMEOUT", "NO_BODY", "RawBody", "Reply", "Transport"]
 
 log = logging.getLogger("frontdesk.api")
 
 #: Connect within 5 s; every other phase (each read, write, pool wait) within 15 s.
 DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
-#: The largest answer read; anything bigger is refused as an unexpected response.
-MAX_RESPONSE_BYTES = 8 * 1024 * 1024
-#: A list read item by item (``each_item``) is read whole up to this size (one ``json.loads``,
-#: the fastest), then decoded item by item: each item is handed on (and may be made compact)
-#: before the next is parsed, rather than every item parsed at once and freed after the last,
-#: which leaves the allocator's pools part used (a 10,000-message thread, 3.5 MB: ~7 MB).
-STREAM_AFTER_BYTES = 1024 * 1024
 
-Origin = tuple[str, str, int]
 QueryItems = list[tuple[str, str | int | float | bool | None]]
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-_HTML_TITLE = re.compile(rb"<title\b[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
 
 
 class _NoBody:
@@ -97,14 +81,6 @@ class RawBody:
     content_type: str
 
 
-def origin_of(url: httpx.URL | str) -> Origin:
-    """``(scheme, host, port)`` of a URL, with the scheme's default port filled in."""
-    url = httpx.URL(url)
-    scheme = url.scheme.lower()
-    port = url.port if url.port is not None else _DEFAULT_PORTS.get(scheme, -1)
-    return (scheme, url.host.lower(), port)
-
-
 @dataclass(frozen=True, slots=True)
 class Reply:
     """A successful answer: its status and its JSON body (``None`` when it had none)."""
@@ -116,39 +92,7 @@ class Reply:
     etag: str | None = None
 
 
-class KeyAuth(httpx.Auth):
-    """Puts the API key in the ``Authorization`` header, and only for the allowed origins.
-
-    This is the only code that reveals the key, at the moment a request leaves; a request for
-    any other origin is refused here even if something upstream let it through.
-    """
-
-    def __init__(self, key: ApiKey, origins: frozenset[Origin]) -> None:
-        self._key = key
-        self._origins = origins
-
-    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        """Attach the key to ``request`` after checking where it goes."""
-        if origin_of(request.url) not in self._origins:
-            raise InvalidRequest(
-                "Refusing to send the API key to an address that is not the configured service"
-            )
-        request.headers["Authorization"] = self._key.reveal()
-        yield request
-
-    def __repr__(self) -> str:
-        return "KeyAuth(****)"
-
-
-class _Final(Exception):
-    """An error no retry can fix (a redirect, an oversized answer): raised at once."""
-
-    def __init__(self, error: ApiError) -> None:
-        super().__init__(error.message)
-        self.error = error
-
-
-class Transport:
+class Transport(BodyReader):
     """Sends the requests of one :class:`~frontdesk.api.client.ApiClient`.
 
     ``http`` is the client's ``httpx.AsyncClient`` (redirects off, ``auth`` a
@@ -173,8 +117,8 @@ class Transport:
         self._http = http
         self._key = key
         self._bases: dict[str, httpx.URL | None] = {
-            "main": _base(base_url),
-            "integrations": None if integrations_url is None else _base(integrations_url),
+            "main": checked_base(base_url),
+            "integrations": None if integrations_url is None else checked_base(integrations_url),
         }
         self.origins = frozenset(origin_of(u) for u in self._bases.values() if u is not None)
         self.pacer = pacer
@@ -285,7 +229,7 @@ class Transport:
             try:
                 reply = await self._attempt(op, target, query, content, headers, each_item,
                                             on_sent)
-            except _Final as final:
+            except FinalError as final:
                 self._scrub(final.error)
                 _log_attempt(op, final.error.status, started, attempt, final.error)
                 raise final.error from None
@@ -332,7 +276,7 @@ class Transport:
                 if status == 304:
                     return Reply(304, None, op, response.headers.get("etag"))
                 if 300 <= status < 400:
-                    raise _Final(UnexpectedResponse(
+                    raise FinalError(UnexpectedResponse(
                         f"The service answered {status}, a redirect; redirects are not "
                         "followed, so the API key never travels to another address",
                         status=status, operation=op.label,
@@ -345,9 +289,9 @@ class Transport:
                 if not 200 <= status < 300:
                     raise error_from_response(status, raw, content_type, op.label,
                                               response.headers.get("retry-after"))
-                return Reply(status, _decode(raw, content_type, status, op), op,
+                return Reply(status, decode_body(raw, content_type, status, op), op,
                              response.headers.get("etag"))
-        except (ApiError, _Final):
+        except (ApiError, FinalError):
             raise
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:
             raise error_from_exception(exc, op.label) from exc
@@ -365,57 +309,6 @@ class Transport:
         return self._http.stream(method, url, params=query, content=content, headers=headers,
                                  extensions=extensions)
 
-    async def _read(self, response: httpx.Response, op: Operation) -> bytes:
-        """The body, refused past ``max_body`` bytes, within ``body_timeout`` seconds overall."""
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self._max_body:
-            raise _Final(_too_large(op, response.status_code, self._max_body))
-        buffer = bytearray()
-        async with asyncio.timeout(self._body_timeout):
-            async for chunk in response.aiter_bytes():
-                buffer += chunk
-                if len(buffer) > self._max_body:
-                    raise _Final(_too_large(op, response.status_code, self._max_body))
-        return bytes(buffer)
-
-    async def _read_listing(self, response: httpx.Response, op: Operation,
-                            each_item: Callable[[Any], Any]) -> Any:
-        """A list answer of any size: read whole while small (one ``json.loads``), then
-        item by item as it streams in; within ``body_timeout`` seconds overall."""
-        content_type = response.headers.get("content-type")
-        status = response.status_code
-        buffer = bytearray()
-        async with asyncio.timeout(self._body_timeout):
-            chunks = response.aiter_bytes()
-            async for chunk in chunks:
-                buffer += chunk
-                if len(buffer) > STREAM_AFTER_BYTES:
-                    break
-            else:
-                body = _decode(bytes(buffer), content_type, status, op)
-                if isinstance(body, dict) and isinstance(body.get("data"), list):
-                    body["data"] = [each_item(item) for item in body["data"]]
-                return body
-            head = bytes(buffer)
-            del buffer
-
-            async def stream() -> AsyncIterator[bytes]:
-                yield head
-                async for more in chunks:
-                    yield more
-
-            try:
-                return await read_listing(stream(), each_item, max_item=self._max_body)
-            except ItemTooLarge:
-                raise _Final(_too_large(op, status, self._max_body)) from None
-            except NotJson as exc:
-                raw = exc.head.encode()
-                raise UnexpectedResponse(_not_json(raw, content_type, op, exc), status=status,
-                                         operation=op.label) from None
-            except (ValueError, RecursionError) as exc:  # not UTF-8, nested too deep
-                raise UnexpectedResponse(_not_json(b"", content_type, op, exc), status=status,
-                                         operation=op.label) from None
-
 
 # ---------------------------------------------------------------------- helpers
 
@@ -429,14 +322,6 @@ def _sent_trace(on_sent: Callable[[], None]) -> Callable[[str, Any], Awaitable[N
             on_sent()
 
     return trace
-
-
-def _base(url: str) -> httpx.URL:
-    """A base URL, checked: http(s) with a host; its path is kept (no trailing slash)."""
-    parsed = httpx.URL(url)
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ValueError("the service address must be an http:// or https:// URL with a host")
-    return parsed
 
 
 def _quote(value: str) -> str:
@@ -457,36 +342,6 @@ def _query(params: Mapping[str, Any] | None) -> QueryItems:
         else:
             out.append((name, str(value)))
     return out
-
-
-def _too_large(op: Operation, status: int, limit: int) -> UnexpectedResponse:
-    return UnexpectedResponse(
-        f"The answer to {op.label} is larger than {limit // (1024 * 1024)} MB; not read",
-        status=status, operation=op.label,
-    )
-
-
-def _decode(raw: bytes, content_type: str | None, status: int, op: Operation) -> Any:
-    """The JSON value of a successful answer; ``None`` for an empty one."""
-    if not raw.strip():
-        return None
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise UnexpectedResponse(_not_json(raw, content_type, op, exc), status=status,
-                                 operation=op.label) from None
-
-
-def _not_json(raw: bytes, content_type: str | None, op: Operation, exc: Exception) -> str:
-    """A clear sentence about an answer that is not JSON."""
-    head = raw[:4096]
-    if "html" in (content_type or "").lower() or head.lstrip()[:1] == b"<":
-        title = _HTML_TITLE.search(head)
-        found = one_line(title.group(1).decode("utf-8", "replace"), 80) if title else ""
-        page = f"an HTML page ({found})" if found else "an HTML page"
-        return f"The answer to {op.label} is {page}, not JSON"
-    detail = one_line(str(exc), 120)
-    return f"The answer to {op.label} is not valid JSON (cut off or corrupted: {detail})"
 
 
 def _log_attempt(op: Operation, status: int | None, started: float, attempt: int,

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.pacing import Priority
+from .connection import Link
 from .errors import Refusal, Refused
-from .live import Link
 from .topics import INBOX
 
 if TYPE_CHECKING:

@@ -9,7 +9,9 @@ re-armed after each fetch, so polls of one topic never overlap. Topics nobody wa
 store's connection state says "retrying in N s" or "offline"; when it answers again every
 topic resumes by itself.
 
-No Textual here: the app subscribes with a plain callback and turns it into messages.
+No Textual here: the app subscribes with a plain callback and turns it into messages. What
+the connection state says, and how a poll's outcome sets it, is
+:mod:`~frontdesk.store.connection`.
 """
 
 from __future__ import annotations
@@ -20,21 +22,16 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, TypeVar, overload
 
 from ..api.errors import (
     ApiError,
-    RateLimited,
-    ServiceUnavailable,
-    TransportError,
     Unauthorized,
-    UnexpectedResponse,
 )
 from ..api.retry import RetryPolicy, backoff
+from .connection import ConnectionState, Link, LiveConnection
 from .live_topic import Fetch, Listener, Topic
-from .topics import CONNECTION, TopicKey
+from .topics import TopicKey
 from .wake import sleep_or_wake
 
 log = logging.getLogger("frontdesk.store.live")
@@ -42,68 +39,7 @@ log = logging.getLogger("frontdesk.store.live")
 T = TypeVar("T")
 
 
-class Link(StrEnum):
-    """How the console is connected to the service."""
-
-    CONNECTING = "connecting"
-    LIVE = "live"
-    RETRYING = "retrying"
-    OFFLINE = "offline"
-    #: the console could not sign in (no API key, say): cached data only, until restarted
-    SIGNED_OUT = "signed out"
-    #: the service refuses the API key: cached data only, until a new key is picked up
-    REFUSED = "key refused"
-    #: the base URL answers, but not as the service (404s, pages that are not its JSON)
-    NO_SERVICE = "no service"
-
-
-#: What the header says while the service refuses the key: the state and its fix.
-REFUSED_TEXT = "key refused — run `frontdesk login`"
-#: What the header says while the base URL does not lead to the service.
-NO_SERVICE_TEXT = "no service at this address — check the base URL"
-
-
-@dataclass(frozen=True)
-class ConnectionState:
-    """What the header shows about the connection."""
-
-    link: Link = Link.CONNECTING
-    retry_at: float | None = None
-    problem: str | None = None
-    #: a few words for the header: "unreachable", "unreadable answers", "error 503", …
-    reason: str | None = None
-
-    def describe(self, now: float) -> str:
-        """``live``, ``unreadable answers — retrying in 8 s`` or ``offline — showing cached
-        data``."""
-        if self.link is Link.RETRYING and self.retry_at is not None:
-            wait = f"retrying in {max(0, round(self.retry_at - now))} s"
-            return f"{self.reason} — {wait}" if self.reason else wait
-        if self.link is Link.OFFLINE:
-            return "offline — showing cached data"
-        if self.link is Link.SIGNED_OUT:
-            return f"signed out — {self.reason}" if self.reason else "signed out"
-        if self.link is Link.REFUSED:
-            return REFUSED_TEXT
-        if self.link is Link.NO_SERVICE:
-            return NO_SERVICE_TEXT
-        return self.link.value
-
-
-def _reason(error: ApiError) -> str:
-    """A few words on why the service cannot be used right now."""
-    if isinstance(error, UnexpectedResponse):
-        return "unreadable answers"
-    if isinstance(error, TransportError):
-        return "unreachable"
-    if isinstance(error, RateLimited):
-        return "rate limited"
-    if error.status is not None:
-        return f"service error {error.status}"
-    return "service error"
-
-
-class LiveStore:
+class LiveStore(LiveConnection):
     """Polled snapshots with change notification, backoff and a connection state."""
 
     def __init__(
@@ -281,6 +217,7 @@ class LiveStore:
 
     @overload
     async def refresh(self, name: TopicKey[T]) -> T | None: ...
+
     @overload
     async def refresh(self, name: str) -> Any: ...
 
@@ -350,64 +287,6 @@ class LiveStore:
     async def sleep(self, seconds: float) -> None:
         """Wait as the polls wait (the store's injectable sleep)."""
         await self._sleep(seconds)
-
-    def report(self, error: ApiError) -> None:
-        """An error outside a poll (signing in) that says something about the connection."""
-        self._set_connection(error, 0.0, 1)
-
-    def key_changed(self) -> None:
-        """A new key is in use: connect again (every topic polls now)."""
-        for topic in self._topics.values():
-            if isinstance(topic.error, Unauthorized):
-                topic.failures = 0
-        self.connection = ConnectionState(Link.CONNECTING)
-        self._notify(CONNECTION, self.connection)
-        self.poke()
-
-    def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
-        if isinstance(error, Unauthorized):
-            state = ConnectionState(Link.REFUSED, None, str(error), "key refused")
-            if self.connection.link is not Link.REFUSED:
-                self.connection = state
-                self._notify(CONNECTION, state)
-            if self.on_refused is not None:
-                try:
-                    self.on_refused()
-                except Exception:
-                    log.exception("refused-key listener failed")
-            return
-        unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
-        if not unreachable or self.connection.link is Link.NO_SERVICE:
-            return  # the service answered: a refusal is the topic's problem, not the link's
-        garbled = isinstance(error, UnexpectedResponse)
-        offline = isinstance(error, TransportError) and not garbled and failures >= 2
-        link = Link.OFFLINE if offline else Link.RETRYING
-        state = ConnectionState(link, self._clock() + delay, str(error), _reason(error))
-        if state.link != self.connection.link or state.problem != self.connection.problem:
-            self.connection = state
-            self._notify(CONNECTION, state)
-        else:
-            self.connection = state
-
-    def sign_out(self, reason: str, problem: str) -> None:
-        """The console cannot reach the service as anyone (no key): say so in the header."""
-        self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
-        self._notify(CONNECTION, self.connection)
-
-    def no_service(self, problem: str) -> None:
-        """The base URL answers, but not as the service: say so in the header until a topic
-        that failed there answers (``problem`` is the one line saying what it answered)."""
-        if self.connection.link is Link.REFUSED:
-            return  # the key's refusal is the fix to make first
-        state = ConnectionState(Link.NO_SERVICE, None, problem, "no service")
-        if state != self.connection:
-            self.connection = state
-            self._notify(CONNECTION, state)
-
-    def _set_live(self) -> None:
-        if self.connection.link is not Link.LIVE:
-            self.connection = ConnectionState(Link.LIVE)
-            self._notify(CONNECTION, self.connection)
 
     # ------------------------------------------------------------------ figures
 

@@ -23,7 +23,8 @@ Order: items are sent oldest first, one at a time, so each conversation's replie
 order they were written; a conversation's later reply never overtakes an earlier one that is
 still waiting to be retried. A ``failed`` item does not hold back the replies after it.
 
-Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalStore`).
+Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalStore`). The
+items and their changes are here; sending them is :mod:`~frontdesk.store.outbox_sending`.
 """
 
 from __future__ import annotations
@@ -38,15 +39,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from frontdesk.api.errors import ApiError
-from frontdesk.api.retry import RetryPolicy, backoff
+from frontdesk.api.retry import RetryPolicy
 from frontdesk.api.wire_time import parse_wire_time
 
 from .draft_modes import set_draft_mode
-from .local import Draft, LocalStore, LocalWriteError
-from .outbox_failures import TRANSIENT, describe, key_refused
+from .local import Draft, LocalStore
 from .outbox_payloads import CONTENT_TYPES, note_payload, reply_payload
-from .wake import sleep_or_wake
+from .outbox_sending import OutboxSending
 
 __all__ = [
     "DEFAULT_OUTBOX_POLICY",
@@ -159,7 +158,7 @@ def _item(row: tuple[Any, ...]) -> OutboxItem:
     )
 
 
-class Outbox:
+class Outbox(OutboxSending):
     """Replies waiting to be sent, stored in ``local``, sent by ``send``.
 
     ``send(item)`` posts one item (normally ``client.messages.add(..., external_id=
@@ -320,26 +319,6 @@ class Outbox:
 
     # ------------------------------------------------------------------ sending
 
-    async def flush(self) -> int:
-        """Send every pending item now, oldest first; returns how many the service confirmed.
-
-        Stops at the first failure that retrying can fix (the service is likely unreachable
-        for all of them), setting the time of the next attempt for :meth:`run`. Never runs
-        twice at once: a second call waits for the first and then sends what is left.
-        """
-        async with self._flushing:
-            self._retry_at = None
-            confirmed = 0
-            while True:
-                item = self._claim_next()
-                if item is None:
-                    return confirmed
-                outcome = await self._attempt(item)
-                if outcome == "sent":
-                    confirmed += 1
-                elif outcome == "retry":
-                    return confirmed
-
     def _claim_next(self) -> OutboxItem | None:
         """Mark the next item due ``sending`` (counting the attempt) and return it.
 
@@ -362,64 +341,6 @@ class Outbox:
                              "sending", item.attempts + 1, item.last_error, item.created_at, now)
         self._changed()
         return claimed
-
-    async def _attempt(self, item: OutboxItem) -> Literal["sent", "retry", "failed"]:
-        """Send one claimed item and record the outcome."""
-        try:
-            await self._send(item)
-        except asyncio.CancelledError:
-            # The request may or may not have arrived: resending later is safe.
-            self._set_state(item.id, "pending", None)
-            raise
-        except ApiError as exc:
-            if isinstance(exc, TRANSIENT) or key_refused(exc):
-                delay = backoff(self._policy, max(item.attempts, 1))
-                if exc.retry_after is not None:
-                    delay = max(delay, exc.retry_after)
-                self._retry_at = self._clock() + delay
-                self._set_state(item.id, "pending", describe(exc))
-                return "retry"
-            self._set_state(item.id, "failed", describe(exc))
-            return "failed"
-        except Exception as exc:
-            log.warning("reply %s could not be sent: %r", item.id, exc)
-            self._set_state(item.id, "failed", describe(exc))
-            return "failed"
-        self._delete(item.id)
-        return "sent"
-
-    def _set_state(self, item_id: int, state: OutboxState, error: str | None) -> None:
-        """Record an attempt's outcome (the error is kept only when there is one)."""
-        self._local.execute(
-            "UPDATE outbox SET state = ?, last_error = coalesce(?, last_error), updated_at = ? "
-            "WHERE id = ?", (state, error, time.time(), item_id))
-        self._changed()
-
-    def _delete(self, item_id: int) -> None:
-        """The service confirmed the item: it leaves the outbox."""
-        self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
-        self._changed()
-
-    async def run(self) -> None:
-        """Send for as long as the app runs: flush, then wait for a new item or the backoff.
-
-        Cancel the task to stop it; an item in flight then goes back to ``pending``.
-        """
-        while True:
-            self._wake.clear()
-            try:
-                await self.flush()
-            except LocalWriteError as error:  # a full disk: try again later, said elsewhere
-                log.warning("the outbox could not flush: %s", error)
-                self._retry_at = self._clock() + self._policy.max_delay
-            except Exception:
-                log.exception("the outbox could not flush")
-                self._retry_at = self._clock() + self._policy.max_delay
-            if self._retry_at is None:
-                await self._wake.wait()
-            else:
-                await sleep_or_wake(self._sleep, max(0.0, self._retry_at - self._clock()),
-                                    self._wake)
 
     def _changed(self) -> None:
         """Tell the UI; a failing callback is logged, never allowed to break the outbox."""

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 if TYPE_CHECKING:
     from ..api.models import AnonymizationRequestStatus, UserPresence
-    from .live import ConnectionState
-    from .session import HoursNow
+    from .connection import ConnectionState
+    from .session_topics import HoursNow
     from .threads import ThreadState
 
 T = TypeVar("T")

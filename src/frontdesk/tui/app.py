@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from ..startup import release_gc
-from ..store.live import Link
+from ..store.connection import Link
 from ..store.session import describe_presence
 from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
 from ..text import clean

@@ -43,14 +43,10 @@ from .. import activity, origins, records, rules, shapes
 from ..context import Ctx, SandboxContext, no_content, ok
 from ..db import iso
 from ..errors import bad_request
+from ..message_attributes import build_attributes
+from ..message_files import store_attachments
+from ..message_writing import one_ms_after, require_enduser, write_message
 from ..params import ConversationIdPath
-from .messages import (
-    build_attributes,
-    one_ms_after,
-    require_enduser,
-    store_attachments,
-    write_message,
-)
 
 router = APIRouter(tags=["conversations"])
 

@@ -22,182 +22,39 @@ and an optional Markdown preview opens beside the editor (closed once the reply 
 * **Typing stays cheap.** A keystroke costs the editor's own repaint and one draft save; the
   thread above is never touched, the preview is rendered only while it is shown.
 
-Local files are attached by path: the draft keeps the path (so a draft save stays small
-however big the file), and the store reads the file into a ``data:`` URL when it is sent.
-
-The composer's keys are all in :attr:`Composer.BINDINGS`, one place.
+The composer's keys are all in :attr:`Composer.BINDINGS`, one place. The widget holds the
+state and the drafts here; its parts are modules of their own: what its keys do
+(``composer_actions``), what it shows around the editor (``composer_info``), and the
+attachments with their screen (``attachments``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
-from urllib.parse import unquote, urlsplit
 
-from rich.style import Style
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.message import Message as TextualMessage
-from textual.screen import ModalScreen
 
-from ...api.models import Conversation, reply_subject
+from ...api.models import Conversation
 from ...store.compose import ComposeMode, Outgoing
 from ...store.replies import (
-    EMAIL_CHANNELS,
-    MAX_FILE_BYTES,
-    MAX_URL_CHARS,
-    SILENT_CHANNELS,
-    AttachmentError,
     blocked_reason,
     forced_content_type,
     is_anonymized,
-    materialize,
-    reply_problem,
 )
-from ...text import one_line
 from ..registry import owns_bindings
-from ..render import render_body
-from .safe import Input, Label, OptionList, Static, TextArea
+from .composer_actions import ComposerActions
+from .composer_info import ComposerInfo, placeholder
+from .safe import Static, TextArea
 
 if TYPE_CHECKING:
     from ...store.local import Draft
 
-__all__ = [
-    "MAX_FILE_BYTES",
-    "SILENT_CHANNELS",
-    "AttachScreen",
-    "AttachmentError",
-    "Composer",
-    "ReplyEditor",
-    "attachment_from",
-    "blocked_reason",
-    "forced_content_type",
-    "materialize",
-    "reply_problem",
-]
-
-_INFO = Style(dim=True)
-_TYPE = Style(bold=True)
-_BLOCKED = Style(color="yellow", bold=True)
-_NOTE = Style(color="black", bgcolor="yellow", bold=True)
-
-
-# --------------------------------------------------------------------------- attachments
-
-
-def _url_name(url: str) -> str:
-    parts = urlsplit(url)
-    name = unquote(parts.path.rstrip("/").rsplit("/", 1)[-1])
-    return (name or parts.hostname or "link")[:255]
-
-
-def attachment_from(value: str) -> dict[str, str] | str:
-    """The attachment for what the user typed (a URL or a local path), or why it cannot be.
-
-    A URL becomes ``{"url", "prettyName"}`` (the name is the last part of its path); a local
-    file becomes ``{"path", "prettyName"}`` (the file name), read when the reply is sent.
-    """
-    value = value.strip()
-    if not value:
-        return "Type a URL (https://…) or the path of a local file."
-    lowered = value.lower()
-    if lowered.startswith(("http://", "https://")):
-        if any(ch.isspace() or ord(ch) < 32 for ch in value):
-            return "A URL cannot contain spaces or control characters."
-        if len(value) > MAX_URL_CHARS:
-            return "That URL is too long."
-        return {"url": value, "prettyName": _url_name(value)}
-    if "://" in value or lowered.startswith(("data:", "javascript:", "file:")):
-        return "Only http(s) links and local files can be attached."
-    path = Path(value).expanduser()
-    try:
-        if not path.exists():
-            return f"There is no file at {one_line(value, 80)}."
-        if not path.is_file():
-            return f"{one_line(value, 80)} is not a file."
-        size = path.stat().st_size
-    except OSError as error:
-        return f"{one_line(value, 80)} cannot be read: {error.strerror or error}."
-    if size > MAX_FILE_BYTES:
-        return (f"{one_line(path.name, 60)} is {size / 1_000_000:.1f} MB: files up to "
-                f"{MAX_FILE_BYTES / 1_000_000:.1f} MB can be attached. Share a link instead.")
-    return {"path": str(path.resolve()), "prettyName": path.name[:255]}
-
-
-def _describe(entry: dict[str, str]) -> str:
-    name = one_line(entry.get("prettyName") or "", 40) or "attachment"
-    where = entry.get("path") or entry.get("url") or ""
-    return f"{name}  ({one_line(where, 70)})"
-
-
-@owns_bindings
-class AttachScreen(ModalScreen[list[dict[str, str]]]):
-    """Add attachments by URL or local path, remove them; answers the new list.
-
-    ``enter`` adds what is typed (an empty line closes), ``tab`` moves to the list,
-    ``delete`` removes the highlighted attachment, ``esc`` closes.
-    """
-
-    HELP_NAME = "Attachments"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "done", "Done", id="attach.done"),
-        Binding("delete,backspace", "remove", "Remove attachment", id="attach.remove"),
-    ]
-
-    def __init__(self, entries: list[dict[str, str]], *, limit_hint: str = "") -> None:
-        super().__init__()
-        self.entries = [dict(entry) for entry in entries]
-        self.limit_hint = limit_hint
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="attach-box"):
-            yield Label("Attach a link or a local file", id="attach-title")
-            yield Input(placeholder="https://…  or  ~/path/to/file.pdf", id="attach-input")
-            yield Static(self._hint(), id="attach-hint", markup=False)
-            yield OptionList(*[Text(_describe(e)) for e in self.entries], id="attach-list")
-
-    def _hint(self) -> str:
-        hint = (f"enter adds · empty enter or esc: done · tab, then delete removes · "
-                f"files up to {MAX_FILE_BYTES / 1_000_000:.1f} MB")
-        return f"{self.limit_hint}\n{hint}" if self.limit_hint else hint
-
-    def _refill(self) -> None:
-        options = self.query_one("#attach-list", OptionList)
-        options.clear_options()
-        options.add_options([Text(_describe(e)) for e in self.entries])
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Add the typed URL or file; an empty line closes."""
-        event.stop()
-        if not event.value.strip():
-            self.dismiss(self.entries)
-            return
-        entry = attachment_from(event.value)
-        if isinstance(entry, str):
-            self.notify(entry, severity="warning", markup=False)
-            return
-        self.entries.append(entry)
-        event.input.value = ""
-        self._refill()
-
-    def action_remove(self) -> None:
-        """Remove the highlighted attachment (when the list has the focus)."""
-        options = self.query_one("#attach-list", OptionList)
-        if self.focused is not options or options.highlighted is None:
-            return
-        del self.entries[options.highlighted]
-        self._refill()
-
-    def action_done(self) -> None:
-        """Close, keeping the attachments as they are now."""
-        self.dismiss(self.entries)
-
-
-# --------------------------------------------------------------------------- the widget
+__all__ = ["Composer", "ReplyEditor"]
 
 
 class ReplyEditor(TextArea):
@@ -209,7 +66,7 @@ class ReplyEditor(TextArea):
 
 
 @owns_bindings
-class Composer(Vertical):
+class Composer(ComposerActions, ComposerInfo):
     """The reply (or note) box of one conversation; ``open`` moves it to another one.
 
     ``names`` resolves a user id to a display name (the email header's recipient).
@@ -289,7 +146,7 @@ class Composer(Vertical):
         self._editor = ReplyEditor(
             "", soft_wrap=True, tab_behavior="focus", show_line_numbers=False,
             highlight_cursor_line=False, id="composer-editor",
-            placeholder=_placeholder(mode))
+            placeholder=placeholder(mode))
         self._info = Static("", id="composer-info", markup=False)
         self._email = Static("", id="composer-email", markup=False)
         self._preview = Static("", id="composer-preview", markup=False)
@@ -479,214 +336,6 @@ class Composer(Vertical):
         if not self._save_failed:
             self._save_failed = True
             self.notify(f"Drafts cannot be saved: {error}", severity="error", markup=False)
-
-    # ------------------------------------------------------------------ display
-
-    def email_header(self) -> Text | None:
-        """``To: Name <address> · Subject: Re: …`` for an email reply, else None."""
-        conversation = self._conversation
-        if conversation is None or str(conversation.channel) not in EMAIL_CHANNELS:
-            return None
-        address = (conversation.to_email if conversation.direction == "Outbound"
-                    else conversation.from_email)
-        name = self._names(conversation.requester_id) if self._names is not None else ""
-        line = Text(no_wrap=True, overflow="ellipsis", end="")
-        line.append("To ", _INFO)
-        who = one_line(name, 40) if name and name != "—" else ""
-        if address:
-            line.append(f"{who} <{one_line(address, 60)}>" if who else one_line(address, 60),
-                        _TYPE)
-        else:
-            line.append((who or "the customer") + " (no address on record)", _TYPE)
-        subject = reply_subject(conversation.subject)
-        if subject is not None:
-            line.append("  ·  Subject ", _INFO)
-            line.append(one_line(subject, 120))
-        return line
-
-    def _show_mode(self) -> None:
-        note = self._mode == "note"
-        self.refresh_bindings()
-        self.set_class(note, "-note")
-        self.border_title = ("Note · only agents see this" if note
-                             else "Reply · the customer sees this")
-        self._editor.placeholder = _placeholder(self._mode)
-
-    def _update_info(self) -> None:
-        note = self._mode == "note"
-        header = self.email_header() if self.blocked is None and not note else None
-        self._email.display = header is not None
-        if header is not None:
-            self._email.update(header)
-        line = Text(no_wrap=True, overflow="ellipsis", end="")
-        reason = self.blocked
-        if reason is not None:
-            line.append("⊘ " + reason, _BLOCKED)
-            self._info.update(line)
-            return
-        if note:
-            line.append(" NOTE ", _NOTE)
-            line.append("  internal: only agents see it  ·  ctrl+n back to Reply  ·  "
-                        "ctrl+s adds the note", _INFO)
-            self._info.update(line)
-            return
-        line.append("Reply as ", _INFO)
-        line.append(self.content_type, _TYPE)
-        if forced_content_type(self._conversation):
-            line.append(" (WhatsApp)", _INFO)
-        else:
-            line.append("  ctrl+k switches", _INFO)
-        if self._attachments:
-            names = ", ".join(one_line(a.get("prettyName") or "attachment", 30)
-                              for a in self._attachments)
-            line.append("  ·  📎 " + names)
-        line.append("  ·  ctrl+n note  ·  ctrl+a attach  ·  ctrl+t preview  ·  ctrl+s send",
-                    _INFO)
-        self._info.update(line)
-
-    def _update_preview(self) -> None:
-        if not self.preview:
-            return
-        text = self._editor.text
-        content_type = "Text" if self._mode == "note" else self.content_type
-        self._preview.border_title = f"Preview · {content_type}"
-        if not text.strip():
-            self._preview.update(Text("Nothing to preview yet.", style=_INFO))
-            return
-        self._preview.update(render_body(content_type, text))
-
-    # ------------------------------------------------------------------ actions
-
-    def action_toggle_mode(self) -> None:
-        """Switch between a reply to the customer and an internal note (asks nothing)."""
-        self._set_mode("reply" if self._mode == "note" else "note")
-        self.notify("Writing an internal note: only agents see it." if self._mode == "note"
-                    else "Writing a reply: the customer sees it.", markup=False)
-
-    def _set_mode(self, mode: ComposeMode) -> None:
-        self._mode = mode
-        self._show_mode()
-        self._apply_rules()
-        self.post_message(self.ModeChanged(self.conversation_id, mode))
-
-    def action_toggle_preview(self) -> None:
-        """Show or hide the rendered reply beside the editor."""
-        self.preview = not self.preview
-        self._preview.display = self.preview
-        self.set_class(self.preview, "-preview")
-        self._update_preview()
-
-    def action_cycle_type(self) -> None:
-        """Switch the reply between Text and Markdown (WhatsApp is always Markdown)."""
-        if self._mode == "note":
-            self.notify("Notes are plain text.", markup=False)
-            return
-        if forced_content_type(self._conversation):
-            self.notify("WhatsApp replies are always Markdown.", markup=False)
-            return
-        self._chosen_type = "Markdown" if self._chosen_type == "Text" else "Text"
-        if self._conversation is not None:
-            self.post_message(self.ContentTypeChosen(self.channel, self._chosen_type))
-        self._update_info()
-        self._update_preview()
-
-    def action_attach(self) -> None:
-        """Add or remove attachments (links or local files)."""
-        if self.blocked is not None:
-            self.notify(self.blocked, severity="warning", markup=False)
-            return
-        if self._mode == "note" and not self._attachments:
-            self.notify("A note takes text only: switch to Reply (ctrl+n) to attach.",
-                        markup=False)
-            return
-        hint = ""
-        if forced_content_type(self._conversation):
-            hint = "WhatsApp: one attachment, .jpg .jpeg .png .pdf .doc .docx .pptx .xlsx"
-        cid = self.conversation_id
-
-        def done(entries: list[dict[str, str]] | None) -> None:
-            if entries is None or cid != self.conversation_id:
-                return
-            self._attachments = [dict(e) for e in entries]
-            self._save_draft()
-            self._update_info()
-            self.focus_editor()
-
-        self.app.push_screen(AttachScreen(self._attachments, limit_hint=hint), done)
-
-    def action_knowledge(self) -> None:
-        """Find a published help-centre article and insert its link or text at the cursor."""
-        from ..screens.inbox.article_finder import open_finder
-
-        open_finder(self, self._conversation.language if self._conversation else None)
-
-    def action_leave(self) -> None:
-        """Leave the editor for the first focusable widget outside the composer (on the thread
-        screen: the messages). The focus moves at once, so the next key is the screen's."""
-        self.flush_draft()
-        screen = self.screen
-        target = next((w for w in screen.focus_chain if self not in w.ancestors_with_self),
-                      None)
-        screen.set_focus(target)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """ctrl+s is "Send" for a reply and "Add note" for a note (the footer says which)."""
-        if action == "send":
-            return self._mode == "reply"
-        if action == "send_note":
-            return self._mode == "note"
-        return True
-
-    def action_send_note(self) -> None:
-        """Add the note (ctrl+s in Note mode)."""
-        self.action_send()
-
-    def action_send(self) -> None:
-        """Ask the host to send what is typed (the store checks it and queues it)."""
-        reason = self.blocked
-        if reason is not None:
-            self.notify(reason, severity="warning", markup=False)
-            return
-        if self._sending:
-            return
-        self.flush_draft()
-        outgoing = Outgoing(self.conversation_id, self._mode, self._editor.text.rstrip(),
-                            "Text" if self._mode == "note" else self.content_type,
-                            tuple(dict(entry) for entry in self._attachments))
-        self._sending = True
-        self._editor.read_only = True  # until the store answers: nothing typed is sent twice
-        self.post_message(self.SendRequested(self, outgoing))
-
-    def sent(self, outgoing: Outgoing) -> None:
-        """The store queued ``outgoing`` (and deleted its draft): empty the composer."""
-        self._sending = False
-        self._editor.read_only = False
-        if outgoing.conversation_id != self.conversation_id:
-            return
-        self._attachments = []
-        self._saved = (self.conversation_id, "", ())
-        self._editor.clear()
-        if self._mode == "note":  # back to replies: the next words are for the customer
-            self._mode = "reply"
-            self._show_mode()
-            self._apply_rules()
-        if self.preview:  # on its way: back to the full-width editor
-            self.action_toggle_preview()
-        self._update_info()
-        self._update_preview()
-
-    def refused(self, outgoing: Outgoing, reason: str) -> None:
-        """The store did not queue ``outgoing``: say why; the text stays."""
-        self._sending = False
-        self._editor.read_only = False
-        title = "Note not added" if outgoing.mode == "note" else "Not sent"
-        self.notify(reason, title=title, severity="warning", markup=False)
-
-
-def _placeholder(mode: ComposeMode) -> str:
-    if mode == "note":
-        return "Write an internal note…  (only agents see it; ctrl+s adds it)"
-    return "Write a reply…  (ctrl+s sends · ctrl+n writes a note instead)"
 
 
 def _frozen(entries: list[dict[str, str]]) -> tuple[tuple[tuple[str, str], ...], ...]:

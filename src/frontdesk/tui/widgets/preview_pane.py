@@ -24,7 +24,8 @@ from textual.worker import Worker
 
 from ...text import one_line
 from ..answers import Regarding, answer_of
-from .conversation_list import RowLookups, channel_label, state_glyph
+from .conversation_cells import channel_label, state_glyph
+from .conversation_list import RowLookups
 from .safe import Static
 
 if TYPE_CHECKING:

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from ...registry import owns_bindings
-from ...widgets.conversation_list import DRAFT_MARK, STATE_GLYPHS
+from ...widgets.conversation_cells import DRAFT_MARK, STATE_GLYPHS
 from ...widgets.safe import Static
 
 GUIDE = """\
