@@ -216,7 +216,7 @@ class ThreadView(VerticalScroll):
                 or ids[start:start + len(shown)] != shown or len(set(ids)) != len(ids)):
             return self.set_messages(messages)
         newer = rows[start + len(shown):]
-        self._messages = rows.select(range(start + len(shown)))
+        self._messages = rows.head(start + len(shown))
         self._index = None
         self._external = None
         self._lo, self._hi = start, start + len(shown)
