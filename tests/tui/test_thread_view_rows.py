@@ -16,7 +16,6 @@ from test_thread_view import (  # type: ignore[import-not-found]
 from frontdesk.api.models.messages import Message
 from frontdesk.api.resources.messages import WireMessage
 from frontdesk.store.message_rows import MessageRows
-from frontdesk.tui.widgets.message_view import MessageView
 from frontdesk.tui.widgets.thread_view import ThreadView
 
 
@@ -78,10 +77,24 @@ async def test_the_whole_thread_reconciled_after_the_newest_few() -> None:
         early = list(thread.message_views)
         rows = MessageRows.of_wires([*wires, wire_of(make_message(500, prefix="n"))])
         thread.reconcile(rows)
+        assert thread._messages._entries is not None, "nothing per message before the frame"
         await settle(pilot)
         ids = [message.id for message in thread.messages]
         assert ids == rows.ids
         mounted = [view.message.id for view in thread.message_views]
         assert mounted == ids[len(ids) - len(mounted):] and mounted[-1] == "n00500"
+        assert len(mounted) > len(early), "older ones mounted above"
         assert all(view.is_attached for view in early), "the shown ones kept, not remounted"
-        assert isinstance(thread.message_views[-1], MessageView)
+        assert thread.pinned_to_bottom and thread.unseen == 0
+
+        # the same message twice in the answer: shown once, the newest still at the bottom
+        thread.set_messages(known)
+        await settle(pilot)
+        doubled = MessageRows.of_wires([*wires[:200], wires[100], *wires[200:]])
+        thread.reconcile(doubled)
+        await settle(pilot)
+        ids = [message.id for message in thread.messages]
+        assert len(ids) == 500 and len(set(ids)) == 500
+        mounted = [view.message.id for view in thread.message_views]
+        assert mounted[-1] == "m00499" and len(mounted) == len(set(mounted))
+        assert visible(app, thread.message_views[-1])

@@ -96,6 +96,14 @@ class MessageRows(Sequence["Message"]):
         self._split()
         return self._external_ids
 
+    def id_at(self, position: int) -> str:
+        """The id of the message at ``position`` (negative: from the end), without making
+        the columns."""
+        entries = self._entries
+        if entries is not None:
+            return entries[position].id
+        return self._ids[position]
+
     def _split(self) -> None:
         """Make the columns and the compact form of the entries handed over, once."""
         entries = self._entries

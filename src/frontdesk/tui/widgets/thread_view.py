@@ -115,22 +115,31 @@ class ThreadView(ThreadKeys, ThreadEchoes, ThreadAnchoring):
     def reconcile(self, messages: Sequence[Message]) -> AwaitMount:
         """The whole thread, read after a part of it was shown (the newest few, known before
         the service answered): the widgets of the messages shown are kept, newer ones are
-        appended and older ones mounted above as the window grows (no flicker, no message
+        added below and older ones mounted above as the window grows (no flicker, no message
         twice). When the shown messages are not one run of ``messages`` (one was removed
-        meanwhile), the thread is shown afresh."""
+        meanwhile), the thread is shown afresh.
+
+        Like :meth:`set_messages`, nothing is done per message of the thread before the
+        frame: the shown run is looked for from the newest message back, and the id index
+        (which drops a duplicate, showing the window afresh) is built once it is painted."""
         rows = MessageRows.of(messages)
-        shown = self._messages.ids
-        ids = rows.ids
-        start = ids.index(shown[0]) if shown and shown[0] in ids else -1
-        if (start < 0 or self._echoes or self._lo != 0 or self._hi != len(shown)
-                or ids[start:start + len(shown)] != shown or len(set(ids)) != len(ids)):
+        shown = self._messages
+        count = len(shown)
+        start = _run_start(rows, shown)
+        if start < 0 or self._echoes or self._lo != 0 or self._hi != count:
             return self.set_messages(messages)
-        newer = rows[start + len(shown):]
-        self._messages = rows.head(start + len(shown))
+        newer = rows[start + count:]
+        self._messages = rows
         self._index = None
         self._external = None
-        self._lo, self._hi = start, start + len(shown)
-        await_mount = self.append(newer) if newer else AwaitMount(self, [])
+        self._lo = start
+        self._hi = len(rows)
+        views = [self._make_view(message) for message in newer]
+        self._views.extend(views)
+        if views and self._pin != "bottom":
+            self._unseen += len(views)
+            self._update_indicator()
+        await_mount = self.mount_all(views) if views else AwaitMount(self, [])
         if self.is_attached:
             # What the view shows stays as it is; older messages go above it only as many as
             # fill it, the rest of the window once that is painted (never a batch of them
@@ -140,6 +149,7 @@ class ThreadView(ThreadKeys, ThreadEchoes, ThreadAnchoring):
                 self._extend_top(missing)
             else:
                 self.call_after_refresh(self._schedule_edges)
+            self.call_after_refresh(self._ids)
             if len(rows) >= 1_000:  # the answer's parsing is over: its memory goes back
                 self.call_after_refresh(give_back)
         return await_mount
@@ -218,3 +228,18 @@ class ThreadView(ThreadKeys, ThreadEchoes, ThreadAnchoring):
     def on_new_messages_indicator_pressed(self, event: NewMessagesIndicator.Pressed) -> None:
         event.stop()
         self.action_last()
+
+
+def _run_start(rows: MessageRows, run: MessageRows) -> int:
+    """Where ``run`` (a few messages, by id) starts in ``rows``, looked for from the newest
+    message back (the run is the newest few, or close to them); -1 when it is not there."""
+    count = len(run)
+    if not count:
+        return -1
+    first = run.id_at(0)
+    for start in range(len(rows) - count, -1, -1):
+        if rows.id_at(start) == first:
+            if all(rows.id_at(start + at) == run.id_at(at) for at in range(1, count)):
+                return start
+            return -1
+    return -1
