@@ -5,9 +5,9 @@ N runs (default 7) of:
 
 * open 50 / open 10,000: from the client's answer to the frame that shows the newest
   message, and their ratio (budget: 10,000 ≤ 150 ms and ≤ 1.2 x 50).  The path timed is the
-  console's: the client reads a thread as :class:`WireMessage` s (each message's JSON and its
-  id, author and external id), the thread store holds them as ``MessageRows.of_wires`` and
-  the thread screen hands those rows to ``ThreadView.set_messages`` — so the timing starts
+  console's: the client reads a thread as ``WireMessage`` records (each message's JSON with
+  its id, author and external id), the thread store holds them as ``MessageRows.of_wires``
+  and the thread screen hands those rows to ``ThreadView.set_messages``; so the timing starts
   with the store's rows being made and ends with the frame;
 * append: ``ThreadView.append`` of one message to the frame that shows it (budget ≤ 30 ms);
 * keystroke → frame: a key event posted to the app to the frame that shows the character in
@@ -95,7 +95,7 @@ def make_messages(count: int, prefix: str = "m") -> list[Message]:
 
 def make_wires(count: int, prefix: str = "m") -> list[WireMessage]:
     """The messages of :func:`make_messages` as the client reads them from an answer: each
-    one's JSON through the client's own reading of a message."""
+    one's JSON through the client's own reading of a message (``_wire_of``)."""
     return [_wire_of(message.model_dump(mode="json", by_alias=True))
             for message in make_messages(count, prefix)]
 
