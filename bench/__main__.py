@@ -59,9 +59,9 @@ def run_thread(ctx: BenchContext) -> Outcome:
     runs = max(ctx.runs, 1)
 
     async def measure() -> dict[str, list[float]]:
-        small = thread.make_messages(small_n)
-        large = thread.make_messages(large_n)
-        medium = thread.make_messages(typing_n)
+        small = thread.make_wires(small_n)
+        large = thread.make_wires(large_n)
+        medium = thread.make_wires(typing_n)
         await thread.open_thread(small_n, small)  # warm imports, CSS and caches once
         got: dict[str, list[float]] = {"small": [], "large": [], "ratio": [], "append": [],
                                        "keys": []}

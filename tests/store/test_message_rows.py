@@ -37,3 +37,26 @@ def test_rows_read_as_models_and_compare_by_value() -> None:
     assert len(view) == 7 and len(rows) == 6 and view[-1] is echo and view.ids[-1] == "m9"
     assert view.select([0, 6]).ids == ["m0", "m9"]
     assert MessageRows.of(list(view)) == view
+
+
+def test_nothing_per_message_until_a_column_is_asked_for() -> None:
+    wires = [wire(n, external="x3" if n == 3 else None) for n in range(8)]
+    rows = MessageRows.of_wires(wires)
+    # reading, copying, taking the first few and placing a note keep the list handed over
+    assert len(rows) == 8 and rows[-1].id == "m7" and [m.id for m in rows[6:]] == ["m6", "m7"]
+    view = MessageRows.of(rows)
+    head = rows.head(5)
+    note = Message.model_validate_json(wire(20).wire)
+    placed = rows.inserted([(2, note)])
+    assert rows._entries is wires and view._entries is wires
+    assert head._entries is not None and placed._entries is not None
+    # the same messages whichever form they are in
+    split = MessageRows.of_wires(wires)
+    assert split.ids == [f"m{n}" for n in range(8)] and split._entries is None
+    assert split == rows and head == split.head(5) and head.ids == split.ids[:5]
+    assert placed.ids == ["m0", "m1", "m20", *split.ids[2:]] == split.inserted([(2, note)]).ids
+    assert placed.external_ids[4] == "x3" and placed[2] is note
+    # a copy that takes a new message leaves the rows it came from as they were
+    view.append(note)
+    assert len(view) == 9 and len(rows) == 8
+    assert view.ids[-1] == "m20" and rows.authors == split.authors

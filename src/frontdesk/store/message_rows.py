@@ -7,6 +7,13 @@ the fields a thread looks up for every message — its id, author and external i
 a full model only when one is asked for (``rows[i]``), read back from the JSON and kept in a
 small cache for as long as it is used again and again (the mounted window, the newest one).
 
+Nothing is done per message until a column is asked for: rows made from the client's answer
+(:meth:`MessageRows.of_wires`) or from models (:meth:`MessageRows.of`) hold the list they were
+given, as it is, and read ``rows[i]``, ``rows[a:b]`` and ``len(rows)`` from it. The columns
+(:attr:`~MessageRows.ids`, :attr:`~MessageRows.authors`, :attr:`~MessageRows.external_ids`)
+and the compact form (a string per message instead of its :class:`WireMessage`) are made on
+the first call that needs them — for a thread that opens, after its first frame.
+
 It is a read-only :class:`~collections.abc.Sequence` of ``Message`` to its readers, plus
 :meth:`MessageRows.append` for the thread view that adds new messages. Models given as
 models (a local echo, a test) are kept as they are.
@@ -22,6 +29,9 @@ if TYPE_CHECKING:
     from ..api.models import Message
     from ..api.resources.messages import WireMessage
 
+    #: a message as it was handed over: the client's wire form, or a model
+    Entry = WireMessage | Message
+
 __all__ = ["MessageRows"]
 
 #: full models kept at once (the mounted window of a thread view is at most 120 and a few)
@@ -31,27 +41,26 @@ CACHED = 256
 class MessageRows(Sequence["Message"]):
     """A thread's messages, oldest first: wire JSON per message, models on demand."""
 
-    __slots__ = ("_cache", "_items", "authors", "external_ids", "ids")
+    __slots__ = ("_authors", "_cache", "_entries", "_external_ids", "_ids", "_items")
 
     def __init__(self) -> None:
+        #: the messages as handed over, not yet split into columns (never changed in place:
+        #: rows copied from these rows share the list); None once split
+        self._entries: list[Entry] | None = None
         #: per message its wire JSON, or the model itself when it came as one
         self._items: list[str | Message] = []
         self._cache: OrderedDict[int, Message] = OrderedDict()
-        #: the messages' ids, authors and external ids, in the same order
-        self.ids: list[str] = []
-        self.authors: list[str] = []
-        self.external_ids: list[str | None] = []
+        self._ids: list[str] = []
+        self._authors: list[str] = []
+        self._external_ids: list[str | None] = []
 
     @classmethod
     def of_wires(cls, wires: Iterable[WireMessage]) -> MessageRows:
-        """The rows of messages read as wire JSON (the client's ``list_wires_if_changed``)."""
-        rows = cls()
-        for wire in wires:
-            rows._items.append(wire.wire)
-            rows.ids.append(wire.id)
-            rows.authors.append(wire.author_id)
-            rows.external_ids.append(wire.external_id)
-        return rows
+        """The rows of messages read as wire JSON (the client's ``list_wires_if_changed``).
+
+        A list is kept as it is (it must not change afterwards): nothing is done per message
+        until a column is asked for."""
+        return cls._holding(wires)
 
     @classmethod
     def of(cls, messages: Iterable[Message]) -> MessageRows:
@@ -59,18 +68,76 @@ class MessageRows(Sequence["Message"]):
         wire strings shared), else the models as they are."""
         if isinstance(messages, MessageRows):
             return messages.copy()
+        return cls._holding(list(messages))
+
+    @classmethod
+    def _holding(cls, entries: Iterable[Entry]) -> MessageRows:
         rows = cls()
-        for message in messages:
-            rows.append(message)
+        rows._entries = entries if type(entries) is list else list(entries)
         return rows
+
+    # ------------------------------------------------------------------- columns --
+
+    @property
+    def ids(self) -> list[str]:
+        """The messages' ids, in order (do not modify)."""
+        self._split()
+        return self._ids
+
+    @property
+    def authors(self) -> list[str]:
+        """The messages' authors' ids, in order (do not modify)."""
+        self._split()
+        return self._authors
+
+    @property
+    def external_ids(self) -> list[str | None]:
+        """The messages' external ids, in order (do not modify)."""
+        self._split()
+        return self._external_ids
+
+    def id_at(self, position: int) -> str:
+        """The id of the message at ``position`` (negative: from the end), without making
+        the columns."""
+        entries = self._entries
+        if entries is not None:
+            return entries[position].id
+        return self._ids[position]
+
+    def _split(self) -> None:
+        """Make the columns and the compact form of the entries handed over, once."""
+        entries = self._entries
+        if entries is None:
+            return
+        self._entries = None
+        self._ids = [entry.id for entry in entries]
+        self._authors = [entry.author_id for entry in entries]
+        self._external_ids = [entry.external_id for entry in entries]
+        # a WireMessage is a tuple (its JSON kept), a model is kept as it is
+        self._items = [entry.wire if isinstance(entry, tuple) else entry for entry in entries]
+
+    # ------------------------------------------------------------- making others --
 
     def copy(self) -> MessageRows:
         """Another rows object with the same messages (the strings and models shared)."""
+        if self._entries is not None:
+            return MessageRows._holding(self._entries)  # never changed in place: shared
         rows = MessageRows()
         rows._items = list(self._items)
-        rows.ids = list(self.ids)
-        rows.authors = list(self.authors)
-        rows.external_ids = list(self.external_ids)
+        rows._ids = list(self._ids)
+        rows._authors = list(self._authors)
+        rows._external_ids = list(self._external_ids)
+        return rows
+
+    def head(self, count: int) -> MessageRows:
+        """The first ``count`` messages."""
+        if self._entries is not None:
+            return MessageRows._holding(self._entries[:count])
+        rows = MessageRows()
+        rows._items = self._items[:count]
+        rows._ids = self._ids[:count]
+        rows._authors = self._authors[:count]
+        rows._external_ids = self._external_ids[:count]
         return rows
 
     def select(self, positions: Iterable[int]) -> MessageRows:
@@ -82,39 +149,55 @@ class MessageRows(Sequence["Message"]):
     def add_from(self, source: MessageRows, positions: Iterable[int]) -> None:
         """Add ``source``'s messages at these positions at the end (their strings shared,
         no model read)."""
+        self._split()
+        source._split()
         for at in positions:
             self._items.append(source._items[at])
-            self.ids.append(source.ids[at])
-            self.authors.append(source.authors[at])
-            self.external_ids.append(source.external_ids[at])
+            self._ids.append(source._ids[at])
+            self._authors.append(source._authors[at])
+            self._external_ids.append(source._external_ids[at])
 
     def inserted(self, entries: Iterable[tuple[int, Message]]) -> MessageRows:
         """Another rows object with each ``(position, model)`` of ``entries`` placed before
         the message now at ``position`` (``len(self)``: at the end); positions in order."""
+        if self._entries is not None:
+            held = self._entries
+            out: list[Entry] = []
+            start = 0
+            for position, message in entries:
+                out += held[start:position]
+                out.append(message)
+                start = position
+            out += held[start:]
+            return MessageRows._holding(out)
         rows = MessageRows()
         start = 0
         for position, message in entries:
             rows._items += self._items[start:position]
-            rows.ids += self.ids[start:position]
-            rows.authors += self.authors[start:position]
-            rows.external_ids += self.external_ids[start:position]
+            rows._ids += self._ids[start:position]
+            rows._authors += self._authors[start:position]
+            rows._external_ids += self._external_ids[start:position]
             rows.append(message)
             start = position
         rows._items += self._items[start:]
-        rows.ids += self.ids[start:]
-        rows.authors += self.authors[start:]
-        rows.external_ids += self.external_ids[start:]
+        rows._ids += self._ids[start:]
+        rows._authors += self._authors[start:]
+        rows._external_ids += self._external_ids[start:]
         return rows
 
     def append(self, message: Message) -> None:
         """Add a message (as a model) at the end."""
+        self._split()
         self._items.append(message)
-        self.ids.append(message.id)
-        self.authors.append(message.author_id)
-        self.external_ids.append(message.external_id)
+        self._ids.append(message.id)
+        self._authors.append(message.author_id)
+        self._external_ids.append(message.external_id)
+
+    # ------------------------------------------------------------------ reading --
 
     def __len__(self) -> int:
-        return len(self._items)
+        entries = self._entries
+        return len(entries if entries is not None else self._items)
 
     @overload
     def __getitem__(self, index: int) -> Message: ...
@@ -123,20 +206,27 @@ class MessageRows(Sequence["Message"]):
     def __getitem__(self, index: slice) -> list[Message]: ...
 
     def __getitem__(self, index: int | slice) -> Message | list[Message]:
+        count = len(self)
         if isinstance(index, slice):
-            return [self._model(at) for at in range(*index.indices(len(self._items)))]
+            return [self._model(at) for at in range(*index.indices(count))]
         if index < 0:
-            index += len(self._items)
-        if not 0 <= index < len(self._items):
+            index += count
+        if not 0 <= index < count:
             raise IndexError("message index out of range")
         return self._model(index)
 
     def __iter__(self) -> Iterator[Message]:
-        for at in range(len(self._items)):
+        for at in range(len(self)):
             yield self._model(at)
 
     def _model(self, at: int) -> Message:
-        item = self._items[at]
+        entries = self._entries
+        item: str | Entry
+        if entries is not None:
+            entry = entries[at]
+            item = entry.wire if isinstance(entry, tuple) else entry
+        else:
+            item = self._items[at]
         if not isinstance(item, str):
             return item
         cache = self._cache
@@ -154,7 +244,7 @@ class MessageRows(Sequence["Message"]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, MessageRows):
-            if self.ids != other.ids:
+            if len(self) != len(other) or self.ids != other.ids:
                 return False
             return all(a == b if type(a) is type(b) else self._model(n) == other._model(n)
                        for n, (a, b) in enumerate(zip(self._items, other._items, strict=True)))

@@ -359,5 +359,5 @@ def _nothing() -> None:
 def _id_at(messages: Sequence[Message], position: int) -> str:
     """The id of one message, without reading a compact row back into a model."""
     if isinstance(messages, MessageRows):
-        return messages.ids[position]
+        return messages.id_at(position)
     return messages[position].id
