@@ -17,7 +17,7 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
-from frontdesk.tui.worker_failures import failure_line
+from frontdesk.tui.worker_failures import failure_line, failure_said
 
 
 class Boom(RuntimeError):
@@ -32,6 +32,22 @@ def said(app: FrontdeskApp) -> list[str]:
 def one_line_only(line: str) -> None:
     assert line.endswith("— the details are in the log."), line
     assert "\n" not in line and "\x1b" not in line and "Traceback" not in line
+
+
+def test_a_boundary_outside_a_worker_says_its_failure_the_same_way(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``failure_said``: the traceback in the log, one clean line for the screen."""
+    caplog.set_level(logging.ERROR, logger="frontdesk.tui.workers")
+    try:
+        raise Boom("the draft table\n\x1b]52;c;aGk=\x07is gone")
+    except Boom as error:
+        line = failure_said("read the draft", error)
+    assert line.startswith("Could not read the draft: Boom: the draft table")
+    one_line_only(line)
+    assert "\x07" not in line
+    records = [r for r in caplog.records if r.name == "frontdesk.tui.workers"]
+    assert len(records) == 1 and records[0].exc_info is not None
+    assert records[0].exc_info[0] is Boom
 
 
 async def test_a_failed_worker_is_logged_and_said_in_one_line(
