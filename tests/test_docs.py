@@ -1,11 +1,11 @@
-"""The contributor documents are a map: every file and folder they name exists.
+"""The project's documents are a map: every file, folder and module they name exists.
 
-CONTRIBUTING.md and docs/quality.md send a newcomer to paths; after a file moves or is split,
-a stale path sends them nowhere. Checked here:
+CONTRIBUTING.md, docs/quality.md and the README send a reader to paths; after a file moves or
+is split, a stale path sends them nowhere. Checked here:
 
 - in CONTRIBUTING's layout tree, every ``name.py`` and ``folder/`` is looked for in the folder
   whose block it is written in (``api/`` … ``client.py`` is ``src/frontdesk/api/client.py``);
-- everywhere else in both documents, every path in backticks (``tui/screens/inbox/thread.py``,
+- everywhere else in each document, every path in backticks (``tui/screens/inbox/thread.py``,
   ``tests/tui/conftest.py``, ``guard.py``) must be the end of a path in the repository;
 - every module in backticks (``store.typed_time``, ``tui.answers.Answered``,
   ``frontdesk.store.session.Session``) must be a module of the package, and the name after it
@@ -24,13 +24,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ("CONTRIBUTING.md", "docs/quality.md")
+DOCUMENTS = ("CONTRIBUTING.md", "docs/quality.md", "README.md")
 #: where the repository's paths are looked for (not the virtualenv, caches or git)
 SEARCHED = ("src", "tests", "bench", "docs", "styles", "examples", ".ci")
 #: what a backticked word must end with to be taken for a file
 FILE_ENDINGS = (".py", ".md", ".toml", ".tcss", ".lock", ".json", ".cfg")
 #: names of things that are written by a run, not kept in the repository
-NOT_KEPT = {".venv/mypy_cache", "screenshots/", "config.toml"}
+NOT_KEPT = {".venv/mypy_cache", "screenshots/", "config.toml", "demo/sandbox.db.key"}
 
 LAYOUT = re.compile(r"^## Layout\s*$.*?^```\n(.*?)^```", re.MULTILINE | re.DOTALL)
 BACKTICKED = re.compile(r"`([^`\n]+)`")
@@ -75,10 +75,11 @@ def pathlike(word: str) -> bool:
     """A word in backticks that names a file or folder (not code, not a key)."""
     if " " in word or is_placeholder(word) or word.startswith(("-", ".venv/bin")):
         return False
+    if word.startswith(("/", "v1/")):  # a path of the service, not of the repository
+        return False
     if word.endswith(FILE_ENDINGS):
         return True
-    return "/" in word and re.fullmatch(r"[\w.-]+(/[\w.-]+)*/?", word) is not None \
-        and not word.startswith(("/", "v1/"))
+    return "/" in word and re.fullmatch(r"[\w.-]+(/[\w.-]+)*/?", word) is not None
 
 
 def layout_entries(text: str) -> list[tuple[str, str]]:
@@ -128,9 +129,14 @@ def test_every_path_a_document_names_exists(document: str) -> None:
 
 
 def top_level_names(module: Path) -> set[str]:
-    """What a module defines or imports at its top level."""
-    names: set[str] = set()
-    for node in ast.parse(module.read_text(encoding="utf-8")).body:
+    """What a module defines or imports at its top level, and the names it lists as strings
+    at its top level (``__all__``, a package's table of names it loads on first use)."""
+    tree = ast.parse(module.read_text(encoding="utf-8"))
+    names: set[str] = {node.value for statement in tree.body
+                       if isinstance(statement, ast.Assign | ast.AnnAssign)
+                       for node in ast.walk(statement)
+                       if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    for node in tree.body:
         if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
