@@ -1,6 +1,7 @@
 """A worker's unexpected failure reaches one place: logged with its traceback, said in one
 line on screen, and the console goes on (docs/quality.md: no traceback on screen, nothing
-silent)."""
+silent). Workers that undo something first (the composer, the preview pane) still lose
+nothing: the text stays, the pane never says "Loading…" for good."""
 
 from __future__ import annotations
 
@@ -10,16 +11,48 @@ from typing import Any
 import pytest
 from textual.worker import Worker
 
+from frontdesk.api.models import Message
+from frontdesk.store.compose import Compose, Outgoing
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.worker_failures import failure_line
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.widgets.preview_pane import PreviewPane
+from frontdesk.tui.worker_failures import failure_line, failure_said
 
 
 class Boom(RuntimeError):
     """A bug in a worker."""
 
 
+def said(app: FrontdeskApp) -> list[str]:
+    """The failures said so far (the one handler's lines)."""
+    return [n.message for n in app._notifications if n.message.startswith("Could not")]
+
+
+def one_line_only(line: str) -> None:
+    assert line.endswith("— the details are in the log."), line
+    assert "\n" not in line and "\x1b" not in line and "Traceback" not in line
+
+
+def test_a_boundary_outside_a_worker_says_its_failure_the_same_way(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``failure_said``: the traceback in the log, one clean line for the screen."""
+    caplog.set_level(logging.ERROR, logger="frontdesk.tui.workers")
+    try:
+        raise Boom("the draft table\n\x1b]52;c;aGk=\x07is gone")
+    except Boom as error:
+        line = failure_said("read the draft", error)
+    assert line.startswith("Could not read the draft: Boom: the draft table")
+    one_line_only(line)
+    assert "\x07" not in line
+    records = [r for r in caplog.records if r.name == "frontdesk.tui.workers"]
+    assert len(records) == 1 and records[0].exc_info is not None
+    assert records[0].exc_info[0] is Boom
+
+
 async def test_a_failed_worker_is_logged_and_said_in_one_line(
-        console: Any, caplog: pytest.LogCaptureFixture) -> None:
+        console: Any, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
         await console.ready(pilot)
@@ -52,6 +85,53 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         assert app.is_running
         last = [n.message for n in app._notifications][-1]
         assert last == "Could not read the tags: KeyError: 'id' — the details are in the log."
+
+        # the preview pane: a bug reading the messages is said once, and the pane says they
+        # could not be read instead of "Loading…"
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        pane = inbox.query_one(PreviewPane)
+        row = inbox.conversation_list.highlighted
+        assert row is not None
+
+        async def broken_loader(conversation_id: int) -> list[Message]:
+            raise Boom("no messages\nhere")
+
+        pane._load = broken_loader
+        pane.show(row)
+        before = len(said(app))
+        pane._fetch()
+        await console.idle(pilot)
+        new = said(app)[before:]
+        assert len(new) == 1 and new[0].startswith("Could not read the last messages"), new
+        one_line_only(new[0])
+        assert "The messages could not be read." in str(pane.render())
+
+        # the composer: a bug while queueing is said once, and the text stays, editable
+        async def broken_send(self: Compose, outgoing: Outgoing, conversation: Any) -> None:
+            raise Boom("the outbox is confused")
+
+        monkeypatch.setattr(Compose, "send", broken_send)
+        thread = ThreadScreen(row.id)
+        await app.push_screen(thread)
+        await console.idle(pilot)
+        composer = thread.composer
+        composer.editor.focus()
+        await pilot.press(*"Kept")
+        before = len(said(app))
+        await pilot.press("ctrl+s")
+        await console.idle(pilot)
+        new = said(app)[before:]
+        assert len(new) == 1 and new[0].startswith("Could not queue the reply"), new
+        one_line_only(new[0])
+        assert composer.editor.text.startswith("Kept")
+        assert not composer.editor.read_only
+        await pilot.press("!")
+        assert composer.editor.text.startswith("Kept!")
+        monkeypatch.undo()
+        await pilot.press("escape")
+        await console.idle(pilot)
+
         await pilot.press("2")
         await console.idle(pilot)
         assert app.current_mode == "queues"

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..api.wire_time import format_utc, parse_wire_time
 from .draft_modes import ComposeMode, draft_mode, set_draft_mode
 from .errors import Refusal, Refused
+from .local_failures import LOCAL_FAILURES
 from .outbox import OutboxItem
 from .outbox_payloads import note_payload, reply_payload
 
@@ -98,7 +99,7 @@ class Compose:
         """Text or Markdown, as last chosen for this channel."""
         try:
             chosen = self._local.snapshot(TYPES_SNAPSHOT)
-        except Exception:  # a damaged store: the default, and the reply still goes
+        except LOCAL_FAILURES:  # a damaged store: the default, and the reply still goes
             return "Text"
         value = chosen.get(channel) if isinstance(chosen, dict) else None
         return value if value in ("Text", "Markdown") else "Text"
@@ -153,11 +154,11 @@ class Compose:
             item = self._outbox.enqueue(outgoing.conversation_id, payload)
         except ValueError as error:
             raise Refused(f"It cannot be sent: {error}.") from error
-        except Exception as error:  # the local store could not keep it: the text stays
+        except LOCAL_FAILURES as error:  # the local store could not keep it: the text stays
             raise Refused(f"It could not be queued: {error}") from error
         if outgoing.mode == "note":
             # only the next draft's mode: never worth failing a send
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(*LOCAL_FAILURES):
                 self.remember_mode(outgoing.conversation_id, "reply")
         return item
 

@@ -125,7 +125,7 @@ class LiveConnection:
             if self.on_refused is not None:
                 try:
                     self.on_refused()
-                except Exception:
+                except Exception:  # a boundary: a listener's bug must not stop the polls
                     log.exception("refused-key listener failed")
             return
         unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)

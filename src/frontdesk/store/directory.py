@@ -96,7 +96,7 @@ class Directory:
             self._tag_colors = {str(t["id"]): t["color"] if isinstance(t.get("color"), str)
                                 else None for t in self._cached["tags"]}
             self.my_queue_ids = {str(q) for q in cached.get("my_queues", [])}
-        except Exception:  # a cache from another version: start afresh
+        except (KeyError, TypeError, ValueError, AttributeError):  # another version's cache
             log.warning("ignoring an unreadable directory cache")
             self._cached, self._queue_names, self._tag_names = {}, {}, {}
             self._tag_colors = {}
@@ -111,7 +111,7 @@ class Directory:
         for item in self._cached.pop(kind, []):
             try:
                 record = model.model_validate(item)
-            except Exception:  # a cache from another version
+            except ValueError:  # a cache from another version (pydantic's ValidationError)
                 continue
             out[record.id] = record
         return out

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal
 
+from .local_failures import LOCAL_FAILURES
+
 if TYPE_CHECKING:
     from .local import LocalStore
 
@@ -21,7 +23,7 @@ def draft_mode(local: LocalStore, conversation_id: int) -> ComposeMode:
     """Whether the conversation's draft is a note or a reply (a reply unless kept)."""
     try:
         kept = local.snapshot(MODES_SNAPSHOT)
-    except Exception:  # a damaged store: a reply, the composer shows it plainly
+    except LOCAL_FAILURES:  # a damaged store: a reply, the composer shows it plainly
         return "reply"
     notes = kept if isinstance(kept, list) else []
     return "note" if conversation_id in notes else "reply"

@@ -171,7 +171,7 @@ class LiveStore(LiveConnection):
         for listener in list(self._listeners):
             try:
                 listener(name, value)
-            except Exception as error:
+            except Exception as error:  # a boundary: one listener's bug must not stop the rest
                 log.exception("a listener of %s failed", name)
                 self._failure(name, error)
 
@@ -182,7 +182,7 @@ class LiveStore(LiveConnection):
         self._failed.add(name)
         try:
             self.on_failure(name, error)
-        except Exception:
+        except Exception:  # reporting must never take the polls down
             log.exception("could not report the failure of %s", name)
 
     # ------------------------------------------------------------------ running
@@ -202,6 +202,7 @@ class LiveStore(LiveConnection):
         for topic in self._topics.values():
             self._cancel(topic)
         for task in tasks:
+            # a boundary: stopping goes on (a loop's failure was logged where it happened)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 

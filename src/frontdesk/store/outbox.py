@@ -44,6 +44,7 @@ from frontdesk.api.wire_time import parse_wire_time
 
 from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore
+from .local_failures import LOCAL_FAILURES
 from .outbox_payloads import CONTENT_TYPES, note_payload, reply_payload
 from .outbox_sending import OutboxSending
 
@@ -302,7 +303,7 @@ class Outbox(OutboxSending):
             self._local.save_draft(item.conversation_id, text, attachments)
             draft = self._local.draft(item.conversation_id)
         if is_note(item.payload):  # it comes back as a note, never as a reply
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(*LOCAL_FAILURES):  # the text is back; only its mode is not
                 set_draft_mode(self._local, item.conversation_id, "note")
         self._changed()
         return draft
@@ -348,5 +349,5 @@ class Outbox(OutboxSending):
             return
         try:
             self._on_change()
-        except Exception:
+        except Exception:  # a boundary: a listener's bug must not break the outbox (logged)
             log.exception("outbox on_change callback failed")

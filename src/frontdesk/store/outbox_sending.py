@@ -82,7 +82,9 @@ class OutboxSending:
             self._set_state(item.id, "failed", describe(exc))
             return "failed"
         except Exception as exc:
-            log.warning("reply %s could not be sent: %r", item.id, exc)
+            # a boundary: a surprise in one send (a bug, an answer nobody expected) must not
+            # stop the sender; the item stays, failed with what went wrong, to retry or edit
+            log.warning("reply %s could not be sent: %r", item.id, exc, exc_info=True)
             self._set_state(item.id, "failed", describe(exc))
             return "failed"
         self._delete(item.id)
@@ -112,7 +114,7 @@ class OutboxSending:
             except LocalWriteError as error:  # a full disk: try again later, said elsewhere
                 log.warning("the outbox could not flush: %s", error)
                 self._retry_at = self._clock() + self._policy.max_delay
-            except Exception:
+            except Exception:  # a boundary: the sender runs as long as the app: try again later
                 log.exception("the outbox could not flush")
                 self._retry_at = self._clock() + self._policy.max_delay
             if self._retry_at is None:

@@ -176,7 +176,8 @@ class Session(SessionStores, SessionTopics):
             assert self._connect is not None
             try:
                 self._client = self._connect()
-            except Exception as error:  # a missing key, a locked keyring, a bad address…
+            except Exception as error:  # a boundary: a missing key, a locked keyring (its
+                # backends raise what they like), a bad address… kept, said with the link
                 self._connect_error = str(error) or type(error).__name__
                 from ..settings import ConfigError
 
@@ -218,7 +219,7 @@ class Session(SessionStores, SessionTopics):
         assert self._new_key is not None
         try:
             key = await asyncio.to_thread(self._new_key)
-        except Exception as error:  # the keyring locked, the file gone: keep waiting
+        except Exception as error:  # a boundary: the keyring locked, the file gone: keep waiting
             log.info("could not read the key again: %s", error)
             return
         if key is None or self._client is None:
@@ -324,9 +325,10 @@ class Session(SessionStores, SessionTopics):
                 task.cancel()
         if self._outbox_task is not None:
             self._outbox_task.cancel()
+            # a boundary: closing goes on (the sender logs its own failures)
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._outbox_task
-        with contextlib.suppress(Exception):
+        with contextlib.suppress(Exception):  # a boundary: closing goes on to close the rest
             self.inbox.save()
         if self._client is not None:
             await self._client.aclose()

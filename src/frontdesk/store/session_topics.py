@@ -107,12 +107,9 @@ class SessionTopics:
             definition = await client.business_hours.definition(chosen.id,
                                                                 priority=Priority.BACKGROUND)
             self.schedule_id = chosen.id
-            from zoneinfo import ZoneInfo
+            from .hours_calendar import zone_named
 
-            try:
-                self.schedule_zone = ZoneInfo(definition.timezone)
-            except Exception:
-                self.schedule_zone = None
+            self.schedule_zone = zone_named(definition.timezone)
         before = self.wall()
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()

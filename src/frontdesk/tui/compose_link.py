@@ -2,6 +2,10 @@
 messages: hand them to the store (:mod:`frontdesk.store.compose`) and answer the composer.
 
 One function per message, so every host (the thread screen, a test's bare app) does the same.
+They run in message handlers, outside any worker, where an exception would end the console:
+each catches what fails at that boundary, keeps what was typed, logs it and says it in one
+line (:func:`~frontdesk.tui.worker_failures.failure_said`). Sending runs in the host's
+worker instead, so its failures reach the console's one handler.
 """
 
 from __future__ import annotations
@@ -9,7 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..store.compose import ComposeMode
+from ..store.local import LocalStoreError
 from .widgets.composer import Composer
+from .worker_failures import failure_said
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -41,8 +47,8 @@ def start(session: Session, conversation_id: int, conversation: Conversation | N
     compose = session.compose
     try:
         draft = compose.draft(conversation_id)
-    except Exception as error:  # a damaged store must not stop the thread from opening
-        host.notify(f"The draft could not be read: {error}", severity="error", markup=False)
+    except Exception as error:  # a boundary: a damaged store must not stop the thread opening
+        host.notify(failure_said("read the draft", error), severity="error", markup=False)
         draft = None
     channel = str(conversation.channel) if conversation is not None else ""
     content_type = compose.content_type(channel) if channel else "Text"
@@ -53,7 +59,11 @@ def save_draft(session: Session, event: Composer.DraftChanged) -> None:
     """Save the composer's content as the conversation's draft (one UPSERT, at once)."""
     try:
         session.compose.save_draft(event.conversation_id, event.text, event.attachments)
-    except Exception as error:
+    except LocalStoreError as error:  # a full disk: the composer says it once, the text stays
+        event.composer.draft_saved(error)
+        return
+    except Exception as error:  # a boundary: a bug must not lose what is being typed
+        failure_said("save the draft", error)
         event.composer.draft_saved(error)
         return
     event.composer.draft_saved()
@@ -72,9 +82,9 @@ def remember_content_type(session: Session, event: Composer.ContentTypeChosen, *
     """Keep the channel's Text/Markdown choice (``host`` says when it cannot)."""
     try:
         session.compose.remember_content_type(event.channel, event.content_type)
-    except Exception as error:
-        host.notify(f"The choice could not be kept: {error}", severity="warning",
-                    markup=False)
+    except Exception as error:  # a boundary: the choice is only a convenience
+        host.notify(failure_said("keep the choice of Text or Markdown", error),
+                    severity="warning", markup=False)
 
 
 def remember_mode(session: Session, event: Composer.ModeChanged, *,
@@ -82,8 +92,9 @@ def remember_mode(session: Session, event: Composer.ModeChanged, *,
     """Keep whether the conversation's draft is a note (``host`` says when it cannot)."""
     try:
         session.compose.remember_mode(event.conversation_id, event.mode)
-    except Exception as error:
-        host.notify(f"The mode could not be kept: {error}", severity="warning", markup=False)
+    except Exception as error:  # a boundary: the mode is only a convenience
+        host.notify(failure_said("keep whether the draft is a note", error),
+                    severity="warning", markup=False)
 
 
 async def send(session: Session, event: Composer.SendRequested,

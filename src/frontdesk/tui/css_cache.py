@@ -67,7 +67,7 @@ class SharedStylesheet(Stylesheet):
                              tie_breaker=tie_breaker, scope=scope)
         try:
             fresh.parse()
-        except Exception:
+        except Exception:  # cleanup, then re-raise: what was invalid is kept for Textual's report
             self._invalid_css.update(fresh._invalid_css)
             raise
         self._rules = fresh.rules

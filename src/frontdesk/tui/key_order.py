@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from textual import events
 from textual._context import active_message_pump
-from textual.app import App
+from textual.app import App, ScreenStackError, UnknownModeError
 from textual.screen import Screen
 
 __all__ = ["KEY_PATIENCE", "OrderedKey", "OrderedKeysApp"]
@@ -152,7 +152,7 @@ class OrderedKeysApp(App[ReturnType]):
         """Whether a message waits in the screen in front or one of its widgets."""
         try:
             screen = self.screen
-        except Exception:  # no screen yet, or the app is closing
+        except (ScreenStackError, UnknownModeError):  # no screen yet, or the app is closing
             return False
         return any(not node._message_queue.empty()
                    for node in (screen, *screen.walk_children()))

@@ -5,6 +5,8 @@ then keeps the error to itself (its devtools log). :class:`ReportingWorkers` is 
 worker manager: every such worker that ends in error is handed to one callback, which writes
 the traceback to the log file and tells the user, in one line, what did not happen.
 Expected refusals are handled inside the workers; what arrives here is a bug or a surprise.
+Code outside a worker that must not fail (a message handler) says its failures the same way
+with :func:`failure_said`.
 """
 
 from __future__ import annotations
@@ -62,11 +64,7 @@ def what_failed(worker: Worker[Any]) -> str:
 
 def failure_line(worker: Worker[Any]) -> str:
     """``Could not load (Admin): KeyError: 'id' — the details are in the log``."""
-    error = worker.error
-    kind = type(error).__name__ if error is not None else "error"
-    text = one_line(str(error), _REASON_WIDTH) if error is not None else ""
-    reason = f"{kind}: {text}" if text else kind
-    return f"Could not {what_failed(worker)}: {reason} — the details are in the log."
+    return _line(what_failed(worker), worker.error)
 
 
 def log_failure(worker: Worker[Any]) -> None:
@@ -75,6 +73,23 @@ def log_failure(worker: Worker[Any]) -> None:
     log.error("worker %s failed: %s", what_failed(worker), error,
               exc_info=(type(error), error, error.__traceback__)
               if isinstance(error, BaseException) else None)
+
+
+def failure_said(what: str, error: BaseException) -> str:
+    """The same for a failure caught at a boundary outside a worker (a message handler,
+    where an exception would end the console): logged with its traceback; returns the one
+    line to show (``Could not save the draft: OSError: … — the details are in the log.``).
+    ``what`` is what did not happen, in a few words."""
+    log.error("could not %s: %s", what, error,
+              exc_info=(type(error), error, error.__traceback__))
+    return _line(what, error)
+
+
+def _line(what: str, error: object) -> str:
+    kind = type(error).__name__ if error is not None else "error"
+    text = one_line(str(error), _REASON_WIDTH) if error is not None else ""
+    reason = f"{kind}: {text}" if text else kind
+    return f"Could not {what}: {reason} — the details are in the log."
 
 
 def _place(worker: Worker[Any]) -> str:

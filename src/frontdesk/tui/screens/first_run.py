@@ -276,7 +276,8 @@ class ConnectScreen(Screen[None]):
     async def _connect(self, profile: Profile, key: ApiKey) -> None:
         try:
             await self._sign_in(profile, key)
-        except Exception as error:  # a bug: say so on the form, details in the log file
+        except Exception as error:  # a boundary: this app has no console's handler for
+            # failed workers; a bug is said on the form (nothing saved), details in the log
             log.exception("connecting the first profile failed")
             self.show_status(f"Unexpected problem ({type(error).__name__}); nothing was "
                              "saved. Details are in the log file.", problem=True)

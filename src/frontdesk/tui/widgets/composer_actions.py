@@ -175,7 +175,12 @@ class ComposerActions(Vertical):
 
     def refused(self, outgoing: Outgoing, reason: str) -> None:
         """The store did not queue ``outgoing``: say why; the text stays."""
-        self._sending = False
-        self._editor.read_only = False
+        self.unsent()
         title = "Note not added" if outgoing.mode == "note" else "Not sent"
         self.notify(reason, title=title, severity="warning", markup=False)
+
+    def unsent(self) -> None:
+        """Sending failed unexpectedly (the console's one handler says why): the text stays
+        and can be edited and sent again."""
+        self._sending = False
+        self._editor.read_only = False

@@ -30,6 +30,7 @@ from .safe import Static
 
 if TYPE_CHECKING:
     from ...api.models import Message
+    from ...store.errors import Refused
     from ...store.rows import InboxRow
 
 __all__ = ["PreviewPane"]
@@ -118,7 +119,8 @@ class PreviewPane(Static):
         known = self._messages.get(conversation.id) if conversation is not None else None
         return known is not None and known[0] == conversation
 
-    @work(exclusive=True, exit_on_error=False, group="preview")
+    @work(exclusive=True, exit_on_error=False, group="preview",
+          description="read the last messages")
     async def _fetch(self) -> None:
         conversation = self._conversation
         self._timer = None
@@ -127,15 +129,21 @@ class PreviewPane(Static):
         self.fetches += 1
         self._fetching = conversation.id
         try:
-            result: list[Message] | str
-            try:
-                messages, refusal = await answer_of(self._load(conversation.id))
-                result = refusal.reason if refusal is not None else messages or []
-            except Exception as error:  # never "Loading…" for good: say what went wrong
-                result, refusal = f"Could not read the messages: {error}", None
+            messages, refusal = await answer_of(self._load(conversation.id))
+        except Exception:
+            # cleanup, then on to the console's one handler (logged, said in one line): the
+            # pane never says "Loading…" for good
+            self._keep(conversation, "The messages could not be read.", None)
+            raise
         finally:
             if self._fetching == conversation.id:
                 self._fetching = None
+        self._keep(conversation, refusal.reason if refusal is not None else messages or [],
+                   refusal)
+
+    def _keep(self, conversation: InboxRow, result: list[Message] | str,
+              refusal: Refused | None) -> None:
+        """Keep what was read (or why not) and say so to the pane."""
         self._messages[conversation.id] = (conversation, result)
         self._messages.move_to_end(conversation.id)
         while len(self._messages) > self.CACHE_SIZE:

@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 
 from ....api.models import BusinessHourEntry, BusinessHoursStatus, ScheduleDefinition, ScheduleRef
-from ....store.hours_calendar import Calendar, CalendarDay
+from ....store.hours_calendar import Calendar, CalendarDay, zone_named
 from ....text import one_line, safe
 from ...answers import Returned, answer_of
 from ...widgets.safe import DataTable, Label, Static
@@ -31,13 +31,6 @@ DAY_STEPS: tuple[int, ...] = (1, 7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84, 
 DASH = "\u2013"
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-def _zone(name: str) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(name)
-    except Exception:
-        return None
 
 
 def short_time(text: str) -> str:
@@ -251,7 +244,7 @@ class HoursPane(AdminPane):
         self._paint(definition, calendar)
 
     def _paint(self, definition: ScheduleDefinition, calendar: Calendar) -> None:
-        zone = _zone(definition.timezone)
+        zone = zone_named(definition.timezone)
         lines = [f"[b]{safe(one_line(definition.name, 40))}[/b]  "
                  f"[dim]{safe(definition.timezone)}[/dim]",
                  "Now: " + safe(describe_status(calendar.status, zone))]
@@ -301,7 +294,7 @@ class HoursPane(AdminPane):
             status = await store.status_at_text(
                 schedule.id, text, timezone,
                 self.calendar.status.timestamp if self.calendar is not None else None)
-            zone = _zone(timezone)
+            zone = zone_named(timezone)
             moment = status.timestamp.astimezone(zone) if zone else status.timestamp
             verdict = "open" if status.is_open else "closed"
             said = describe_status(status, zone).split(" · ", 1)

@@ -73,7 +73,7 @@ class QuickResponsePicker(FilterPicker[str | None]):
             names = asyncio.ensure_future(store.names_for(self.conversation_id))
             try:
                 entries = await store.quick_responses()
-            except BaseException:
+            except BaseException:  # cleanup, then re-raise: the names are not wanted any more
                 names.cancel()
                 raise
             return entries, await names

@@ -41,14 +41,16 @@ class ThreadComposing(ThreadParts):
     class Queued(Regarding[Composer.SendRequested, OutboxItem]):
         """The store answered the composer's reply or note (``about``: its request)."""
 
-    @work(group="composer-send", exit_on_error=False)
+    @work(group="composer-send", exit_on_error=False, description="queue the reply")
     async def _send(self, event: Composer.SendRequested) -> None:
         conversation = self._conversation()
         try:
             answer = await answer_of(compose_link.send(self.session, event, conversation))
-        except Exception as error:  # never a traceback: the text stays in the composer
-            event.composer.refused(event.outgoing, f"It could not be queued: {error}")
-            return
+        except BaseException:
+            # cleanup, then on to the console's one handler (logged, said in one line): the
+            # text stays in the composer, editable again
+            event.composer.unsent()
+            raise
         self.post_message(self.Queued(event, *answer))
 
     def on_thread_composing_queued(self, message: Queued) -> None:

@@ -22,6 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.events import Resize
 
 from ....api.models import AVAILABILITY_CHANNELS
@@ -201,7 +202,7 @@ class QueuesScreen(ModeScreen):
         """The queues on screen (the store spends its requests on these)."""
         try:
             table = self.query_one("#queues-table", DataTable)
-        except Exception:
+        except NoMatches:  # not composed yet
             return None
         return self._table_rows.visible(table)
 

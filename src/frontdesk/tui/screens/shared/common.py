@@ -98,9 +98,11 @@ def move_to(table: DataTable[Any], key: str | None) -> None:
     """Highlight the row with ``key``, when there is one."""
     if key is None:
         return
+    from textual.widgets.data_table import RowDoesNotExist
+
     try:
         index = table.get_row_index(key)
-    except Exception:
+    except RowDoesNotExist:
         return
     table.move_cursor(row=index)
 

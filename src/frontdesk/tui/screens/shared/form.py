@@ -10,7 +10,6 @@ sent again. The answer reaches the form as its :class:`FormScreen.Sent` message.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -26,8 +25,7 @@ from ....text import safe
 from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Checkbox, Input, Label, Select, Static
-
-log = logging.getLogger("frontdesk.tui.form")
+from ...worker_failures import failure_said
 
 FieldKind = Literal["text", "bool", "choice"]
 Values = dict[str, Any]
@@ -200,9 +198,9 @@ class FormScreen(ModalScreen[bool]):
     async def _send(self, values: Values) -> None:
         try:
             refusal = await refusal_of(self._submit(values))
-        except Exception as error:  # a bug must not lose what was typed
-            log.exception("a form's action failed")
-            refusal = Refused(f"Something went wrong: {error}")
+        except Exception as error:  # a boundary: a bug must not lose what was typed (the
+            # form stays open and says it on its problem line; the traceback is logged)
+            refusal = Refused(failure_said("send the form", error))
         self.post_message(self.Sent(refusal))
 
     def on_form_screen_sent(self, message: Sent) -> None:

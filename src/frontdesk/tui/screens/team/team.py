@@ -21,6 +21,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.events import Resize
 
 from ....channels import channel_name
@@ -149,7 +150,7 @@ class TeamScreen(ModeScreen):
         """The agents on screen (the store counts their load)."""
         try:
             table = self.query_one("#team-table", DataTable)
-        except Exception:
+        except NoMatches:  # not composed yet
             return None
         return self._table_rows.visible(table)
 
