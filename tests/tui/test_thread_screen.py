@@ -119,6 +119,21 @@ async def open_shows_messages_newest_visible(console: Console, pilot: Pilot[Any]
     assert screen.focused is view
 
 
+async def leaving_a_thread_the_inbox_polls_on(console: Console, pilot: Pilot[Any]) -> None:
+    """The inbox polls while a thread is read and after it is left; the thread's topic ends
+    with its screen."""
+    live = session_of(app_of(pilot)).live
+    cid = conversation(console, "state = 'Open'")
+    await open_thread(pilot, cid)
+    assert (live.topic("inbox").watchers, live.topic("thread").watchers) == (1, 1)
+    await pilot.press("escape")
+    for _ in range(3):  # the thread's suspension and unmount, after the inbox's resumption
+        await pilot.pause()
+    assert live.topic("inbox").watchers == 1
+    assert live.topic("thread") is None  # closed with its screen: no more polls of it
+    assert session_of(app_of(pilot)).threads.current is None
+
+
 async def head_says_channel_state_requester_and_tags(console: Console, pilot: Pilot[Any]) -> None:
     app = app_of(pilot)
     cid = conversation(console, "state = 'Open' AND id IN (SELECT conversation_id FROM "
@@ -565,6 +580,7 @@ async def test_reading_a_thread_and_its_keys(console: Console) -> None:
     moving between conversations with J and K; a refresh the service refuses."""
     await console.walk(SIZE,
                        open_shows_messages_newest_visible,
+                       leaving_a_thread_the_inbox_polls_on,
                        head_says_channel_state_requester_and_tags,
                        phone_conversation_takes_no_reply,
                        missing_conversation_says_so_and_takes_no_reply,

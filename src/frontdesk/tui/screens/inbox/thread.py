@@ -122,7 +122,7 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         self._settling: dict[str, float] = {}
         self._dropped: set[str] = set()
         self._state: ThreadState | None = None
-        self._watching = False
+        self._thread_watched = False
         #: resumes garbage collection, held from the mount until the service's messages are
         #: painted (:mod:`frontdesk.collection_pause`; idempotent)
         self._resume_collection: Callable[[], None] = _nothing
@@ -164,16 +164,16 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         session = self.session
         state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
-        self._watching = True
+        self._thread_watched = True
         self.set_interval(HEAD_TICK, self._tick)
         self._apply(state)
 
     def on_unmount(self) -> None:
         self._resume_collection()
         session = self.fd.session
-        if session is None or not self._watching:
+        if session is None or not self._thread_watched:
             return
-        self._watching = False
+        self._thread_watched = False
         with contextlib.suppress(Exception):  # going away: the draft was saved as typed
             compose_link.save_now(self.session, self.composer)
         session.live.unwatch("thread")
@@ -181,8 +181,9 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
             session.threads.close()
 
     def on_screen_resume(self) -> None:
+        super().on_screen_resume()  # the inbox polls on while a thread is read (TOPICS)
         session = self.session
-        if self._watching and session.threads.current != self.conversation_id:
+        if self._thread_watched and session.threads.current != self.conversation_id:
             # Another thread screen, opened over this one, took the topic and closed it.
             session.threads.open(self.conversation_id)
             topic = session.live.topic("thread")

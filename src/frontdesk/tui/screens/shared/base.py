@@ -142,23 +142,23 @@ class ModeScreen(Screen[None]):
         self.fd.paint_status(self.query_one(StatusBar))
         self.call_after_refresh(self.fd.first_frame_painted)
 
-    _watching: bool = False
+    _topics_watched: bool = False
 
     def on_screen_resume(self) -> None:
         status = self.query_one(StatusBar)
         status.mode = self.MODE_NAME
         self.fd.paint_status(status)
         session = self.fd.session
-        if session is not None and not self._watching:
+        if session is not None and not self._topics_watched:
             # Textual may resume a screen twice when a mode first opens: watch once.
-            self._watching = True
+            self._topics_watched = True
             for topic in self.TOPICS:
                 session.live.watch(topic)
 
     def on_screen_suspend(self) -> None:
         session = self.fd.session
-        if session is not None and self._watching:
-            self._watching = False
+        if session is not None and self._topics_watched:
+            self._topics_watched = False
             for topic in self.TOPICS:
                 session.live.unwatch(topic)
 
