@@ -4,6 +4,8 @@
   clock fixed at ``NOW``, no rate limit, no simulator.
 * ``limited_sandbox``: the same with the service's rate budget enforced.
 * ``empty_sandbox``: an organisation with only its endpoints, attributes and schedules.
+* ``local_template``: a returning agent's local store, filled once from the seeded
+  organisation (``tests/local_template.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from keyring.backend import KeyringBackend
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import ensure_seeded
 from frontdesk.sandbox.server import SandboxServer
+from local_template import LocalTemplate
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -112,6 +115,14 @@ def sandbox_starter() -> Callable[..., SandboxServer]:
     """``start_sandbox``, for tests that start their own: this file cannot be imported by
     its name from every folder (tests/tui has a conftest of the same name)."""
     return start_sandbox
+
+
+@pytest.fixture(scope="session")
+def local_template(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory) -> LocalTemplate:
+    """The seeded organisation's local store after the demo agent's first fill (a returning
+    agent's store): filled once per test process, when the first test starts from it."""
+    return LocalTemplate(seeded_db, tmp_path_factory.mktemp("local-template"), start_sandbox,
+                         NOW)
 
 
 @pytest.fixture

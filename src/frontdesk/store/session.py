@@ -97,12 +97,14 @@ class Session:
         #: the wall clock (tests drive it with virtual time)
         self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.server_offset = timedelta(0)
+        self.clock_known = False  # server_offset measured against the service's clock
         self.schedule_zone: ZoneInfo | None = None
         self.schedule_id: str | None = None
         #: what every sub-store shares, read through providers (the client connects later,
         #: a key is picked up again, the live store may be replaced before the start)
         self.hub = Hub(client=lambda: self.client, me_id=lambda: self.me_id,
-                       live=lambda: self.live, notice=self.notice, server_now=self.server_now)
+                       live=lambda: self.live, notice=self.notice, server_now=self.server_now,
+                       clock_known=lambda: self.clock_known)
         hub = self.hub
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
@@ -504,6 +506,7 @@ class Session:
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()
         self.server_offset = status.timestamp - (before + (after - before) / 2)
+        self.clock_known = True
         return hours_now(status)
 
     # ------------------------------------------------------------------ replies
