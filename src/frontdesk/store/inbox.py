@@ -617,6 +617,11 @@ class InboxStore:
         results = await asyncio.gather(
             *(self._fetch_one(cid, priority) for cid, priority in ordered),
             return_exceptions=True)
+        refused = [r for r in results if isinstance(r, ApiError)]
+        if refused and len(refused) == len(results):
+            # nothing came back (the service is down): the tick fails and the topic waits
+            # before the next, rather than asking again at once for as long as it is down
+            raise refused[0]
         fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)
