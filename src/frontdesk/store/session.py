@@ -75,6 +75,8 @@ class Session:
         self._new_key = new_key
         self._rekeying: asyncio.Task[None] | None = None
         self._signing_in: asyncio.Task[None] | None = None
+        #: connected and begun (polling, sending): done once however many find the key
+        self._begun = False
         self._connecting = threading.Lock()
         self._connect_error: str | None = None
         #: a few words for the header when connecting failed ("no API key", …)
@@ -401,6 +403,8 @@ class Session:
         await asyncio.to_thread(self._connect_afresh)
         if self._client is None:
             return False
+        if self._begun:  # the retry timer and a caller found the key at once: begun once
+            return True
         self.notice("information", "An API key was found; signing in with it.")
         self.live.key_changed()
         await self._begin()
@@ -415,6 +419,9 @@ class Session:
 
     async def _begin(self) -> None:
         """Connected: poll, send, find out who I am and load the organisation."""
+        if self._begun:
+            return
+        self._begun = True
         poll = self.settings.poll
         self.live.add(INBOX, self._poll_inbox, poll.conversations, initial=self.inbox.version)
         self.live.add(MY_PRESENCE, self._my_presence, poll.presence, always=True)
