@@ -562,7 +562,7 @@ class InboxStore:
         self._since, self._since_known = cursor.since, True
         self.want(cursor.records, Priority.BACKGROUND)
         self._stale_previews.update(cursor.records)
-        self._tag_backlog.update(cid for cid in cursor.tags if cid in self.rows)
+        self._tag_backlog.update(cursor.tags)  # rows beyond the first frame's among them
         for conversation_id in cursor.previews:
             self._preview_backlog.setdefault(conversation_id, Priority.BACKGROUND)
 
