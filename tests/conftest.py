@@ -4,6 +4,8 @@
   clock fixed at ``NOW``, no rate limit, no simulator.
 * ``limited_sandbox``: the same with the service's rate budget enforced.
 * ``empty_sandbox``: an organisation with only its endpoints, attributes and schedules.
+* ``local_template``: a returning agent's local store, filled once from the seeded
+  organisation (``tests/local_template.py``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import importlib.util
 import os
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +29,7 @@ from keyring.backend import KeyringBackend
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import ensure_seeded
 from frontdesk.sandbox.server import SandboxServer
+from local_template import LocalTemplate
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
@@ -99,6 +104,39 @@ def _copy(template: Path, target: Path) -> Path:
     return target
 
 
+#: where the machine keeps files in memory (tmpfs), when it has such a place
+MEMORY = Path("/dev/shm")
+
+
+@pytest.fixture(scope="session")
+def sandbox_scratch(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where this test process's sandboxes keep their copies of a seeded database: in memory
+    where the machine allows (each copy is some 14 MB, written for one test and gone after
+    it: on disk, a run wrote gigabytes the disk of a shared machine had to take), else the
+    run's temporary folder. Removed at the end of the run."""
+    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK):
+        folder = Path(tempfile.mkdtemp(prefix="frontdesk-tests-", dir=MEMORY))
+    else:
+        folder = tmp_path_factory.mktemp("sandboxes")
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def copied_sandbox(template: Path, scratch: Path, **options: object) -> Iterator[SandboxServer]:
+    """A sandbox on a fresh copy of ``template`` in ``scratch``; the copy is deleted as soon
+    as the sandbox closes."""
+    folder = Path(tempfile.mkdtemp(prefix="sb-", dir=scratch))
+    try:
+        server = start_sandbox(_copy(template, folder / "sandbox.db"), **options)
+        try:
+            yield server
+        finally:
+            server.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def start_sandbox(db: Path, **options: object) -> SandboxServer:
     """A sandbox on ``db`` with a manual clock at NOW (options as for SandboxServer)."""
     options.setdefault("clock", ManualClock(NOW))
@@ -114,28 +152,33 @@ def sandbox_starter() -> Callable[..., SandboxServer]:
     return start_sandbox
 
 
+@pytest.fixture(scope="session")
+def local_template(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory) -> LocalTemplate:
+    """The seeded organisation's local store after the demo agent's first fill (a returning
+    agent's store): filled once per test process, when the first test starts from it."""
+    return LocalTemplate(seeded_db, tmp_path_factory.mktemp("local-template"), start_sandbox,
+                         NOW)
+
+
 @pytest.fixture
-def sandbox(seeded_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+def sandbox(seeded_db: Path, sandbox_scratch: Path) -> Iterator[SandboxServer]:
     """A running sandbox on a fresh copy of the seeded organisation."""
-    server = start_sandbox(_copy(seeded_db, tmp_path / "sb" / "sandbox.db"))
-    yield server
-    server.close()
+    with copied_sandbox(seeded_db, sandbox_scratch) as server:
+        yield server
 
 
 @pytest.fixture
-def limited_sandbox(seeded_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+def limited_sandbox(seeded_db: Path, sandbox_scratch: Path) -> Iterator[SandboxServer]:
     """A running sandbox that enforces the service's rate budget."""
-    server = start_sandbox(_copy(seeded_db, tmp_path / "sb" / "sandbox.db"), rate_limit=True)
-    yield server
-    server.close()
+    with copied_sandbox(seeded_db, sandbox_scratch, rate_limit=True) as server:
+        yield server
 
 
 @pytest.fixture
-def empty_sandbox(empty_db: Path, tmp_path: Path) -> Iterator[SandboxServer]:
+def empty_sandbox(empty_db: Path, sandbox_scratch: Path) -> Iterator[SandboxServer]:
     """A running sandbox on a fresh copy of the empty organisation."""
-    server = start_sandbox(_copy(empty_db, tmp_path / "sb" / "sandbox.db"))
-    yield server
-    server.close()
+    with copied_sandbox(empty_db, sandbox_scratch) as server:
+        yield server
 
 
 @pytest.fixture

@@ -9,8 +9,10 @@ the same frozen moment), and every console after it starts from a copy of that f
 A copy is laid only while the sandbox is still exactly the seeded organisation (nothing
 written to it, no fault switched on, its clock at the frozen moment), and only for a profile
 that has no local store yet: a test that changes the service before its console starts gets
-the empty store, and its console learns everything from the service as before. Warm or cold,
-the console then asks the service again for what it shows (Mine, Queue, their tags).
+the empty store, and its console learns everything from the service as before. A warm
+console goes on from the poll cursor the fill kept: it asks the service only what changed since
+(in a frozen sandbox, the few conversations active in the seconds before NOW), not for Mine and
+Queue again.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from frontdesk.settings import Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
-from frontdesk.store.topics import INBOX
+from frontdesk.store.topics import HOURS, INBOX
 
 #: what tells one organisation from another, read from the sandbox's database
 _SHAPE = ("SELECT (SELECT count(*) FROM conversations), (SELECT max(id) FROM conversations), "
@@ -125,6 +127,9 @@ class LocalTemplate:
         inbox = session.inbox
         try:
             await session.start()
+            # the service's clock read before the polls below: the poll cursor the store
+            # keeps for the next start is one read from it
+            await session.live.refresh(HOURS)
             for _ in range(500):
                 version = inbox.version
                 await session.live.refresh(INBOX)

@@ -1,7 +1,8 @@
 """The first fill spends the service's budget on the first picture: the records of Mine and
 Queue come before anything else (the subjectless rows' last messages, the requesters' names
 but Mine's, the tags, the search for activity), and the views are announced complete before
-their text is read. A row whose text is still coming says "…", never "no messages".
+their text is read. A row whose text is still coming says "…", never "no messages". A first
+fill cut off by the service going down fails its tick (the topic waits, the header says so).
 """
 
 from __future__ import annotations
@@ -10,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from frontdesk.api.client import ApiClient
+from frontdesk.api.errors import TransportError
 from frontdesk.api.pacing import Pacer
+from frontdesk.api.retry import RetryPolicy
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import Settings
@@ -102,5 +106,34 @@ async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
         assert coming, "the seeded queue has chats without a subject"
         assert all(inbox.preview_of(cid) != PREVIEW_COMING for cid in coming)
         assert any(inbox.previews.get(cid) for cid in coming)
+    finally:
+        await session.close()
+
+
+async def test_a_first_fill_cut_off_by_the_service_going_down_fails_its_tick(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False),
+                       retry=RetryPolicy(max_attempts=1))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    inbox = session.inbox
+    try:
+        session.live.add(INBOX, inbox.poll, 60.0)  # announced, never started: ticks below
+        await session.resolve_me()
+        await inbox.poll()  # Mine found: its records wait to be read
+        assert not inbox.settled
+        waiting = len(inbox._backlog)
+        sandbox.refuse_connections()
+        try:
+            # every record of the batch failed: the tick says so (the topic then waits
+            # before the next, and the header says the service is not answering) instead
+            # of asking again at once for as long as the service is down
+            with pytest.raises(TransportError):
+                await inbox.poll()
+        finally:
+            sandbox.accept_connections()
+        assert len(inbox._backlog) == waiting  # nothing lost: read at the next tick
+        await inbox.poll()
+        assert len(inbox._backlog) < waiting
     finally:
         await session.close()

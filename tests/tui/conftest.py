@@ -26,7 +26,6 @@ import inspect
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -284,15 +283,6 @@ def snap_compare(snap_compare: Callable[..., bool]) -> Callable[..., bool]:
         return snap_compare(app, *args, run_before=before, **kwargs)
 
     return compare
-
-
-@pytest.fixture(scope="session")
-def local_template(seeded_db: Path, tmp_path_factory: pytest.TempPathFactory,
-                   sandbox_starter: Callable[..., SandboxServer]) -> LocalTemplate:
-    """The seeded organisation's local store after the demo agent's first fill: filled once
-    per test process, when the first console starts from it."""
-    return LocalTemplate(seeded_db, tmp_path_factory.mktemp("local-template"), sandbox_starter,
-                         NOW)
 
 
 @pytest.fixture

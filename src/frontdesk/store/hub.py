@@ -28,13 +28,17 @@ class Hub:
 
     def __init__(self, *, client: Callable[[], ApiClient], me_id: Callable[[], str],
                  live: Callable[[], LiveStore], notice: Notice,
-                 server_now: Callable[[], datetime]) -> None:
+                 server_now: Callable[[], datetime],
+                 clock_known: Callable[[], bool] = lambda: True) -> None:
         self._client = client
         self._me_id = me_id
         self._live = live
         self.notice: Notice = notice
         #: the service's current time, as far as the console can tell
         self.server_now: Callable[[], datetime] = server_now
+        #: whether :attr:`server_now` was measured against the service's clock (else it is
+        #: this machine's clock alone)
+        self.clock_known: Callable[[], bool] = clock_known
 
     @property
     def client(self) -> ApiClient:

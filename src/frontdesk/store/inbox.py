@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
 from .directory import NAMES_AT_ONCE
+from .inbox_cursor import SINCE_PAGES, InboxCursor
 from .rows import InboxRow, digest_of, micros_of, rows_from_compact
 from .topics import INBOX
 
@@ -153,7 +154,13 @@ class InboxStore:
         #: subjectless conversations whose last message is to be read (after the records)
         self._preview_backlog: dict[int, Priority] = {}
         self._since: datetime | None = None
+        #: whether ``_since`` was read from the service's clock (only such a cursor is kept)
+        self._since_known = False
         self._primed: set[str] = set()
+        #: the queues whose waiting conversations were read whole (the Queue view's priming)
+        self._primed_queues: frozenset[str] = frozenset()
+        #: where the last session's poll stood (adopted once who I am and my queues are known)
+        self._restored = InboxCursor()
         #: (version, conversation id or None for "anything may have changed", its row before)
         self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
             maxlen=CHANGES_KEPT)
@@ -171,6 +178,7 @@ class InboxStore:
                     self.followups[int(key)] = datetime.fromisoformat(value)
                 except (TypeError, ValueError):
                     continue
+            self._resume(InboxCursor.of(cached))
 
     def _read_rows(self, limit: int, offset: int = 0) -> int:
         """Add the working set's rows from ``offset`` on (at most ``limit``), keeping any
@@ -411,6 +419,7 @@ class InboxStore:
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
             "followups": {str(k): v.isoformat() for k, v in self.followups.items()},
+            "cursor": self._cursor().snapshot(),
         })
 
     @property
@@ -440,9 +449,10 @@ class InboxStore:
         complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
         if self.search_available is not False:
+            known = self._hub.clock_known()
             try:
                 if await self._discover():
-                    self._since = started - SLACK
+                    self._advance(started - SLACK, known)
                 self.search_available = True
             except NotFound:
                 self.search_available = False
@@ -450,7 +460,7 @@ class InboxStore:
                                      "This service has no conversation search: the inbox "
                                      "shows the conversations you have opened or seen.")
         if self.search_available is False:
-            self._since = started - SLACK
+            self._advance(started - SLACK, self._hub.clock_known())
             if not self._backlog:
                 self.want(list(self.rows)[:BATCH], Priority.BACKGROUND)
         await self._fetch_backlog()
@@ -469,6 +479,7 @@ class InboxStore:
         my queues, became known during the tick)."""
         if self.search_available is False:
             return False
+        self._adopt_priming()
         return bool(self._hub.me_id and "mine" not in self._primed) or bool(
             self._directory.my_queue_ids and "queue" not in self._primed)
 
@@ -480,6 +491,7 @@ class InboxStore:
         client = self._hub.client
         me = self._hub.me_id
         queues = sorted(self._directory.my_queue_ids)
+        self._adopt_priming()
         priming: list[tuple[str, dict[str, Any]]] = []
         if me and "mine" not in self._primed:
             priming.append(("mine", _filters(
@@ -495,19 +507,98 @@ class InboxStore:
                 filters=body, page_size=200, priority=Priority.VISIBLE)
             self.want((hit.id for hit in page.items), Priority.VISIBLE)
             self._primed.add(view)
+            if view == "queue":
+                self._primed_queues = frozenset(queues)
         if priming:
             return True
         if not self.filled and self._backlog:
             return False
         since = self._since or self._hub.server_now() - SLACK
         body = _filters(_field("LastActivity", "Since", timestamp=since))
-        page = await client.search.conversations_page(
-            filters=body, page_size=200, priority=Priority.BACKGROUND)
-        for hit in page.items:
-            self.want([hit.id], Priority.VISIBLE)
-            self.activity[hit.id] = self._hub.server_now()
-            self._stale_previews.add(hit.id)
+        hits: list[int] = []
+        key: str | None = None
+        for _ in range(SINCE_PAGES):
+            page = await client.search.conversations_page(
+                filters=body, page_size=200, page_key=key, priority=Priority.BACKGROUND)
+            hits += [hit.id for hit in page.items]
+            key = page.next_key
+            if key is None:  # the last page (or one the service links to without a key)
+                break
+        if page.has_more and self._prime_again():
+            return await self._discover()
+        for conversation_id in hits:
+            self.want([conversation_id], Priority.VISIBLE)
+            self.activity[conversation_id] = self._hub.server_now()
+            self._stale_previews.add(conversation_id)
         return True
+
+    def _prime_again(self) -> bool:
+        """More changed since the cursor than a few pages hold (a start after a long
+        absence): read Mine and Queue whole again, as a first start does, and every row they
+        show here (one that left them while the console was away is read and moves). False
+        when neither can be read whole yet (who I am and my queues unknown): the pages read
+        are then what this tick fetches."""
+        if not (self._hub.me_id or self._directory.my_queue_ids):
+            return False
+        log.info("more conversations changed than %d pages hold: Mine and Queue read again",
+                 SINCE_PAGES)
+        shown = [row.id for view in ("mine", "queue") for row in self.view(view)]
+        self.want(shown, Priority.BACKGROUND)
+        self._stale_previews.update(shown)
+        self._primed.difference_update(("mine", "queue"))
+        self._primed_queues = frozenset()
+        self._restored = InboxCursor()
+        return True
+
+    # ------------------------------------------------------------------ the cursor
+
+    def _resume(self, cursor: InboxCursor) -> None:
+        """Go on from where the last session's poll stood: its cursor, and what it had
+        found but not read yet; the views it had read whole are adopted once who I am and
+        my queues are known (:meth:`_adopt_priming`)."""
+        if cursor.since is None:
+            return
+        self._restored = cursor
+        self._since, self._since_known = cursor.since, True
+        self.want(cursor.records, Priority.BACKGROUND)
+        self._stale_previews.update(cursor.records)
+        self._tag_backlog.update(cursor.tags)  # rows beyond the first frame's among them
+        for conversation_id in cursor.previews:
+            self._preview_backlog.setdefault(conversation_id, Priority.BACKGROUND)
+
+    def _adopt_priming(self) -> None:
+        """Count Mine and Queue as read whole when the last session read them for the same
+        agent and for every queue of mine now (a queue joined since is read whole again)."""
+        restored = self._restored
+        if restored.since is None:
+            return
+        me = self._hub.me_id
+        if me and "mine" not in self._primed and restored.mine_of == me:
+            self._primed.add("mine")
+        queues = self._directory.my_queue_ids
+        if queues and "queue" not in self._primed and set(queues) <= restored.queues:
+            self._primed.add("queue")
+            self._primed_queues = frozenset(queues)
+
+    def _advance(self, since: datetime, known: bool) -> None:
+        """Move the cursor to ``since`` (a tick's start less the slack); a cursor read from
+        the service's clock is never replaced by one from this machine's alone."""
+        if known or not self._since_known:
+            self._since, self._since_known = since, known
+
+    def _cursor(self) -> InboxCursor:
+        """Where the poll stands now, as the next start goes on from it (no position when
+        the cursor was never read from the service's clock; the views the last session read
+        whole while this one has not got as far as adopting them)."""
+        if not self._since_known:
+            return InboxCursor()
+        restored = self._restored
+        return InboxCursor(
+            since=self._since,
+            mine_of=self._hub.me_id if "mine" in self._primed else restored.mine_of,
+            queues=self._primed_queues if "queue" in self._primed else restored.queues,
+            records=sorted(self._backlog), tags=sorted(self._tag_backlog),
+            previews=sorted(self._preview_backlog))
 
     async def _fetch_backlog(self) -> None:
         """Records first (a batch a tick); once none wait, the subjectless rows' last
@@ -526,6 +617,11 @@ class InboxStore:
         results = await asyncio.gather(
             *(self._fetch_one(cid, priority) for cid, priority in ordered),
             return_exceptions=True)
+        refused = [r for r in results if isinstance(r, ApiError)]
+        if refused and len(refused) == len(results):
+            # nothing came back (the service is down): the tick fails and the topic waits
+            # before the next, rather than asking again at once for as long as it is down
+            raise refused[0]
         fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
         self._tag_backlog.update(c.id for c in fresh)

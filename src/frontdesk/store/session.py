@@ -77,6 +77,8 @@ class Session(SessionStores, SessionTopics):
         self._new_key = new_key
         self._rekeying: asyncio.Task[None] | None = None
         self._signing_in: asyncio.Task[None] | None = None
+        #: connected and begun (polling, sending): done once however many find the key
+        self._begun = False
         self._connecting = threading.Lock()
         self._connect_error: str | None = None
         #: a few words for the header when connecting failed ("no API key", …)
@@ -99,12 +101,14 @@ class Session(SessionStores, SessionTopics):
         #: the wall clock (tests drive it with virtual time)
         self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
         self.server_offset = timedelta(0)
+        self.clock_known = False  # server_offset measured against the service's clock
         self.schedule_zone: ZoneInfo | None = None
         self.schedule_id: str | None = None
         #: what every sub-store shares, read through providers (the client connects later,
         #: a key is picked up again, the live store may be replaced before the start)
         self.hub = Hub(client=lambda: self.client, me_id=lambda: self.me_id,
-                       live=lambda: self.live, notice=self.notice, server_now=self.server_now)
+                       live=lambda: self.live, notice=self.notice, server_now=self.server_now,
+                       clock_known=lambda: self.clock_known)
         hub = self.hub
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
@@ -281,6 +285,8 @@ class Session(SessionStores, SessionTopics):
         await asyncio.to_thread(self._connect_afresh)
         if self._client is None:
             return False
+        if self._begun:  # the retry timer and a caller found the key at once: begun once
+            return True
         self.notice("information", "An API key was found; signing in with it.")
         self.live.key_changed()
         await self._begin()
@@ -295,6 +301,9 @@ class Session(SessionStores, SessionTopics):
 
     async def _begin(self) -> None:
         """Connected: poll, send, find out who I am and load the organisation."""
+        if self._begun:
+            return
+        self._begun = True
         poll = self.settings.poll
         self.live.add(INBOX, self._poll_inbox, poll.conversations, initial=self.inbox.version)
         self.live.add(MY_PRESENCE, self._my_presence, poll.presence, always=True)

@@ -54,6 +54,7 @@ class SessionTopics:
     inbox: InboxStore
     wall: Callable[[], datetime]
     server_offset: timedelta
+    clock_known: bool
     schedule_zone: ZoneInfo | None
     schedule_id: str | None
 
@@ -114,4 +115,5 @@ class SessionTopics:
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()
         self.server_offset = status.timestamp - (before + (after - before) / 2)
+        self.clock_known = True
         return hours_now(status)
