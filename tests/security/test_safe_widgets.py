@@ -38,8 +38,10 @@ TUI_SOURCES: Final = Path(__file__).resolve().parents[2] / "src" / "frontdesk" /
 SAFE: Final = TUI_SOURCES / "widgets" / "safe"
 #: ``textual.widgets`` that show no text of ours: allowed anywhere.
 TEXTLESS: Final = frozenset({"ContentSwitcher", "Footer", "Switch", "LoadingIndicator", "Rule"})
-#: Parts of those, from the module that holds them (the footer's keys show our bindings).
-TEXTLESS_PARTS: Final = {"textual.widgets._footer": frozenset({"FooterKey"})}
+#: Parts of those, from the module that holds them (the footer's keys show our bindings), and
+#: the errors a widget raises (no widget at all).
+TEXTLESS_PARTS: Final = {"textual.widgets._footer": frozenset({"FooterKey"}),
+                         "textual.widgets.data_table": frozenset({"RowDoesNotExist"})}
 
 #: The repro of the attribute value: clipboard write and window title, ended by ``ESC \``.
 ATTRIBUTE_VALUE: Final = "ORD-1\x1b]52;c;U1RPTEVO\x1b\\\x1b]2;PWNED\x1b\\"
