@@ -108,12 +108,15 @@ class _Reader:
 
     def value_now(self, decoder: json.JSONDecoder) -> Any:
         """The next value if it is all in what was read (else :data:`_MISSING`): most items
-        of a list are, and this is the fast path for them."""
+        of a list are, and this is the fast path for them (the decoder's C scanner called
+        directly, white space skipped only where there is some)."""
         text = self.text
-        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        pos = self.pos
+        if pos < len(text) and text[pos] in _WHITESPACE:
+            pos = _SKIP_WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
         try:
-            found, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError:
+            found, end = decoder.scan_once(text, pos)  # type: ignore[attr-defined]
+        except (StopIteration, json.JSONDecodeError):
             return _MISSING
         if end >= len(text) and not self.done:
             return _MISSING
@@ -126,7 +129,9 @@ class _Reader:
     def char_now(self, chars: str) -> str | None:
         """The next character if it is read and one of ``chars`` (taken), else None."""
         text = self.text
-        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        pos = self.pos
+        if pos < len(text) and text[pos] in _WHITESPACE:
+            pos = _SKIP_WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
         if pos < len(text) and text[pos] in chars:
             self.pos = pos + 1
             return text[pos]

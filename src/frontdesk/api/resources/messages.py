@@ -300,6 +300,9 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 #: validates a message's JSON text against :class:`Message` (the model's own validator)
 _validate_json = Message.__pydantic_validator__.validate_json
+#: makes a :class:`WireMessage` from its four values without the named tuple's own
+#: ``__new__`` (a Python call per message)
+_new_tuple = tuple.__new__
 
 
 class _Unfit(NamedTuple):
@@ -324,8 +327,20 @@ def _wire_of(item: Any, text: str) -> WireMessage | _Unfit:
     try:
         message = _validate_json(text)
     except ValidationError as error:
-        return _Unfit(item, error)
-    return WireMessage(message.id, sys.intern(message.author_id), message.external_id, text)
+        if error.errors()[0]["type"] != "json_invalid":
+            return _Unfit(item, error)
+        # JSON to the standard library that the model's parser refuses (a lone surrogate
+        # escape, say): checked as decoded, and kept written again with what UTF-8 cannot
+        # hold replaced, so that it reads back; one that still does not (nested past the
+        # parser's depth) is left out
+        try:
+            Message.model_validate(item)
+            text = _dumps(item).encode("utf-8", "replace").decode("utf-8")
+            message = _validate_json(text)
+        except ValidationError as refused:
+            return _Unfit(item, refused)
+    return _new_tuple(WireMessage, (message.id, sys.intern(message.author_id),
+                                    message.external_id, text))
 
 
 _WIRES = TextItems(_wire_of)
