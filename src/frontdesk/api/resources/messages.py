@@ -106,16 +106,23 @@ class MessagesResource(Resource):
     async def list_wires_if_changed(
         self, conversation_id: int, etag: str | None, *,
         priority: Priority = Priority.INTERACTIVE, on_sent: Callable[[], None] | None = None,
+        known: Callable[[], Mapping[str, WireMessage]] | None = None,
     ) -> tuple[builtins.list[WireMessage] | None, str | None]:
         """:meth:`list_if_changed`, each message that fits the model kept as its wire JSON
         (:class:`WireMessage`): what a long thread holds in memory while it is open.
         ``on_sent`` is called when the request has left (see :meth:`Transport.send`).
 
+        ``known`` gives, once an answer with messages comes, the messages read before by
+        their JSON text: a message whose text is among them is taken as it was, not checked
+        again (the same text fits the same way), so reading a long thread again after one
+        new message checks that one.
+
         A message that does not fit is left out (and logged), unless none fits: then the
         answer is refused, as :meth:`list` does."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
         reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
-                                 each_item=_WIRES, on_sent=on_sent)
+                                 each_item=_WIRES if known is None else _reusing(known),
+                                 on_sent=on_sent)
         if reply.status == 304:
             return None, reply.etag or etag
         items = unwrap(_LIST, reply.body)
@@ -344,6 +351,21 @@ def _wire_of(item: Any, text: str) -> WireMessage | _Unfit:
 
 
 _WIRES = TextItems(_wire_of)
+
+
+def _reusing(known: Callable[[], Mapping[str, WireMessage]]) -> TextItems:
+    """:func:`_wire_of` for each message, unless its text is among the ``known`` ones
+    (asked for at the first message)."""
+    table: Mapping[str, WireMessage] | None = None
+
+    def each(item: Any, text: str) -> WireMessage | _Unfit:
+        nonlocal table
+        if table is None:
+            table = known()
+        found = table.get(text)
+        return found if found is not None else _wire_of(item, text)
+
+    return TextItems(each)
 
 
 def _bound(content: Any) -> None:
