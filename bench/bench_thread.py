@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import json
 import statistics
 import sys
 import time
@@ -96,8 +97,13 @@ def make_messages(count: int, prefix: str = "m") -> list[Message]:
 def make_wires(count: int, prefix: str = "m") -> list[WireMessage]:
     """The messages of :func:`make_messages` as the client reads them from an answer: each
     one's JSON through the client's own reading of a message (``_wire_of``)."""
-    return [_wire_of(message.model_dump(mode="json", by_alias=True))
-            for message in make_messages(count, prefix)]
+    wires: list[WireMessage] = []
+    for message in make_messages(count, prefix):
+        raw = message.model_dump(mode="json", by_alias=True)
+        wire = _wire_of(raw, json.dumps(raw, ensure_ascii=False, separators=(",", ":")))
+        assert isinstance(wire, WireMessage)
+        wires.append(wire)
+    return wires
 
 
 class FrameClock:

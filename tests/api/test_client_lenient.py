@@ -26,6 +26,7 @@ from frontdesk.api import (
     TransportError,
     UnexpectedResponse,
 )
+from frontdesk.api.models import Message
 from frontdesk.sandbox.server import SandboxServer
 
 FAST = RetryPolicy(base_delay=0.01, max_delay=0.05)
@@ -83,6 +84,16 @@ def dumps(value: object) -> bytes:
 
 TAG = {"id": str(uuid.uuid4()), "name": "vip", "state": "Active", "colour": "teal"}
 USER = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
+#: a thread's messages as a service may write them: spaced, escaped, a field unknown
+FIRST = ('{ "id" : "m1", "authorId": "' + USER + '", '
+         '"createdAt": "2021-12-01T12:46:36.581Z[GMT]",\n'
+         '   "attributes": {"_type": "ChatAttributes", "content": {"_type": "Text",'
+         ' "value": "caf\\u00e9 \\u001b[31m"}}, "mood": [1.50, null] }')
+LONE = ('{"id": "m2", "authorId": "' + USER + '", "createdAt": "2021-12-01T12:46:37Z", '
+        '"attributes": {"_type": "ChatAttributes", "content": {"_type": "Text", '
+        '"value": "a\\ud800b"}}}')
+UNFIT = '{"id": "m3", "createdAt": "2021-12-01T12:46:38Z", "attributes": {}}'
+AS_WRITTEN = '{"data": [\n  ' + ",\n  ".join((FIRST, LONE, UNFIT)) + '\n], "meta": {}}'
 
 
 @pytest.fixture
@@ -115,6 +126,8 @@ def service() -> Iterator[TinyService]:
                 "attributes": {"_type": "ChatAttributes", "direction": "Inbound"}},
             {"id": "m2"}]})),
         "/v1/conversations/10/messages": (200, dumps({"data": [{"id": "m2"}]})),
+        "/v1/conversations/11/messages": (200, AS_WRITTEN.encode()),
+        "/v1/conversations/12/messages": (200, dumps([json.loads(FIRST)])),
         "/v1/conversations/7/tags/bulk": (202, b""),
         "/v1/conversations/8": (200, dumps({"data": []})),
     }) as tiny:
@@ -176,6 +189,28 @@ async def test_a_thread_kept_compact_leaves_out_what_does_not_fit(
         assert "left out 2 of 3" in caplog.text
         with pytest.raises(UnexpectedResponse):
             await api.messages.list_wires_if_changed(10, None)
+
+
+async def test_a_thread_kept_compact_keeps_each_message_as_written(
+    service: TinyService, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with ApiClient(service.url, "k", pacer=Pacer(enabled=False), retry=ONCE) as api:
+        with caplog.at_level(logging.WARNING, logger="frontdesk.api"):
+            wires, _ = await api.messages.list_wires_if_changed(11, None)
+        models = await api.messages.list(11)
+        bare, _ = await api.messages.list_wires_if_changed(12, None)
+    assert wires is not None and [w.id for w in wires] == ["m1", "m2"]
+    assert "left out 1 of 3" in caplog.text
+    # its JSON text exactly as the answer has it, and the same message read back
+    assert wires[0].wire == FIRST
+    assert Message.model_validate_json(wires[0].wire) == models[0]
+    assert models[0].attributes.body is not None
+    assert models[0].attributes.body.value == "café \x1b[31m"
+    # a lone surrogate (JSON, but not for the model's parser) is kept, readable
+    again = Message.model_validate_json(wires[1].wire)
+    assert again.attributes.body is not None and again.attributes.body.value == "a?b"
+    assert bare is not None and [w.wire for w in bare] == [json.dumps(
+        json.loads(FIRST), ensure_ascii=False, separators=(",", ":"))]
 
 
 async def test_a_bare_list_where_one_record_is_expected(service: TinyService) -> None:

@@ -17,6 +17,7 @@ from frontdesk.api import (
     ServiceUnavailable,
 )
 from frontdesk.api.models import InboundMessageInput, Message
+from frontdesk.api.resources.messages import WireMessage
 from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
@@ -94,6 +95,29 @@ async def test_list_and_add(client: ApiClient, sandbox: SandboxServer) -> None:
                                                 on_sent=lambda: events.append("sent"))
     events.append("answered")
     assert events == ["sent", "answered"]
+
+
+async def test_a_thread_read_again_takes_the_messages_it_knows(
+        client: ApiClient, sandbox: SandboxServer) -> None:
+    conversation_id = await new_chat(client, sandbox)
+    await client.messages.add(conversation_id, "Any news?")
+    first, _ = await client.messages.list_wires_if_changed(conversation_id, None)
+    assert first is not None and len(first) == 2
+    await client.messages.add(conversation_id, "Hello?")
+    asked: list[bool] = []
+
+    def known() -> dict[str, WireMessage]:
+        asked.append(True)
+        return {wire.wire: wire for wire in first}
+
+    again, _ = await client.messages.list_wires_if_changed(conversation_id, None,
+                                                           known=known)
+    assert again is not None and asked == [True]
+    # the messages read before are those very ones; the new one is read and checked
+    assert again[0] is first[0] and again[1] is first[1]
+    assert again[2] not in first
+    assert Message.model_validate_json(again[2].wire).attributes.body is not None
+    assert [w.id for w in again] == [m.id for m in await client.messages.list(conversation_id)]
 
 
 async def test_add_from_an_input(client: ApiClient, sandbox: SandboxServer) -> None:

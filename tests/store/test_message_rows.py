@@ -60,3 +60,12 @@ def test_nothing_per_message_until_a_column_is_asked_for() -> None:
     view.append(note)
     assert len(view) == 9 and len(rows) == 8
     assert view.ids[-1] == "m20" and rows.authors == split.authors
+
+
+def test_rows_give_back_their_wires_by_text() -> None:
+    wires = [wire(n, external="x1" if n == 1 else None) for n in range(4)]
+    rows = MessageRows.of_wires(wires)
+    assert rows.by_text() == {w.wire: w for w in wires}  # as handed over
+    assert rows.ids  # split into columns: the same again, models appended left out
+    rows.append(Message.model_validate_json(wire(7).wire))
+    assert rows.by_text() == {w.wire: w for w in wires}

@@ -5,7 +5,9 @@ service bounds (a customer can fill their own thread with long messages). Rather
 the whole body and refuse it past a size, :func:`read_listing` decodes the stream as it
 arrives: the ``data`` array's items one at a time, each handed to ``each`` (which may shorten
 it) before the next is read, so only one item's text is held undecoded at a time. Only one
-item is bounded (``max_item`` characters); the whole answer is not.
+item is bounded (``max_item`` characters); the whole answer is not. A caller that keeps an
+item's JSON text (:class:`TextItems`) gets it beside the item, as it was read: no need to
+write it again.
 
 The standard library's JSON scanner does the decoding (``raw_decode`` on one value at a
 time); this module only walks the top-level object around the array.
@@ -17,9 +19,9 @@ import codecs
 import json
 import re
 from collections.abc import AsyncIterator, Callable
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
-__all__ = ["ItemTooLarge", "NotJson", "read_listing"]
+__all__ = ["ItemTooLarge", "NotJson", "TextItems", "read_listing"]
 
 _WHITESPACE: Final = " \t\n\r"
 _SKIP_WHITESPACE: Final = re.compile(r"[ \t\n\r]*")
@@ -41,6 +43,14 @@ class ItemTooLarge(ValueError):
     """One item of the list is larger than ``max_item`` characters."""
 
 
+class TextItems(NamedTuple):
+    """What to do with each item of a list answer when its JSON text is wanted too:
+    ``each(item, text)``, ``text`` being the item's characters exactly as the answer has
+    them (in place of ``each(item)``)."""
+
+    each: Callable[[Any, str], Any]
+
+
 class _Reader:
     """The decoded text of the stream, read on demand; ``pos`` is where parsing is."""
 
@@ -50,6 +60,8 @@ class _Reader:
         self._max_item = max_item
         self.text = ""
         self.pos = 0
+        #: where the value last decoded starts in :attr:`text`
+        self.start = 0
         self.done = False
         self.head = ""
 
@@ -96,24 +108,30 @@ class _Reader:
 
     def value_now(self, decoder: json.JSONDecoder) -> Any:
         """The next value if it is all in what was read (else :data:`_MISSING`): most items
-        of a list are, and this is the fast path for them."""
+        of a list are, and this is the fast path for them (the decoder's C scanner called
+        directly, white space skipped only where there is some)."""
         text = self.text
-        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        pos = self.pos
+        if pos < len(text) and text[pos] in _WHITESPACE:
+            pos = _SKIP_WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
         try:
-            found, end = decoder.raw_decode(text, pos)
-        except json.JSONDecodeError:
+            found, end = decoder.scan_once(text, pos)  # type: ignore[attr-defined]
+        except (StopIteration, json.JSONDecodeError):
             return _MISSING
         if end >= len(text) and not self.done:
             return _MISSING
         if end - pos > self._max_item:
             raise ItemTooLarge(f"an item is larger than {self._max_item} characters")
+        self.start = pos
         self.pos = end
         return found
 
     def char_now(self, chars: str) -> str | None:
         """The next character if it is read and one of ``chars`` (taken), else None."""
         text = self.text
-        pos = _SKIP_WHITESPACE.match(text, self.pos).end()  # type: ignore[union-attr]
+        pos = self.pos
+        if pos < len(text) and text[pos] in _WHITESPACE:
+            pos = _SKIP_WHITESPACE.match(text, pos).end()  # type: ignore[union-attr]
         if pos < len(text) and text[pos] in chars:
             self.pos = pos + 1
             return text[pos]
@@ -135,6 +153,7 @@ class _Reader:
                 if end - self.pos > self._max_item:
                     raise ItemTooLarge(f"an item is larger than {self._max_item} characters")
                 if end < len(self.text) or self.done:
+                    self.start = self.pos
                     self.pos = end
                     return found
                 error = None  # a number may go on in the next chunk
@@ -146,9 +165,11 @@ class _Reader:
             await self.fill(max(2 * available, available + _STEP))
 
 
-async def read_listing(chunks: AsyncIterator[bytes], each: Callable[[Any], Any], *,
+async def read_listing(chunks: AsyncIterator[bytes],
+                       each: Callable[[Any], Any] | TextItems, *,
                        max_item: int, key: str = "data") -> dict[str, Any]:
-    """The JSON object in ``chunks``, its ``key`` array read item by item through ``each``.
+    """The JSON object in ``chunks``, its ``key`` array read item by item through ``each``
+    (with each item's JSON text when it is :class:`TextItems`).
 
     Other members are decoded whole (they are small: ``meta`` and the like). Raises
     :class:`NotJson` for anything that is not such an object, and :class:`ItemTooLarge`
@@ -176,7 +197,10 @@ async def read_listing(chunks: AsyncIterator[bytes], each: Callable[[Any], Any],
                     item = reader.value_now(decoder)
                     if item is _MISSING:
                         item = await reader.value(decoder)
-                    items.append(each(item))
+                    if isinstance(each, TextItems):
+                        items.append(each.each(item, reader.text[reader.start:reader.pos]))
+                    else:
+                        items.append(each(item))
                     if (reader.char_now(",]") or await reader.expect(",]")) == "]":
                         break
             out[name] = items

@@ -46,6 +46,7 @@ from .errors import (
     error_from_exception,
     error_from_response,
 )
+from .listing import TextItems
 from .operations import Operation
 from .origins import checked_base, origin_of
 from .pacing import Pacer, Priority
@@ -188,7 +189,7 @@ class Transport(BodyReader):
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
-        each_item: Callable[[Any], Any] | None = None,
+        each_item: Callable[[Any], Any] | TextItems | None = None,
         on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         """Send ``op`` and return its successful answer, retrying what may be retried.
@@ -198,7 +199,8 @@ class Transport(BodyReader):
 
         ``each_item`` marks a list answer (``{"data": [...]}``) of any length: every item
         goes through it (to be bounded) and the answer is not refused for its size; only one
-        item larger than the size cap is.
+        item larger than the size cap is. A :class:`~.listing.TextItems` is given each item
+        with its JSON text as read.
 
         ``on_sent`` is called when a request has left whole (its bytes written to the
         connection), before its answer is awaited: a caller with other work to do can let
@@ -264,7 +266,7 @@ class Transport(BodyReader):
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
-        each_item: Callable[[Any], Any] | None = None,
+        each_item: Callable[[Any], Any] | TextItems | None = None,
         on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         """One attempt: send, read the body (capped, with a deadline), decode or fail."""

@@ -116,6 +116,19 @@ class MessageRows(Sequence["Message"]):
         # a WireMessage is a tuple (its JSON kept), a model is kept as it is
         self._items = [entry.wire if isinstance(entry, tuple) else entry for entry in entries]
 
+    def by_text(self) -> dict[str, WireMessage]:
+        """The messages read as wire JSON, by their JSON text (what the client takes again
+        as it was when a thread is read again: ``list_wires_if_changed(known=…)``)."""
+        entries = self._entries
+        if entries is not None:
+            return {entry.wire: entry for entry in entries if isinstance(entry, tuple)}
+        from ..api.resources.messages import WireMessage
+
+        return {item: WireMessage(ident, author, external, item)
+                for item, ident, author, external
+                in zip(self._items, self._ids, self._authors, self._external_ids, strict=True)
+                if isinstance(item, str)}
+
     # ------------------------------------------------------------- making others --
 
     def copy(self) -> MessageRows:

@@ -198,8 +198,10 @@ class ThreadStore:
             if early is not None:
                 fresh, etag = await early
             else:
+                read = previous.messages if previous is not None else None
                 fresh, etag = await client.messages.list_wires_if_changed(
-                    conversation_id, self._etag if known else None, priority=main)
+                    conversation_id, self._etag if known else None, priority=main,
+                    known=read.by_text if isinstance(read, MessageRows) else None)
         except NotFound:
             return ThreadState(conversation_id, missing=True)
         messages: Sequence[Message]

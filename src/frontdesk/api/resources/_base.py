@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from ...text import one_line
 from ..errors import InvalidRequest, UnexpectedResponse
+from ..listing import TextItems
 from ..models.common import UUID_PATTERN, Input, PageMeta
 from ..operations import Operation
 from ..pacing import Priority
@@ -78,7 +79,7 @@ class Resource:
         idempotent: bool | None = None,
         url: httpx.URL | None = None,
         if_none_match: str | None = None,
-        each_item: Callable[[Any], Any] | None = None,
+        each_item: Callable[[Any], Any] | TextItems | None = None,
         on_sent: Callable[[], None] | None = None,
     ) -> Reply:
         return await self._transport.send(op, path=path, params=params, body=body,

@@ -26,7 +26,9 @@ from ..errors import (
     InvalidRequest,
     ServiceUnavailable,
     TransportError,
+    UnexpectedResponse,
 )
+from ..listing import TextItems
 from ..models.conversations import Channel, Conversation
 from ..models.messages import (
     AddedMessage,
@@ -104,13 +106,23 @@ class MessagesResource(Resource):
     async def list_wires_if_changed(
         self, conversation_id: int, etag: str | None, *,
         priority: Priority = Priority.INTERACTIVE, on_sent: Callable[[], None] | None = None,
+        known: Callable[[], Mapping[str, WireMessage]] | None = None,
     ) -> tuple[builtins.list[WireMessage] | None, str | None]:
         """:meth:`list_if_changed`, each message that fits the model kept as its wire JSON
         (:class:`WireMessage`): what a long thread holds in memory while it is open.
-        ``on_sent`` is called when the request has left (see :meth:`Transport.send`)."""
+        ``on_sent`` is called when the request has left (see :meth:`Transport.send`).
+
+        ``known`` gives, once an answer with messages comes, the messages read before by
+        their JSON text: a message whose text is among them is taken as it was, not checked
+        again (the same text fits the same way), so reading a long thread again after one
+        new message checks that one.
+
+        A message that does not fit is left out (and logged), unless none fits: then the
+        answer is refused, as :meth:`list` does."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
         reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
-                                 each_item=_wire_of, on_sent=on_sent)
+                                 each_item=_WIRES if known is None else _reusing(known),
+                                 on_sent=on_sent)
         if reply.status == 304:
             return None, reply.etag or etag
         items = unwrap(_LIST, reply.body)
@@ -119,14 +131,19 @@ class MessagesResource(Resource):
         wires: builtins.list[WireMessage] = [item for item in items
                                              if type(item) is WireMessage]
         if len(wires) != len(items):
-            left = [item for item in items if type(item) is not WireMessage]
-            if not wires:
-                parse_items(_LIST, left, Message)  # raises: none fits
-            try:
-                Message.model_validate(left[0])
-            except ValidationError as exc:
+            # a bare list is read whole (each item as it is), the others came as read
+            taken = [item if type(item) in (WireMessage, _Unfit)
+                     else _wire_of(item, _dumps(item)) for item in items]
+            wires = [item for item in taken if type(item) is WireMessage]
+            unfit = [item for item in taken if type(item) is _Unfit]
+            if unfit and not wires:
+                raise UnexpectedResponse(
+                    f"The answer to {_LIST.label} does not have the expected shape: "
+                    + describe_validation(unfit[0].error), operation=_LIST.label)
+            if unfit:
                 log.warning("%s: left out %d of %d items that do not fit Message: %s",
-                            _LIST.label, len(left), len(items), describe_validation(exc, 1))
+                            _LIST.label, len(unfit), len(items),
+                            describe_validation(unfit[0].error, 1))
         return wires, reply.etag
 
     async def add(
@@ -288,19 +305,67 @@ def bound_text(item: Any) -> Any:
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _wire_of(item: Any) -> Any:
-    """One message of a thread as it is read (:func:`bound_text`), kept as its
-    :class:`WireMessage` when it fits the model, else as read (to say why it was left out).
-    Each message is made compact as soon as it is read, so a long answer's parsed items are
-    freed one by one instead of all after the last, which left the allocator's pools part
-    used (several megabytes with ten thousand messages)."""
-    raw = bound_text(item)
+#: validates a message's JSON text against :class:`Message` (the model's own validator)
+_validate_json = Message.__pydantic_validator__.validate_json
+#: makes a :class:`WireMessage` from its four values without the named tuple's own
+#: ``__new__`` (a Python call per message)
+_new_tuple = tuple.__new__
+
+
+class _Unfit(NamedTuple):
+    """A message of a thread that does not fit :class:`Message`: as read, and why not."""
+
+    item: Any
+    error: ValidationError
+
+
+def _wire_of(item: Any, text: str) -> WireMessage | _Unfit:
+    """One message of a thread as read, with its JSON text exactly as the answer has it:
+    its :class:`WireMessage` when that text fits the model, else why not.
+
+    The text is what is kept and what is validated, so nothing is written again; only a
+    text longer than :data:`MAX_TEXT` can hold a value to cut (:func:`bound_text`), and only
+    then is the message written again, cut. Each message is made compact as soon as it is
+    read, so a long answer's parsed items are freed one by one instead of all after the
+    last, which left the allocator's pools part used (several megabytes with ten thousand
+    messages)."""
+    if len(text) > MAX_TEXT:
+        text = _dumps(bound_text(item))
     try:
-        message = Message.model_validate(raw)
-    except ValidationError:
-        return raw
-    return WireMessage(message.id, sys.intern(message.author_id), message.external_id,
-                       _dumps(raw))
+        message = _validate_json(text)
+    except ValidationError as error:
+        if error.errors()[0]["type"] != "json_invalid":
+            return _Unfit(item, error)
+        # JSON to the standard library that the model's parser refuses (a lone surrogate
+        # escape, say): checked as decoded, and kept written again with what UTF-8 cannot
+        # hold replaced, so that it reads back; one that still does not (nested past the
+        # parser's depth) is left out
+        try:
+            Message.model_validate(item)
+            text = _dumps(item).encode("utf-8", "replace").decode("utf-8")
+            message = _validate_json(text)
+        except ValidationError as refused:
+            return _Unfit(item, refused)
+    return _new_tuple(WireMessage, (message.id, sys.intern(message.author_id),
+                                    message.external_id, text))
+
+
+_WIRES = TextItems(_wire_of)
+
+
+def _reusing(known: Callable[[], Mapping[str, WireMessage]]) -> TextItems:
+    """:func:`_wire_of` for each message, unless its text is among the ``known`` ones
+    (asked for at the first message)."""
+    table: Mapping[str, WireMessage] | None = None
+
+    def each(item: Any, text: str) -> WireMessage | _Unfit:
+        nonlocal table
+        if table is None:
+            table = known()
+        found = table.get(text)
+        return found if found is not None else _wire_of(item, text)
+
+    return TextItems(each)
 
 
 def _bound(content: Any) -> None:
