@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.css.query import NoMatches
 
 from ....store.errors import Refused
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
@@ -341,7 +342,10 @@ class InboxScreen(ModeScreen, ConversationActions):
         # before the first fill a 0 is not known yet: "…" until the service has answered
         session = self.session
         unknown = "…" if self._loading() or session is None else "0"
-        tabs = self.query_one(ViewTabs)
+        try:
+            tabs = self.query_one(ViewTabs)
+        except NoMatches:  # a store change before the screen is composed, or as it goes away:
+            return  # its mount paints the counts
         for name in VIEWS:
             tabs.set_label(f"view-{name}",
                            f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}")
