@@ -20,9 +20,8 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from ..api.errors import (
     ApiError,
@@ -63,8 +62,7 @@ REFUSED_TEXT = "key refused — run `frontdesk login`"
 NO_SERVICE_TEXT = "no service at this address — check the base URL"
 
 
-@dataclass(frozen=True)
-class ConnectionState:
+class ConnectionState(NamedTuple):
     """What the header shows about the connection."""
 
     link: Link = Link.CONNECTING

@@ -14,9 +14,8 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
@@ -538,8 +537,7 @@ class Session:
         self.live.announce(OUTBOX, len(self.outbox.items()))
 
 
-@dataclass(frozen=True)
-class HoursNow:
+class HoursNow(NamedTuple):
     """Whether the business is open, and until when (``is_open``) or from when (closed): the
     moment in UTC, for the console to show in the user's own time zone. None when the schedule
     gives none (always open, or never opening soon). Equal readings compare equal, so an

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from itertools import pairwise
@@ -101,8 +100,7 @@ def silent_text(channel: str) -> str:
     return f"{name} call, no messages" if channel == "PstnPhone" else f"{name}, no messages"
 
 
-@dataclass(frozen=True)
-class RowLookups:
+class RowLookups(NamedTuple):
     """How a row's conversation becomes text: names, tags, previews, times.
 
     The inbox screen builds this from the session's directory and inbox; the benchmark from
@@ -144,8 +142,7 @@ def followup_text(until: datetime | None, reference: datetime) -> str:
     return local.strftime("%d %b")
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """Which columns a width has room for, and how wide each is."""
 
     width: int

@@ -34,7 +34,6 @@ from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...widgets.conversation_list import ConversationList, RowLookups
 from ...widgets.preview_pane import PreviewPane
-from ...widgets.safe import Input
 from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
 
@@ -45,6 +44,7 @@ if TYPE_CHECKING:
     from ....store.finder import Finder
     from ....store.rows import InboxRow
     from ....store.session import Session
+    from ...widgets.safe import Input
 
 __all__ = ["InboxScreen", "session_lookups"]
 
@@ -400,6 +400,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         first frame or by a key that needs it before)."""
         box = self._filter
         if box is None:
+            from ...widgets.safe import Input  # loaded after the first frame, with the line
+
             box = self._filter = Input(
                 placeholder="filter: id, name, subject, tags, queue, assignee",
                 id="inbox-filter")
