@@ -820,9 +820,11 @@ class ConversationList(ScrollView, can_focus=True):
         look = self.lookups
         base = styles["cursor"] if is_cursor else styles["base"]
         dim = base + styles["dim"]
-        segments = [Segment(" ", base)]
+        segments: list[Segment] = []
         append = segments.append
+        blank = Segment(" ", base)
         for key, width in layout.columns:
+            append(blank)  # the leading blank, then one between columns (none after the last)
             if key == "state":
                 state = row.state or ""
                 glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])
@@ -866,8 +868,7 @@ class ConversationList(ScrollView, can_focus=True):
                 shown = followup_text(until, now()) if row.state in _PENDING else ""
                 style = base + styles["pending"] if until is not None else dim
                 append(Segment(_fit(shown, width).rstrip().rjust(width), style))
-            append(Segment(" ", base))
-        total = 1 + sum(width + 1 for _key, width in layout.columns)
+        total = sum(width + 1 for _key, width in layout.columns)
         if total == layout.width:  # every cell is fitted exactly: no measuring needed
             return Strip(segments, total)
         return Strip(segments).crop_extend(0, layout.width, base)
