@@ -14,7 +14,7 @@ JSON and leaves with ``os._exit``. Both apps run with ``App.run(headless=True)``
   of an agent's console; its service is a port that accepts connections and never answers,
   so a first frame that waited on the network would take the client's 15 s timeout;
 * frontdesk, 20,000 cached: the same with a working set of 20,000 conversations (the most
-  the inbox reads at start), information beside the budget.
+  the inbox reads at start), under the same budget, its starts in the same alternation.
 * frontdesk, key file / environment variable: the same cached data, started through
   ``cli.main`` as a person starts it — the default profile with its key in a 0600 key file,
   and ``--base-url URL --as EMAIL`` with ``FRONTDESK_API_KEY`` — against the small sandbox,
@@ -372,6 +372,22 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                 return spawn(kind, home, small.base_url, DEMO_AGENT_EMAIL,
                              extra_env=path_env[kind])
 
+        # 20,000 cached: made before the runs, so that its starts alternate with the others
+        key_20k, metric_20k = "startup.frontdesk_20k", "cold start → first frame, 20,000 cached"
+        big_home: Path | None = None
+        big_failure: Result | None = None
+        if not ctx.quick and ctx.large_db is not None:
+            try:
+                big = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-20k-"))
+                stack.callback(shutil.rmtree, big, True)
+                shutil.copytree(template / "home", big / "home")
+                prepare_home(big / "home", small, DEMO_AGENT_EMAIL, extra=20_000,
+                             big_db=Path(ctx.large_db))
+                frontdesk_once(big / "home")
+                big_home = big / "home"
+            except Exception as error:  # reported as the row's failure
+                big_failure = failed(key_20k, metric_20k, repr(error),
+                                     budget=f"≤ {BUDGET} x bare")
         if not ctx.quick:  # warm the OS's file cache and the bytecode of both once
             spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
             frontdesk_once(template / "home")
@@ -383,6 +399,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         by_path: dict[str, list[float]] = {kind: [] for kind in homes}
         last: dict[str, Any] = {}
         path_last: dict[str, dict[str, Any]] = {}
+        big_reports: list[dict[str, Any]] = []
         for _ in range(runs):
             sample = spawn("bare", None, base_url, DEMO_AGENT_EMAIL)["ms"]
             last = frontdesk_once(template / "home")
@@ -392,6 +409,8 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             for kind in homes:
                 path_last[kind] = path_once(kind)
                 by_path[kind].append(path_last[kind]["ms"])
+            if big_home is not None:
+                big_reports.append(frontdesk_once(big_home))
         ratio = median(console) / median(bare)
         details["frontdesk_first_frame"] = last
         details["per_run_ratios"] = ratios
@@ -419,23 +438,15 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                       else "the key checked with the service (it answers); ")
                      + f"{report.get('rows')} cached conversations on {report.get('screen')}; "
                      f"{report.get('modules')} modules loaded"))
-        if not ctx.quick and ctx.large_db is not None:
-            key, metric = "startup.frontdesk_20k", "cold start → first frame, 20,000 cached"
-            try:
-                big = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-20k-"))
-                stack.callback(shutil.rmtree, big, True)
-                shutil.copytree(template / "home", big / "home")
-                prepare_home(big / "home", small, DEMO_AGENT_EMAIL, extra=20_000,
-                             big_db=Path(ctx.large_db))
-                frontdesk_once(big / "home")
-                reports = [frontdesk_once(big / "home") for _ in range(max(3, runs // 2))]
-                samples = [r["ms"] for r in reports]
-                results.append(measured(
-                    key, metric, samples, budget="information",
-                    ratio=median(samples) / median(bare),
-                    note=f"{reports[-1].get('rows')} conversations in the first view"))
-            except Exception as error:  # information only, reported
-                results.append(failed(key, metric, repr(error)))
+        if big_reports:
+            samples = [r["ms"] for r in big_reports]
+            big_ratio = median(samples) / median(bare)
+            results.append(measured(
+                key_20k, metric_20k, samples, budget=f"≤ {BUDGET} x bare", ratio=big_ratio,
+                met=big_ratio <= BUDGET,
+                note=f"{big_reports[-1].get('rows')} conversations in the first view"))
+        if big_failure is not None:
+            results.append(big_failure)
         if ratio > BUDGET:
             with home_copy(template / "home") as home:
                 details["slowest_imports_ms"] = slowest_imports(home, base_url,

@@ -13,7 +13,6 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,31 +28,48 @@ if TYPE_CHECKING:
 DEMO_IDENTITY = "demo.agent@acme-demo.example"
 
 
-@dataclass
 class Target:
     """Where the console connects, and as whom.
 
     The key is either known (``key``: from the environment, a key file, a login just made)
     or read when the console connects (``read_key``: the keyring, which takes a while to load
     and may hang or ask to be unlocked — never before the first frame).
+
+    A plain class rather than a dataclass: it is made before the first frame, where a
+    dataclass's generated methods cost their compilation; its repr never shows the key.
     """
 
-    profile: str
-    base_url: str
-    integrations_url: str | None
-    key: str | None = field(repr=False)
-    identity: str
-    read_key: Callable[[], str] | None = field(default=None, repr=False, compare=False)
-    #: the demo's own sandbox (the palette offers its URL and key, for curl)
-    demo: bool = False
-    #: reads the key again from where it is kept (the keyring, a key file); None when it
-    #: cannot change while the console runs (the environment, a key given at sign-in)
-    reread: Callable[[], str] | None = field(default=None, repr=False, compare=False)
-    #: waits until the service can answer (the demo's sandbox, started beside the console)
-    wait_ready: Callable[[], None] | None = field(default=None, repr=False, compare=False)
-    #: asks the service whether it takes the key and knows the identity: one sentence when
-    #: it does not (run once the first frame is on screen; the console then ends with it)
-    check: Callable[[], str | None] | None = field(default=None, repr=False, compare=False)
+    __slots__ = ("base_url", "check", "demo", "identity", "integrations_url", "key", "profile",
+                 "read_key", "reread", "wait_ready")
+
+    def __init__(self, profile: str, base_url: str, integrations_url: str | None,
+                 key: str | None, identity: str, *,
+                 read_key: Callable[[], str] | None = None, demo: bool = False,
+                 reread: Callable[[], str] | None = None,
+                 wait_ready: Callable[[], None] | None = None,
+                 check: Callable[[], str | None] | None = None) -> None:
+        self.profile = profile
+        self.base_url = base_url
+        self.integrations_url = integrations_url
+        self.key = key
+        self.identity = identity
+        self.read_key = read_key
+        #: the demo's own sandbox (the palette offers its URL and key, for curl)
+        self.demo = demo
+        #: reads the key again from where it is kept (the keyring, a key file); None when
+        #: it cannot change while the console runs (the environment, a key given at sign-in)
+        self.reread = reread
+        #: waits until the service can answer (the demo's sandbox, started beside the
+        #: console)
+        self.wait_ready = wait_ready
+        #: asks the service whether it takes the key and knows the identity: one sentence
+        #: when it does not (run once the first frame is on screen; the console then ends
+        #: with it)
+        self.check = check
+
+    def __repr__(self) -> str:
+        return (f"Target(profile={self.profile!r}, base_url={self.base_url!r}, "
+                f"identity={self.identity!r})")
 
     def api_key(self) -> str:
         """The API key (reads it when it is not known yet; raises ``ConfigError`` with the

@@ -395,7 +395,7 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
     narrow = console.app()
     async with narrow.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)
-        assert not narrow.screen.query_one(PreviewPane).display
+        assert not narrow.screen.query(PreviewPane)  # never built while too narrow
 
 
 def insert_hostile_conversation(console: Console) -> int:
@@ -679,7 +679,7 @@ async def test_an_empty_view_says_loading_until_the_first_fill(console: Console)
         assert listing.row_count == 0
         assert listing.empty_text == "Loading…"
         console.sandbox.faults.clear()
-        for _ in range(5):
+        for _ in range(40):  # a tick brings a batch of records: as many ticks as it takes
             await session.live.refresh("inbox")
             if session.inbox.filled:
                 break

@@ -41,9 +41,8 @@ def prepared(console: Console, *keys: str,
             await pilot.pause()
         screen = app.screen
         assert isinstance(screen, InboxScreen)
-        pane = screen.query_one(PreviewPane)
-        if pane.display:
-            worker = pane.flush()
+        for pane in screen.query(PreviewPane):  # built only where the terminal is wide
+            worker = pane.flush() if pane.display else None
             if worker is not None:
                 await worker.wait()
         await pilot.pause()

@@ -15,7 +15,9 @@ Console = Any  # the `console` fixture of tests/tui/conftest.py
 
 
 def rows_of(session: Session) -> int:
-    """How many conversations the session's first frame has (then its store is closed)."""
+    """How many conversations the session's store starts with, the first frame's and the
+    rest read right after it (then its store is closed)."""
+    session.inbox.read_the_rest()
     count = len(session.inbox.rows)
     session.local.close()
     return count

@@ -99,6 +99,32 @@ class KeyMaskingFormatter(logging.Formatter):
         return text
 
 
+class _LogFile(logging.Handler):
+    """The rotating log file (:func:`_file_handler`), opened at its first record: a console
+    start that logs nothing before its first frame neither loads ``logging.handlers`` nor
+    opens the file for it. Records are dropped when the file cannot be opened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._file: logging.Handler | None = None
+        self._opened = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        # called under this handler's lock: the file is opened once
+        if not self._opened:
+            self._opened = True
+            self._file = _file_handler()
+            if self._file is not None:
+                self._file.setFormatter(self.formatter)
+        if self._file is not None:
+            self._file.handle(record)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
+
+
 class Logs:
     """The log file set up for one command; ``protect`` adds a key to mask."""
 
@@ -126,7 +152,7 @@ def file_logging() -> Iterator[Logs]:
     root = logging.getLogger()
     level = _log_level(os.environ)
     formatter = KeyMaskingFormatter()
-    handler: logging.Handler = _file_handler() or logging.NullHandler()
+    handler = _LogFile()
     handler.setFormatter(formatter)
     handler.setLevel(level)
     previous_level = root.level
@@ -144,7 +170,7 @@ def file_logging() -> Iterator[Logs]:
     try:
         yield Logs(handler, formatter)
     except Exception as exc:  # a bug: logged while the key is still masked, then reported
-        if not isinstance(exc, Fail) and not isinstance(handler, logging.NullHandler):
+        if not isinstance(exc, Fail):
             logging.getLogger("frontdesk.cli").error(
                 "unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
             with contextlib.suppress(AttributeError):

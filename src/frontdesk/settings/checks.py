@@ -6,8 +6,7 @@ import math
 import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from .errors import ConfigError
@@ -23,8 +22,7 @@ PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 KEY_SOURCES = ("keyring", "env", "file")
 
 
-@dataclass(frozen=True)
-class SettingsProblem:
+class SettingsProblem(NamedTuple):
     """One broken rule: where it is (field names from the top, e.g. ``poll.thread``), and
     what is wrong. The message never repeats the value, which could be a misplaced key."""
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api.errors import (
     ApiError,
@@ -51,8 +50,7 @@ REFUSED_TEXT = "key refused — run `frontdesk login`"
 NO_SERVICE_TEXT = "no service at this address — check the base URL"
 
 
-@dataclass(frozen=True)
-class ConnectionState:
+class ConnectionState(NamedTuple):
     """What the header shows about the connection."""
 
     link: Link = Link.CONNECTING

@@ -164,12 +164,9 @@ class InboxStore:
         #: (version, conversation id or None for "anything may have changed", its row before)
         self._changes: deque[tuple[int, int | None, InboxRow | None]] = deque(
             maxlen=CHANGES_KEPT)
-        first = min(FIRST_FRAME_ROWS, WORKING_SET_LIMIT)
-        #: how many of the working set's rows were read (the rest: :meth:`read_the_rest`)
-        self._read = first if self._read_rows(first) == first else WORKING_SET_LIMIT
         cached = self._local.snapshot("inbox")
-        if self._read < WORKING_SET_LIMIT and self._hub.me_id:
-            self._read_mine(self._hub.me_id, cached if isinstance(cached, dict) else {})
+        #: how many of the working set's newest rows were read (the rest: :meth:`read_the_rest`)
+        self._read = self._read_first_view(cached if isinstance(cached, dict) else {})
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
             self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
@@ -202,22 +199,34 @@ class InboxStore:
                 rows[row.id] = row
         return len(kept)
 
-    def _read_mine(self, me: str, cached: dict[str, Any]) -> None:
-        """Add Mine's rows (open, assigned to me) beyond the newest: the first view is whole
-        on the first frame however long ago its conversations were last seen.
+    def _read_first_view(self, cached: dict[str, Any]) -> int:
+        """Read the first view's rows (Mine: open, assigned to me) for the first frame,
+        whole however long ago its conversations were last seen; the others follow once the
+        frame is on screen. How many of the newest rows were read (all: the limit).
 
-        The last save listed them: read by id when every row seen after it is among the
-        newest just read (a row that changed hands since is one of those); otherwise found
-        by a scan of every row."""
-        rows = self.rows
+        The last save listed Mine's: read by id, with the rows seen after it (a row that
+        changed hands since is one of those), when those are few; otherwise the newest rows,
+        and Mine's found by a scan of every row."""
+        me = self._hub.me_id
         kept, seen = cached.get("mine"), cached.get("mine_seen")
-        if cached.get("mine_of") == me and isinstance(kept, list) \
-                and isinstance(seen, (int, float)) \
-                and self._local.working_set_seen_after(seen) <= self._read:
-            found = self._local.working_set_rows_of([cid for cid in kept
-                                                     if isinstance(cid, int)])
-        else:
-            found = self._local.working_set_rows_with(json.dumps(me))
+        if me and cached.get("mine_of") == me and isinstance(kept, list) \
+                and isinstance(seen, (int, float)):
+            newer = self._local.working_set_seen_after(seen)
+            if newer <= FIRST_FRAME_ROWS:
+                newer = self._read_rows(newer) if newer else 0
+                self._add_mine(me, self._local.working_set_rows_of(
+                    [cid for cid in kept if isinstance(cid, int)]))
+                return newer
+        first = min(FIRST_FRAME_ROWS, WORKING_SET_LIMIT)
+        if self._read_rows(first) < first:
+            return WORKING_SET_LIMIT
+        if me:
+            self._add_mine(me, self._local.working_set_rows_with(json.dumps(me)))
+        return first
+
+    def _add_mine(self, me: str, found: list[tuple[int, str]]) -> None:
+        """Add the rows among ``found`` that are Mine's (open, assigned to me)."""
+        rows = self.rows
         for row in rows_from_compact([text for cid, text in found if cid not in rows]):
             if row is not None and row.agent_id == me and row.state in OPEN_STATES \
                     and row.id not in rows:

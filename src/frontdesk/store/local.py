@@ -53,9 +53,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .local_schema import MIGRATIONS, SCHEMA_VERSION
 from .rows import InboxRow, digest_of
@@ -114,8 +113,7 @@ class _Newer(Exception):
         self.version = version
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
+class Draft(NamedTuple):
     """An unsent reply being written in a conversation's composer.
 
     ``attachments`` are the composer's attachment entries as given (e.g. ``{"url": …,
@@ -125,7 +123,7 @@ class Draft:
 
     conversation_id: int
     text: str
-    attachments: list[dict[str, str]] = field(default_factory=list)
+    attachments: list[dict[str, str]]
     updated_at: float = 0.0
 
 

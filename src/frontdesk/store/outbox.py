@@ -36,8 +36,7 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from frontdesk.api.retry import RetryPolicy
 from frontdesk.api.wire_time import parse_wire_time
@@ -72,8 +71,7 @@ class OutboxBusy(Exception):
     """The item is being sent right now; it cannot be discarded or edited until that ends."""
 
 
-@dataclass(frozen=True, slots=True)
-class OutboxItem:
+class OutboxItem(NamedTuple):
     """One reply (or internal note: ``payload["kind"] == "note"``) waiting in the outbox.
 
     ``payload`` holds ``content`` (the text), ``content_type`` (``"Text"``, ``"Markdown"`` or

@@ -6,9 +6,8 @@ service's clock offset).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..api.errors import ApiError, Unauthorized
 from ..api.pacing import Priority
@@ -28,8 +27,7 @@ __all__ = ["HoursNow", "SessionTopics", "hours_now"]
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-@dataclass(frozen=True)
-class HoursNow:
+class HoursNow(NamedTuple):
     """Whether the business is open, and until when (``is_open``) or from when (closed): the
     moment in UTC, for the console to show in the user's own time zone. None when the schedule
     gives none (always open, or never opening soon). Equal readings compare equal, so an

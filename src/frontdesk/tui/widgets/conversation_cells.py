@@ -9,10 +9,9 @@ use the same marks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
@@ -65,8 +64,7 @@ def followup_text(until: datetime | None, reference: datetime) -> str:
     return local.strftime("%d %b")
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
     """Which columns a width has room for, and how wide each is."""
 
     width: int

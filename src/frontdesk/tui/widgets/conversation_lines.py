@@ -211,9 +211,11 @@ class ConversationLines(ScrollView):
         look = self.lookups
         base = styles["cursor"] if is_cursor else styles["base"]
         dim = base + styles["dim"]
-        segments = [Segment(" ", base)]
+        segments: list[Segment] = []
         append = segments.append
+        blank = Segment(" ", base)
         for key, width in layout.columns:
+            append(blank)  # the leading blank, then one between columns (none after the last)
             if key == "state":
                 state = row.state or ""
                 glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])
@@ -257,8 +259,7 @@ class ConversationLines(ScrollView):
                 shown = followup_text(until, now()) if row.state in _PENDING else ""
                 style = base + styles["pending"] if until is not None else dim
                 append(Segment(fit(shown, width).rstrip().rjust(width), style))
-            append(Segment(" ", base))
-        total = 1 + sum(width + 1 for _key, width in layout.columns)
+        total = sum(width + 1 for _key, width in layout.columns)
         if total == layout.width:  # every cell is fitted exactly: no measuring needed
             return Strip(segments, total)
         return Strip(segments).crop_extend(0, layout.width, base)

@@ -11,9 +11,8 @@ with its search strings (``conversation_filter``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.style import Style
 from textual import events
@@ -36,8 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["ConversationList", "RowLookups"]
 
 
-@dataclass(frozen=True)
-class RowLookups:
+class RowLookups(NamedTuple):
     """How a row's conversation becomes text: names, tags, previews, times.
 
     The inbox screen builds this from the session's directory and inbox; the benchmark from

@@ -34,8 +34,6 @@ from ...clock import ago
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...widgets.conversation_list import ConversationList, RowLookups
-from ...widgets.preview_pane import PreviewPane
-from ...widgets.safe import Input
 from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
 
@@ -46,6 +44,8 @@ if TYPE_CHECKING:
     from ....store.finder import Finder
     from ....store.rows import InboxRow
     from ....store.session import Session
+    from ...widgets.preview_pane import PreviewPane
+    from ...widgets.safe import Input
 
 __all__ = ["InboxScreen", "session_lookups"]
 
@@ -148,6 +148,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the filter line (None until mounted, right after the first frame)
         self._filter: Input | None = None
         self._filter_mounted: AwaitMount | None = None
+        #: the preview pane (None until the terminal is wide enough to show it)
+        self._preview: PreviewPane | None = None
         self._lookups = session_lookups(None)
 
     # ------------------------------------------------------------------ building
@@ -173,17 +175,28 @@ class InboxScreen(ModeScreen, ConversationActions):
         return self.query_one("#inbox-list", ConversationList)
 
     @property
-    def preview(self) -> PreviewPane:
-        """The preview pane."""
-        return self.query_one("#inbox-preview", PreviewPane)
+    def preview(self) -> PreviewPane | None:
+        """The preview pane (None until the terminal has been wide enough to show it)."""
+        return self._preview
 
     def compose(self) -> ComposeResult:
         lookups = session_lookups(self.fd.session)
         self._lookups = lookups
         yield from super().compose()
         # after the footer: the pane is split off the right of what the status bar and the
-        # footer leave (inbox.tcss), so no container is needed to put it beside the list
-        yield PreviewPane(lookups, self._load_preview, id="inbox-preview")
+        # footer leave (inbox.tcss), so no container is needed to put it beside the list;
+        # made once the terminal is wide enough to show it (narrower, it is never built)
+        if self._wide():
+            yield self._new_preview()
+
+    def _wide(self) -> bool:
+        return self.app.size.width >= PREVIEW_MIN_WIDTH
+
+    def _new_preview(self) -> PreviewPane:
+        from ...widgets.preview_pane import PreviewPane
+
+        self._preview = PreviewPane(self._lookups, self._load_preview, id="inbox-preview")
+        return self._preview
 
     def compose_body(self) -> ComposeResult:
         # the views with their counts: clickable, never focused (the list keeps the keys)
@@ -404,6 +417,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         first frame or by a key that needs it before)."""
         box = self._filter
         if box is None:
+            from ...widgets.safe import Input  # loaded after the first frame, with the line
+
             box = self._filter = Input(
                 placeholder="filter: id, name, subject, tags, queue, assignee",
                 id="inbox-filter")
@@ -553,8 +568,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._preview_highlighted()
 
     def _preview_highlighted(self) -> None:
-        pane = self.preview
-        if pane.display:
+        pane = self._preview
+        if pane is not None and pane.display and pane.is_mounted:
             pane.show(self.conversation_list.highlighted)
 
     def open_thread(self, conversation_id: int) -> None:
@@ -570,8 +585,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         if conversation_id not in siblings:
             siblings = [conversation_id]
         try:
-            screen = screen_class(conversation_id, siblings=siblings,
-                                  known=self.preview.known_messages(conversation_id))
+            pane = self._preview
+            known = pane.known_messages(conversation_id) if pane is not None else []
+            screen = screen_class(conversation_id, siblings=siblings, known=known)
         except TypeError:  # a thread screen that does not walk siblings
             screen = screen_class(conversation_id)
         self.app.push_screen(screen)
@@ -625,8 +641,13 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._place_preview()
 
     def _place_preview(self) -> None:
-        pane = self.preview
-        wide = self.app.size.width >= PREVIEW_MIN_WIDTH
+        pane = self._preview
+        wide = self._wide()
+        if pane is None:
+            if wide:  # first wide enough now: the pane is made, and shows once mounted
+                self.mount(self._new_preview())
+                self.call_after_refresh(self._preview_highlighted)
+            return
         if pane.display != wide:
             pane.display = wide
             if wide:

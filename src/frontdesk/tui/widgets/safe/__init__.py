@@ -43,10 +43,11 @@ if TYPE_CHECKING:
     from .checkbox import Checkbox
     from .data_table import DataTable
     from .input import Input
+    from .label import Label
     from .option_list import Option, OptionList
     from .select import Select
     from .selection_list import Selection, SelectionList
-    from .static import Label, Static
+    from .static import Static
     from .tabbed import TabbedContent, TabPane
     from .tabs import Tab, Tabs
     from .text_area import TextArea
@@ -77,7 +78,7 @@ __all__ = [
 #: Which module of this package holds each widget.
 _MODULES: Final = {
     "Static": "static",
-    "Label": "static",
+    "Label": "label",
     "Button": "button",
     "Checkbox": "checkbox",
     "Tab": "tabs",

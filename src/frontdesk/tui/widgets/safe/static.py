@@ -1,4 +1,4 @@
-"""Static and Label, their content always inert."""
+"""Static, its content always inert (Label, a Static too, is in ``label.py``)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,3 @@ class Static(textual_widgets.Static):
     def content(self, content: VisualType) -> None:
         textual_widgets.Static.content.fset(self, inert(content))  # type: ignore[attr-defined]
 
-
-class Label(textual_widgets.Label, Static):
-    """``textual.widgets.Label`` whose content is always :func:`inert`, by way of
-    :class:`Static` (Textual's Label comes first: its styles follow a widget's first base)."""
