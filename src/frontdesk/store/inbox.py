@@ -606,8 +606,8 @@ class InboxStore:
             since=self._since,
             mine_of=self._hub.me_id if "mine" in self._primed else restored.mine_of,
             queues=self._primed_queues if "queue" in self._primed else restored.queues,
-            records=sorted(self._backlog), tags=sorted(self._tag_backlog),
-            previews=sorted(self._preview_backlog))
+            records=tuple(sorted(self._backlog)), tags=tuple(sorted(self._tag_backlog)),
+            previews=tuple(sorted(self._preview_backlog)))
 
     async def _fetch_backlog(self) -> None:
         """Records first (a batch a tick); once none wait, the subjectless rows' last

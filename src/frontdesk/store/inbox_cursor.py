@@ -22,18 +22,17 @@ reads Mine and Queue whole again instead (:data:`SINCE_PAGES`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 #: pages of "what changed since" read in one tick before Mine and Queue are read whole again
 #: instead (a start after a long absence in a busy organisation)
 SINCE_PAGES = 5
 
 
-@dataclass
-class InboxCursor:
-    """The poll's position as kept in the inbox's snapshot (see the module's docstring)."""
+class InboxCursor(NamedTuple):
+    """The poll's position as kept in the inbox's snapshot (see the module's docstring); a
+    NamedTuple, as it is read before the first frame (no generated methods to compile)."""
 
     #: the service's time the next "what changed since" search starts from
     since: datetime | None = None
@@ -42,9 +41,9 @@ class InboxCursor:
     #: the queues whose waiting conversations were read whole
     queues: frozenset[str] = frozenset()
     #: conversations whose record, tags or last message was still to be read
-    records: list[int] = field(default_factory=list)
-    tags: list[int] = field(default_factory=list)
-    previews: list[int] = field(default_factory=list)
+    records: tuple[int, ...] = ()
+    tags: tuple[int, ...] = ()
+    previews: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, cached: dict[str, Any]) -> InboxCursor:
@@ -73,12 +72,12 @@ class InboxCursor:
         if self.since is None:
             return None
         return {"since": self.since.isoformat(), "mine_of": self.mine_of,
-                "queues": sorted(self.queues), "records": self.records, "tags": self.tags,
-                "previews": self.previews}
+                "queues": sorted(self.queues), "records": list(self.records),
+                "tags": list(self.tags), "previews": list(self.previews)}
 
 
-def _ids(value: object) -> list[int]:
+def _ids(value: object) -> tuple[int, ...]:
     """The conversation ids of a kept list (anything else in it is dropped)."""
     if not isinstance(value, list):
-        return []
-    return [item for item in value if isinstance(item, int) and not isinstance(item, bool)]
+        return ()
+    return tuple(item for item in value if isinstance(item, int) and not isinstance(item, bool))
