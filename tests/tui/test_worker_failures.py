@@ -54,7 +54,7 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         console: Any, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
     app = console.app()
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(160, 45)) as pilot:  # wide: the preview pane is built
         await console.ready(pilot)
         assert isinstance(app, FrontdeskApp)
 
