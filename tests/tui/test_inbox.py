@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -392,6 +393,28 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         assert pane.fetches == fetches + 1
         await pilot.press("j", "j", "j")
         assert pane.fetches == fetches + 1
+        # a customer writes in: the record reads the same but its activity moved, so the
+        # pane reads the messages again and shows the new one
+        _screen.show_view("all")
+        chats = {r["id"] for r in console.sandbox.query(
+            "SELECT id FROM conversations WHERE channel = 'WidgetChat' AND state = 'Open'")}
+        target = next(cid for cid in listing.shown_ids() if cid in chats)
+        assert listing.move_to(target)
+        await pilot.pause()
+        if (worker := pane.flush()) is not None:
+            await worker.wait()
+        async with httpx.AsyncClient(base_url=console.sandbox.base_url,
+                                     headers={"Authorization": console.sandbox.key}) as http:
+            said = await http.post(f"/v1/conversations/{target}/messages", json={
+                "_type": "Inbound", "content": {"_type": "Text", "value": "Preview me, please"}})
+            assert said.status_code < 300, said.text
+        await _session.live.refresh("inbox")
+        await pilot.pause()
+        worker = pane.flush()
+        assert worker is not None, "the pane took its old messages for the new activity's"
+        await worker.wait()
+        await pilot.pause()
+        assert "Preview me, please" in str(pane.render())
     narrow = console.app()
     async with narrow.run_test(size=(100, 30)) as pilot:
         await settle(console, pilot)

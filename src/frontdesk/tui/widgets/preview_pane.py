@@ -3,7 +3,8 @@
 The head (id, channel, state, requester, subject, queue, assignee, tags) paints at once from
 the inbox's record; the last few messages follow from the store once the cursor has rested
 on the conversation for :attr:`PreviewPane.DEBOUNCE` seconds, so running down the list with
-``j`` costs no requests. Messages are kept per conversation while its record is unchanged.
+``j`` costs no requests. Messages are kept per conversation while its record and its last
+activity are unchanged (a reply adds a message without changing the record).
 The inbox shows the pane only when the terminal is wide.
 
 One Rich ``Text`` is shown (no markup parsed): every name, subject and body goes through
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.style import Style
@@ -57,8 +59,9 @@ class PreviewPane(Static):
         self.lookups = lookups
         self._load = load
         self._conversation: InboxRow | None = None
-        self._messages: OrderedDict[int, tuple[InboxRow, list[Message] | str]] = \
-            OrderedDict()
+        #: per conversation: what it was read for (its row and last activity), and what was read
+        self._messages: OrderedDict[int, tuple[tuple[InboxRow, datetime],
+                                               list[Message] | str]] = OrderedDict()
         self._timer: Timer | None = None
         #: the conversation whose messages are being read
         self._fetching: int | None = None
@@ -114,10 +117,16 @@ class PreviewPane(Static):
         return None if known is None else known[1]
 
     def _fresh(self) -> bool:
-        """Whether the known messages were read for the record shown."""
+        """Whether the known messages were read for the record shown, as active as it is."""
         conversation = self._conversation
         known = self._messages.get(conversation.id) if conversation is not None else None
-        return known is not None and known[0] == conversation
+        return known is not None and known[0] == self._read_for(conversation)
+
+    def _read_for(self, conversation: InboxRow | None) -> tuple[InboxRow, datetime] | None:
+        """What messages read now are read for: the record and its last activity."""
+        if conversation is None:
+            return None
+        return conversation, self.lookups.when(conversation)
 
     @work(exclusive=True, exit_on_error=False, group="preview",
           description="read the last messages")
@@ -126,6 +135,7 @@ class PreviewPane(Static):
         self._timer = None
         if conversation is None:
             return
+        read_for = (conversation, self.lookups.when(conversation))  # as it is when asked
         self.fetches += 1
         self._fetching = conversation.id
         try:
@@ -133,18 +143,19 @@ class PreviewPane(Static):
         except Exception:
             # cleanup, then on to the console's one handler (logged, said in one line): the
             # pane never says "Loading…" for good
-            self._keep(conversation, "The messages could not be read.", None)
+            self._keep(read_for, "The messages could not be read.", None)
             raise
         finally:
             if self._fetching == conversation.id:
                 self._fetching = None
-        self._keep(conversation, refusal.reason if refusal is not None else messages or [],
+        self._keep(read_for, refusal.reason if refusal is not None else messages or [],
                    refusal)
 
-    def _keep(self, conversation: InboxRow, result: list[Message] | str,
+    def _keep(self, read_for: tuple[InboxRow, datetime], result: list[Message] | str,
               refusal: Refused | None) -> None:
         """Keep what was read (or why not) and say so to the pane."""
-        self._messages[conversation.id] = (conversation, result)
+        conversation = read_for[0]
+        self._messages[conversation.id] = (read_for, result)
         self._messages.move_to_end(conversation.id)
         while len(self._messages) > self.CACHE_SIZE:
             self._messages.popitem(last=False)
@@ -161,7 +172,7 @@ class PreviewPane(Static):
         shown = self._conversation
         if shown is not None and shown.id == conversation.id:
             self._paint()
-            if shown != conversation and self.display and self._timer is None:
+            if not self._fresh() and self.display and self._timer is None:
                 self._timer = self.set_timer(self.DEBOUNCE, self._fetch)  # changed meanwhile
 
     # ------------------------------------------------------------------ painting
