@@ -187,3 +187,39 @@ async def test_after_too_many_changes_mine_and_queue_are_read_whole_again(
         assert now_mine | now_waiting | {closed} <= _record_reads(requests)
     finally:
         await session.close()
+
+
+async def test_a_message_that_leaves_the_record_as_it_was_is_still_news(
+        sandbox: SandboxServer, local_template: LocalTemplate, tmp_path: Path) -> None:
+    """A reply (or a customer's message) in a conversation whose record reads the same is a
+    change of that conversation all the same: its row moves up and a preview of it reads the
+    messages again. Found again in the next search's overlap, it is no news."""
+    path = tmp_path / "work.db"
+    assert local_template.lay(path, sandbox, DEMO_AGENT_EMAIL)
+    me = sandbox.query("SELECT id FROM users WHERE email = ?", (DEMO_AGENT_EMAIL,))[0]["id"]
+    session = await _start_again(sandbox, path, lambda _request: None)
+    try:
+        inbox = session.inbox
+        emails = {r["id"] for r in sandbox.query(
+            "SELECT id FROM conversations WHERE channel = 'Email' AND subject IS NOT NULL")}
+        cid = min(_views(sandbox, me)[0] & emails)  # a row that reads by its subject
+        row = inbox.rows[cid]
+        clock = sandbox.clock
+        assert isinstance(clock, ManualClock)
+        clock.advance(1.0)
+        other = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+        try:
+            await other.messages.add(cid, "One more thing.", agent_id=me)
+        finally:
+            await other.aclose()
+        version = inbox.version
+        await session.live.refresh(INBOX)
+        changes = inbox.changes_since(version)
+        assert changes is not None and cid in changes
+        assert inbox.rows[cid].digest == row.digest  # the record itself reads the same
+        version = inbox.version
+        await session.live.refresh(INBOX)  # found again: within the search's overlap
+        again = inbox.changes_since(version)
+        assert again is not None and cid not in again
+    finally:
+        await session.close()

@@ -157,6 +157,8 @@ class InboxStore:
         #: whether ``_since`` was read from the service's clock (only such a cursor is kept)
         self._since_known = False
         self._primed: set[str] = set()
+        #: what the last search for activity found (found again within its overlap: no news)
+        self._found: set[int] = set()
         #: the queues whose waiting conversations were read whole (the Queue view's priming)
         self._primed_queues: frozenset[str] = frozenset()
         #: where the last session's poll stood (adopted once who I am and my queues are known)
@@ -535,10 +537,16 @@ class InboxStore:
                 break
         if page.has_more and self._prime_again():
             return await self._discover()
+        found_before, self._found = self._found, set(hits)
         for conversation_id in hits:
             self.want([conversation_id], Priority.VISIBLE)
             self.activity[conversation_id] = self._hub.server_now()
             self._stale_previews.add(conversation_id)
+            if conversation_id not in found_before:
+                # a new message may leave the record as it was: the row still moves up (and
+                # a preview of it reads its messages again), so its activity is a change of
+                # its own; found again in the next search's overlap (SLACK), it is not
+                self._bump(conversation_id, self.rows.get(conversation_id))
         return True
 
     def _prime_again(self) -> bool:
