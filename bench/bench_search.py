@@ -27,7 +27,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .common import KEY, BenchContext, Result, db_rows, failed, late_sandbox, measured, median
+from .common import (
+    KEY,
+    BenchContext,
+    Result,
+    db_rows,
+    demo_agent_email,
+    failed,
+    late_sandbox,
+    measured,
+    median,
+)
 
 LATENCY = 0.15
 BUDGET_MS = 30.0
@@ -47,7 +57,6 @@ async def _measure(base_url: str, queries: list[str], runs: int, paced: bool
                    ) -> dict[str, Any]:
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -61,7 +70,7 @@ async def _measure(base_url: str, queries: list[str], runs: int, paced: bool
     reference = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
     client = ApiClient(base_url, KEY, pacer=pacer)
     session = Session(client=client, local=LocalStore(folder / "local.db"), settings=settings,
-                      profile="bench", identity=DEMO_AGENT_EMAIL)
+                      profile="bench", identity=demo_agent_email())
     inbox = session.inbox
     try:
         session.live.watch(INBOX)

@@ -36,6 +36,7 @@ from .common import (
     BenchContext,
     Result,
     big_thread_id,
+    demo_agent_email,
     failed,
     late_sandbox,
     measured,
@@ -52,7 +53,6 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
                    ) -> dict[str, list[float]]:
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -70,7 +70,7 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
         reference = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
         client = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
         session = Session(client=client, local=LocalStore(folder / "local.db"),
-                          settings=Settings(), profile="bench", identity=DEMO_AGENT_EMAIL)
+                          settings=Settings(), profile="bench", identity=demo_agent_email())
         app = FrontdeskApp(session)
         async with app.run_test(size=SIZE) as pilot:
             await _workers_done(app)
