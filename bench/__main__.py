@@ -213,6 +213,9 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }
 
+#: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)
+QUICK_SERVERS: dict[str, tuple[str, ...]] = {"fill": ("small",), "search": ("small",)}
+
 
 # ---------------------------------------------------------------------- child and parent
 
@@ -366,10 +369,13 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     details: dict[str, Any] = {}
     try:
-        servers.start({server for n in names for server in BENCHMARKS[n][2]})
+        quick_servers = QUICK_SERVERS if args.quick else {}
+        servers.start({server for n in names
+                       for server in BENCHMARKS[n][2] + quick_servers.get(n, ())})
         children: list[Child] = []
         for name in names:
             what, _, needed = BENCHMARKS[name]
+            needed += quick_servers.get(name, ())
             try:
                 infos = {n: servers.get(n) for n in needed}
             except RuntimeError as error:  # a server that did not start: say so, go on
