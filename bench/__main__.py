@@ -5,8 +5,9 @@ The parent builds (once, cached in ``bench/.cache/``) the seeded sandbox databas
 the sandbox servers the chosen benchmarks need (each a separate process), and runs every
 benchmark in a child process of its own (``python -m bench --child NAME``), so that one
 benchmark's imports, caches and garbage never weigh on the next, and a benchmark that fails
-becomes a row saying why instead of ending the run. ``--quick`` uses tiny sizes, one run and
-no large database (for the smoke test: it checks the plumbing, not the budgets).
+becomes a row saying why instead of ending the run. ``--quick`` uses tiny sizes, one run, no
+large database and a smaller one for the small (``common.quick_db``: one conversation in
+eight), for the smoke test: it checks the plumbing, not the budgets.
 
 The thread, inbox and idle-console figures come from the other engineers' scripts
 (``bench_thread.py``, ``bench_inbox.py``, ``bench_idle.py``), imported and called here.
@@ -42,6 +43,7 @@ from .common import (
     measured,
     median,
     percentile,
+    quick_db,
     sandbox_db,
 )
 
@@ -54,8 +56,8 @@ def run_thread(ctx: BenchContext) -> Outcome:
     """Thread open 50 / 10,000, a new message, keystroke → frame (``bench_thread.py``)."""
     from . import bench_thread as thread
 
-    small_n, large_n, typing_n, keys = (20, 400, 200, 8) if ctx.quick else (50, 10_000, 5_000,
-                                                                             40)
+    small_n, large_n, typing_n, keys = (10, 100, 50, 4) if ctx.quick else (50, 10_000, 5_000,
+                                                                            40)
     runs = max(ctx.runs, 1)
 
     async def measure() -> dict[str, list[float]]:
@@ -104,7 +106,7 @@ def run_inbox(ctx: BenchContext) -> Outcome:
     """Inbox of 100,000: build, filter keystroke, cursor step (``bench_inbox.py``)."""
     from . import bench_inbox as inbox
 
-    count = 2_000 if ctx.quick else 100_000
+    count = 500 if ctx.quick else 100_000
     fake = inbox.FakeInbox(count)
     got: dict[str, list[float]] = asyncio.run(inbox.measure(fake, max(ctx.runs, 1)))
     label = f"inbox {count:,}"
@@ -210,6 +212,9 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
 }
+
+#: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)
+QUICK_SERVERS: dict[str, tuple[str, ...]] = {"fill": ("small",), "search": ("small",)}
 
 
 # ---------------------------------------------------------------------- child and parent
@@ -357,17 +362,20 @@ def main(argv: list[str] | None = None) -> int:
     needs_large = not args.quick and any("big" in BENCHMARKS[n][2] or n == "startup"
                                          for n in names)
     began = time.perf_counter()
-    small_db = sandbox_db("small")
+    small_db = quick_db() if args.quick else sandbox_db("small")
     large_db = sandbox_db("large") if needs_large else None
     scratch = Path(tempfile.mkdtemp(prefix="frontdesk-bench-"))
     servers = Servers(small_db, large_db, scratch)
     results: list[Result] = []
     details: dict[str, Any] = {}
     try:
-        servers.start({server for n in names for server in BENCHMARKS[n][2]})
+        quick_servers = QUICK_SERVERS if args.quick else {}
+        servers.start({server for n in names
+                       for server in BENCHMARKS[n][2] + quick_servers.get(n, ())})
         children: list[Child] = []
         for name in names:
             what, _, needed = BENCHMARKS[name]
+            needed += quick_servers.get(name, ())
             try:
                 infos = {n: servers.get(n) for n in needed}
             except RuntimeError as error:  # a server that did not start: say so, go on

@@ -35,6 +35,7 @@ from .common import (
     SandboxProcess,
     ServerInfo,
     db_rows,
+    demo_agent_email,
     failed,
     measured,
     median,
@@ -49,9 +50,8 @@ DIRECTORY = ("GET /v1/agents", "GET /v1/queues", "GET /v1/queues/{id}/members", 
 def expected(db: Path) -> tuple[set[int], set[int], set[int], int]:
     """From the database: Mine's open conversations, every one assigned to me and open or
     pending (what Mine's search finds), the Queue's, and how many queues there are."""
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 
-    me = db_rows(db, "SELECT id FROM users WHERE email = ?", (DEMO_AGENT_EMAIL,))[0]["id"]
+    me = db_rows(db, "SELECT id FROM users WHERE email = ?", (demo_agent_email(),))[0]["id"]
     queues = [r["id"] for r in db_rows(db, "SELECT id FROM queues")]
     mine_q = [r["queue_id"] for r in db_rows(
         db, "SELECT queue_id FROM queue_members WHERE agent_id = ?", (me,))] or queues
@@ -75,7 +75,6 @@ async def one_start(server: ServerInfo, paced: bool, mine: set[int], queue: set[
     """One first start on an empty local store; what happened when (seconds)."""
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -100,7 +99,7 @@ async def one_start(server: ServerInfo, paced: bool, mine: set[int], queue: set[
     client._http.event_hooks["request"].append(on_request)
     client._http.event_hooks["response"].append(on_response)
     session = Session(client=client, local=LocalStore(folder / "local.db"), settings=settings,
-                      profile="bench", identity=DEMO_AGENT_EMAIL)
+                      profile="bench", identity=demo_agent_email())
     done = asyncio.Event()
 
     def changed(topic: str, value: Any) -> None:
@@ -142,8 +141,11 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         shutil.copy(ctx.small_db, db)
         mine_open, mine_all, queue, _queues = expected(db)
         paced = not ctx.quick
-        process = SandboxProcess("fill", db, rate_limit=paced, key=KEY)
-        server = process.start()
+        if ctx.quick:  # not paced: the run's small sandbox is such a server
+            server = ctx.server("small")
+        else:
+            process = SandboxProcess("fill", db, rate_limit=paced, key=KEY)
+            server = process.start()
         samples: list[dict[str, Any]] = []
         for _ in range(1 if ctx.quick else ctx.runs):
             time.sleep(1.0)  # the service's bucket is full again

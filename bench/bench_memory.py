@@ -55,6 +55,7 @@ from .common import (
     ServerInfo,
     big_thread_id,
     conversation_wires,
+    demo_agent_email,
     failed,
     home_copy,
     measured,
@@ -258,8 +259,6 @@ def probe(server_json: str, records: str, thread_id: str, identity: str) -> None
 
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """(i) RSS of fresh console processes holding the inbox and the thread."""
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
-
     server = ctx.server("big")
     db_path = ctx.big_db
     count = 1_000 if ctx.quick else 100_000
@@ -274,7 +273,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             done = subprocess.run(
                 [sys.executable, "-m", "bench.bench_memory", "--probe",
                  json.dumps(server.__dict__), str(records), str(thread_id),
-                 DEMO_AGENT_EMAIL],
+                 demo_agent_email()],
                 capture_output=True, timeout=600, env=env, cwd=ROOT, check=False)
         lines = done.stdout.decode(errors="replace").strip().splitlines()
         try:

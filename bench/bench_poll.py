@@ -32,7 +32,15 @@ from typing import Any
 
 import httpx
 
-from .common import BenchContext, Result, ServerInfo, failed, home_copy, measured
+from .common import (
+    BenchContext,
+    Result,
+    ServerInfo,
+    demo_agent_email,
+    failed,
+    home_copy,
+    measured,
+)
 
 SIZE = (160, 45)
 IDLE_SECONDS = 20.0
@@ -59,7 +67,6 @@ def _session(server: ServerInfo, *, paced: bool) -> Any:
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
     from frontdesk.launch import local_store_path
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -68,7 +75,7 @@ def _session(server: ServerInfo, *, paced: bool) -> Any:
     pacer = pacer_for(settings.rate.rate, settings.rate.burst) if paced else Pacer(enabled=False)
     client = ApiClient(server.base_url, server.key, server.integrations_url, pacer=pacer)
     return Session(client=client, local=LocalStore(local_store_path("bench")),
-                   settings=settings, profile="bench", identity=DEMO_AGENT_EMAIL)
+                   settings=settings, profile="bench", identity=demo_agent_email())
 
 
 async def _fill_inbox(session: Any, pilot: Any, limit: int = 40) -> None:

@@ -27,7 +27,17 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from .common import KEY, BenchContext, Result, db_rows, failed, late_sandbox, measured, median
+from .common import (
+    KEY,
+    BenchContext,
+    Result,
+    db_rows,
+    demo_agent_email,
+    failed,
+    late_sandbox,
+    measured,
+    median,
+)
 
 LATENCY = 0.15
 BUDGET_MS = 30.0
@@ -35,19 +45,18 @@ BUDGET_MS = 30.0
 SCREEN = 36
 WORDS = 5
 
-def words(db: Path, count: int = WORDS) -> list[str]:
-    """Words of the seeded subjects, each found in 10 to 100 of them."""
+def words(db: Path, count: int = WORDS, least: int = 10) -> list[str]:
+    """Words of the seeded subjects, each found in ``least`` to 100 of them."""
     seen: Counter[str] = Counter()
     for row in db_rows(db, "SELECT subject FROM conversations WHERE subject IS NOT NULL"):
         seen.update({w for w in re.findall(r"[a-z]{5,}", str(row["subject"]).lower())})
-    return [w for w, n in seen.most_common() if 10 <= n <= 100][:count]
+    return [w for w, n in seen.most_common() if least <= n <= 100][:count]
 
 
 async def _measure(base_url: str, queries: list[str], runs: int, paced: bool
                    ) -> dict[str, Any]:
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.pacing import Pacer
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -61,7 +70,7 @@ async def _measure(base_url: str, queries: list[str], runs: int, paced: bool
     reference = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
     client = ApiClient(base_url, KEY, pacer=pacer)
     session = Session(client=client, local=LocalStore(folder / "local.db"), settings=settings,
-                      profile="bench", identity=DEMO_AGENT_EMAIL)
+                      profile="bench", identity=demo_agent_email())
     inbox = session.inbox
     try:
         session.live.watch(INBOX)
@@ -115,10 +124,13 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     try:
         db = folder / "sandbox.db"
         shutil.copy(ctx.small_db, db)
-        queries = words(db)
+        queries = words(db, least=2 if ctx.quick else 10)  # --quick: a smaller organisation
         paced = not ctx.quick
-        with late_sandbox(db, 0.0 if ctx.quick else LATENCY, rate_limit=paced) as base_url:
-            got = asyncio.run(_measure(base_url, queries, 1 if ctx.quick else ctx.runs, paced))
+        if ctx.quick:  # neither late nor paced: the run's small sandbox is such a server
+            got = asyncio.run(_measure(ctx.server("small").base_url, queries, 1, paced))
+        else:
+            with late_sandbox(db, LATENCY, rate_limit=paced) as base_url:
+                got = asyncio.run(_measure(base_url, queries, ctx.runs, paced))
     except Exception as error:  # a row saying why, never a dead table
         return [failed("search", "search: the first results listed", repr(error),
                        f"≤ 1 round trip + {BUDGET_MS:.0f} ms")], {}

@@ -36,6 +36,7 @@ from .common import (
     BenchContext,
     Result,
     big_thread_id,
+    demo_agent_email,
     failed,
     late_sandbox,
     measured,
@@ -43,6 +44,7 @@ from .common import (
 )
 
 LATENCY = 0.15
+QUICK_LATENCY = 0.02
 BUDGET_MS = 30.0
 #: the newest messages the inbox's preview keeps (``Finder.last_messages``)
 PREVIEW = 5
@@ -52,7 +54,6 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
                    ) -> dict[str, list[float]]:
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
-    from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
     from frontdesk.settings import Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.session import Session
@@ -70,7 +71,7 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
         reference = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
         client = ApiClient(base_url, KEY, pacer=Pacer(enabled=False))
         session = Session(client=client, local=LocalStore(folder / "local.db"),
-                          settings=Settings(), profile="bench", identity=DEMO_AGENT_EMAIL)
+                          settings=Settings(), profile="bench", identity=demo_agent_email())
         app = FrontdeskApp(session)
         async with app.run_test(size=SIZE) as pilot:
             await _workers_done(app)
@@ -144,11 +145,13 @@ async def _measure(base_url: str, thread_id: int, runs: int, settle: float
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """The slow-service thread rows."""
     folder = Path(tempfile.mkdtemp(prefix="frontdesk-bench-slowdb-"))
+    # --quick: late still, but little, so that the console's first fill is soon over
+    latency = QUICK_LATENCY if ctx.quick else LATENCY
     try:
         db = folder / "sandbox.db"
         shutil.copy(ctx.small_db, db)
         runs = 1 if ctx.quick else ctx.runs
-        with late_sandbox(db, LATENCY) as base_url:
+        with late_sandbox(db, latency) as base_url:
             got = asyncio.run(_measure(base_url, big_thread_id(db), runs,
                                        5.0 if ctx.quick else 120.0))
     except Exception as error:  # a row saying why, never a dead table
@@ -158,7 +161,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         shutil.rmtree(folder, ignore_errors=True)
     extra = median(got["open"]) - median(got["trip"])
     rows = [
-        measured("slow.trip", f"one round trip, sandbox {LATENCY * 1000:.0f} ms late",
+        measured("slow.trip", f"one round trip, sandbox {latency * 1000:.0f} ms late",
                  got["trip"], budget="reference"),
         measured("slow.open", "open a thread it does not know: messages on screen",
                  got["open"], budget=f"≤ 1 round trip + {BUDGET_MS:.0f} ms",

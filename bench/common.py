@@ -250,6 +250,47 @@ def sandbox_db(scale: Scale, cache: Path = CACHE) -> Path:
     return path
 
 
+#: ``--quick`` keeps one conversation in this many of the small organisation …
+QUICK_EVERY = 8
+#: … of at most this many messages (its longest thread is the benchmarks' long thread)
+QUICK_LONGEST = 40
+
+
+def quick_db(cache: Path = CACHE) -> Path:
+    """The ``--quick`` run's database (built once from the small one): the small organisation
+    with one conversation in :data:`QUICK_EVERY` (none longer than :data:`QUICK_LONGEST`
+    messages), with their messages, tags, ratings, activity and attributes; every agent,
+    queue, tag and end user kept.
+
+    Every benchmark that reads or fills an inbox does a request per conversation on both
+    sides, so this is what a smoke run of the plumbing is spared most; full runs never use it.
+    """
+    small = sandbox_db("small", cache)
+    path = cache / "sandbox-quick.db"
+    stamp = f"{int(small.stat().st_mtime)} {QUICK_EVERY} {QUICK_LONGEST}"
+    if path.exists() and db_meta(path, "quick_from") == stamp:
+        return path
+    partial = cache / f"sandbox-quick.db.building-{os.getpid()}"
+    shutil.copyfile(small, partial)
+    with contextlib.closing(sqlite3.connect(partial)) as conn:
+        conn.execute("PRAGMA foreign_keys = ON")
+        with conn:
+            conn.execute("DELETE FROM conversations WHERE id % ? != 0 OR id IN (SELECT "
+                         "conversation_id FROM messages GROUP BY conversation_id "
+                         "HAVING count(*) > ?)", (QUICK_EVERY, QUICK_LONGEST))
+            conn.execute("DELETE FROM activity_log WHERE conversation_id NOT IN "
+                         "(SELECT id FROM conversations)")
+            conn.execute("DELETE FROM custom_attribute_values WHERE entity_type = "
+                         "'Conversation' AND entity_id NOT IN "
+                         "(SELECT CAST(id AS TEXT) FROM conversations)")
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('quick_from', ?)",
+                         (stamp,))
+        conn.execute("VACUUM")
+        conn.execute("ANALYZE")
+    os.replace(partial, path)
+    return path
+
+
 def db_meta(path: Path, key: str) -> str | None:
     """A value of the sandbox database's ``meta`` table (None when missing or unreadable)."""
     try:
@@ -287,6 +328,22 @@ def message_wires(path: Path, conversation_id: int) -> list[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------- sandbox servers
+
+
+def demo_agent_email() -> str:
+    """The seeded demo agent's e-mail (``frontdesk.sandbox.seed.names``), read without
+    importing the seed package: that brings in the whole sandbox (fastapi and its models,
+    some 0.15 s of CPU) into every benchmark process that needs no more than this name."""
+    import importlib.util
+
+    import frontdesk.sandbox
+
+    path = Path(frontdesk.sandbox.__file__).parent / "seed" / "names.py"
+    spec = importlib.util.spec_from_file_location("frontdesk.sandbox.seed.names", path)
+    assert spec is not None and spec.loader is not None
+    names = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(names)
+    return str(names.DEMO_AGENT_EMAIL)
 
 
 def free_port() -> int:
@@ -412,8 +469,10 @@ class SandboxProcess:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the {self.name} sandbox exited ({self.process.returncode})")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(url, headers={"Authorization": self.key},
+            with contextlib.suppress(httpx.HTTPError), httpx.Client(verify=False) as probe:
+                # one client per try (a refused connection may leave it unusable); without
+                # certificates to load, as the URL is plain HTTP: each load costs ~20 ms of CPU
+                if probe.get(url, headers={"Authorization": self.key},
                              timeout=2).status_code == 200:
                     return self.info
             time.sleep(0.05)

@@ -22,7 +22,7 @@ BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", 
 @pytest.mark.slow
 @pytest.mark.timeout(960)
 def test_quick_bench_writes_results(tmp_path: Path) -> None:
-    # the timeout only guards against a hung run: a quick run is some 45 s of CPU, minutes
+    # the timeout only guards against a hung run: a quick run is some 15-18 s of CPU, minutes
     # on a machine busy with other work
     out = tmp_path / "results.json"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "src")])}
