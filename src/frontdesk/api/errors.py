@@ -42,9 +42,12 @@ MESSAGE_LIMIT = 1000
 #: Bodies larger than this are not parsed as JSON; only their start is looked at.
 _MAX_PARSED_BODY = 64 * 1024
 
-_HTML_DROP = re.compile(r"<(script|style)\b.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TAG = re.compile(r"<[^>]*>")
+# Patterns of an HTML error page, compiled (by ``re``'s cache) on the first such page rather
+# than on the way to the first frame.
+_HTML_DROP = r"<(script|style)\b.*?</\1\s*>"
+_HTML_TITLE = r"<title\b[^>]*>(.*?)</title\s*>"
+_HTML_TAG = r"<[^>]*>"
+_HTML_FLAGS = re.IGNORECASE | re.DOTALL
 
 
 class ApiError(Exception):
@@ -268,12 +271,12 @@ def _html_text(text: str) -> str:
     """The readable part of an HTML error page: its title, or its text without tags."""
     import html  # an HTML error page is rare: not loaded with the console
 
-    title = _HTML_TITLE.search(text)
+    title = re.search(_HTML_TITLE, text, _HTML_FLAGS)
     if title:
-        found = html.unescape(_HTML_TAG.sub(" ", title.group(1))).strip()
+        found = html.unescape(re.sub(_HTML_TAG, " ", title.group(1))).strip()
         if found:
             return found
-    return html.unescape(_HTML_TAG.sub(" ", _HTML_DROP.sub(" ", text)))
+    return html.unescape(re.sub(_HTML_TAG, " ", re.sub(_HTML_DROP, " ", text, flags=_HTML_FLAGS)))
 
 
 def _describe_body(status: int, body: bytes, content_type: str | None) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 
 from frontdesk.api.errors import ApiError, RateLimited, ServiceUnavailable, TransportError
 
@@ -37,9 +37,8 @@ __all__ = [
 RETRYABLE_STATUSES = frozenset({502, 503, 504})
 
 
-@dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How often and how patiently a call is retried.
+    """How often and how patiently a call is retried (immutable, compared by value).
 
     ``max_attempts`` counts the first attempt too (4 = one try and three retries).
     ``base_delay`` is the cap of the first backoff, doubling per attempt up to ``max_delay``.
@@ -48,25 +47,87 @@ class RetryPolicy:
     ``jitter`` is the share of each wait drawn at random: 1 waits anywhere up to the cap (full
     jitter, for calls that must not retry in step); 0.5 waits at least half of it (for
     loops that poll again and again, so a failing service is not asked at once).
+
+    A plain class rather than a dataclass: it is defined on the way to the first frame, where
+    a frozen slots dataclass costs about 5 M instructions to build.
     """
 
-    max_attempts: int = 4
-    base_delay: float = 0.25
-    max_delay: float = 4.0
-    max_retry_after: float = 10.0
-    jitter: float = 1.0
+    __slots__ = ("_base_delay", "_jitter", "_max_attempts", "_max_delay", "_max_retry_after")
+    _max_attempts: int
+    _base_delay: float
+    _max_delay: float
+    _max_retry_after: float
+    _jitter: float
 
-    def __post_init__(self) -> None:
-        if self.max_attempts < 1:
+    def __init__(self, max_attempts: int = 4, base_delay: float = 0.25, max_delay: float = 4.0,
+                 max_retry_after: float = 10.0, jitter: float = 1.0) -> None:
+        if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
-        for name in ("base_delay", "max_delay", "max_retry_after"):
-            value = getattr(self, name)
+        for name, value in (("base_delay", base_delay), ("max_delay", max_delay),
+                            ("max_retry_after", max_retry_after)):
             if not (value >= 0 and math.isfinite(value)):
                 raise ValueError(f"{name} must be a finite number >= 0")
-        if self.max_delay < self.base_delay:
+        if max_delay < base_delay:
             raise ValueError("max_delay must not be smaller than base_delay")
-        if not 0.0 <= self.jitter <= 1.0:
+        if not 0.0 <= jitter <= 1.0:
             raise ValueError("jitter must be between 0 and 1")
+        put = object.__setattr__
+        put(self, "_max_attempts", max_attempts)
+        put(self, "_base_delay", base_delay)
+        put(self, "_max_delay", max_delay)
+        put(self, "_max_retry_after", max_retry_after)
+        put(self, "_jitter", jitter)
+
+    @property
+    def max_attempts(self) -> int:
+        """Attempts in all, the first one included."""
+        return self._max_attempts
+
+    @property
+    def base_delay(self) -> float:
+        """Cap of the first backoff, in seconds."""
+        return self._base_delay
+
+    @property
+    def max_delay(self) -> float:
+        """Cap of any backoff, in seconds."""
+        return self._max_delay
+
+    @property
+    def max_retry_after(self) -> float:
+        """Longest Retry-After waited out, in seconds."""
+        return self._max_retry_after
+
+    @property
+    def jitter(self) -> float:
+        """Share of each wait drawn at random (0 to 1)."""
+        return self._jitter
+
+    def _values(self) -> tuple[int, float, float, float, float]:
+        return (self._max_attempts, self._base_delay, self._max_delay, self._max_retry_after,
+                self._jitter)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, RetryPolicy)
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __reduce__(self) -> tuple[type[RetryPolicy], tuple[int, float, float, float, float]]:
+        return (RetryPolicy, self._values())
+
+    def __repr__(self) -> str:
+        return ("RetryPolicy(max_attempts={!r}, base_delay={!r}, max_delay={!r}, "
+                "max_retry_after={!r}, jitter={!r})".format(*self._values()))
 
 
 #: The policy used when none is given.

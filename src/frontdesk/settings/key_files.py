@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 import stat
 from pathlib import Path
 
@@ -29,6 +28,8 @@ def read_key_file(path: str | os.PathLike[str]) -> str:
         if not stat.S_ISREG(info.st_mode):
             raise KeyFileError(f"The key file {file} is not a regular file.")
         if os.name == "posix" and info.st_mode & 0o077:
+            import shlex  # only for this message: not loaded with the console
+
             raise KeyFileError(
                 f"The key file {file} can be read by other users "
                 f"(mode {stat.S_IMODE(info.st_mode):04o}), so frontdesk will not use it. "

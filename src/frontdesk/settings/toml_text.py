@@ -9,7 +9,9 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+#: a key TOML allows bare (a pattern string: compiled by ``re``'s cache on the first write, not at
+#: start-up)
+_BARE_KEY = r"^[A-Za-z0-9_-]+$"
 _ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -39,7 +41,7 @@ def _toml_string(value: str) -> str:
 
 def _toml_key(key: str) -> str:
     """A key written bare when TOML allows it, quoted otherwise (e.g. ``"inbox.claim"``)."""
-    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+    return key if re.fullmatch(_BARE_KEY, key) else _toml_string(key)
 
 
 def _toml_value(value: object) -> str:
@@ -90,7 +92,8 @@ def merge_toml(current: str, data: Mapping[str, object]) -> str:
     return _space_tables(tomlkit.dumps(document))
 
 
-_TABLE_HEADER = re.compile(r"^\[[^\]=,]+\]\s*(#.*)?$")
+#: a table header line (a pattern string, compiled on the first write)
+_TABLE_HEADER = r"^\[[^\]=,]+\]\s*(#.*)?$"
 
 
 def _space_tables(text: str) -> str:
@@ -99,7 +102,7 @@ def _space_tables(text: str) -> str:
     lines = text.split("\n")
     out: list[str] = []
     for line in lines:
-        if (_TABLE_HEADER.match(line) and out and out[-1].strip()
+        if (re.match(_TABLE_HEADER, line) and out and out[-1].strip()
                 and not out[-1].lstrip().startswith("#")):
             out.append("")
         out.append(line)

@@ -16,10 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
-
-# hashlib's own BLAKE2 (``hashlib.blake2b`` is this), without importing hashlib, which loads
-# OpenSSL: several milliseconds of the first frame for a hash the first frame never takes
-from _blake2 import blake2b
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -33,9 +30,24 @@ __all__ = ["InboxRow", "digest_of", "mark_of", "micros_of", "rows_from_compact"]
 _intern = sys.intern
 
 
+#: BLAKE2b, loaded by the first digest (the first frame takes none)
+_blake2b: Callable[..., Any] | None = None
+
+
+def _load_blake2b() -> Callable[..., Any]:
+    """hashlib's own BLAKE2 (``hashlib.blake2b`` is this), without importing hashlib, which
+    loads OpenSSL; its extension is loaded here, on the first digest, not at start-up."""
+    global _blake2b
+    from _blake2 import blake2b
+
+    _blake2b = blake2b
+    return blake2b
+
+
 def digest_of(wire: str) -> int:
     """A fingerprint of a record's wire JSON, the same in every process (it is stored)."""
-    return int.from_bytes(blake2b(wire.encode(), digest_size=8).digest(), "big")
+    hasher = _blake2b or _load_blake2b()
+    return int.from_bytes(hasher(wire.encode(), digest_size=8).digest(), "big")
 
 
 #: the moment a row's time counts from, and its unit
