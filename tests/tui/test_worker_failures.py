@@ -55,7 +55,7 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         monkeypatch: pytest.MonkeyPatch) -> None:
     app = console.app()
     async with app.run_test(size=(160, 45)) as pilot:  # wide: the preview pane is built
-        await console.ready(pilot)
+        await console.settled(pilot)  # the polls held still: no activity to read again for
         assert isinstance(app, FrontdeskApp)
 
         async def _load_queue() -> None:
@@ -98,9 +98,11 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
             raise Boom("no messages\nhere")
 
         pane._load = broken_loader
+        pane._messages.pop(row.id, None)  # nothing known of it: showing it asks for a read
         pane.show(row)
         before = len(said(app))
-        pane._fetch()
+        read = pane.flush()  # that read, now (and no other after the debounce)
+        assert read is not None
         await console.idle(pilot)
         new = said(app)[before:]
         assert len(new) == 1 and new[0].startswith("Could not read the last messages"), new
