@@ -221,8 +221,9 @@ async def test_the_status_bar_says_the_service_answers_garbage(
 
 
 async def wait_for(pilot: Pilot[Any], what: str, condition: Callable[[], bool],
-                   seconds: float = 8.0) -> None:
-    """Let the console run until ``condition`` holds (its own timers doing the work)."""
+                   seconds: float = 30.0) -> None:
+    """Let the console run until ``condition`` holds (its own timers doing the work: a
+    backoff of a few seconds, stretched by a busy machine; the bound only ends a hang)."""
     for _ in range(int(seconds / 0.1)):
         if condition():
             return
