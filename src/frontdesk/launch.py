@@ -1,6 +1,6 @@
 """Putting a console together: a session for a profile, for the script flags, or for the demo.
 
-The composition root's working parts (``cli.py`` parses arguments and calls these). Nothing
+The composition root's working parts (the ``cli`` package parses arguments and calls these). Nothing
 here waits on the network: the app paints first, then the session signs in.
 """
 
