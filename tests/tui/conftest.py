@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 import pytest
 from textual import events
 from textual.dom import DOMNode
@@ -122,6 +123,15 @@ class Console:
         """The console on a new session (``fresh``: on an empty local store) or the one
         given."""
         return FrontdeskApp(session or self.session(fresh=fresh), **options)
+
+    async def customer_writes(self, conversation_id: int, text: str) -> None:
+        """A customer's message arrives in a conversation (posted to the service as the
+        channel would, not through the console)."""
+        async with httpx.AsyncClient(base_url=self.sandbox.base_url,
+                                     headers={"Authorization": self.sandbox.key}) as http:
+            said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
+                "_type": "Inbound", "content": {"_type": "Text", "value": text}})
+            assert said.status_code < 300, said.text
 
     async def ready(self, pilot: Pilot[Any]) -> None:
         """Wait until the session has signed in and the first inbox poll is done."""

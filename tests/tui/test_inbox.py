@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-import httpx
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -403,11 +402,7 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         await pilot.pause()
         if (worker := pane.flush()) is not None:
             await worker.wait()
-        async with httpx.AsyncClient(base_url=console.sandbox.base_url,
-                                     headers={"Authorization": console.sandbox.key}) as http:
-            said = await http.post(f"/v1/conversations/{target}/messages", json={
-                "_type": "Inbound", "content": {"_type": "Text", "value": "Preview me, please"}})
-            assert said.status_code < 300, said.text
+        await console.customer_writes(target, "Preview me, please")
         await _session.live.refresh("inbox")
         await pilot.pause()
         worker = pane.flush()

@@ -7,8 +7,6 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-import httpx
-
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
@@ -63,11 +61,7 @@ async def test_preview_messages_shown_at_once_then_reconciled(console: Console) 
 
         # the service answers again, with a message written meanwhile
         console.sandbox.faults.clear()
-        async with httpx.AsyncClient(base_url=console.sandbox.base_url,
-                                     headers={"Authorization": console.sandbox.key}) as http:
-            reply = await http.post(f"/v1/conversations/{cid}/messages", json={
-                "_type": "Inbound", "content": {"_type": "Text", "value": "Still there?"}})
-            assert reply.status_code < 300, reply.text
+        await console.customer_writes(cid, "Still there?")
         await session.live.refresh("thread")
         for _ in range(3):
             await pilot.pause()

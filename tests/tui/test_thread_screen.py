@@ -187,11 +187,7 @@ async def customer_message_appears_without_a_key(console: Console, pilot: Pilot[
     cid = chat(console, 1)
     screen = await open_thread(pilot, cid)
     shown = list(screen.thread_view.message_views)
-    async with httpx.AsyncClient(base_url=console.sandbox.base_url,
-                                 headers={"Authorization": console.sandbox.key}) as http:
-        reply = await http.post(f"/v1/conversations/{cid}/messages", json={
-            "_type": "Inbound", "content": {"_type": "Text", "value": "Is anyone there?"}})
-        assert reply.status_code < 300, reply.text
+    await console.customer_writes(cid, "Is anyone there?")
     await session_of(app).live.refresh("thread")
     await pilot.pause()
     view = screen.thread_view
