@@ -28,7 +28,7 @@ from .message_attributes import ATTRIBUTE_TYPES, EMAIL_LIKE, build_attributes, c
 from .message_files import store_attachments
 
 __all__ = ["SILENT_CHANNELS", "NewMessage", "duplicate_external_id", "message_problem",
-           "next_message_time", "one_ms_after", "require_enduser", "write_message"]
+           "next_message_time", "one_ms_after", "write_message"]
 
 NewMessage = InboundMessageInput | OutboundMessageInput
 
@@ -54,16 +54,6 @@ def message_problem(conversation: Any, message: NewMessage) -> str | None:
         if isinstance(message, OutboundMessageInput) and (message.cc or message.bcc):
             return "cc and bcc apply to email and contact-form conversations only"
     return None
-
-
-def require_enduser(ctx: SandboxContext, user_id: str) -> Any:
-    """The end user row for ``user_id``; a 400 when it is not one (a reference in a body)."""
-    row = ctx.db.one("SELECT * FROM users WHERE id = ?", (user_id,))
-    if row is None:
-        raise bad_request(f"User {user_id} does not exist")
-    if row["kind"] != "enduser":
-        raise bad_request(f"User {user_id} is not an end user")
-    return row
 
 
 def _existing_external(ctx: SandboxContext, conversation_id: int, external_id: str

@@ -49,11 +49,20 @@ def get_conversation(ctx: SandboxContext, conversation_id: int) -> Any:
 
 def require_agent(ctx: SandboxContext, user_id: str, role: str = "agent") -> Any:
     """The agent or admin row for ``user_id``; a 400 when it is not one (the contract's word)."""
+    return _user_of_kind(ctx, user_id, "agent", "an agent or admin")
+
+
+def require_enduser(ctx: SandboxContext, user_id: str) -> Any:
+    """The end user row for ``user_id``; a 400 when it is not one (a reference in a body)."""
+    return _user_of_kind(ctx, user_id, "enduser", "an end user")
+
+
+def _user_of_kind(ctx: SandboxContext, user_id: str, kind: str, said: str) -> Any:
     row = ctx.db.one("SELECT * FROM users WHERE id = ?", (user_id,))
     if row is None:
         raise bad_request(f"User {user_id} does not exist")
-    if row["kind"] != "agent":
-        raise bad_request(f"User {user_id} is not an agent or admin")
+    if row["kind"] != kind:
+        raise bad_request(f"User {user_id} is not {said}")
     return row
 
 

@@ -45,7 +45,7 @@ from ..db import iso
 from ..errors import bad_request
 from ..message_attributes import build_attributes
 from ..message_files import store_attachments
-from ..message_writing import one_ms_after, require_enduser, write_message
+from ..message_writing import one_ms_after, write_message
 from ..params import ConversationIdPath
 
 router = APIRouter(tags=["conversations"])
@@ -108,7 +108,7 @@ async def create_conversation(
     author; a callback waits in its ``queueId``. SMS takes outbound messages only.
     """
     with ctx.db.tx():
-        requester = require_enduser(ctx, body.requester_id)
+        requester = rules.require_enduser(ctx, body.requester_id)
         now = ctx.now_iso()
         columns = _new_columns(ctx, body, requester, now)
         conversation_id = records.insert_conversation(
@@ -169,7 +169,7 @@ def _import_author(ctx: SandboxContext, message: ImportMessage, requester_id: st
     if not is_uuid(override):
         raise bad_request(f"Invalid value in request: {where}.attributes.requesterId must "
                           "be a UUID")
-    require_enduser(ctx, override)
+    rules.require_enduser(ctx, override)
     return override
 
 
@@ -223,7 +223,7 @@ async def import_conversation(ctx: Ctx, request: Request, body: ImportConversati
     base_url = str(request.base_url)
     partial: list[dict[str, str]] = []
     with ctx.db.tx(), origins.acting(origins.API_IMPORT):
-        requester = require_enduser(ctx, body.requester_id)
+        requester = rules.require_enduser(ctx, body.requester_id)
         now = ctx.now_iso()
         columns = _import_columns(ctx, body, requester, now)
         created_at = iso(body.created_at)
