@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = [
     "clean",
+    "written",
     "escape_markup",
     "link_label",
     "one_line",
@@ -172,6 +173,37 @@ def clean(s: str, *, multiline: bool = True) -> str:
     # For non-ASCII text translate() does a dict lookup per character; only
     # translate the runs of characters that actually need replacing.
     return runs.sub(lambda match: match.group().translate(table), s)
+
+
+# --------------------------------------------------------------------------- #
+# written(): text a person writes, as it is sent
+# --------------------------------------------------------------------------- #
+
+# C0 controls but tab and line feed, DEL, the C1 controls and lone surrogates: what can never be
+# part of text written for a customer (it could only command a terminal, or not encode at all).
+_NOT_WRITTEN: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]+")
+_NOT_ONE_LINE: Final = re.compile("[\t\n]")
+
+
+def written(s: str, *, multiline: bool = True) -> str:
+    """What a person typed or pasted, as it is kept and sent: as written, less the control
+    characters that cannot be part of a message.
+
+    :func:`clean` is for what the terminal *shows* and makes every invisible character a
+    visible placeholder; that must never reach what an agent sends: a Persian name's
+    zero-width non-joiner, an emoji family's joiners, the tag characters of a flag or a
+    right-to-left mark are part of the text. Here only C0 controls (tab and newline kept, a
+    carriage return becoming a newline), DEL, C1 controls (U+0080-U+009F) and lone
+    surrogates are dropped: nothing left can start an escape sequence, and everything else
+    reaches the customer byte for byte. With ``multiline=False`` (a one-line input) tabs and
+    line breaks become spaces. Idempotent; never raises for any ``str``."""
+    if "\r" in s:
+        s = s.replace("\r\n", "\n").replace("\r", "\n")
+    if not s.isascii() or not s.isprintable():
+        s = _NOT_WRITTEN.sub("", s)
+    if not multiline and ("\n" in s or "\t" in s):
+        s = _NOT_ONE_LINE.sub(" ", s)
+    return s
 
 
 # --------------------------------------------------------------------------- #

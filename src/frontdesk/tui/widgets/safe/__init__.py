@@ -12,8 +12,11 @@ forgot to call :mod:`frontdesk.text` itself:
   styles and markup kept where they were;
 * any other Rich renderable is wrapped so that its rendered text is cleaned the same way.
 
-What a person types or pastes into an :class:`Input` or :class:`TextArea` goes through the
-same cleaning, so text typed here and shown again later is inert too. Markup is not touched:
+What a person types or pastes into an :class:`Input` or :class:`TextArea` is what will be sent,
+so it is not cleaned for display: only its control characters are dropped
+(:func:`frontdesk.text.written`), which leaves nothing that can command the terminal, while a
+zero-width joiner, a right-to-left mark or a flag's tag characters stay part of the text. Shown
+again later (a sent message, a saved name), it passes through the sanitiser like all text. Markup is not touched:
 a string given to a label is still markup, so service text embedded in markup must still be
 escaped (:func:`frontdesk.text.safe`) or given as ``Text``; options of selects and lists take
 service text as plain text (:func:`plain`).
@@ -35,8 +38,9 @@ from rich.text import Span as TextSpan
 from rich.text import Text
 from textual.content import Content
 from textual.content import Span as ContentSpan
+from textual.strip import Strip
 
-from ....text import clean
+from ....text import clean, written
 
 if TYPE_CHECKING:
     from .button import Button
@@ -70,6 +74,7 @@ __all__ = [
     "Tabs",
     "TextArea",
     "inert",
+    "inert_strip",
     "plain",
     "typed",
     "typed_block",
@@ -188,6 +193,23 @@ def inert(content: Any) -> Any:
     return content
 
 
+def inert_strip(strip: Strip) -> Strip:
+    """A painted line of an editable field, as the terminal may show it.
+
+    An input or a text area holds what the person wrote, as it will be sent (a joiner or a
+    right-to-left mark is part of the text); what it paints goes through the sanitiser like
+    everything else, so a pasted bidi override shows as its placeholder instead of reordering
+    the screen. The line keeps its width (a placeholder is wider than the invisible character
+    it stands for: the line is cut at its old width)."""
+    if all(segment.control or clean(segment.text) == segment.text for segment in strip):
+        return strip
+    width = strip.cell_length
+    segments = [segment if segment.control or clean(segment.text) == segment.text
+                else Segment(clean(segment.text, multiline=False), segment.style)
+                for segment in strip]
+    return Strip(segments).crop(0, width)
+
+
 def plain(content: Any) -> Any:
     """Text for an option or a cell that is never markup: a string becomes a plain ``Text``
     (brackets show as typed); anything else is :func:`inert`."""
@@ -197,14 +219,13 @@ def plain(content: Any) -> Any:
 
 
 def typed(text: str) -> str:
-    """What a person typed or pasted into an input, one line, made inert."""
-    return clean(text, multiline=False)
+    """What a person typed or pasted into a one-line input, as it will be sent: control
+    characters dropped, line breaks and tabs as spaces, every other character as written
+    (:func:`frontdesk.text.written`)."""
+    return written(text, multiline=False)
 
 
 def typed_block(text: str) -> str:
-    """Text typed or pasted as a block made inert; tabs and line breaks are kept."""
-    if "\t" in text:
-        return "\t".join(clean(part) for part in text.split("\t"))
-    return clean(text)
-
-
+    """Text typed or pasted as a block, as it will be sent: control characters dropped,
+    tabs and line breaks kept, every other character as written."""
+    return written(text)

@@ -7,7 +7,8 @@ from typing import Any, TypeVar
 
 from textual import widgets as textual_widgets
 
-from . import plain, typed
+from ....text import clean
+from . import plain
 
 V = TypeVar("V")
 
@@ -18,7 +19,7 @@ class Select(textual_widgets.Select[V]):
 
     def __init__(self, options: Iterable[tuple[Any, V]], **kwargs: Any) -> None:
         if "prompt" in kwargs:
-            kwargs["prompt"] = typed(kwargs["prompt"])
+            kwargs["prompt"] = clean(kwargs["prompt"], multiline=False)
         super().__init__([(plain(label), value) for label, value in options], **kwargs)
 
     def set_options(self, options: Iterable[tuple[Any, V]]) -> None:

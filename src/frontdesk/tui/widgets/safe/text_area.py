@@ -1,4 +1,4 @@
-"""TextArea: never holds a control or format character."""
+"""TextArea: holds what the person wrote, as it is sent; paints it inert."""
 
 from __future__ import annotations
 
@@ -7,13 +7,17 @@ from typing import Any
 from textual import widgets as textual_widgets
 from textual.document._document import EditResult
 from textual.document._edit import Edit
+from textual.strip import Strip
 
-from . import typed_block
+from . import inert_strip, typed_block
 
 
 class TextArea(textual_widgets.TextArea):
-    """``textual.widgets.TextArea`` that never holds a control or format character (tabs
-    and line breaks are kept): loaded text and every edit, typed or pasted, are cleaned."""
+    """``textual.widgets.TextArea`` whose text is what will be sent: loaded text and every
+    edit, typed or pasted, lose their control characters (tabs and line breaks kept) and
+    nothing else, so a Persian name's non-joiner or an emoji family's joiners reach the
+    customer intact; every line it paints goes through the sanitiser, so nothing it holds
+    can act on the terminal or reorder the screen."""
 
     def __init__(self, text: str = "", **kwargs: Any) -> None:
         super().__init__(typed_block(text), **kwargs)
@@ -24,3 +28,6 @@ class TextArea(textual_widgets.TextArea):
     def edit(self, edit: Edit) -> EditResult:
         edit.text = typed_block(edit.text)
         return super().edit(edit)
+
+    def render_line(self, y: int) -> Strip:
+        return inert_strip(super().render_line(y))
