@@ -39,12 +39,12 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 __all__ = [
     "clean",
-    "written",
     "escape_markup",
     "link_label",
     "one_line",
     "safe",
     "to_text",
+    "written",
 ]
 
 # --------------------------------------------------------------------------- #

@@ -248,8 +248,8 @@ class Console:
 
 def key_event(key: str) -> events.Key:
     """The Key event the terminal driver makes of ``key`` (a key name or one character)."""
-    if len(key) == 1 and not key.isalnum():
-        key = _character_to_key(key)
+    if len(key) == 1:  # a character: the driver keeps it as it came
+        return events.Key(key if key.isalnum() else _character_to_key(key), key)
     character: str | None
     try:
         character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 from textual import events
-from textual._xterm_parser import XTermParser
-from textual.message import Message
 
 from frontdesk.tui import terminal_keys
 from frontdesk.tui.app import FrontdeskApp
@@ -55,10 +53,45 @@ def test_an_esc_ending_a_read_waits_for_the_next(monkeypatch: pytest.MonkeyPatch
     assert keys(parser.tick()) == []
 
 
-def test_a_paste_is_read_as_textual_reads_it() -> None:
-    burst = "\x1b[200~a\x1bjb\x1b[201~x"
-    messages: list[Message] = list(EscapeFirstParser().feed(burst))
-    assert keys(messages) == keys(XTermParser().feed(burst))
+HOSTILE_PASTES = [
+    "hello \x1b x world \x13 after-send",            # ESC, then ^S: Textual sent the reply
+    "see \x1b]52;c;ZXZpbA==\x07 done",               # OSC 52 ended by BEL (^G: articles)
+    "nested \x1b[200~ start marker, \x1b[A an arrow",  # sequences are text in a paste
+    "\x1b",                                           # an ESC alone
+    "ends on ESC \x1b[201",                           # all but the end marker's last byte
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_PASTES)
+def test_only_the_exact_end_marker_ends_a_paste(text: str) -> None:
+    burst = f"\x1b[200~{text}\x1b[201~xy"
+    assert keys(EscapeFirstParser().feed(burst)) == [f"paste:{text}", "x", "y"]
+
+
+@pytest.mark.parametrize("text", HOSTILE_PASTES)
+def test_a_paste_split_anywhere_across_reads_is_one_paste(text: str) -> None:
+    burst = f"a\x1b[200~{text}\x1b[201~x"
+    for cut in range(1, len(burst)):
+        parser = EscapeFirstParser()
+        messages = [*parser.feed(burst[:cut]), *parser.feed(burst[cut:])]
+        assert keys(messages) == ["a", f"paste:{text}", "x"], f"cut at {cut}"
+
+
+def test_a_paste_in_many_reads_and_keys_after_it() -> None:
+    parser = EscapeFirstParser()
+    text = "0123456789\x1b" * 1000
+    burst = f"\x1b[200~{text}\x1b[201~j\x1bk"
+    messages = [m for at in range(0, len(burst), 4096) for m in parser.feed(burst[at:at + 4096])]
+    assert keys(messages) == [f"paste:{text}", "j", "escape", "k"]
+
+
+def test_a_read_ending_on_the_paste_marker_begun_waits_for_the_next() -> None:
+    parser = EscapeFirstParser()
+    assert keys(parser.feed("j\x1b[20")) == ["j"]
+    assert keys(parser.feed("0~hi\x1b[201~")) == ["paste:hi"]
+    # what only looked like the marker's beginning is what it is once the next read comes
+    assert keys(parser.feed("\x1b[")) == []
+    assert keys(parser.feed("A")) == ["up"]
 
 
 def test_the_console_reads_its_terminal_through_the_parser() -> None:

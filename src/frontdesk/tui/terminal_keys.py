@@ -7,6 +7,12 @@ arrives as ESC ``1``, which Textual reads as the character ``¡`` (typed into th
 front, then saved by the next ``enter``); ``Esc`` ``Tab`` becomes ``shift+tab``, ``Esc`` ``j``
 an ``alt+j`` nothing handles — the ``Esc`` and the key are both lost.
 
+A bracketed paste is read here too, as the protocol says: everything between ``ESC [ 200 ~``
+and the exact ``ESC [ 201 ~`` is one :class:`~textual.events.Paste`, whatever it holds — an ESC,
+a whole escape sequence, a control character such as ``^S`` — and a marker split across two
+reads is still one marker. (Textual's reader reads escape sequences inside a paste and sends
+what it cannot make sense of as keys: a pasted ``ESC x … ^S`` sent the half-written reply.)
+
 The console binds no Alt key, so :class:`EscapeFirstParser` reads ESC followed by anything
 that cannot continue an escape sequence as the ``Esc`` key followed by that key, whether they
 come in one read or two. What can continue a sequence (``[``, ``O``, ``]``, ``P``, ``_``,
@@ -19,7 +25,7 @@ from __future__ import annotations
 import os
 import selectors
 from codecs import getincrementaldecoder
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 
 from textual import constants, events
 from textual._loop import loop_last
@@ -39,53 +45,103 @@ PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 
 
+def _marker_start(data: str, marker: str) -> int:
+    """Where a proper beginning of ``marker`` ends ``data`` (from two characters on: a lone
+    ESC is the Esc key's business), else ``len(data)``."""
+    for size in range(min(len(marker) - 1, len(data)), 1, -1):
+        if data.endswith(marker[:size]):
+            return len(data) - size
+    return len(data)
+
+
 class EscapeFirstParser(XTermParser):
-    """Textual's terminal reader, with ESC + key read as two keys (see the module)."""
+    """Textual's terminal reader, with ESC + key read as two keys and a bracketed paste read
+    as the protocol says (see the module)."""
 
     def __init__(self, debug: bool = False) -> None:
         super().__init__(debug)
-        #: when an ESC ended the last read, the time it came (it waits for the next read)
+        #: when the last read ended on what may begin a sequence (an ESC, or the first
+        #: characters of the paste marker), the time it came: it waits for the next read
         self._held_since: float | None = None
-        self._in_paste = False
+        #: what the last read ended on and the next one continues
+        self._carry = ""
+        #: the text of the paste being read, in pieces as the reads bring them; None outside
+        self._paste: list[str] | None = None
 
     def feed(self, data: str) -> Iterable[Message]:
         """Parse ``data``, splitting ESC from a key that follows it."""
         return list(self._split(data))
 
     def tick(self) -> Iterable[Message]:
-        """An ESC that ended a read and waited ``ESCDELAY`` in vain is the ``Esc`` key."""
+        """What ended a read and waited ``ESCDELAY`` in vain is what it is: an ESC alone the
+        ``Esc`` key, the beginning of a sequence whatever Textual makes of it."""
         out: list[Message] = []
-        if self._held_since is not None and (
+        if self._held_since is not None and self._paste is None and (
                 get_time() - self._held_since >= constants.ESCAPE_DELAY):
-            self._held_since = None
-            out.append(events.Key("escape", ESC))
+            held, self._carry, self._held_since = self._carry, "", None
+            if held == ESC:
+                out.append(events.Key("escape", ESC))
+            else:
+                out.extend(self._feed(held))
         out.extend(super().tick())
         return out
 
     def _split(self, data: str) -> Iterator[Message]:
-        if self._held_since is not None:
-            self._held_since = None
-            data = ESC + data
-        if not data:
+        if not data and not self._carry:
             yield from super().feed(data)  # the end of input
             return
+        data, self._carry, self._held_since = self._carry + data, "", None
+        while data:
+            if self._paste is not None:
+                data = yield from self._pasted(data)
+                continue
+            at = data.find(PASTE_START)
+            if at == -1:
+                cut = _marker_start(data, PASTE_START)
+                yield from self._keys(data[:cut])
+                if cut < len(data):
+                    self._carry, self._held_since = data[cut:], get_time()
+                return
+            yield from self._keys(data[:at])
+            self._paste = []
+            data = data[at + len(PASTE_START):]
+
+    def _pasted(self, data: str) -> Generator[Message, None, str]:
+        """Read ``data`` into the paste under way: only the exact end marker ends it, whatever
+        the paste holds (ESC, a sequence, a control key); the end marker split across two
+        reads still ends it. Returns what follows the paste."""
+        paste = self._paste
+        assert paste is not None
+        at = data.find(PASTE_END)
+        if at == -1:
+            cut = _marker_start(data, PASTE_END)
+            if data.endswith(ESC) and cut == len(data):
+                cut -= 1  # an ESC that may begin the end marker
+            paste.append(data[:cut])
+            self._carry = data[cut:]
+            return ""
+        paste.append(data[:at])
+        self._paste = None
+        text = "".join(paste).replace("\x00", "")
+        if text:
+            yield events.Paste(text)
+        return data[at + len(PASTE_END):]
+
+    def _keys(self, data: str) -> Iterator[Message]:
+        """Keys outside a paste, an ESC followed by a key that cannot continue a sequence
+        read as the ``Esc`` key and that key."""
         start = 0
         at = data.find(ESC)
         while at != -1:
-            if data.startswith(PASTE_START, at):
-                self._in_paste = True
-            elif data.startswith(PASTE_END, at):
-                self._in_paste = False
-            elif not self._in_paste:
-                if at == len(data) - 1:
-                    # an ESC at the end of a read: the next read (or ESCDELAY) says what it is
-                    yield from self._feed(data[start:at])
-                    self._held_since = get_time()
-                    return
-                if data[at + 1] not in CONTINUES:
-                    yield from self._feed(data[start:at])
-                    yield events.Key("escape", ESC)
-                    start = at + 1
+            if at == len(data) - 1:
+                # an ESC at the end of a read: the next read (or ESCDELAY) says what it is
+                yield from self._feed(data[start:at])
+                self._carry, self._held_since = ESC, get_time()
+                return
+            if data[at + 1] not in CONTINUES:
+                yield from self._feed(data[start:at])
+                yield events.Key("escape", ESC)
+                start = at + 1
             at = data.find(ESC, at + 1)
         yield from self._feed(data[start:])
 

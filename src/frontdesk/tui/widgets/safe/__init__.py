@@ -16,10 +16,10 @@ What a person types or pastes into an :class:`Input` or :class:`TextArea` is wha
 so it is not cleaned for display: only its control characters are dropped
 (:func:`frontdesk.text.written`), which leaves nothing that can command the terminal, while a
 zero-width joiner, a right-to-left mark or a flag's tag characters stay part of the text. Shown
-again later (a sent message, a saved name), it passes through the sanitiser like all text. Markup is not touched:
-a string given to a label is still markup, so service text embedded in markup must still be
-escaped (:func:`frontdesk.text.safe`) or given as ``Text``; options of selects and lists take
-service text as plain text (:func:`plain`).
+again later (a sent message, a saved name), it passes through the sanitiser like all text.
+Markup is not touched: a string given to a label is still markup, so service text embedded
+in markup must still be escaped (:func:`frontdesk.text.safe`) or given as ``Text``; options of
+selects and lists take service text as plain text (:func:`plain`).
 
 Like ``textual.widgets``, this package loads each widget's module on first use (one module
 per widget), so the console's first frame loads only the widgets it shows.
@@ -28,6 +28,7 @@ per widget), so the console's first frame loads only the widgets it shows.
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from collections.abc import Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
@@ -36,6 +37,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.segment import Segment
 from rich.text import Span as TextSpan
 from rich.text import Text
+from textual import events
 from textual.content import Content
 from textual.content import Span as ContentSpan
 from textual.strip import Strip
@@ -78,6 +80,7 @@ __all__ = [
     "plain",
     "typed",
     "typed_block",
+    "written_key",
 ]
 
 #: Which module of this package holds each widget.
@@ -229,3 +232,15 @@ def typed_block(text: str) -> str:
     """Text typed or pasted as a block, as it will be sent: control characters dropped,
     tabs and line breaks kept, every other character as written."""
     return written(text)
+
+
+def written_key(event: events.Key) -> str | None:
+    """The character a key types that Textual's inputs would drop: a format character such as
+    the zero-width non-joiner a Persian keyboard types with shift+space, a joiner or a
+    right-to-left mark is not "printable", so Textual inserts nothing for it; it is part of
+    the text all the same. None for every other key."""
+    character = event.character
+    if (character is None or len(character) != 1 or event.is_printable
+            or unicodedata.category(character) != "Cf"):
+        return None
+    return character

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual import widgets as textual_widgets
 from textual.strip import Strip
 
 from ....text import clean
-from . import inert_strip, typed
+from . import inert_strip, typed, written_key
 
 
 class Input(textual_widgets.Input):
@@ -55,3 +56,14 @@ class Input(textual_widgets.Input):
             super().replace(typed(text), start, end)
         finally:
             self._writing = False
+
+    def on_key(self, event: events.Key) -> None:
+        """A format character typed (a non-joiner, a joiner, a direction mark) goes into the
+        value like any other character."""
+        character = written_key(event)
+        if character is None:
+            return
+        event.stop()
+        event.prevent_default()
+        selection = self.selection
+        self.replace(character, *sorted((selection.start, selection.end)))

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import events
 from textual import widgets as textual_widgets
 from textual.document._document import EditResult
 from textual.document._edit import Edit
 from textual.strip import Strip
 
-from . import inert_strip, typed_block
+from . import inert_strip, typed_block, written_key
 
 
 class TextArea(textual_widgets.TextArea):
@@ -31,3 +32,14 @@ class TextArea(textual_widgets.TextArea):
 
     def render_line(self, y: int) -> Strip:
         return inert_strip(super().render_line(y))
+
+    def on_key(self, event: events.Key) -> None:
+        """A format character typed (a non-joiner, a joiner, a direction mark) goes into the
+        text like any other character."""
+        character = written_key(event)
+        if character is None or self.read_only:
+            return
+        event.stop()
+        event.prevent_default()
+        start, end = self.selection
+        self.replace(character, start, end)
