@@ -32,14 +32,24 @@ def log_unexpected(exc: BaseException, command: str | None) -> bool:
     if handler is None:
         return False
     handler.setFormatter(KeyMaskingFormatter())
+    previous_raise = logging.raiseExceptions
+    logging.raiseExceptions = False  # a full disk: the record is lost, nothing printed
     try:
         record = logger.makeRecord(logger.name, logging.ERROR, __file__, 0,
                                    "unexpected error in frontdesk %s", (command or "",),
                                    (type(exc), exc, exc.__traceback__))
         handler.handle(record)
     finally:
-        handler.close()
+        _close_quietly(handler)
+        logging.raiseExceptions = previous_raise
     return _log_has_text()
+
+
+def _close_quietly(handler: logging.Handler) -> None:
+    """Close a log file: one that cannot be flushed any more (a full disk) loses its last
+    records, and says nothing on the terminal (the console has said the disk is full)."""
+    with contextlib.suppress(OSError):
+        handler.close()
 
 
 def _log_has_text() -> bool:
@@ -121,7 +131,7 @@ class _LogFile(logging.Handler):
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            _close_quietly(self._file)
         super().close()
 
 
@@ -167,6 +177,11 @@ def file_logging() -> Iterator[Logs]:
     # address, a customer's name): our own DEBUG line names the path template instead.
     httpx_log.setLevel(logging.WARNING)
     logging.captureWarnings(True)
+    # A record the file cannot take (a full disk) is dropped: with raiseExceptions on,
+    # logging prints each failure's traceback to the terminal instead, over the console and
+    # after it (the documented switch for programs in use rather than in development).
+    previous_raise = logging.raiseExceptions
+    logging.raiseExceptions = False
     try:
         yield Logs(handler, formatter)
     except Exception as exc:  # a bug: logged while the key is still masked, then reported
@@ -182,4 +197,5 @@ def file_logging() -> Iterator[Logs]:
         root.setLevel(previous_level)
         httpcore.setLevel(previous_httpcore)
         httpx_log.setLevel(previous_httpx)
-        handler.close()
+        _close_quietly(handler)
+        logging.raiseExceptions = previous_raise
