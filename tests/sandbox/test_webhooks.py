@@ -30,7 +30,7 @@ from frontdesk.sandbox.db import iso
 from frontdesk.sandbox.listen import Received, Receiver
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.sandbox.simulator import Simulator
-from frontdesk.sandbox.webhooks import RETRY_DELAYS, sign, verify
+from frontdesk.sandbox.webhooks import RETRY_DELAYS, is_loopback, sign, verify
 from frontdesk.sandbox.webhooks_sender import Attempt, Sender
 
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
@@ -93,7 +93,10 @@ def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
             "customHeaders": {}}
     for bad in ({**good, "url": "ftp://127.0.0.1/"}, {**good, "url": "not a url"},
                 {**good, "events": ["Nope"]}, {**good, "name": " "},
-                {**good, "customHeaders": {"X-Frontdesk-Signature": "forged"}},
+                {**good, "customHeaders": {"X-DIXA-SIGNATURE": "forged"}},
+                {**good, "customHeaders": {"x-dixa-subscription-id": "forged"}},
+                {**good, "customHeaders": {"X-Team": "Zürich"}},
+                {**good, "authorization": {"_type": "TokenAuth", "value": "tök"}},
                 {**good, "customHeaders": {"Bad Name": "v"}},
                 {**good, "customHeaders": {"X-A": "two\r\nlines"}},
                 {**good, "authorization": {"_type": "Magic"}},
@@ -159,10 +162,15 @@ def test_a_receiver_gets_each_event_signed_and_retried(
     assert first.headers["authorization"] == "Bearer tok-123"
     assert first.headers["x-team"] == "billing"
     assert first.headers["content-type"] == "application/json"
-    assert verify(hook["secretKey"], first.headers["x-frontdesk-timestamp"], first.body,
-                  first.headers["x-frontdesk-signature"], now=sandbox.clock.now().timestamp())
-    assert not verify("another secret", first.headers["x-frontdesk-timestamp"], first.body,
-                      first.headers["x-frontdesk-signature"],
+    assert first.headers["x-dixa-subscription-id"] == hook["id"]
+    assert vendor_recipe_accepts(hook["secretKey"], first.headers["x-dixa-signature"],
+                                 first.body, now_ms=int(sandbox.clock.now().timestamp() * 1000))
+    assert all(vendor_recipe_accepts(hook["secretKey"], r.headers["x-dixa-signature"], r.body,
+                                     now_ms=int(sandbox.clock.now().timestamp() * 1000))
+               for r in mine)
+    assert verify(hook["secretKey"], first.headers["x-dixa-signature"], first.body,
+                  now=sandbox.clock.now().timestamp())
+    assert not verify("ab" * 32, first.headers["x-dixa-signature"], first.body,
                       now=sandbox.clock.now().timestamp())
     payload = first.payload()
     assert payload["event_fqn"] == "CONVERSATION_CREATED" and payload["event_version"] == "1"
@@ -190,6 +198,7 @@ def test_a_receiver_gets_each_event_signed_and_retried(
     tries = receiver.received[before:]
     assert [r.status for r in tries] == [503, 503, 200]
     assert len({r.headers["x-frontdesk-delivery"] for r in tries}) == 1
+    assert len({r.headers["x-dixa-signature"] for r in tries}) == 3  # signed as each is sent
     assert len({r.body for r in tries}) == 1
 
     log = http.get(f"/v1/webhooks/{hook['id']}/delivery-status/logs/ConversationNoteAdded")
@@ -244,16 +253,50 @@ def test_a_receiver_that_never_answers_is_given_up(http: httpx.Client,
     assert "loopback" in far.json()["data"][0]["deliveryDetail"]["responseText"]
 
 
-def test_the_signature_is_hmac_of_timestamp_and_body() -> None:
+def vendor_recipe_accepts(secret: str, header: str, body: bytes, *, now_ms: int) -> bool:
+    """A receiver written only from the vendor's documentation ("Security best practices"
+    for webhooks): ``X-DIXA-SIGNATURE`` holds ``t=<timestamp>,v1=<signature>``; concatenate
+    t, ``.`` and the raw body; HMAC-SHA256 it with the subscription's secret key, which is hex
+    encoded and must be decoded; the hex digest must equal v1; refuse it older than 5 min."""
     import hashlib
     import hmac
 
+    pairs = dict(item.split("=", 1) for item in header.split(","))
+    t, v1 = pairs["t"], pairs["v1"]
+    if abs(now_ms - int(t)) > 5 * 60 * 1000:
+        return False
+    mac = hmac.new(bytes.fromhex(secret), f"{t}.".encode() + body, hashlib.sha256)
+    return hmac.compare_digest(mac.hexdigest(), v1)
+
+
+def test_only_this_machine_is_loopback_and_no_name_is_looked_up_for_it() -> None:
+    assert is_loopback("localhost") and is_loopback("LOCALHOST.") and is_loopback("::1")
+    assert is_loopback("127.0.0.1") and is_loopback("127.9.9.9")
+    # a name under .localhost would be resolved through DNS, which may send it anywhere
+    for elsewhere in ("x.localhost", "evil.localhost.", "localhost.evil.example", "10.0.0.1",
+                      "", None):
+        assert not is_loopback(elsewhere), elsewhere
+
+
+def test_the_signature_is_the_vendors() -> None:
+    import hashlib
+    import hmac
+
+    secret = "0f" * 32
     body = b'{"event_id":"x"}'
-    expected = hmac.new(b"s3cret", b"1700000000." + body, hashlib.sha256).hexdigest()
-    assert sign("s3cret", "1700000000", body) == "v1=" + expected
-    assert verify("s3cret", "1700000000", body, "v1=" + expected, now=1700000100)
-    assert not verify("s3cret", "1700000000", body, "v1=" + expected, now=1700009999)
-    assert not verify("s3cret", "soon", body, "v1=" + expected, now=1700000000)
+    expected = hmac.new(bytes.fromhex(secret), b"1700000000000." + body,
+                        hashlib.sha256).hexdigest()
+    header = sign(secret, 1_700_000_000_000, body)
+    assert header == f"t=1700000000000,v1={expected}"
+    assert vendor_recipe_accepts(secret, header, body, now_ms=1_700_000_100_000)
+    assert verify(secret, header, body, now=1_700_000_100)
+    assert not verify(secret, header, body, now=1_700_000_400)  # older than five minutes
+    assert verify(secret, header, body, now=1_800_000_000, tolerance=None)
+    assert not verify(secret, header, body + b" ", now=1_700_000_000)
+    for forged in (f"t=nan,v1={expected}", f"t=1e12,v1={expected}", f"t=,v1={expected}",
+                   f"v1={expected}", "t=1700000000000", "", "t=-1700000000000,v1=00",
+                   f"t=1700000000000 ,v1={expected}x"):
+        assert not verify(secret, forged, body, now=1_700_000_000), forged
 
 
 def test_a_receiver_that_hangs_holds_up_no_request(http: httpx.Client,

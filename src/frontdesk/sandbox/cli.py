@@ -4,7 +4,7 @@
                             [--api-key-file PATH] [--seed N | --empty] [--scale small|large]
                             [--no-simulator] [--no-rate-limit] [--chaos] [--speed X]
     frontdesk sandbox reset [--db PATH]
-    frontdesk sandbox listen [--host H] [--port P] [--secret S] [--body]
+    frontdesk sandbox listen [--host H] [--port P] [--secret-file PATH] [--tolerance S] [--body]
 
 ``serve`` runs in the foreground until Ctrl-C or SIGTERM and prints what a client needs: the
 base URL, the integrations URL and the API key(s). The keys come from ``--api-key``,
@@ -36,6 +36,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_SEED = 1
 DEFAULT_LISTEN_PORT = 8766
+#: The environment variable ``listen`` reads a subscription's secret from.
+WEBHOOK_SECRET_ENV = "FRONTDESK_WEBHOOK_SECRET"
 
 
 def default_db() -> Path:
@@ -122,14 +124,19 @@ def parser() -> argparse.ArgumentParser:
     listen = commands.add_parser(
         "listen", help="receive webhook deliveries and print each event",
         description="A webhook receiver: subscribe its URL (POST /v1/webhooks) and each "
-        "event the sandbox delivers is printed, with its signature checked when --secret "
-        "gives the subscription's secretKey.")
+        "event the sandbox delivers is printed, with its signature checked (as the service's "
+        "vendor documents it) when --secret-file or FRONTDESK_WEBHOOK_SECRET gives the "
+        "subscription's secretKey.")
     listen.add_argument("--host", default=DEFAULT_HOST,
                         help=f"address to listen on (default {DEFAULT_HOST})")
     listen.add_argument("--port", type=_port, default=DEFAULT_LISTEN_PORT,
                         help=f"port to listen on (default {DEFAULT_LISTEN_PORT})")
-    listen.add_argument("--secret", default=None,
-                        help="the subscription's secretKey, to check each signature")
+    listen.add_argument("--secret-file", default=None, metavar="PATH",
+                        help="a file only you can read (mode 600) holding the subscription's "
+                        f"secretKey, to check each signature (or {WEBHOOK_SECRET_ENV})")
+    listen.add_argument("--tolerance", type=_seconds, default=300.0, metavar="SECONDS",
+                        help="how old a signature may be (default 300: five minutes)")
+    listen.add_argument("--secret", default=None, help=argparse.SUPPRESS)
     listen.add_argument("--body", action="store_true", help="print each event's JSON too")
     return top
 
@@ -161,6 +168,7 @@ class _Refused(Exception):
     def __init__(self, code: int, message: str) -> None:
         super().__init__(message)
         self.code = code
+        self.message = message
 
 
 def _keys(args: argparse.Namespace, db: Path) -> list[str]:
@@ -264,9 +272,15 @@ def listen(args: argparse.Namespace) -> int:
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
 
+    try:
+        secret = _listen_secret(args)
+    except _Refused as refusal:
+        print(f"frontdesk sandbox listen: {refusal.message}", file=sys.stderr)
+        return refusal.code
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        run(args.host, args.port, args.secret, show_body=args.body, out=sys.stdout, stop=stop)
+        run(args.host, args.port, secret, show_body=args.body, out=sys.stdout, stop=stop,
+            tolerance=args.tolerance)
     except OSError as exc:
         print(f"frontdesk sandbox: could not listen: {exc}", file=sys.stderr)
         return 1
@@ -274,6 +288,36 @@ def listen(args: argparse.Namespace) -> int:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
+
+
+def _listen_secret(args: argparse.Namespace) -> str | None:
+    """The subscription's secret ``listen`` checks signatures with: from ``--secret-file``
+    (a file only its owner can read) or the environment, never the command line, where
+    every user of the machine can read it in ``ps``."""
+    from ..settings import ConfigError, read_key_file
+
+    if args.secret is not None:
+        raise _Refused(2, f"--secret would show in ps: give --secret-file PATH (mode 600) "
+                          f"or set {WEBHOOK_SECRET_ENV}")
+    from_env = os.environ.pop(WEBHOOK_SECRET_ENV, "").strip()
+    if args.secret_file:
+        try:
+            return read_key_file(args.secret_file)
+        except ConfigError as error:
+            raise _Refused(1, str(error).splitlines()[0].replace("key file", "secret file")) \
+                from None
+    return from_env or None
+
+
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (argparse's type for ``--tolerance``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def _own_key(server: SandboxServer, db: Path) -> bool:

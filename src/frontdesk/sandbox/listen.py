@@ -16,9 +16,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, TextIO
 
-from .webhooks import EVENT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify
+from .webhooks import EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE, verify
 
 MAX_BODY = 5_000_000
+#: Seconds a delivery may take to arrive whole (a sender that drips is cut off).
+READ_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class Received:
     headers: dict[str, str]
     body: bytes
     status: int
-    #: whether the signature holds (None: no secret to check it with)
+    #: whether the signature holds and is recent enough (None: no secret to check it with)
     signed: bool | None
 
     @property
@@ -49,8 +51,12 @@ class Receiver:
     """An HTTP server on ``host:port`` (0: any free port) that takes webhook deliveries."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, *, secret: str | None = None,
+                 tolerance: float | None = None,
                  on_event: Callable[[Received], None] | None = None) -> None:
         self.secret = secret
+        #: how old a signature may be, in seconds (None: any age, as tests on a sandbox
+        #: clock of their own need)
+        self.tolerance = tolerance
         self.on_event = on_event
         self.received: list[Received] = []
         self._failures: list[int] = []
@@ -58,9 +64,20 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = READ_TIMEOUT
+
             def do_POST(self) -> None:
-                length = min(int(self.headers.get("Content-Length") or 0), MAX_BODY)
-                body = self.rfile.read(length)
+                length = _length(self.headers.get("Content-Length"))
+                if length is None or length > MAX_BODY:
+                    self.close_connection = True
+                    self.send_error(400 if length is None else 413,
+                                    "a body of a known length up to 5 MB is needed")
+                    return
+                try:
+                    body = self.rfile.read(length)
+                except TimeoutError:
+                    self.close_connection = True
+                    return
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 status = receiver._take(self.path, headers, body)
                 self.send_response(status)
@@ -93,8 +110,8 @@ class Receiver:
     def _take(self, path: str, headers: dict[str, str], body: bytes) -> int:
         signed = None
         if self.secret is not None:
-            signed = verify(self.secret, headers.get(TIMESTAMP_HEADER.lower(), ""), body,
-                            headers.get(SIGNATURE_HEADER.lower(), ""), tolerance=float("inf"))
+            signed = verify(self.secret, headers.get(SIGNATURE_HEADER.lower(), ""), body,
+                            tolerance=self.tolerance)
         with self._lock:
             status = self._failures.pop(0) if self._failures else 200
             received = Received(path, headers, body, status, signed)
@@ -125,6 +142,14 @@ class Receiver:
         self.stop()
 
 
+def _length(value: str | None) -> int | None:
+    """A request's ``Content-Length`` as a count of bytes; None when it is missing, negative
+    or not a number."""
+    if value is None or not value.strip().isdigit():
+        return None
+    return int(value.strip())
+
+
 def describe(received: Received) -> str:
     """One line for a person: the event, its conversation, the signature check."""
     payload = received.payload() or {}
@@ -140,7 +165,7 @@ def describe(received: Received) -> str:
 
 
 def run(host: str, port: int, secret: str | None, *, show_body: bool, out: TextIO,
-        stop: threading.Event) -> None:
+        stop: threading.Event, tolerance: float | None = TOLERANCE) -> None:
     """Receive until ``stop`` is set, printing a line per event (and its body)."""
 
     def show(received: Received) -> None:
@@ -151,9 +176,9 @@ def run(host: str, port: int, secret: str | None, *, show_body: bool, out: TextI
                 else repr(received.body[:2000])
             print(text, file=out, flush=True)
 
-    with Receiver(host, port, secret=secret, on_event=show) as receiver:
+    with Receiver(host, port, secret=secret, tolerance=tolerance, on_event=show) as receiver:
         print(f"listening for webhook deliveries at {receiver.url}"
-              + ("" if secret else "  (give --secret to check signatures)"), file=out,
+              + ("" if secret else "  (give --secret-file to check signatures)"), file=out,
               flush=True)
         while not stop.wait(0.5):
             pass

@@ -13,9 +13,15 @@ the next attempt after ``RETRY_DELAYS`` on the sandbox's clock — so tests move
 and call ``run_pending`` (which waits until every attempt in flight came back) instead of
 waiting.
 
-The signature: ``X-Frontdesk-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`` keyed
-with the subscription's ``secretKey``, where ``<timestamp>`` is the ``X-Frontdesk-Timestamp``
-header (Unix seconds) and ``<body>`` the exact bytes received (see ``verify``).
+Each delivery is signed and headed as the service's vendor documents it ("Security best
+practices" for webhooks), so a receiver written from that page accepts it:
+``X-DIXA-SIGNATURE: t=<unix ms>,v1=<hex>`` where ``v1`` is the HMAC-SHA256 of
+``"<t>.<raw body>"`` keyed with the subscription's ``secretKey`` **hex-decoded**;
+``X-DIXA-SUBSCRIPTION-ID`` names the subscription and ``Content-Type`` is
+``application/json`` — none of the three can be overwritten by a custom header. The sandbox
+adds ``X-Frontdesk-Event`` and ``X-Frontdesk-Delivery`` (the event's kind and id, the same on
+each retry) for people reading deliveries; receivers need neither. A receiver refuses a
+signature older than five minutes by default (``verify``).
 
 Deliveries go to loopback addresses only unless the sandbox was started to deliver anywhere
 (``serve --webhooks-anywhere``): a sandbox should not reach out to the world unasked. A
@@ -64,37 +70,55 @@ EVENT_OF_ACTIVITY: dict[str, str] = {
 #: Seconds to wait after the 1st, 2nd, … failed attempt; then the event is given up.
 RETRY_DELAYS: tuple[float, ...] = (10, 60, 300, 1800, 7200)
 
-SIGNATURE_HEADER = "X-Frontdesk-Signature"
-TIMESTAMP_HEADER = "X-Frontdesk-Timestamp"
+#: The vendor's signature header, and the subscription's id on every delivery.
+SIGNATURE_HEADER = "X-DIXA-SIGNATURE"
+SUBSCRIPTION_HEADER = "X-DIXA-SUBSCRIPTION-ID"
 EVENT_HEADER = "X-Frontdesk-Event"
 DELIVERY_HEADER = "X-Frontdesk-Delivery"
+#: How old a signature a receiver takes by default, in seconds.
+TOLERANCE = 300.0
 #: Headers the sandbox sets itself: a subscription's custom headers may not name them.
 RESERVED_HEADERS = frozenset({
     "authorization", "content-type", "content-length", "host", "user-agent", "connection",
-    "transfer-encoding", SIGNATURE_HEADER.lower(), TIMESTAMP_HEADER.lower(),
+    "transfer-encoding", SIGNATURE_HEADER.lower(), SUBSCRIPTION_HEADER.lower(),
     EVENT_HEADER.lower(), DELIVERY_HEADER.lower(),
 })
 _JOB = "webhook.deliver"
 _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def sign(secret: str, timestamp: str, body: bytes) -> str:
-    """The signature header's value for ``body`` sent at ``timestamp``."""
-    digest = hmac.new(secret.encode(), timestamp.encode() + b"." + body, hashlib.sha256)
-    return "v1=" + digest.hexdigest()
-
-
-def verify(secret: str, timestamp: str, body: bytes, signature: str, *,
-           now: float | None = None, tolerance: float = 300) -> bool:
-    """Whether ``signature`` is the subscription's for ``body`` and ``timestamp`` is recent
-    (within ``tolerance`` seconds of ``now``): what a receiver checks."""
+def _key(secret: str) -> bytes:
+    """The HMAC key of a subscription's secret: the secret is hex (as the service makes
+    them), and the key is the bytes it encodes; a secret that is not hex is used as text."""
     try:
-        sent = float(timestamp)
+        return bytes.fromhex(secret)
     except ValueError:
+        return secret.encode()
+
+
+def sign(secret: str, millis: int, body: bytes) -> str:
+    """The ``X-DIXA-SIGNATURE`` value for ``body`` sent at ``millis`` (Unix milliseconds)."""
+    stamp = str(millis)
+    digest = hmac.new(_key(secret), stamp.encode() + b"." + body, hashlib.sha256)
+    return f"t={stamp},v1={digest.hexdigest()}"
+
+
+def verify(secret: str, header: str, body: bytes, *, now: float | None = None,
+           tolerance: float | None = TOLERANCE) -> bool:
+    """Whether ``header`` (an ``X-DIXA-SIGNATURE`` value) signs ``body`` with the
+    subscription's secret, sent within ``tolerance`` seconds of ``now`` (Unix seconds; the
+    clock's when None; no age check when ``tolerance`` is None): what a receiver checks. A
+    timestamp that is not a whole number of milliseconds (``nan``, ``1e3``, empty) fails."""
+    fields = dict(part.partition("=")[::2] for part in header.split(","))
+    stamp, signature = fields.get("t", "").strip(), fields.get("v1", "").strip()
+    if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 16 and signature):
         return False
-    if abs((time.time() if now is None else now) - sent) > tolerance:
-        return False
-    return hmac.compare_digest(sign(secret, timestamp, body), signature)
+    if tolerance is not None:
+        current = time.time() if now is None else now
+        if abs(current * 1000 - int(stamp)) > tolerance * 1000:
+            return False
+    expected = sign(secret, int(stamp), body).partition(",v1=")[2]
+    return hmac.compare_digest(expected, signature)
 
 
 def upper_snake(name: str) -> str:
@@ -224,9 +248,11 @@ def allowed(ctx: SandboxContext, url: str) -> bool:
 
 
 def is_loopback(host: str | None) -> bool:
-    """Whether ``host`` names this machine (``localhost``, ``127.0.0.1``, ``::1``, …)."""
-    host = (host or "").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    """Whether ``host`` names this machine: ``localhost`` or a loopback address (``127.0.0.1``,
+    ``::1``, …). A name under ``.localhost`` is not taken: it would be resolved through DNS,
+    which may send it anywhere."""
+    host = (host or "").lower().rstrip(".")
+    if host == "localhost":
         return True
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -234,19 +260,20 @@ def is_loopback(host: str | None) -> bool:
         return False
 
 
-def headers_for(row: Any, event: str, event_id: str, timestamp: str, body: bytes
+def headers_for(row: Any, event: str, event_id: str, millis: int, body: bytes
                 ) -> dict[str, str]:
-    """Every header of one delivery: custom ones, authorization, and the signed ones."""
+    """Every header of one delivery: custom ones and authorization, then the vendor's own
+    (signature, subscription id, content type), which nothing overwrites."""
     headers = dict(loads(row["custom_headers"]) or {})
     if row["authorization"]:
         headers["Authorization"] = row["authorization"]
     headers.update({
         "Content-Type": "application/json",
         "User-Agent": "frontdesk-sandbox-webhooks/1",
+        SIGNATURE_HEADER: sign(row["secret_key"], millis, body),
+        SUBSCRIPTION_HEADER: str(row["id"]),
         EVENT_HEADER: event,
         DELIVERY_HEADER: event_id,
-        TIMESTAMP_HEADER: timestamp,
-        SIGNATURE_HEADER: sign(row["secret_key"], timestamp, body),
     })
     return headers
 
@@ -260,12 +287,12 @@ def deliver(ctx: SandboxContext, job: dict[str, Any]) -> None:
     if row is None or not row["enabled"]:
         return
     body = str(job["payload"]).encode()
-    timestamp = str(int(ctx.clock.now().timestamp()))
+    millis = int(ctx.clock.now().timestamp() * 1000)
     if not allowed(ctx, row["url"]):
         _record(ctx, job, ctx.now_iso(), 0, "Not delivered: the sandbox delivers to loopback "
                 "addresses only (serve --webhooks-anywhere lifts this)")
         return
-    headers = headers_for(row, job["event"], job["eventId"], timestamp, body)
+    headers = headers_for(row, job["event"], job["eventId"], millis, body)
     ctx.deliveries.submit(row["id"], Attempt(job, row["url"], headers, body, ctx.now_iso()))
 
 

@@ -93,8 +93,9 @@ def _authorization(value: Any) -> str | None:
         pair = f"{value.username}:{value.password}".encode()
         return "Basic " + base64.b64encode(pair).decode()
     if isinstance(value, TokenAuth):
-        if any(ord(ch) < 32 for ch in value.value):
-            raise bad_request("Invalid value in request: the token must be one line")
+        if not _header_text(value.value):
+            raise bad_request("Invalid value in request: the token must be one line of "
+                              "printable ASCII (a header carries nothing else)")
         return "Bearer " + value.value.strip()
     return None
 
@@ -105,9 +106,16 @@ def _headers(value: dict[str, str]) -> dict[str, str]:
             raise bad_request(f"Invalid value in request: {name!r} is not a header name")
         if name.lower() in webhooks.RESERVED_HEADERS:
             raise bad_request(f"Invalid value in request: the sandbox sets {name} itself")
-        if len(text) > 2000 or any(ord(ch) < 32 and ch != "\t" for ch in text):
-            raise bad_request(f"Invalid value in request: header {name} must be one line")
+        if len(text) > 2000 or not _header_text(text):
+            raise bad_request(f"Invalid value in request: header {name} must be one line of "
+                              "printable ASCII (a header carries nothing else)")
     return dict(value)
+
+
+def _header_text(text: str) -> bool:
+    """Whether ``text`` can be a header's value as sent: printable ASCII and tabs (what is
+    not would fail every delivery, so it is refused when the subscription is made)."""
+    return text.isascii() and all(ch == "\t" or 32 <= ord(ch) < 127 for ch in text)
 
 
 def _events(value: list[WebhookEvent] | None) -> list[str]:
