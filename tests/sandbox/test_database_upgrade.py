@@ -31,3 +31,25 @@ def test_a_database_without_the_last_queue_gets_it_filled_from_the_queue(tmp_pat
         assert row[0] == "q1"
     finally:
         upgraded.close()
+
+
+def test_the_database_is_its_owners_alone(tmp_path: Path) -> None:
+    """It holds webhook secrets and basic-auth passwords: made 0600 in a folder made 0700,
+    its -wal and -shm files too; one made readable by others before is narrowed."""
+    import stat
+
+    path = tmp_path / "new" / "sandbox.db"
+    db = Database(path)
+    with db.tx():
+        db.run("INSERT INTO tags (id, name, state, created_at) VALUES "
+               "('t1', 'x', 'Active', '2026-01-05T09:00:00.000Z')")
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
+    db.close()
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert modes["sandbox.db"] == 0o600 and modes.get("sandbox.db-wal", 0o600) == 0o600
+    assert all(mode & 0o077 == 0 for mode in modes.values()), modes
+    old = tmp_path / "old.db"
+    old.touch(mode=0o644)
+    old.chmod(0o644)
+    Database(old).close()
+    assert stat.S_IMODE(old.stat().st_mode) == 0o600

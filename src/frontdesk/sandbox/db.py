@@ -11,6 +11,8 @@ sorts correctly as text. Lists and nested objects are stored as JSON text.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,12 +44,27 @@ def loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
+def _private(path: Path) -> None:
+    """Make the database file readable by its owner alone before SQLite opens it: it holds
+    webhook secrets and basic-auth passwords. A folder made for it is 0700; the file is made
+    0600, or narrowed to it (SQLite gives its -wal and -shm files the file's mode)."""
+    if not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            path.chmod(mode & 0o700)
+    except PermissionError:  # another user's database, read as it is: SQLite says the rest
+        pass
+
+
 class Database:
     """The sandbox's SQLite database: one connection, one transaction per request."""
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _private(self.path)
         self.conn = sqlite3.connect(
             self.path, isolation_level=None, check_same_thread=False, timeout=10.0
         )
