@@ -25,6 +25,7 @@ from frontdesk.api import (
     RetryPolicy,
     TransportError,
     UnexpectedResponse,
+    left_out,
 )
 from frontdesk.api.models import Message
 from frontdesk.sandbox.server import SandboxServer
@@ -172,11 +173,23 @@ async def test_the_three_timestamp_forms(service: TinyService) -> None:
 async def test_an_item_that_does_not_fit_is_left_out_of_its_list(
     service: TinyService, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async with ApiClient(service.url, "k", pacer=Pacer(enabled=False), retry=ONCE) as api:
-        with caplog.at_level(logging.WARNING, logger="frontdesk.api"):
-            teams = await api.teams.list()
+    heard: list[str] = []
+    stop = left_out.listen(lambda event: heard.append(str(event)))
+    try:
+        async with ApiClient(service.url, "k", pacer=Pacer(enabled=False),
+                             retry=ONCE) as api:
+            with caplog.at_level(logging.WARNING, logger="frontdesk.api"):
+                teams = await api.teams.list()
+                await api.messages.list_wires_if_changed(9, None)
+    finally:
+        stop()
     assert [t.id for t in teams] == ["t1", "t3"]
     assert "left out 1 of 3" in caplog.text
+    # said, never hidden: whoever listens (the console) is told, with the list named
+    assert heard == [
+        "1 of 3 items of GET /v1/teams could not be read and are not shown (the log says why)",
+        "2 of 3 items of GET /v1/conversations/{conversationId}/messages could not be read "
+        "and are not shown (the log says why)"]
 
 
 async def test_a_thread_kept_compact_leaves_out_what_does_not_fit(

@@ -33,6 +33,14 @@ def test_notes_are_written_listed_and_refused(http: httpx.Client,
     listed = [n["message"] for n in http.get(url).json()["data"]]
     assert listed == ["Called them back", "Customer is a VIP"]  # oldest first
 
+    # a year before 1000 is written in four digits, and sorts by time, not as text
+    ancient = http.post(url, json={"message": "Ancient", "createdAt": "0192-09-01T04:12:11Z"})
+    assert ancient.status_code == 200, ancient.text
+    assert ancient.json()["data"]["createdAt"] == "0192-09-01T04:12:11.000Z[GMT]"
+    listed_now = http.get(url).json()["data"]
+    assert [InternalNote.model_validate(n).message for n in listed_now] == [
+        "Ancient", "Called them back", "Customer is a VIP"]
+
     before = count_rows(sandbox, "notes")
     for body in ({}, {"message": ""}, {"message": "   "}, {"message": 5},
                  {"message": "x", "agentId": UNKNOWN}, {"message": "x", "agentId": "nope"},

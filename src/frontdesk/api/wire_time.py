@@ -32,8 +32,11 @@ def parse_wire_time(text: str) -> datetime:
 
 
 def _millis(value: datetime) -> str:
+    """The time to the millisecond, the year in four digits (the C library's ``%Y`` writes
+    the year 192 as ``192``, which no reader takes for a date)."""
     value = value.astimezone(UTC) if value.tzinfo else value
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}"
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:"
+            f"{value.minute:02d}:{value.second:02d}.{value.microsecond // 1000:03d}")
 
 
 def format_utc(value: datetime) -> str:

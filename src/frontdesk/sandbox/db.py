@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -24,9 +24,11 @@ from .schema import SCHEMA
 
 
 def iso(value: datetime) -> str:
-    """A datetime as stored: UTC, milliseconds, ``Z``."""
+    """A datetime as stored: UTC, milliseconds, ``Z``, the year in four digits (``0192``: the
+    C library's ``%Y`` writes ``192``, which is no date and sorts as text among the others)."""
     value = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
-    return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
+    return (f"{value.year:04d}-{value.month:02d}-{value.day:02d}T{value.hour:02d}:"
+            f"{value.minute:02d}:{value.second:02d}.{value.microsecond // 1000:03d}Z")
 
 
 def from_iso(text: str) -> datetime:

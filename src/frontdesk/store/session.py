@@ -20,6 +20,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ..api import left_out
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..channels import channel_name
 from ..text import one_line
@@ -91,6 +92,9 @@ class Session(SessionStores, SessionTopics):
         self.live = self._live
         local.on_disk_problem = self._disk_problem
         self.on_notice: Notice | None = None
+        #: lists with items the client could not read, said once for each list and count
+        self._left_out_said: set[tuple[str, int, int]] = set()
+        self._stop_hearing_left_out = left_out.listen(self._items_left_out)
         self.me: Agent | None = None
         #: my id as the last session knew it (the views need it before the service answers)
         self._cached_me_id = ""
@@ -199,6 +203,14 @@ class Session(SessionStores, SessionTopics):
             self.on_notice(severity, text)
         else:
             log.info("%s: %s", severity, text)
+
+    def _items_left_out(self, event: left_out.LeftOut) -> None:
+        """Items of a list the client could not read are said, never hidden: once for each
+        list and count (every poll reads the same list again)."""
+        said = (event.operation, event.left, event.total)
+        if said not in self._left_out_said:
+            self._left_out_said.add(said)
+            self.notice("warning", str(event) + ".")
 
     def _disk_problem(self, problem: str | None) -> None:
         """The local store cannot write (or can again): the header says so."""
@@ -328,6 +340,7 @@ class Session(SessionStores, SessionTopics):
 
     async def close(self) -> None:
         """Stop polling and sending; keep what the next start paints from."""
+        self._stop_hearing_left_out()
         await self.live.stop()
         for task in (self._rekeying, self._signing_in):
             if task is not None:

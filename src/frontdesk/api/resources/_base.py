@@ -21,6 +21,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from ...text import one_line
+from .. import left_out
 from ..errors import InvalidRequest, UnexpectedResponse
 from ..listing import TextItems
 from ..models.common import UUID_PATTERN, Input, PageMeta
@@ -288,9 +289,8 @@ def parse_items(op: Operation, value: Any, model: type[M]) -> list[M]:
                 + describe_validation(first),
                 operation=op.label,
             )
-        log.warning("%s: left out %d of %d items that do not fit %s: %s", op.label,
-                    len(value) - len(items), len(value), model.__name__,
-                    describe_validation(first, 1))
+        left_out.report(op.label, len(value) - len(items), len(value),
+                        f"they do not fit {model.__name__}: {describe_validation(first, 1)}")
     return items
 
 

@@ -21,6 +21,7 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import ValidationError
 
+from .. import left_out
 from ..errors import (
     ApiError,
     InvalidRequest,
@@ -48,7 +49,6 @@ from ._base import (
     check_conversation_id,
     describe_validation,
     fail,
-    log,
     parse_items,
     parse_one,
     unwrap,
@@ -141,9 +141,9 @@ class MessagesResource(Resource):
                     f"The answer to {_LIST.label} does not have the expected shape: "
                     + describe_validation(unfit[0].error), operation=_LIST.label)
             if unfit:
-                log.warning("%s: left out %d of %d items that do not fit Message: %s",
-                            _LIST.label, len(unfit), len(items),
-                            describe_validation(unfit[0].error, 1))
+                left_out.report(_LIST.label, len(unfit), len(items),
+                                "they do not fit Message: "
+                                + describe_validation(unfit[0].error, 1))
         return wires, reply.etag
 
     async def add(
