@@ -74,3 +74,19 @@ async def test_errors(client: ApiClient) -> None:
     with pytest.raises(InvalidRequest) as caught:
         await client.search.conversations_page("")
     assert caught.value.status is None
+
+
+async def test_the_deprecated_search_by_text(client: ApiClient) -> None:
+    """``GET /v1/search/conversations`` as published: the hits of the text, newest activity
+    first, each with the messages that matched; a blank query is refused."""
+    word = "zqy" + uuid.uuid4().hex[:6]
+    ids = await conversations_saying(client, word, 3)
+    hits = [h async for h in client.search.conversations_by_text(word, page_size=2)]
+    posted = [h async for h in client.search.conversations(word, page_size=2)]
+    assert [h.id for h in hits] == [h.id for h in posted] and sorted(ids) == sorted(
+        h.id for h in hits)
+    for hit in hits:
+        assert hit.inner_hits is not None and len(hit.inner_hits) == 1
+        assert f'<em class="highlight">{word}</em>' in hit.inner_hits[0].highlight["text"]
+    with pytest.raises(InvalidRequest):
+        [h async for h in client.search.conversations_by_text("   ")]

@@ -564,6 +564,25 @@ def test_import_email_closed_with_duplicate_external_ids(http: httpx.Client,
         Message.model_validate(message)
 
 
+def test_import_email_without_an_integration_id(http: httpx.Client, world: Org,
+                                                sandbox: SandboxServer) -> None:
+    """``emailIntegrationId`` is optional as published: the organisation's first email
+    address receives the imported conversation."""
+    response = _import(http, {
+        "genericChannelName": "email", "requesterId": world.requester, "direction": "Inbound",
+        "createdAt": "2021-12-01T11:00:00.000Z", "attributes": {"subject": "No integration"},
+        "messages": [{"_type": "Inbound", "content": text("Where is it?"),
+                      "createdAt": "2021-12-01T13:00:00.000Z"}],
+    })
+    assert response.status_code == 200, response.text
+    record = conversation(http, response.json()["data"]["id"])
+    _check(record)
+    first = sandbox.query("SELECT key FROM contact_endpoints WHERE type = 'EmailEndpoint' "
+                          "ORDER BY position, key LIMIT 1")[0]["key"]
+    assert record["_type"] == "EmailConversation" and record["subject"] == "No integration"
+    assert record["toEmail"] == first or first in json.dumps(record)
+
+
 def test_import_keeps_message_times_strictly_increasing(http: httpx.Client,
                                                         world: Org) -> None:
     same = "2022-03-01T10:00:00.000Z"
@@ -583,8 +602,8 @@ def test_import_keeps_message_times_strictly_increasing(http: httpx.Client,
 
 
 @pytest.mark.parametrize("case", ["outbound without agent", "unknown agent",
-                                  "unknown requester", "email without integration",
-                                  "unknown closer", "enduser assignment"])
+                                  "unknown requester", "unknown closer",
+                                  "enduser assignment"])
 def test_import_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Client, world: Org,
                                        case: str) -> None:
     base: dict[str, Any] = {"genericChannelName": "genericapimessaging",
@@ -600,7 +619,6 @@ def test_import_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Clien
             {"_type": "Outbound", "agentId": nobody, "content": text("hi"),
              "createdAt": "2021-12-01T11:00:00Z"}]},
         "unknown requester": {**base, "requesterId": nobody},
-        "email without integration": {**base, "genericChannelName": "email"},
         "unknown closer": {**base, "closing": {"closedAt": "2021-12-01T12:00:00Z",
                                                "closedBy": nobody}},
         "enduser assignment": {**base, "assignment": {"agentId": world.requester,

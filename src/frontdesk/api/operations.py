@@ -169,6 +169,7 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("PUT", f"{_C}/reopen", "conversations.reopen"),
     _op("GET", "/v1/endusers", "endusers.list"),
     _op("POST", "/v1/search/conversations", "search.conversations", idempotent=True),
+    _op("GET", "/v1/search/conversations", "search.conversations_by_text", deprecated=True),
     # -- beyond the spec's tables: groups the spec names without operations, as published
     _op("GET", f"{_C}/notes", "notes.list"),
     _op("POST", f"{_C}/notes", "notes.add"),

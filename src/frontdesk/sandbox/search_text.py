@@ -76,6 +76,24 @@ def _body(attributes: Any) -> str:
     return str(content.get("value", "")) if isinstance(content, dict) else ""
 
 
+def inner_hits(ctx: SandboxContext, row: Any, terms: list[str]) -> list[dict[str, Any]]:
+    """The messages of a hit that matched, each with a fragment around the match (the
+    deprecated search's ``innerHits``), up to three."""
+    pattern = _pattern(terms)
+    likes = " OR ".join("body_text LIKE ? ESCAPE '\\'" for _ in terms)
+    out: list[dict[str, Any]] = []
+    for message in ctx.db.all(
+        f"SELECT id, attributes FROM messages WHERE conversation_id = ? AND ({likes}) "
+        "ORDER BY seq", (row["id"], *[_like(t) for t in terms]),
+    ):
+        fragment = _fragment(_body(loads(message["attributes"])), pattern)
+        if fragment is not None:
+            out.append({"id": message["id"], "highlight": {"text": fragment}})
+            if len(out) == _MAX_FRAGMENTS:
+                break
+    return out
+
+
 def highlights(ctx: SandboxContext, row: Any, terms: list[str]) -> dict[str, list[str]]:
     """Where a hit matched: its subject, and fragments of up to three messages."""
     pattern = _pattern(terms)

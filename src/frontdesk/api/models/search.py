@@ -71,11 +71,21 @@ class SearchConversationsInput(Input):
     filters: SearchFilters | None = None
 
 
+class SearchInnerHit(Record):
+    """A message where a text search matched, the match marked in ``highlight["text"]``
+    (the deprecated search's answer only)."""
+
+    id: str
+    highlight: dict[str, str] = Field(default_factory=dict)
+
+
 class SearchHit(Record):
-    """A conversation found, with the matched text marked in ``highlights``."""
+    """A conversation found, with the matched text marked in ``highlights`` (and, from the
+    deprecated search by text, the messages that matched in ``inner_hits``)."""
 
     id: int
     highlights: dict[str, list[str]] = Field(default_factory=dict)
+    inner_hits: list[SearchInnerHit] | None = None
 
 
 __all__ = [
@@ -84,6 +94,7 @@ __all__ = [
     "SearchField",
     "SearchFilters",
     "SearchHit",
+    "SearchInnerHit",
     "SearchOperator",
     "SearchQuery",
 ]

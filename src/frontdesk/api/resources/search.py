@@ -19,6 +19,7 @@ from ._base import Page, Resource, build
 __all__ = ["SearchResource"]
 
 _SEARCH = operation("search.conversations")
+_BY_TEXT = operation("search.conversations_by_text")
 
 
 class SearchResource(Resource):
@@ -60,6 +61,31 @@ class SearchResource(Resource):
         body = _body(query, exact_match, filters, search)
         return await self._fetch_page(_SEARCH, SearchHit, body=body, page_size=page_size,
                                       page_key=page_key, priority=priority)
+
+
+    async def conversations_by_text(
+        self,
+        query: str,
+        *,
+        exact_match: bool | None = None,
+        page_size: int | None = None,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> AsyncIterator[SearchHit]:
+        """Deprecated (the service publishes :meth:`conversations` in its place): every
+        conversation whose subject or messages hold ``query``, page by page, with the
+        messages that matched in ``inner_hits``."""
+        text = build(_BY_TEXT, SearchQuery, value=query, exact_match=exact_match)
+        params: dict[str, Any] = {"query": text.value}
+        if exact_match is not None:
+            params["exactMatch"] = exact_match
+
+        async def fetch(key: str | None, url: httpx.URL | None) -> Page[SearchHit]:
+            return await self._fetch_page(_BY_TEXT, SearchHit, params=params,
+                                          page_size=page_size, page_key=key,
+                                          priority=priority, url=url)
+
+        async for hit in self._iterate(fetch, _BY_TEXT):
+            yield hit
 
 
 def _body(

@@ -195,9 +195,13 @@ def _import_columns(ctx: SandboxContext, body: ImportConversationInput, requeste
     for message in body.messages:
         integration = integration or _text_attribute(message.attributes, "emailIntegrationId",
                                                      "messages.attributes")
-    if integration is None:
-        raise bad_request("Invalid value in request: an email import needs "
-                          "attributes.emailIntegrationId")
+    if integration is None:  # optional as published: the organisation's first address
+        endpoint = ctx.db.one("SELECT key FROM contact_endpoints WHERE type = 'EmailEndpoint' "
+                              "ORDER BY position, key LIMIT 1")
+        if endpoint is None:
+            raise bad_request("Invalid value in request: the organisation has no email "
+                              "address to import into; give attributes.emailIntegrationId")
+        integration = str(endpoint["key"])
     subject = body.subject or _text_attribute(body.attributes, "subject", "attributes")
     address = _email_of(requester, "email")
     inbound = body.direction == "Inbound"

@@ -19,12 +19,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from ...api.models import PagedEnvelope, SearchConversationsInput, SearchHit
-from ..context import Ctx, decode_page_key, encode_page_key, ok, page_limit
+from ...api.models import PagedEnvelope, SearchConversationsInput, SearchHit, SearchQuery
+from ..context import Ctx, SandboxContext, decode_page_key, encode_page_key, ok, page_limit
 from ..context import page_meta as make_page_meta
 from ..errors import bad_request
 from ..search_filters import compile_field
-from ..search_text import highlights, terms_of, text_sql
+from ..search_text import highlights, inner_hits, terms_of, text_sql
 
 router = APIRouter(tags=["search"])
 
@@ -59,9 +59,35 @@ async def search_conversations(
     directions and statuses are lowercase: ``email``, ``inbound``, ``pending``…) or a
     missing operator member is a 400. Without a body every conversation is a hit.
     """
+    return _search(ctx, request, body or SearchConversationsInput(), limit, key)
+
+
+@router.get("/v1/search/conversations", response_model=PagedEnvelope[SearchHit],
+            summary="Search conversations by text (deprecated: POST searches by filters too)",
+            deprecated=True)
+async def search_conversations_by_text(
+    ctx: Ctx,
+    request: Request,
+    query: Annotated[str, Query(description="the text to look for")],
+    exact_match: Annotated[bool | None, Query(alias="exactMatch",
+                                              description="only the whole phrase")] = None,
+    limit: Annotated[int | None, Query(alias="pageLimit", description="hits per page")] = None,
+    key: Annotated[str | None, Query(alias="pageKey", description="opaque page key")] = None,
+) -> Response:
+    """The published search before filters: conversations whose subject or messages hold
+    ``query``, newest activity first, with the messages that matched in ``innerHits``."""
+    if not query.strip() or len(query) > 1000:
+        raise bad_request("Invalid value for: query parameter query")
+    text = SearchQuery(value=query, exact_match=exact_match)
+    return _search(ctx, request, SearchConversationsInput(query=text), limit, key,
+                   inner=True)
+
+
+def _search(ctx: SandboxContext, request: Request, body: SearchConversationsInput,
+            limit: int | None, key: str | None, *, inner: bool = False) -> Response:
+    """One page of hits for ``body``; with ``inner``, each hit's matching messages too."""
     size = page_limit(limit)
     position = _position(key)
-    body = body or SearchConversationsInput()
     where: list[str] = []
     params: list[Any] = []
     terms = terms_of(body.query) if body.query is not None else None
@@ -85,9 +111,14 @@ async def search_conversations(
     )
     more = len(rows) > size
     rows = rows[:size]
-    hits = [{"id": row["id"],
-             "highlights": highlights(ctx, row, terms) if terms is not None else {}}
-            for row in rows]
+    hits = []
+    for row in rows:
+        hit: dict[str, Any] = {
+            "id": row["id"],
+            "highlights": highlights(ctx, row, terms) if terms is not None else {}}
+        if inner and terms is not None:
+            hit["innerHits"] = inner_hits(ctx, row, terms)
+        hits.append(hit)
     next_key = (encode_page_key({"a": rows[-1]["activity"], "i": rows[-1]["id"]})
                 if more and rows else None)
     return ok(hits, meta=make_page_meta(request, next_key, size))
