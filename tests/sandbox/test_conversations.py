@@ -580,7 +580,7 @@ def test_import_email_without_an_integration_id(http: httpx.Client, world: Org,
     first = sandbox.query("SELECT key FROM contact_endpoints WHERE type = 'EmailEndpoint' "
                           "ORDER BY position, key LIMIT 1")[0]["key"]
     assert record["_type"] == "EmailConversation" and record["subject"] == "No integration"
-    assert record["toEmail"] == first or first in json.dumps(record)
+    assert record["toEmail"] == first
 
 
 def test_import_keeps_message_times_strictly_increasing(http: httpx.Client,
