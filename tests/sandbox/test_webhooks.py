@@ -430,3 +430,63 @@ def test_closing_the_delivery_threads_hands_back_what_was_not_sent() -> None:
         with pytest.raises(RuntimeError):
             sender.submit("slow", attempt(slow.url, 4))
         assert [r.body for r in slow.received] == [b"1"]
+
+
+class Dripper:
+    """A receiver that answers one byte at a time, a byte every 0.3 s, for as long as the
+    sender stays (a per-read deadline never ends such an attempt)."""
+
+    def __init__(self) -> None:
+        import socket
+
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._server.getsockname()[1]}/hook"
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._server.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._drip, args=(conn,), daemon=True).start()
+
+    def _drip(self, conn: Any) -> None:
+        with conn:
+            for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"z" * 200:
+                if self._stop.wait(0.3):
+                    return
+                try:
+                    conn.sendall(bytes([byte]))
+                except OSError:
+                    return
+
+    def close(self) -> None:
+        self._stop.set()
+        self._server.close()
+
+
+def test_a_dripping_receiver_holds_up_only_its_own_deliveries() -> None:
+    """Four subscriptions to a receiver that drips its answer do not delay a fifth, healthy
+    one (each lane has its own thread), and each dripping attempt ends at the attempt's
+    deadline as a whole, however long the receiver would drip."""
+    quick_got = threading.Event()
+    dripper = Dripper()
+    sender = Sender(timeout=1.0)
+    try:
+        with Receiver(on_event=lambda _: quick_got.set()) as quick:
+            def attempt(url: str, n: int) -> Attempt:
+                return Attempt({"n": n}, url, {}, b"{}", "2026-01-05T09:00:00.000Z")
+
+            for n in range(4):
+                sender.submit(f"slow-{n}", attempt(dripper.url, n))
+            sender.submit("quick", attempt(quick.url, 4))
+            assert quick_got.wait(30)
+            assert sender.settle(30)
+        outcomes = {o.attempt.job["n"]: (o.code, o.text) for o in sender.finished()}
+    finally:
+        sender.close()
+        dripper.close()
+    assert outcomes[4] == (200, "OK")
+    assert all(outcomes[n] == (0, "No answer within 1 s") for n in range(4)), outcomes

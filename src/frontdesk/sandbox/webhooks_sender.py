@@ -8,8 +8,12 @@ until the sandbox's thread takes it back (``finished``) and writes it to the del
 The threads never touch the database.
 
 One subscription's attempts go out one at a time in the order they were handed over (a
-*lane* per subscription), so a receiver sees its events in the order they happened; a slow
-receiver holds only its own lane, and at most ``THREADS`` lanes are served at once.
+*lane* per subscription), so a receiver sees its events in the order they happened. Each
+lane has a thread of its own while it has attempts (up to ``THREADS`` lanes at once), so a
+slow receiver holds only its own lane: four subscriptions to a receiver that drips one byte a
+second delay no other subscription's events. An attempt is bounded as a whole: it ends after
+``TIMEOUT`` seconds however its receiver answers — slowly, a byte at a time, or not at all
+(a deadline per read would let a dripping receiver hold it for as long as it drips).
 
 ``settle`` waits until nothing is in flight: what ``SandboxServer.run_pending`` waits for, so
 tests see every due delivery done without waiting for time.
@@ -17,21 +21,25 @@ tests see every due delivery done without waiting for time.
 
 from __future__ import annotations
 
+import http.client
+import io
+import socket
+import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
-import httpx
-
-#: Seconds a delivery waits for its receiver.
+#: Seconds one delivery attempt may take, whole: connecting, sending, the answer.
 TIMEOUT = 3.0
-#: How many receivers are posted to at once.
-THREADS = 4
+#: How many receivers are posted to at once (a lane each).
+THREADS = 32
 
-Post = Callable[[httpx.Client, str, dict[str, str], bytes], tuple[int, str]]
+Post = Callable[[str, dict[str, str], bytes, float], tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -56,28 +64,78 @@ class Outcome:
     text: str
 
 
-def post(http: httpx.Client, url: str, headers: dict[str, str], body: bytes
+class _Deadline:
+    """A connected socket whose every send and receive waits only for what is left of one
+    deadline: the whole exchange ends by it, however the other end drips."""
+
+    def __init__(self, sock: socket.socket, deadline: float) -> None:
+        self._sock = sock
+        self._deadline = deadline
+
+    def _arm(self) -> None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the attempt's time is up")
+        self._sock.settimeout(left)
+
+    def sendall(self, data: bytes) -> None:
+        self._arm()
+        self._sock.sendall(data)
+
+    def recv_into(self, buffer: Any, size: int = 0) -> int:
+        self._arm()
+        return self._sock.recv_into(buffer, size)
+
+    def makefile(self, mode: str = "rb", *_: Any, **__: Any) -> io.BufferedReader:
+        return io.BufferedReader(socket.SocketIO(self, "rb"))  # type: ignore[arg-type]
+
+    def _decref_socketios(self) -> None:
+        """What ``socket.SocketIO`` calls when it closes: the socket is closed with the
+        connection."""
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+def post(url: str, headers: dict[str, str], body: bytes, timeout: float = TIMEOUT
          ) -> tuple[int, str]:
-    """POST ``body`` with ``http``: the status and a short text (0 and the reason when
-    nothing came back)."""
+    """POST ``body`` to ``url``, the whole attempt bounded by ``timeout`` seconds: the status
+    and a short text (0 and the reason when nothing came back). No redirect is followed."""
+    deadline = time.monotonic() + timeout
+    parts = urlsplit(url)
+    connection: http.client.HTTPConnection
+    if parts.scheme == "https":
+        connection = http.client.HTTPSConnection(parts.hostname or "", parts.port,
+                                                 timeout=timeout,
+                                                 context=ssl.create_default_context())
+    else:
+        connection = http.client.HTTPConnection(parts.hostname or "", parts.port,
+                                                timeout=timeout)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        response = http.post(url, content=body, headers=headers)
-    except httpx.TimeoutException:
-        return 0, f"No answer within {TIMEOUT:g} s"
-    except (httpx.HTTPError, ValueError) as exc:
+        connection.connect()
+        connection.sock = _Deadline(connection.sock, deadline)
+        connection.request("POST", path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read(2000)
+        return response.status, response.reason or str(response.status)
+    except TimeoutError:
+        return 0, f"No answer within {timeout:g} s"
+    except (OSError, http.client.HTTPException, ValueError, UnicodeError) as exc:
         return 0, f"Not delivered: {type(exc).__name__}: {exc}"[:300]
-    text = response.reason_phrase or response.text[:200] or str(response.status_code)
-    return response.status_code, text
+    finally:
+        connection.close()
 
 
 class Sender:
     """Delivery threads fed with attempts, one lane per subscription (see the module)."""
 
-    def __init__(self, send: Post = post, threads: int = THREADS) -> None:
+    def __init__(self, send: Post = post, threads: int = THREADS,
+                 timeout: float = TIMEOUT) -> None:
         self._send = send
         self._threads = threads
+        self.timeout = timeout
         self._pool: ThreadPoolExecutor | None = None
-        self._http: httpx.Client | None = None
         self._changed = threading.Condition()
         self._lanes: dict[str, deque[Attempt]] = {}
         self._outcomes: list[Outcome] = []
@@ -98,9 +156,6 @@ class Sender:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self._threads,
                                                 thread_name_prefix="frontdesk-webhooks")
-                # one client for every thread: connections to a receiver are kept and reused
-                self._http = httpx.Client(timeout=TIMEOUT, trust_env=False,
-                                          follow_redirects=False)
             pool = self._pool
         pool.submit(self._drain, lane)
 
@@ -112,8 +167,8 @@ class Sender:
             attempt = self._lanes[lane][0]
         while True:
             try:
-                assert self._http is not None  # made with the pool
-                code, text = self._send(self._http, attempt.url, attempt.headers, attempt.body)
+                code, text = self._send(attempt.url, attempt.headers, attempt.body,
+                                        self.timeout)
             except Exception as exc:  # a bug in sending must not lose the attempt's record
                 code, text = 0, f"Not delivered: {type(exc).__name__}"
             with self._changed:
@@ -163,6 +218,4 @@ class Sender:
         if pool is not None:
             self.settle(timeout)
             pool.shutdown(wait=False)
-        if self._http is not None and not self.in_flight:
-            self._http.close()
         return unsent
