@@ -490,3 +490,28 @@ def test_a_dripping_receiver_holds_up_only_its_own_deliveries() -> None:
         dripper.close()
     assert outcomes[4] == (200, "OK")
     assert all(outcomes[n] == (0, "No answer within 1 s") for n in range(4)), outcomes
+
+
+def test_enqueued_and_abandoned_are_sent_when_they_happen(
+        http: httpx.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
+    """Every event a subscription may ask for is sent: ``ConversationEnqueued`` when a
+    conversation starts waiting in a queue (a customer writes in, a transfer, a reopening),
+    ``ConversationAbandoned`` when it ends while still waiting there, unanswered."""
+    world = org(sandbox)
+    hook = _subscribe(http, receiver.url, ["ConversationEnqueued", "ConversationAbandoned"])
+    waiting = create_chat(http, world.requester)  # queued: enqueued
+    answered = create_chat(http, world.requester)
+    base = f"/v1/conversations/{answered}"
+    assert http.put(f"{base}/claim", json={"agentId": world.agent}).status_code < 300
+    assert http.put(f"{base}/transfer/queue",
+                    json={"queueId": world.queue}).status_code < 300  # enqueued again
+    assert http.put(f"{base}/claim", json={"agentId": world.agent}).status_code < 300
+    assert http.put(f"{base}/close", json={"userId": world.agent}).status_code < 300  # no
+    assert http.put(f"/v1/conversations/{waiting}/close", json={}).status_code < 300  # yes
+    sandbox.run_pending()
+    got = [(r.event, r.payload()["data"]["conversation"]["csid"]) for r in receiver.received
+           if r.headers.get("x-dixa-subscription-id") == hook["id"]]
+    assert got == [("ConversationEnqueued", waiting), ("ConversationEnqueued", answered),
+                   ("ConversationEnqueued", answered), ("ConversationAbandoned", waiting)]
+    assert all(r.payload()["event_fqn"] in ("CONVERSATION_ENQUEUED", "CONVERSATION_ABANDONED")
+               for r in receiver.received)

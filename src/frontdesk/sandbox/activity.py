@@ -76,6 +76,14 @@ def created(ctx: SandboxContext, conversation_id: int, direction: str | None, au
     record(ctx, conversation_id, kind, author_id=author_id, at=at, subject=subject)
 
 
+def abandoned(ctx: SandboxContext, conversation_id: int, author_id: str | None, at: str,
+              queue_id: str) -> None:
+    """A conversation ended while it waited in ``queue_id``, unanswered: the webhooks' event
+    (the activity log has no entry of its own for it; the closing is there)."""
+    webhooks.emit_event(ctx, conversation_id, "ConversationAbandoned", author_id, at,
+                        {"queueId": queue_id})
+
+
 def message_added(ctx: SandboxContext, conversation_id: int, direction: str, author_id: str,
                   message_id: str, at: str | None = None) -> None:
     """A message was added, by the customer or by an agent."""

@@ -204,6 +204,9 @@ def close(ctx: SandboxContext, row: Any, user_id: str | None) -> None:
     _state(ctx, row, CLOSED, now, queue_id=None, queued_at=None, followup_until=None,
            closed_at=now)
     activity.record(ctx, row["id"], "ConversationClosed", author_id=user_id, at=now)
+    if row["queue_id"] is not None and row["assigned_agent_id"] is None:
+        # it ended while it waited in a queue, nobody having answered: abandoned
+        activity.abandoned(ctx, row["id"], user_id, now, row["queue_id"])
 
 
 def _reopen(ctx: SandboxContext, row: Any, now: str, by: str | None) -> None:

@@ -67,6 +67,12 @@ EVENT_OF_ACTIVITY: dict[str, str] = {
     "ConversationEndUserReplaced": "ConversationEndUserReplaced",
 }
 
+#: The activity log's kinds of entry after which the conversation may be waiting in a queue:
+#: if it is, ``ConversationEnqueued`` is sent too. (``ConversationAbandoned`` is sent by the
+#: state machine: a conversation closed while it waited in a queue, unanswered.)
+ENQUEUED_BY = frozenset({"ConversationCreatedByCustomer", "TransferSuccessful",
+                         "ConversationReopened", "FollowupExpired", "FollowupRemoved"})
+
 #: Seconds to wait after the 1st, 2nd, … failed attempt; then the event is given up.
 RETRY_DELAYS: tuple[float, ...] = (10, 60, 300, 1800, 7200)
 
@@ -139,8 +145,19 @@ def emit(ctx: SandboxContext, conversation_id: int, kind: str, author_id: str | 
     (its filters see the change's origin, ``origins.current``). The caller owns the
     transaction."""
     event = EVENT_OF_ACTIVITY.get(kind)
-    if event is None:
-        return
+    if event is not None:
+        emit_event(ctx, conversation_id, event, author_id, at, details)
+    if kind in ENQUEUED_BY:
+        row = ctx.db.one("SELECT queue_id FROM conversations WHERE id = ?", (conversation_id,))
+        if row is not None and row["queue_id"] is not None:
+            emit_event(ctx, conversation_id, "ConversationEnqueued", author_id, at,
+                       {"queueId": row["queue_id"]})
+
+
+def emit_event(ctx: SandboxContext, conversation_id: int, event: str, author_id: str | None,
+               at: str, details: dict[str, Any]) -> None:
+    """Queue ``event`` to every subscription that wants it and whose filters it passes. The
+    caller owns the transaction."""
     subscriptions = ctx.db.all("SELECT id, events, filters FROM webhooks WHERE enabled = 1")
     if not subscriptions:
         return
