@@ -202,6 +202,41 @@ async def test_bulk_create_reports_every_line(session: Session, sandbox: Sandbox
         await people.bulk_create_csv(str(tmp_path / "absent.csv"))
 
 
+async def test_a_csv_too_large_or_not_a_file_is_refused_before_reading_it_all(
+        session: Session, sandbox: SandboxServer, tmp_path: Path) -> None:
+    """``/dev/zero`` filled memory and 100,000 agents were created unasked: a device, a file
+    over 5 MB or over 10,000 lines, or one that is not UTF-8 text is refused in one line,
+    and nothing is sent."""
+    from frontdesk.store.csv_files import MAX_BYTES, MAX_ROWS
+
+    people = session.people
+    before = len(sandbox.query("SELECT id FROM users"))
+    with pytest.raises(Refused, match="not a regular file"):
+        await people.read_csv("/dev/zero")
+    huge = tmp_path / "huge.csv"
+    huge.write_bytes(b"displayName,email\n" + b"x" * MAX_BYTES)
+    with pytest.raises(Refused, match="larger than 5 MB"):
+        await people.read_csv(str(huge))
+    many = tmp_path / "many.csv"
+    many.write_text("displayName,email\n" + "".join(
+        f"A{n},a{n}@example.org\n" for n in range(MAX_ROWS + 1)), encoding="utf-8")
+    with pytest.raises(Refused, match="more than 10,000 agents"):
+        await people.read_csv(str(many))
+    binary = tmp_path / "photo.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
+    with pytest.raises(Refused, match="not a text file in UTF-8"):
+        await people.read_csv(str(binary))
+    rows = await people.read_csv(
+        str(_write(tmp_path / "ok.csv", "displayName,email\nAnn,ann@example.org\n")))
+    assert [(r.line, r.agent is not None) for r in rows] == [(2, True)]
+    assert len(sandbox.query("SELECT id FROM users")) == before  # reading sends nothing
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 async def test_agent_create_update_patch_detail_downgrade(session: Session,
                                                           sandbox: SandboxServer) -> None:
     people = session.people

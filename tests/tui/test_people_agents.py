@@ -194,6 +194,22 @@ async def bulk_create_from_csv_reports_every_row(console: Any, pilot: Pilot[Any]
     form.set_values({"path": str(csv_file)})
     await pilot.press("ctrl+s")
     await settle(pilot)
+    # asked first, with the count: nothing is created before the answer
+    question = app.screen
+    assert isinstance(question, ConfirmScreen)
+    assert question.question == "Create 3 agents?"
+    assert "1 other line cannot be an agent" in question.detail
+    assert not console.sandbox.query("SELECT id FROM users WHERE email = 'bo.bulk@example.org'")
+    await pilot.press("n")  # no: nothing is sent
+    await settle(pilot)
+    assert front(app) is screen
+    assert not console.sandbox.query("SELECT id FROM users WHERE email = 'bo.bulk@example.org'")
+    await pilot.press("b")
+    form = await fill(pilot, {"path": str(csv_file)})
+    await console.burst(pilot, "ctrl+s")
+    await settle(pilot)
+    await console.burst(pilot, "y")
+    await settle(pilot)
     report = app.screen
     assert isinstance(report, BulkReportScreen)
     assert [(r.line, r.ok) for r in report.report.rows] == [

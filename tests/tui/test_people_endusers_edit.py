@@ -15,6 +15,7 @@ from textual.widgets import DataTable
 from frontdesk.tui.screens.people.bulk import BulkReportScreen
 from frontdesk.tui.screens.people.people import PeopleScreen
 from frontdesk.tui.screens.people.profile import EndUserProfileScreen
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.screens.shared.form import FormScreen
 
 HOSTILE_NAME = "Mal \x1b]2;pwned\x07 [b]Loud[/b]"
@@ -121,6 +122,13 @@ async def test_edit_patch_profile_and_csv(console: Any, http: httpx.Client,
         assert isinstance(form, FormScreen)
         form.set_values({"path": str(csv_file)})
         await pilot.press("ctrl+s")
+        await settle(pilot)
+        question = front(app)  # asked first, with the counts; nothing sent before the answer
+        assert isinstance(question, ConfirmScreen)
+        assert question.question == "Create 1 end user and change 1 end user?"
+        assert "1 other line will be in the report" in question.detail
+        assert sandbox.query("SELECT id FROM users WHERE email = 'nia.new@example.org'") == []
+        await pilot.press("y")
         await settle(pilot)
         report = front(app)
         assert isinstance(report, BulkReportScreen)

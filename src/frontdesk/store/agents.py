@@ -89,6 +89,11 @@ class AgentCalls:
         self._keep(agent)
         return agent
 
+    async def read_csv(self, path: str) -> list[CsvRow]:
+        """The rows of an agents CSV file, each an agent to create or why it cannot be one
+        (read off the loop; ``Refused`` for a file that cannot be read as a whole)."""
+        return await asyncio.to_thread(read_agents_csv, path)
+
     async def bulk_create_csv(self, path: str) -> BulkReport:
         """Create the agents of a CSV file: one report row per line, in file order — created,
         refused by the service (its reason), or refused here before sending (why)."""

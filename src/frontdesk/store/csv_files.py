@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +20,8 @@ from typing import Any, TypeVar
 
 from .errors import Refused
 
-__all__ = ["LIST_FIELDS", "CsvKind", "line_fields", "parse_csv", "read_csv_file"]
+__all__ = ["LIST_FIELDS", "MAX_BYTES", "MAX_ROWS", "CsvKind", "line_fields", "parse_csv",
+           "read_csv_file"]
 
 R = TypeVar("R")
 
@@ -43,21 +46,37 @@ class CsvKind:
     required: Callable[[list[str]], str | None]
 
 
+#: The largest CSV file People reads, in bytes, and the most rows it takes from one.
+MAX_BYTES = 5_000_000
+MAX_ROWS = 10_000
+
+
 def read_csv_file(path: str) -> str:
     """The text of the CSV file at ``path`` (``~`` expanded); ``Refused`` when there is
-    none, it is a folder or it cannot be read."""
+    none, it is a folder or a device (``/dev/zero`` would never end), it is larger than
+    ``MAX_BYTES``, it is not UTF-8 text or it cannot be read."""
     typed = path.strip() if isinstance(path, str) else ""
     if not typed:
         raise Refused("Type the path of a CSV file")
     target = Path(typed).expanduser()
     try:
-        return target.read_text(encoding="utf-8-sig")
+        with target.open("rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise Refused(f"{target} is not a regular file")
+            data = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise Refused(f"There is no file {target}") from None
     except IsADirectoryError:
         raise Refused(f"{target} is a folder, not a CSV file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise Refused(f"Could not read {target}: {error}") from None
+    except OSError as error:
+        raise Refused(f"Could not read {target}: {error.strerror or error}") from None
+    if len(data) > MAX_BYTES:
+        raise Refused(f"{target} is larger than {MAX_BYTES // 1_000_000} MB: split it into "
+                      "smaller files")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refused(f"{target} is not a text file in UTF-8") from None
 
 
 def parse_csv(text: str, kind: CsvKind, row: RowReader[R]) -> list[R]:
@@ -86,6 +105,9 @@ def parse_csv(text: str, kind: CsvKind, row: RowReader[R]) -> list[R]:
         for values in reader:
             if not any(v.strip() for v in values):
                 continue
+            if len(rows) == MAX_ROWS:
+                raise Refused(f"The file has more than {MAX_ROWS:,} {kind.noun}: split it "
+                              "into smaller files")
             rows.append(row(reader.line_num, names, values, seen))
     except csv.Error as error:
         raise Refused(f"Line {reader.line_num} is not valid CSV: {error}") from None

@@ -46,6 +46,7 @@ __all__ = [
     "bulk_endusers_csv",
     "parse_endusers_csv",
     "patch_enduser",
+    "read_endusers",
     "read_endusers_csv",
     "update_enduser",
 ]
@@ -194,6 +195,12 @@ def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int
     if mark:
         seen[mark] = line
     return EndUserCsvRow(line, display_name, email, user_id, fields)
+
+
+async def read_endusers(path: str) -> list[EndUserCsvRow]:
+    """The rows of an end users CSV file (read off the loop; ``Refused`` for a file that
+    cannot be read as a whole)."""
+    return await asyncio.to_thread(read_endusers_csv, path)
 
 
 async def bulk_endusers_csv(store: PeopleStore, path: str) -> BulkReport:

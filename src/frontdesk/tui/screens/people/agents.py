@@ -17,7 +17,7 @@ from textual.containers import Vertical
 
 from ....api.models import Agent, UserPresence
 from ....channels import channel_name
-from ....store.agents_csv import BulkReport
+from ....store.agents_csv import CsvRow
 from ....store.errors import Refused
 from ....store.team import MemberRow
 from ....text import one_line, safe
@@ -210,28 +210,60 @@ class AgentsPane(Vertical):
             submit, send_label="create", form_id="new-agent"))
 
     def bulk(self) -> None:
-        """Create agents from a CSV file: type its path, then read the per-row report."""
+        """Create agents from a CSV file: type its path, say yes to how many it creates,
+        then read the per-row report."""
         store = people_store(self)
-        reports: list[BulkReport] = []
+        read: list[list[CsvRow]] = []
 
         async def submit(values: Values) -> None:
-            reports.append(await store.bulk_create_csv(str(values.get("path", ""))))
+            read.append(await store.read_csv(str(values.get("path", ""))))
 
         def done(ok: bool | None) -> None:
-            if ok and reports:
-                from .bulk import BulkReportScreen
-
-                self.filter = ""
-                self.load()
-                self.app.push_screen(BulkReportScreen(reports[-1]))
+            if ok and read:
+                self._ask_bulk(read[-1])
 
         self.app.push_screen(FormScreen(
             "Create agents from a CSV file",
             [FormField("path", "CSV file", placeholder="~/agents.csv")],
-            submit, send_label="create", form_id="bulk-agents",
+            submit, send_label="read", form_id="bulk-agents",
             intro="The first line names the columns: displayName,email,phoneNumber "
-                  "(and optionally firstName, lastName, avatarUrl). Every line gets a report."),
+                  "(and optionally firstName, lastName, avatarUrl); at most 10,000 lines. "
+                  "You are asked before anything is created; every line gets a report."),
             done)
+
+    def _ask_bulk(self, rows: list[CsvRow]) -> None:
+        """How many agents the file creates, asked before any is."""
+        sendable = sum(1 for row in rows if row.agent is not None)
+        refused = len(rows) - sendable
+        if not sendable:  # nothing to ask: the report says why each line cannot be sent
+            self._bulk_create(rows)
+            return
+        detail = (f"{refused:,} other line{'s' if refused != 1 else ''} cannot be an agent "
+                  "and will be in the report, not sent. " if refused else "")
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._bulk_create(rows)
+
+        self.app.push_screen(ConfirmScreen(
+            f"Create {sendable:,} agent{'s' if sendable != 1 else ''}?",
+            detail + "Each line's outcome is shown when the service has answered."), answered)
+
+    @work(exclusive=True, group="agents-bulk", exit_on_error=False)
+    async def _bulk_create(self, rows: list[CsvRow]) -> None:
+        sendable = sum(1 for row in rows if row.agent is not None)
+        if sendable:
+            self.app.notify(f"Creating {sendable:,} agents…", timeout=4)
+        report, refusal = await answer_of(people_store(self).bulk_create(rows))
+        if refusal is not None or report is None:
+            self.app.notify(f"{refusal}" if refusal else "Nothing was created",
+                            severity="error", markup=False)
+            return
+        from .bulk import BulkReportScreen
+
+        self.filter = ""
+        self.load()
+        self.app.push_screen(BulkReportScreen(report))
 
     # ------------------------------------------------------------------ one agent
 
