@@ -54,5 +54,10 @@ async def test_a_search_lists_the_known_at_once_and_reads_the_rest_together(
         assert sorted(gets) == sorted(f"GET /v1/conversations/{cid}" for cid in unknown)
         assert [c.id for c in result] == ids  # in the service's order, all of them
         assert told and told[-1] == inbox.version  # the inbox was told as they came
+        # the same search through the deprecated path: the same conversations, one GET
+        requests.clear()
+        again = await session.finder.search_text("router", deprecated=True)
+        assert requests == ["GET /v1/search/conversations"]
+        assert [c.id for c in again] == ids
     finally:
         await session.close()

@@ -47,8 +47,8 @@ class Finder:
     # ------------------------------------------------------------------ finding
 
     async def search_text(self, query: str,
-                          found: Callable[[list[int]], None] | None = None
-                          ) -> list[Conversation]:
+                          found: Callable[[list[int]], None] | None = None, *,
+                          deprecated: bool = False) -> list[Conversation]:
         """Conversations whose text matches ``query``, as the service ranks them.
 
         The service answers with ids only: ``found`` is told them, in rank order, as soon as
@@ -57,6 +57,8 @@ class Finder:
         :data:`FIRST_PAGE` at a key press's priority, the rest behind them, the pacer
         spreading them over the service's budget — and each is kept (and the inbox told) as
         it arrives. Known ones are refreshed at the next poll; all stay in the working set.
+        ``deprecated`` asks through the service's deprecated search by text (the same
+        answer, from ``GET /v1/search/conversations``).
         """
         query = query.strip()
         if not query:
@@ -64,13 +66,21 @@ class Finder:
         client = self._hub.client
         inbox = self._inbox
         try:
-            page = await client.search.conversations_page(
-                query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE)
+            if deprecated:
+                hits = []
+                async for hit in client.search.conversations_by_text(
+                        query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE):
+                    hits.append(hit)
+                    if len(hits) == SEARCH_LIMIT:  # the first page, as the other search
+                        break
+            else:
+                hits = (await client.search.conversations_page(
+                    query, page_size=SEARCH_LIMIT, priority=Priority.INTERACTIVE)).items
         except NotFound as error:
             raise Refused("This service has no conversation search.", error=error) from error
         except ApiError as error:
             raise Refused(f"Could not search: {error.message}", error=error) from error
-        ids = list(dict.fromkeys(hit.id for hit in page.items))
+        ids = list(dict.fromkeys(hit.id for hit in hits))
         if found is not None:
             found(ids)
         unknown = [cid for cid in ids if cid not in inbox.records]

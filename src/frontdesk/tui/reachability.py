@@ -34,6 +34,7 @@ ARTICLE = "frontdesk.tui.screens.admin.article:ArticleScreen"
 EDITOR = "frontdesk.tui.screens.admin.article_editor:ArticleEditor"
 STATS = "frontdesk.tui.screens.stats.stats:StatsScreen"
 TEAM = "frontdesk.tui.screens.team.team:TeamScreen"
+INBOX = "frontdesk.tui.screens.inbox.inbox:InboxScreen"
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,9 @@ _BY_NAME: dict[str, Way] = {
                           note="Thread: the head shows parent and children; l opens one"),
     # -- search
     "search.conversations": Elsewhere("Inbox", "s searches the service by text"),
+    "search.conversations_by_text": Reach(
+        INBOX, palette="Search by text via the deprecated path (deprecated)",
+        note="deprecated search by text, kept reachable from the inbox's palette"),
     # -- webhooks
     "webhooks.list": Reach(ADMIN, palette="Webhooks: new webhook",
                            note="Admin → Webhooks lists every subscription (r reloads)"),

@@ -25,7 +25,7 @@ from textual.widgets import ContentSwitcher
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Option, OptionList
 from ..shared.base import ModeScreen
-from ..shared.common import PaletteCommands, PaletteEntry, palette_of
+from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
 from .admin_keys import ADMIN_BINDINGS, ADMIN_PALETTE
 from .anonymization import AnonymizationPane
 from .attributes import AttributesPane

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-from ..shared.common import PaletteEntry, section_palette
+from ..shared.palette import PaletteEntry, section_palette
 
 __all__ = ["ADMIN_BINDINGS", "ADMIN_PALETTE"]
 

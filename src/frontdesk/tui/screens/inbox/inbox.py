@@ -36,6 +36,7 @@ from ...registry import owns_bindings
 from ...widgets.conversation_list import ConversationList, RowLookups
 from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
+from ..shared.palette import PaletteEntry, palette_of
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
@@ -113,6 +114,11 @@ class InboxScreen(ModeScreen, ConversationActions):
     MODE_NAME = "Inbox"
     HELP_NAME = "Inbox"
     TOPICS = ("inbox",)
+    PALETTE: ClassVar[tuple[PaletteEntry, ...]] = (
+        PaletteEntry("Search by text via the deprecated path (deprecated)",
+                     "GET /v1/search/conversations, replaced by the search of s",
+                     "search_deprecated"),
+    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("tab", "next_view", "Next view", id="inbox.next_view"),
         Binding("shift+tab", "previous_view", "Previous view", id="inbox.previous_view",
@@ -370,11 +376,13 @@ class InboxScreen(ModeScreen, ConversationActions):
             tabs.set_label(f"view-{SEARCH}", label)
 
     def palette_commands(self) -> Iterable[tuple[str, str, Callable[[], Any]]]:
-        """The views, for the command palette (besides the keys)."""
+        """The views, for the command palette (besides the keys), and the search through
+        the service's deprecated path."""
         for name in self._views():
             title = VIEW_TITLES.get(name, "Search results")
             yield (f"Inbox: show {title}", "tab / shift+tab cycle the views",
                    partial(self.show_view, name))
+        yield from palette_of(self, self.PALETTE)
 
     # ------------------------------------------------------------------ views
 
@@ -476,20 +484,25 @@ class InboxScreen(ModeScreen, ConversationActions):
 
     # ------------------------------------------------------------------ search
 
-    def action_search(self) -> None:
-        """Search the service by text; the results show as a "Search: …" view."""
+    def action_search(self, deprecated: bool = False) -> None:
+        """Search the service by text; the results show as a "Search: …" view
+        (``deprecated``: through the service's deprecated search by text)."""
         from ..shared.pickers import PromptScreen
 
         def answered(query: str | None) -> None:
             if query:
-                self._search(query)
+                self._search(query, deprecated=deprecated)
 
         self.app.push_screen(PromptScreen("Search the service for…",
                                           placeholder="words in subjects and messages",
                                           value=self._search_query), answered)
 
+    def action_search_deprecated(self) -> None:
+        """Search by text through the service's deprecated path (``GET`` search)."""
+        self.action_search(deprecated=True)
+
     @work(exclusive=True, exit_on_error=False, group="inbox-search")
-    async def _search(self, query: str) -> None:
+    async def _search(self, query: str, *, deprecated: bool = False) -> None:
         finder = self.finder
         if finder is None:
             return
@@ -510,7 +523,8 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.rebuild()
 
         try:
-            found, refusal = await answer_of(finder.search_text(query, answered))
+            found, refusal = await answer_of(finder.search_text(query, answered,
+                                                                deprecated=deprecated))
         finally:
             self._reading = False
             if self._searching == query:

@@ -21,15 +21,9 @@ from ....text import one_line, safe
 from ...answers import Regarding, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
-from ..shared.common import (
-    PaletteCommands,
-    PaletteEntry,
-    admin_store,
-    cell,
-    highlighted_key,
-    palette_of,
-)
+from ..shared.common import admin_store, cell, highlighted_key
 from ..shared.form import FormField, FormScreen, Values
+from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
 
 RATING_TYPES: tuple[tuple[str, str], ...] = (
     ("Csat — satisfaction, 1 to 5", "Csat"),

@@ -23,7 +23,7 @@ from ....store.team import PRESENCE_TOPIC, TeamSnapshot
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, TabbedContent, TabPane
 from ..shared.base import ModeScreen
-from ..shared.common import PaletteCommands, PaletteEntry, palette_of, section_palette
+from ..shared.palette import PaletteCommands, PaletteEntry, palette_of, section_palette
 from .agents import AgentsPane
 from .endusers import EndUsersPane
 

@@ -26,16 +26,8 @@ from ...registry import owns_bindings
 from ...widgets.attribute_editor import describe_value
 from ...widgets.safe import DataTable, Label, Static
 from ...widgets.status_bar import StatusBar
-from ..shared.common import (
-    Column,
-    FittedTable,
-    PaletteCommands,
-    PaletteEntry,
-    highlighted_key,
-    palette_of,
-    people_store,
-    session_of,
-)
+from ..shared.common import Column, FittedTable, highlighted_key, people_store, session_of
+from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
 from .anonymize import Anonymized, ask_and_anonymize, describe_request, requested
 
 CONVERSATION_COLUMNS = (Column("#", 6), Column("Channel", 11), Column("State", 8),

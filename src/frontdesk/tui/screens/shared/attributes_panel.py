@@ -22,7 +22,8 @@ from ...answers import Regarding, Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.attribute_editor import AttributeEditor, AttributeValue
 from ...widgets.safe import Label
-from .common import PaletteCommands, PaletteEntry, palette_of, people_store
+from .common import people_store
+from .palette import PaletteCommands, PaletteEntry, palette_of
 
 Entity = Literal["Conversation", "Contact"]
 

@@ -9,7 +9,7 @@ list can be checked without running the app (tests/tui/test_reachability.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,39 +25,6 @@ from ...widgets.safe import DataTable
 
 if TYPE_CHECKING:
     from ....store.session import Session
-
-
-#: What ``palette_commands()`` gives the app's palette: (title, help, callback).
-PaletteCommands = Iterator[tuple[str, str, Callable[[], Any]]]
-
-
-@dataclass(frozen=True)
-class PaletteEntry:
-    """One palette command of a screen: its title, a help line, and the screen's action
-    (``"tags_new"`` runs ``action_tags_new``)."""
-
-    title: str
-    help: str
-    action: str
-
-
-def section_palette(section: str, *entries: tuple[str, str, str]
-                    ) -> tuple[PaletteEntry, ...]:
-    """One section's palette entries from its table of (what, help, name): titled
-    ``Section: what``, each running the screen's ``palette(name)`` (which shows the section,
-    then runs ``action_<name>``)."""
-    return tuple(PaletteEntry(f"{section}: {what}", help_line, f"palette({name!r})")
-                 for what, help_line, name in entries)
-
-
-def palette_of(node: DOMNode, entries: Iterable[PaletteEntry]) -> PaletteCommands:
-    """(title, help, callback) of each entry, run as an action of ``node``."""
-    for entry in entries:
-
-        def run(action: str = entry.action) -> None:
-            node.app.call_later(node.app.run_action, action, node)
-
-        yield entry.title, entry.help, run
 
 
 def session_of(node: DOMNode) -> Session:
