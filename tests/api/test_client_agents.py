@@ -84,7 +84,8 @@ async def test_bulk_operations(client: ApiClient) -> None:
         {"displayName": "Bulk Two", "email": taken},
     ])
     assert [o.ok for o in outcomes] == [True, False]
-    created_id = outcomes[0].data["id"]
+    assert outcomes[0].data is not None  # the agent made, typed
+    created_id = outcomes[0].data.id
     updated = await client.agents.bulk_update([
         {"id": created_id, "displayName": "Bulk One Renamed"},
         {"id": str(uuid.uuid4()), "displayName": "Ghost"},

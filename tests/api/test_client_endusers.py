@@ -142,7 +142,8 @@ async def test_update_patch_and_bulk(client: ApiClient) -> None:
                                                  {"displayName": "Bulk 2",
                                                   "externalId": f"#{uuid.uuid4().hex}"}])
     assert [o.ok for o in created] == [True, True]
-    ids = [o.data["id"] for o in created]
+    ids = [o.data.id for o in created if o.data is not None]
+    assert len(ids) == 2
     updated = await client.endusers.bulk_update([{"id": ids[0], "displayName": "B1"},
                                                  {"id": str(uuid.uuid4()), "displayName": "?"}])
     assert [o.ok for o in updated] == [True, False]

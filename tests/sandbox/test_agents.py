@@ -42,10 +42,16 @@ def create(http: httpx.Client, **fields: Any) -> dict[str, Any]:
     return data
 
 
-def outcomes(response: httpx.Response) -> list[BulkActionOutcome]:
-    """The per-item outcomes of a bulk answer."""
+def outcomes(response: httpx.Response) -> list[BulkActionOutcome[dict[str, Any]]]:
+    """The per-item outcomes of a bulk answer, each success's data as sent (and as the
+    published Agent)."""
     assert response.status_code == 200, response.text
-    return [BulkActionOutcome.model_validate(o) for o in response.json()["data"]]
+    read = [BulkActionOutcome[dict[str, Any]].model_validate(o)
+            for o in response.json()["data"]]
+    for outcome in read:
+        if outcome.data is not None:
+            Agent.model_validate(outcome.data)
+    return read
 
 
 # ---------------------------------------------------------------- create and read
@@ -179,7 +185,8 @@ def test_bulk_update(http: httpx.Client) -> None:
         {"id": second["id"], "displayName": "Second", "lastName": "Two"},
     ])
     one, ghost, two = outcomes(response)
-    assert one.ok and one.data["displayName"] == "First" and "firstName" not in one.data
+    assert one.ok and one.data is not None
+    assert one.data["displayName"] == "First" and "firstName" not in one.data
     assert not ghost.ok and ghost.error is not None
     assert (ghost.error.type, ghost.error.id, ghost.error.message) == (
         "NotFound", UNKNOWN, "Agent not found")
@@ -203,7 +210,8 @@ def test_bulk_patch(http: httpx.Client) -> None:
         {"id": agent["id"], "displayName": " "},
     ])
     changed, empty, ghost, blank = outcomes(response)
-    assert changed.ok and changed.data["lastName"] == "Changed"
+    assert changed.ok and changed.data is not None
+    assert changed.data["lastName"] == "Changed"
     assert changed.data["firstName"] == "Keep"
     assert empty.error is not None and (empty.error.type, empty.error.id) == (
         "EmptyPatchSet", agent["id"])
@@ -226,6 +234,7 @@ def test_bulk_create(http: httpx.Client, sandbox: SandboxServer) -> None:
         assert failed.error is not None and failed.error.type == "Validation"
         assert "already exists" in failed.error.message
     for done in (new, other):
+        assert done.data is not None
         assert http.get(f"/v1/agents/{done.data['id']}").status_code == 200
     assert sandbox.query("SELECT COUNT(*) AS n FROM users WHERE email = ?", (fresh,))[0][
         "n"] == 1

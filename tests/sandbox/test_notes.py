@@ -69,7 +69,9 @@ def test_a_bulk_of_notes_answers_one_outcome_each(http: httpx.Client,
         {"message": "Another sample note"},
     ]})
     assert response.status_code == 200, response.text
-    outcomes = [BulkActionOutcome.model_validate(o) for o in response.json()["data"]]
+    outcomes = [BulkActionOutcome[InternalNote].model_validate(o)
+                for o in response.json()["data"]]
+    assert outcomes[0].data is not None and outcomes[0].data.csid == cid
     assert [o.ok for o in outcomes] == [True, False, True]
     assert outcomes[1].error is not None and UNKNOWN in outcomes[1].error.message
     assert response.json()["data"][1]["error"].keys() == {"message"}  # as published

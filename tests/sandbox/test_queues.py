@@ -96,7 +96,7 @@ def test_members(http: httpx.Client, sandbox: SandboxServer) -> None:
     path = f"/v1/queues/{queue}/members"
     response = http.patch(path, json={"agentIds": [agent, UNKNOWN, enduser]})
     assert response.status_code == 200
-    added, ghost, customer = (BulkActionOutcome.model_validate(o)
+    added, ghost, customer = (BulkActionOutcome[str].model_validate(o)
                               for o in response.json()["data"])
     assert added.ok and added.data == agent
     assert ghost.error is not None

@@ -111,7 +111,7 @@ class AgentCalls:
         for start in range(0, len(sendable), BULK_LIMIT):
             chunk = sendable[start:start + BULK_LIMIT]
             with refusals("Could not create the agents"):
-                outcomes: list[BulkActionOutcome] = await self.client.agents.bulk_create(
+                outcomes: list[BulkActionOutcome[Agent]] = await self.client.agents.bulk_create(
                     [r.agent for r in chunk if r.agent is not None])
             for index, row in enumerate(chunk):
                 if index < len(outcomes):

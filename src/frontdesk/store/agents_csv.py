@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
-from ..api.models import BulkActionOutcome, CreateAgentInput
+from ..api.models import Agent, BulkActionOutcome, CreateAgentInput
 from .csv_files import CsvKind, line_fields, parse_csv, read_csv_file
 from .people_checks import EMAIL, invalid_reason
 
@@ -126,12 +126,10 @@ def _csv_row(line: int, names: list[str], values: list[str], seen: dict[str, int
     return CsvRow(line, display_name, email, agent=agent)
 
 
-def bulk_detail(outcome: BulkActionOutcome) -> tuple[bool, str, str | None]:
+def bulk_detail(outcome: BulkActionOutcome[Agent]) -> tuple[bool, str, str | None]:
     """One outcome of a bulk call: created or not, the words to show, the new id."""
     if outcome.ok:
-        data = outcome.data if isinstance(outcome.data, dict) else {}
-        agent_id = data.get("id") if isinstance(data.get("id"), str) else None
-        return True, "created", agent_id
+        return True, "created", outcome.data.id if outcome.data is not None else None
     error = outcome.error
     return False, error.message if error is not None else "refused by the service", None
 

@@ -236,16 +236,14 @@ async def bulk_endusers(store: PeopleStore, rows: Sequence[EndUserCsvRow]) -> Bu
 
 
 def _record(report: dict[int, BulkRow], chunk: Sequence[EndUserCsvRow],
-            outcomes: Sequence[BulkActionOutcome], done: str) -> None:
+            outcomes: Sequence[BulkActionOutcome[EndUser]], done: str) -> None:
     for index, row in enumerate(chunk):
         outcome = outcomes[index] if index < len(outcomes) else None
         if outcome is None:
             ok, detail, user_id = False, "the service gave no outcome", row.user_id or None
         elif outcome.ok:
-            data = outcome.data if isinstance(outcome.data, dict) else {}
-            found = data.get("id")
             ok, detail = True, done
-            user_id = found if isinstance(found, str) else row.user_id or None
+            user_id = outcome.data.id if outcome.data is not None else row.user_id or None
         else:
             error = outcome.error
             ok, user_id = False, row.user_id or None

@@ -30,7 +30,7 @@ class MembersChange:
 
 
 #: adds the agents; their outcomes in order when the service gives them (else None)
-Add = Callable[[list[str]], Awaitable["Sequence[BulkActionOutcome] | None"]]
+Add = Callable[[list[str]], Awaitable["Sequence[BulkActionOutcome[str]] | None"]]
 Remove = Callable[[list[str]], Awaitable[None]]
 
 

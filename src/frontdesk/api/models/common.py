@@ -203,11 +203,16 @@ class BulkError(Record):
     id: str | None = None
 
 
-class BulkActionOutcome(Record):
-    """The outcome of one item of a bulk operation: success with data, or failure with an error."""
+D = TypeVar("D")
+
+
+class BulkActionOutcome(Record, Generic[D]):
+    """The outcome of one item of a bulk operation: success with its ``data`` (typed as the
+    operation publishes it: ``BulkActionOutcome[Agent]`` for agents, ``[EndUser]``,
+    ``[InternalNote]``, ``[str]`` for a queue member's id), or failure with an error."""
 
     type: str = Field(alias="_type", description="BulkActionSuccess or BulkActionFailure")
-    data: Any = None
+    data: D | None = None
     error: BulkError | None = None
 
     @property

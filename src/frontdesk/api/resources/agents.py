@@ -111,7 +111,7 @@ class AgentsResource(Resource):
         agents: Sequence[CreateAgentInput | Mapping[str, Any]] | BulkCreateAgentsInput,
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[Agent]]:
         """Create several agents; one outcome per agent, success or failure."""
         if isinstance(agents, BulkCreateAgentsInput):
             body = agents
@@ -119,29 +119,29 @@ class AgentsResource(Resource):
             items = [build(_BULK_CREATE, CreateAgentInput, a) for a in agents]
             body = build(_BULK_CREATE, BulkCreateAgentsInput, data=items)
         reply = await self._send(_BULK_CREATE, body=body.wire(), priority=priority)
-        return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body), BulkActionOutcome[Agent])
 
     async def bulk_update(
         self,
         agents: Sequence[BulkUpdateAgentItem | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[Agent]]:
         """Fully update several agents (``id`` and ``display_name`` each); one outcome each."""
         body = _items(_BULK_UPDATE, BulkUpdateAgentItem, agents)
         reply = await self._send(_BULK_UPDATE, body=body, priority=priority)
-        return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body), BulkActionOutcome[Agent])
 
     async def bulk_patch(
         self,
         agents: Sequence[BulkPatchAgentItem | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[Agent]]:
         """Partly update several agents (``id`` and the fields to change); one outcome each."""
         body = _items(_BULK_PATCH, BulkPatchAgentItem, agents)
         reply = await self._send(_BULK_PATCH, body=body, priority=priority)
-        return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body), BulkActionOutcome[Agent])
 
     async def get(self, agent_id: str, *, priority: Priority = Priority.INTERACTIVE) -> Agent:
         """One agent or admin."""

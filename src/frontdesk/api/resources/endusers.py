@@ -167,39 +167,42 @@ class EndUsersResource(Resource):
         users: Sequence[BulkUpdateEndUserItem | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[EndUser]]:
         """Fully update several end users (``id`` and ``display_name`` each); one outcome
         each, in order. (Published beyond the spec's tables.)"""
         items = _items(_BULK_UPDATE, BulkUpdateEndUserItem, users)
         body = build(_BULK_UPDATE, BulkUpdateEndUsersInput, {"data": items})
         reply = await self._send(_BULK_UPDATE, body=body.wire(), priority=priority)
-        return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body),
+                           BulkActionOutcome[EndUser])
 
     async def bulk_patch(
         self,
         users: Sequence[BulkPatchEndUserItem | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[EndUser]]:
         """Partly update several end users (``id`` and the fields to change); one outcome
         each, in order. (Published beyond the spec's tables.)"""
         items = _items(_BULK_PATCH, BulkPatchEndUserItem, users, unset=True)
         build(_BULK_PATCH, BulkPatchEndUsersInput, {"data": items})
         reply = await self._send(_BULK_PATCH, body={"data": items}, priority=priority)
-        return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body),
+                           BulkActionOutcome[EndUser])
 
     async def bulk_create(
         self,
         users: Sequence[CreateEndUserInput | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
+    ) -> builtins.list[BulkActionOutcome[EndUser]]:
         """Create several end users; one outcome each, in order (an outcome's ``data`` is the
         end user as a dict). Not retried after it may have reached the service."""
         items = _items(_BULK_CREATE, CreateEndUserInput, users)
         body = build(_BULK_CREATE, BulkCreateEndUsersInput, {"data": items})
         reply = await self._send(_BULK_CREATE, body=body.wire(), priority=priority)
-        return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body), BulkActionOutcome)
+        return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body),
+                           BulkActionOutcome[EndUser])
 
     async def conversations(
         self,

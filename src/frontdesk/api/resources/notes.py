@@ -63,13 +63,13 @@ class NotesResource(Resource):
         notes: Sequence[CreateNoteInput | Mapping[str, Any]],
         *,
         priority: Priority = Priority.INTERACTIVE,
-    ) -> builtins.list[BulkActionOutcome]:
-        """Write several notes; one outcome each, in order (an outcome's ``data`` is the note
-        as a dict: read it with ``InternalNote.model_validate``)."""
+    ) -> builtins.list[BulkActionOutcome[InternalNote]]:
+        """Write several notes; one outcome each, in order (a success's ``data`` is the
+        note written)."""
         path = {"conversationId": check_conversation_id(conversation_id, _BULK)}
         if isinstance(notes, str | Mapping) or not notes:
             raise fail(_BULK, "Give a non-empty list of notes")
         items = [build(_BULK, CreateNoteInput, note) for note in notes]
         body = build(_BULK, BulkCreateNotesInput, {"data": [n.wire() for n in items]})
         reply = await self._send(_BULK, path=path, body=body.wire(), priority=priority)
-        return parse_items(_BULK, unwrap(_BULK, reply.body), BulkActionOutcome)
+        return parse_items(_BULK, unwrap(_BULK, reply.body), BulkActionOutcome[InternalNote])

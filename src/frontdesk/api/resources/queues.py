@@ -88,14 +88,14 @@ class QueuesResource(Resource):
 
     async def add_members(self, queue_id: str, agent_ids: Sequence[str], *,
                           priority: Priority = Priority.INTERACTIVE
-                          ) -> builtins.list[BulkActionOutcome]:
+                          ) -> builtins.list[BulkActionOutcome[str]]:
         """Assign agents to the queue; one outcome per agent (an unknown one fails alone)."""
         path = {"queueId": check_uuid(queue_id, _ADD, "queue id")}
         body = build(_ADD, QueueMembersInput, agent_ids=check_uuids(agent_ids, _ADD, "agent ids"))
         reply = await self._send(_ADD, path=path, body=body.wire(), priority=priority)
         if reply.body is None:
             return []
-        return parse_items(_ADD, unwrap(_ADD, reply.body), BulkActionOutcome)
+        return parse_items(_ADD, unwrap(_ADD, reply.body), BulkActionOutcome[str])
 
     async def remove_members(self, queue_id: str, agent_ids: Sequence[str], *,
                              priority: Priority = Priority.INTERACTIVE) -> None:

@@ -157,7 +157,7 @@ async def create_agent(ctx: Ctx, body: CreateAgentInput) -> Response:
     return ok(shapes.agent(row))
 
 
-@router.put("/v1/agents", response_model=Envelope[list[BulkActionOutcome]],
+@router.put("/v1/agents", response_model=Envelope[list[BulkActionOutcome[Agent]]],
             summary="Update agents in bulk (full update)")
 async def bulk_update_agents(ctx: Ctx, body: BulkUpdateBody) -> Response:
     """A full update per item; unknown ids fail alone with ``NotFound``."""
@@ -168,7 +168,7 @@ async def bulk_update_agents(ctx: Ctx, body: BulkUpdateBody) -> Response:
     return ok(outcomes)
 
 
-@router.patch("/v1/agents", response_model=Envelope[list[BulkActionOutcome]],
+@router.patch("/v1/agents", response_model=Envelope[list[BulkActionOutcome[Agent]]],
               summary="Patch agents in bulk")
 async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
     """A partial update per item; an item that changes nothing fails with ``EmptyPatchSet``."""
@@ -191,7 +191,7 @@ async def bulk_patch_agents(ctx: Ctx, body: BulkPatchBody) -> Response:
     return ok(outcomes)
 
 
-@router.post("/v1/agents/bulk", response_model=Envelope[list[BulkActionOutcome]],
+@router.post("/v1/agents/bulk", response_model=Envelope[list[BulkActionOutcome[Agent]]],
              summary="Create agents in bulk")
 async def bulk_create_agents(ctx: Ctx, body: BulkCreateAgentsInput) -> Response:
     """Create each agent; a duplicate email fails alone with ``Validation``."""

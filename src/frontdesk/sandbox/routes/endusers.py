@@ -220,7 +220,7 @@ async def create_enduser(ctx: Ctx, body: CreateEndUserInput) -> Response:
     return ok(shapes.enduser(ctx, row))
 
 
-@router.put("/v1/endusers", response_model=Envelope[list[BulkActionOutcome]],
+@router.put("/v1/endusers", response_model=Envelope[list[BulkActionOutcome[EndUser]]],
             summary="Update end users in bulk (full update)")
 async def bulk_update_endusers(ctx: Ctx, body: BulkUpdateEndUsersInput) -> Response:
     """A full update per item; an unknown id fails alone with ``NotFound``."""
@@ -230,7 +230,7 @@ async def bulk_update_endusers(ctx: Ctx, body: BulkUpdateEndUsersInput) -> Respo
     return ok(outcomes)
 
 
-@router.patch("/v1/endusers", response_model=Envelope[list[BulkActionOutcome]],
+@router.patch("/v1/endusers", response_model=Envelope[list[BulkActionOutcome[EndUser]]],
               summary="Patch end users in bulk")
 async def bulk_patch_endusers(ctx: Ctx, body: BulkPatchEndUsersInput) -> Response:
     """A partial update per item; an item that changes nothing fails with ``EmptyPatchSet``."""
@@ -245,7 +245,7 @@ async def bulk_patch_endusers(ctx: Ctx, body: BulkPatchEndUsersInput) -> Respons
     return ok(outcomes)
 
 
-@router.post("/v1/endusers/bulk", response_model=Envelope[list[BulkActionOutcome]],
+@router.post("/v1/endusers/bulk", response_model=Envelope[list[BulkActionOutcome[EndUser]]],
              summary="Create end users in bulk")
 async def bulk_create_endusers(ctx: Ctx, body: BulkCreateEndUsersInput) -> Response:
     """Create each end user; a taken ``externalId`` fails alone with ``Validation`` (also

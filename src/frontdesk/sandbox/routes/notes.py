@@ -80,7 +80,8 @@ async def add_note(ctx: Ctx, conversation_id: ConversationIdPath, body: CreateNo
 
 
 @router.post("/v1/conversations/{conversationId}/notes/bulk",
-             response_model=Envelope[list[BulkActionOutcome]], summary="Add internal notes",
+             response_model=Envelope[list[BulkActionOutcome[InternalNote]]],
+             summary="Add internal notes",
              responses=_NOT_FOUND)
 async def add_notes(ctx: Ctx, conversation_id: ConversationIdPath, body: BulkCreateNotesInput
                     ) -> Response:

@@ -168,7 +168,7 @@ def _add_member(ctx: SandboxContext, queue_id: str, agent_id: str) -> dict[str, 
     return {"_type": "BulkActionSuccess", "data": agent_id}
 
 
-@router.patch("/v1/queues/{queueId}/members", response_model=Envelope[list[BulkActionOutcome]],
+@router.patch("/v1/queues/{queueId}/members", response_model=Envelope[list[BulkActionOutcome[str]]],
               summary="Assign agents to a queue", responses=_NOT_FOUND)
 async def add_queue_members(ctx: Ctx, queue_id: QueueIdPath,
                             body: QueueMembersInput) -> Response:
