@@ -39,7 +39,9 @@ async def test_conversation_and_organisation_logs(client: ApiClient,
     assert [e.type for e in entries] == ["ConversationClaimed", "NoteAdded",
                                          "ConversationClosed"]
     assert entries[0].author is not None and entries[0].author.name == "Nora"
-    assert entries[1].attributes == {"message": "Looked at it"}
+    assert entries[1].attributes is not None  # typed as published
+    assert entries[1].attributes.message == "Looked at it"
+    assert entries[1].attributes.wire() == {"message": "Looked at it"}
 
     everything = [e async for e in client.activity_log.list(since=since, page_size=1)]
     assert [(e.conversation_id, e.type) for e in everything] == [

@@ -70,6 +70,11 @@ def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
     assert made["enabled"] is True and len(made["secretKey"]) == 64
     assert made["subscribedEvents"] == ["ConversationCreated"]
     assert made["filters"]["Conversation"]["conditions"][0]["values"] == ["email"]
+    typed = WebhookSubscription.model_validate(made).filters  # read as published
+    assert typed is not None and typed["Conversation"].strategy == "All"
+    condition = typed["Conversation"].conditions[0]
+    assert (condition.type, condition.field, condition.values) == (
+        "IsOneOf", "InitialChannel", ["email"])
     wid = made["id"]
     assert http.get(f"/v1/webhooks/{wid}").json()["data"] == made
     assert [w["id"] for w in http.get("/v1/webhooks").json()["data"]] == [wid]

@@ -4,7 +4,7 @@ signed with the subscription's secret, and the delivery status and logs of each 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -122,6 +122,23 @@ class PatchWebhookInput(Input):
     filters: WebhookFilters | None = None
 
 
+class SubscriptionCondition(Record):
+    """One condition of a subscription's filters, as the service reports it (a field or
+    operator a newer service adds is read, not refused)."""
+
+    type: str = Field(alias="_type", description="IsOneOf or IsNotOneOf")
+    field: str
+    values: list[str] = Field(default_factory=list)
+
+
+class SubscriptionFilters(Record):
+    """A subscription's filters for one entity: ``All`` or ``Any`` of its conditions."""
+
+    type: str | None = Field(default=None, alias="_type")
+    strategy: str
+    conditions: list[SubscriptionCondition] = Field(default_factory=list)
+
+
 class WebhookSubscription(Record):
     """A subscription: where events go, which ones, and the secret that signs them.
 
@@ -138,7 +155,8 @@ class WebhookSubscription(Record):
     updated_at: UtcDateTime
     updated_by: str
     subscribed_events: list[str] = Field(default_factory=list)
-    filters: dict[str, Any] | None = None
+    #: by entity (``Conversation``), as published
+    filters: dict[str, SubscriptionFilters] | None = None
 
 
 class DeliveryDetail(Record):
@@ -186,6 +204,8 @@ __all__ = [
     "FilterCondition",
     "NoAuth",
     "PatchWebhookInput",
+    "SubscriptionCondition",
+    "SubscriptionFilters",
     "TokenAuth",
     "WebhookAuthorization",
     "WebhookEvent",

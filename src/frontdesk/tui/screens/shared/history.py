@@ -57,13 +57,13 @@ _WORDS: Final[dict[str, str]] = {
 def describe(entry: ActivityLogEntry) -> str:
     """What an entry says, in words (an unknown kind: its name, spaced)."""
     template = _WORDS.get(entry.type)
-    attributes = entry.attributes or {}
+    attributes = entry.attributes
     if template is None:
         words = "".join(f" {c.lower()}" if c.isupper() else c for c in entry.type).strip()
         return one_line(words or "something happened", 80)
 
     def field(name: str) -> str:
-        value = attributes.get(name)
+        value = getattr(attributes, name, None)
         return one_line(str(value), 60) if value not in (None, "") else "?"
 
     text = template
