@@ -53,6 +53,7 @@ _TABLE: dict[str, Role] = {
     "conversations.transfer": _A,
     "conversations.followup": _A,
     "search.conversations": _A,
+    "search.conversations_by_text": _A,
     # messages and notes
     "messages.list": _A,
     "messages.add": _A,
