@@ -224,7 +224,8 @@ class ConversationLines(ScrollView):
         append = segments.append
         blank = Segment(" ", base)
         # the leading cell: the mark of a row marked for an action on many, else blank
-        lead = Segment(mark_cell(look.marked(row.id)), base + styles["marked"])
+        lead = (Segment(mark_cell(True), base + styles["marked"]) if look.marked(row.id)
+                else blank)
         for index, (key, width) in enumerate(layout.columns):
             append(blank if index else lead)  # then one blank between columns
             if key == "state":

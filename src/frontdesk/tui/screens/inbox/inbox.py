@@ -127,7 +127,7 @@ class InboxScreen(ModeScreen, ConversationActions):
                 show=False),
         Binding("slash", "filter", "Filter", id="inbox.filter"),
         Binding("escape", "clear", "Clear marks / filter", id="inbox.clear", show=False),
-        Binding("space", "mark", "Mark / unmark", id="inbox.mark"),
+        Binding("space", "mark", "Mark / unmark", id="inbox.mark", show=False),
         Binding("asterisk", "mark_all", "Mark every row shown", id="inbox.mark_all",
                 show=False),
         Binding("s", "search", "Search", id="inbox.search"),
@@ -215,7 +215,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         # the views with their counts: clickable, never focused (the list keeps the keys)
         yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
                        id="inbox-views")
-        yield Label("", id="inbox-marks")
+        marks = Label("", id="inbox-marks")
+        marks.display = False  # shown while conversations are marked
+        yield marks
         yield ConversationList(self._lookups, id="inbox-list")
 
     async def _load_preview(self, conversation_id: int) -> list[Message]:
