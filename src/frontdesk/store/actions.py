@@ -3,14 +3,16 @@ rolled back with the service's own words when it refuses.
 
 Every action returns when the service did it and raises :class:`~frontdesk.store.errors.Refused`
 (its ``reason`` one line for the screen to show) when the service or a rule refused it.
+:meth:`Actions.each` does one of them to many conversations, one after the other, and says
+what came of each.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api.errors import ApiError
 from ..api.pacing import Priority
@@ -28,6 +30,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("frontdesk.store")
 
 
+class Outcome(NamedTuple):
+    """What came of one conversation of an action on many: ``reason`` is None when the
+    service did it, else why it was refused (one line, the service's own words)."""
+
+    conversation_id: int
+    reason: str | None
+
+    @property
+    def done(self) -> bool:
+        """The service did it."""
+        return self.reason is None
 
 
 class Actions:
@@ -58,6 +71,24 @@ class Actions:
         self._hub.live.poke(THREAD)
         self._inbox.want([conversation_id])
         self._hub.live.poke(INBOX)
+
+    async def each(self, conversation_ids: Iterable[int],
+                   action: Callable[[int], Awaitable[None]]) -> AsyncIterator[Outcome]:
+        """Do ``action`` (one of this class's, for one conversation) to each conversation,
+        once, in the order given (a number given twice is done once), and yield what came of
+        each as soon as the service answered.
+
+        One at a time: each request waits for the client's pacer like any other, so a
+        hundred conversations spend the rate budget evenly instead of all at once and the
+        screen's own reads still go first; a refusal of one is its outcome and the next goes
+        on. Nothing is repeated here: a conversation is tried again only when asked again."""
+        for conversation_id in dict.fromkeys(conversation_ids):
+            try:
+                await action(conversation_id)
+            except Refused as refusal:
+                yield Outcome(conversation_id, refusal.reason)
+            else:
+                yield Outcome(conversation_id, None)
 
     @staticmethod
     def _now() -> datetime:

@@ -1,7 +1,8 @@
 """What a conversation list's row says and how wide each column is.
 
-The marks and labels of a row (state glyph, channel label, the draft mark, the text of a row
-with neither subject nor messages, a follow-up time), which columns a width has room for
+The marks and labels of a row (the mark of a row marked for an action on many, state glyph,
+channel label, the draft mark, the text of a row with neither subject nor messages, a
+follow-up time), which columns a width has room for
 (:func:`layout_for`), and :func:`fit`, which makes any text exactly so many cells wide. Every
 string passes through :func:`frontdesk.text.one_line` first. The preview pane and the help
 use the same marks.
@@ -18,14 +19,21 @@ from rich.cells import cell_len, set_cell_size
 from ...channels import channel_icon, channel_name
 from ...text import one_line
 
-__all__ = ["DRAFT_MARK", "LAST_WIDTHS", "STATE_GLYPHS", "Layout", "channel_label", "fit",
-           "followup_text", "layout_for", "silent_text", "state_glyph"]
+__all__ = ["DRAFT_MARK", "LAST_WIDTHS", "MARKED", "STATE_GLYPHS", "Layout", "channel_label",
+           "fit", "followup_text", "layout_for", "mark_cell", "silent_text", "state_glyph"]
 
 STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
 #: what marks a row whose conversation has a draft (after its id)
 DRAFT_MARK: Final = "✎"
+#: what marks a row marked for an action on many (in the row's leading cell)
+MARKED: Final = "✓"
 #: width of the last column: the age, or (in the Pending view) the follow-up time
 LAST_WIDTHS: Final = {"age": 6, "followup": 11}
+
+
+def mark_cell(marked: bool) -> str:
+    """The row's leading cell: ``✓`` when it is marked for an action on many, else blank."""
+    return MARKED if marked else " "
 
 
 def state_glyph(state: str | None) -> str:

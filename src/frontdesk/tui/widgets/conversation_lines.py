@@ -10,7 +10,7 @@ never parsed as markup. :class:`ConversationLines` is a part of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
@@ -32,6 +32,7 @@ from .conversation_cells import (
     fit,
     followup_text,
     layout_for,
+    mark_cell,
     silent_text,
     state_glyph,
 )
@@ -93,6 +94,14 @@ class ConversationLines(ScrollView):
 
     if TYPE_CHECKING:
         def _scroll_to_cursor(self) -> None: ...
+
+    def repaint_rows(self, conversation_ids: Iterable[int]) -> None:
+        """These conversations' lines read differently now (a mark came or went): paint
+        them again."""
+        for conversation_id in conversation_ids:
+            self._strips.discard((conversation_id, False))
+            self._strips.discard((conversation_id, True))
+        self.refresh()
 
     def _tick_ages(self) -> None:
         """Ages are shown in minutes: repaint the rows when the minute changed."""
@@ -160,7 +169,7 @@ class ConversationLines(ScrollView):
             full = self.get_component_rich_style
             styles = {"base": self.rich_style, "cursor": full("conversation-list--cursor")}
             for name in ("header", "dim", "preview", "tags", "open", "pending", "closed",
-                         "empty"):
+                         "empty", "marked"):
                 # the foreground only (blended on the list's background), so a column keeps
                 # the cursor's background
                 style = full(f"conversation-list--{name}")
@@ -214,8 +223,11 @@ class ConversationLines(ScrollView):
         segments: list[Segment] = []
         append = segments.append
         blank = Segment(" ", base)
-        for key, width in layout.columns:
-            append(blank)  # the leading blank, then one between columns (none after the last)
+        # the leading cell: the mark of a row marked for an action on many, else blank
+        lead = (Segment(mark_cell(True), base + styles["marked"]) if look.marked(row.id)
+                else blank)
+        for index, (key, width) in enumerate(layout.columns):
+            append(blank if index else lead)  # then one blank between columns
             if key == "state":
                 state = row.state or ""
                 glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])

@@ -60,6 +60,8 @@ class RowLookups(NamedTuple):
     has_draft: Callable[[int], bool] = lambda _cid: False
     #: the colours of a conversation's tags (``#rrggbb`` or None), in ``tag_names`` order
     tag_colors: Callable[[int], Sequence[str | None]] = lambda _cid: ()
+    #: whether a conversation is marked for an action on many (``✓`` in its leading cell)
+    marked: Callable[[int], bool] = lambda _cid: False
 
 
 @owns_bindings
@@ -82,9 +84,11 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         "conversation-list--dim", "conversation-list--preview", "conversation-list--tags",
         "conversation-list--open", "conversation-list--pending",
         "conversation-list--closed", "conversation-list--empty",
+        "conversation-list--marked",
     }
     DEFAULT_CSS = """
     ConversationList { overflow-x: hidden; overflow-y: auto; }
+    ConversationList > .conversation-list--marked { color: $accent; text-style: bold; }
     """
 
     class Highlighted(Message):

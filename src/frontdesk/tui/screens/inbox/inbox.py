@@ -4,7 +4,12 @@ Views (Mine, Queue, Pending, Closed, All, and a temporary "Search: …" after ``
 inbox store, in a virtual list; ``tab``/``shift+tab`` or a click on the view bar switch views.
 ``/`` filters as you type, ``esc`` clears; ``s`` searches the service, ``o`` opens an id,
 ``n`` starts a conversation; ``enter`` opens the highlighted one in the thread. The keys of
-:class:`~frontdesk.tui.conversation_actions.ConversationActions` act on the highlighted row.
+:class:`~frontdesk.tui.conversation_actions.ConversationActions` act on the highlighted row,
+or, when rows are marked (``space`` one, ``*`` every row shown, ``esc`` clears), on every
+marked conversation: one question, then a report of each one's outcome
+(:mod:`~frontdesk.tui.screens.inbox.bulk_report`). Marks are kept by conversation id: a
+refresh, a filter or another view keeps them, and a marked row that left the view stays
+marked (the count says how many in all).
 
 The list changes only when the inbox's version changed (a poll that changes nothing costs
 no repaint), keeping the cursor on the same conversation: a poll that changes a few
@@ -34,6 +39,7 @@ from ...clock import ago
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
 from ...widgets.conversation_list import ConversationList, RowLookups
+from ...widgets.safe import Label
 from ...widgets.view_tabs import ViewTabs
 from ..shared.base import ModeScreen
 from ..shared.palette import PaletteEntry, palette_of
@@ -42,11 +48,13 @@ if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
     from ....api.models import Conversation, Message
+    from ....store.actions import Outcome
     from ....store.finder import Finder
     from ....store.rows import InboxRow
     from ....store.session import Session
     from ...widgets.preview_pane import PreviewPane
     from ...widgets.safe import Input
+    from .bulk_report import Act
 
 __all__ = ["InboxScreen", "session_lookups"]
 
@@ -124,7 +132,10 @@ class InboxScreen(ModeScreen, ConversationActions):
         Binding("shift+tab", "previous_view", "Previous view", id="inbox.previous_view",
                 show=False),
         Binding("slash", "filter", "Filter", id="inbox.filter"),
-        Binding("escape", "clear", "Clear filter", id="inbox.clear", show=False),
+        Binding("escape", "clear", "Clear marks / filter", id="inbox.clear", show=False),
+        Binding("space", "mark", "Mark / unmark", id="inbox.mark", show=False),
+        Binding("asterisk", "mark_all", "Mark every row shown", id="inbox.mark_all",
+                show=False),
         Binding("s", "search", "Search", id="inbox.search"),
         Binding("o", "open_by_id", "Open #", id="inbox.open_by_id"),
         Binding("n", "new_conversation", "New", id="inbox.new"),
@@ -157,6 +168,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the preview pane (None until the terminal is wide enough to show it)
         self._preview: PreviewPane | None = None
         self._lookups = session_lookups(None)
+        #: the conversations marked for an action on many, in the order marked
+        self.marks: dict[int, None] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -186,7 +199,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         return self._preview
 
     def compose(self) -> ComposeResult:
-        lookups = session_lookups(self.fd.session)
+        lookups = session_lookups(self.fd.session)._replace(marked=self.marks.__contains__)
         self._lookups = lookups
         yield from super().compose()
         # after the footer: the pane is split off the right of what the status bar and the
@@ -208,6 +221,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         # the views with their counts: clickable, never focused (the list keeps the keys)
         yield ViewTabs([(f"view-{name}", VIEW_TITLES[name]) for name in VIEWS],
                        id="inbox-views")
+        marks = Label("", id="inbox-marks")
+        marks.display = False  # shown while conversations are marked
+        yield marks
         yield ConversationList(self._lookups, id="inbox-list")
 
     async def _load_preview(self, conversation_id: int) -> list[Message]:
@@ -220,6 +236,7 @@ class InboxScreen(ModeScreen, ConversationActions):
         super().on_mount()
         self.conversation_list.focus()
         self._place_preview()
+        self._paint_marks()
         self.rebuild()
         # the filter line is hidden until ``/``: built once the first frame is on screen
         self.call_after_refresh(lambda: self.filter_input)
@@ -462,7 +479,11 @@ class InboxScreen(ModeScreen, ConversationActions):
             self.conversation_list.focus()
 
     def action_clear(self) -> None:
-        """Clear the filter; with no filter, leave the search results."""
+        """Clear the marks; with none, the filter; with no filter, leave the search
+        results."""
+        if self.marks:
+            self._set_marks(())
+            return
         box = self.filter_input
         if box.value or box.has_class("-shown"):
             box.value = ""
@@ -481,6 +502,170 @@ class InboxScreen(ModeScreen, ConversationActions):
             listing.action_cursor_down()
         else:
             listing.action_cursor_up()
+
+    # ------------------------------------------------------------------ marks
+
+    def _set_marks(self, conversation_ids: Iterable[int]) -> None:
+        """Mark exactly these conversations (repainting the rows whose mark changed)."""
+        before = set(self.marks)
+        wanted = dict.fromkeys(conversation_ids)
+        self.marks.clear()
+        self.marks.update(wanted)
+        self.conversation_list.repaint_rows(before ^ set(self.marks))
+        self._paint_marks()
+
+    def _paint_marks(self) -> None:
+        count = len(self.marks)
+        label = self.query_one("#inbox-marks", Label)
+        label.display = count > 0
+        label.update(f"{count} marked · c x t T f B act on every marked one · esc clears"
+                     if count else "")
+
+    def action_mark(self) -> None:
+        """Mark the highlighted conversation, or unmark it."""
+        cid = self.conversation_list.highlighted_id
+        if cid is None:
+            return
+        if cid in self.marks:
+            self._set_marks(c for c in self.marks if c != cid)
+        else:
+            self._set_marks([*self.marks, cid])
+
+    def action_mark_all(self) -> None:
+        """Mark every conversation shown (after the filter), besides those marked."""
+        self._set_marks([*self.marks, *self.conversation_list.shown_ids()])
+
+    def _bulk(self, question: str, act: Act) -> None:
+        """Ask once, then do ``act`` to every marked conversation and report each one."""
+        session = self.session
+        marked = list(self.marks)
+        if session is None:
+            self.notify("Not connected to a service.", severity="warning")
+            return
+
+        def reported(outcomes: list[Outcome] | None) -> None:
+            done = {o.conversation_id for o in outcomes or () if o.done}
+            self._set_marks(c for c in self.marks if c not in done)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                from .bulk_report import BulkReport  # loaded when first asked for
+
+                self.app.push_screen(BulkReport(question.rstrip("?"), session, marked, act),
+                                     reported)
+
+        from ..shared.confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _count(self) -> str:
+        count = len(self.marks)
+        return f"{count} conversation{'s' if count != 1 else ''}"
+
+    def action_conversation_claim(self) -> None:
+        """Claim the highlighted conversation, or every marked one."""
+        if not self.marks:
+            super().action_conversation_claim()
+            return
+
+        async def claim(s: Session, cid: int) -> None:
+            await s.actions.claim(cid)
+
+        self._bulk(f"Claim {self._count()}?", claim)
+
+    def action_conversation_close(self) -> None:
+        """Close the highlighted conversation (asking), or every marked one."""
+        if not self.marks:
+            super().action_conversation_close()
+            return
+
+        async def close(s: Session, cid: int) -> None:
+            await s.actions.close(cid)
+
+        self._bulk(f"Close {self._count()}?", close)
+
+    def action_conversation_transfer(self) -> None:
+        """Move the highlighted conversation, or every marked one, to a queue."""
+        session = self.session
+        if not self.marks or session is None:
+            super().action_conversation_transfer()
+            return
+        from ..shared.queue_picker import QueuePicker
+
+        def picked(queue_id: str | None) -> None:
+            if queue_id is None:
+                return
+            name = one_line(session.directory.queue_name(queue_id), 40)
+
+            async def transfer(s: Session, cid: int) -> None:
+                await s.actions.transfer(cid, queue_id)
+
+            self._bulk(f"Transfer {self._count()} to {name}?", transfer)
+
+        self.app.push_screen(QueuePicker(session.directory.queues, watch=session.queues),
+                             picked)
+
+    def action_conversation_followup(self) -> None:
+        """Follow up the highlighted conversation, or every marked one."""
+        if not self.marks:
+            super().action_conversation_followup()
+            return
+        from ...clock import shown
+        from ..shared.followup_picker import FollowupPicker
+
+        def picked(until: datetime | str | None) -> None:
+            if not isinstance(until, datetime):
+                return
+
+            async def followup(s: Session, cid: int) -> None:
+                await s.actions.followup(cid, until)
+
+            self._bulk(f"Follow up {self._count()} on {shown(until, 'day')}?", followup)
+
+        self.app.push_screen(FollowupPicker(), picked)
+
+    def action_conversation_tags(self) -> None:
+        """Change the tags of the highlighted conversation, or add and remove tags on every
+        marked one (names typed as new are created by tagging by names)."""
+        session = self.session
+        if not self.marks or session is None:
+            super().action_conversation_tags()
+            return
+        from ..shared.tag_picker import TagChoice, TagPicker
+
+        def picked(choice: TagChoice | None) -> None:
+            if choice is None or choice.empty:
+                return
+
+            async def tag(s: Session, cid: int) -> None:
+                await s.actions.set_tags(cid, choice.add, choice.remove)
+                if choice.create:
+                    await s.actions.bulk_tag(cid, list(choice.create))
+
+            self._bulk(f"Change the tags of {self._count()}?", tag)
+
+        self.app.push_screen(TagPicker((), session.directory.tags), picked)
+
+    def action_conversation_bulk_tag(self) -> None:
+        """Tag the highlighted conversation, or every marked one, by names."""
+        if not self.marks:
+            super().action_conversation_bulk_tag()
+            return
+        from ..shared.pickers import PromptScreen
+
+        def typed(answer: str | None) -> None:
+            names = [n.strip() for n in (answer or "").split(",") if n.strip()]
+            if not names:
+                return
+
+            async def tag(s: Session, cid: int) -> None:
+                await s.actions.bulk_tag(cid, names)
+
+            self._bulk(f"Tag {self._count()} with {', '.join(names)}?", tag)
+
+        self.app.push_screen(PromptScreen(f"Tag {self._count()} by names (comma-separated; "
+                                          "new names are created)", placeholder="vip, refund"),
+                             typed)
 
     # ------------------------------------------------------------------ search
 

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from ...registry import owns_bindings
-from ...widgets.conversation_cells import DRAFT_MARK, STATE_GLYPHS
+from ...widgets.conversation_cells import DRAFT_MARK, MARKED, STATE_GLYPHS
 from ...widgets.safe import Static
 
 GUIDE = """\
@@ -33,13 +33,17 @@ STATE_LEGEND = (("Open", "Open: someone works on it, or it waits in a queue", "g
 
 
 def legend() -> Text:
-    """The marks of the conversation lists: state glyphs, the draft mark, tag colours."""
+    """The marks of the conversation lists: state glyphs, the draft mark, the mark of a row
+    marked for an action on many, tag colours."""
     out = Text("What the marks in the lists mean:\n", style="bold")
     for state, meaning, style in STATE_LEGEND:
         out.append(f"  {STATE_GLYPHS[state]} ", style=style)
         out.append(meaning + "\n")
     out.append(f"  {DRAFT_MARK} ", style="bold")
     out.append("after the id: a draft reply is waiting in the composer\n")
+    out.append(f"  {MARKED} ", style="bold")
+    out.append("before the state: marked (space); c x t T f B then act on every marked one. "
+               "Marks are kept by conversation, also when it leaves the view; esc clears\n")
     out.append("  tags ", style="bold")
     out.append("are painted in their own colour (Admin → Tags sets it)\n")
     out.append("  outbox N ", style="bold yellow")
