@@ -60,6 +60,10 @@ class RowLookups(NamedTuple):
     has_draft: Callable[[int], bool] = lambda _cid: False
     #: the colours of a conversation's tags (``#rrggbb`` or None), in ``tag_names`` order
     tag_colors: Callable[[int], Sequence[str | None]] = lambda _cid: ()
+    #: who wrote the last message ("customer" or "agent") and when (None: not known here)
+    turn: Callable[[int], tuple[str, datetime] | None] = lambda _cid: None
+    #: whether the conversation has a message newer than the newest one read here
+    unread: Callable[[int], bool] = lambda _cid: False
 
 
 @owns_bindings
@@ -81,7 +85,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         "conversation-list--header", "conversation-list--cursor",
         "conversation-list--dim", "conversation-list--preview", "conversation-list--tags",
         "conversation-list--open", "conversation-list--pending",
-        "conversation-list--closed", "conversation-list--empty",
+        "conversation-list--closed", "conversation-list--empty", "conversation-list--late",
     }
     DEFAULT_CSS = """
     ConversationList { overflow-x: hidden; overflow-y: auto; }
