@@ -18,7 +18,8 @@ from rich.cells import cell_len, set_cell_size
 from ...channels import channel_icon, channel_name
 from ...text import one_line
 
-__all__ = ["DRAFT_MARK", "LAST_WIDTHS", "STATE_GLYPHS", "TURN_WIDTH", "UNREAD_MARK", "Layout",
+__all__ = ["AGENT_MARK", "CUSTOMER_MARK", "DRAFT_MARK", "LAST_WIDTHS", "STATE_GLYPHS",
+           "TURN_WIDTH", "UNREAD_MARK", "Layout",
            "channel_label", "fit", "followup_text", "layout_for", "silent_text", "state_glyph",
            "turn_text"]
 
