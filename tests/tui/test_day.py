@@ -118,7 +118,7 @@ async def test_an_agents_day(console: Console) -> None:
         assert_palette_once_each(app)
         assert_footer_fits(app)
         # the queue: claim the first waiting conversation
-        await step(console, pilot, "tab")
+        await step(console, pilot, "tab", "tab")  # past Needs reply
         assert screen.view == "queue"
         cid = screen.current_conversation_id()
         assert cid is not None

@@ -86,6 +86,8 @@ async def mine_rows_after_ready(console: Console, pilot: Pilot[Any]) -> None:
 async def views_switch_with_tab_and_a_click(console: Console, pilot: Pilot[Any]) -> None:
     _app, session, screen, listing = parts(pilot)
     await pilot.press("tab")
+    assert screen.view == "needs_reply"  # beside Mine
+    await pilot.press("tab")
     assert screen.view == "queue"
     assert listing.shown_ids() == [c.id for c in session.inbox.view("queue")]
     await pilot.press("tab", "tab")

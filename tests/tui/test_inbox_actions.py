@@ -88,7 +88,7 @@ async def claim_from_the_queue_view(console: Console, pilot: Pilot[Any]) -> None
         "ORDER BY id LIMIT 10", (me(console),))]
     session.inbox.want(waiting)
     await settle(console, pilot)
-    await pilot.press("tab")
+    await pilot.press("tab", "tab")  # past Needs reply
     assert screen.view == "queue"
     cid = listing.highlighted_id
     assert cid is not None
@@ -98,7 +98,8 @@ async def claim_from_the_queue_view(console: Console, pilot: Pilot[Any]) -> None
     assert row(console, cid)["assigned_agent_id"] == me(console)
     assert cid not in listing.shown_ids()
     assert f"#{cid} is yours now." in messages(app)
-    await pilot.press("shift+tab")
+    await pilot.press("shift+tab", "shift+tab")  # back past Needs reply to Mine
+    assert screen.view == "mine"
     assert cid in listing.shown_ids()
 
 

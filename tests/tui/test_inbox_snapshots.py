@@ -19,6 +19,8 @@ from frontdesk.tui.widgets.preview_pane import PreviewPane
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 SIZES = [(100, 30), (160, 45)]
+#: the inbox itself also at the smallest terminal it supports (its whose-turn marks fit)
+INBOX_SIZES = [(80, 24), *SIZES]
 
 
 def prepared(console: Console, *keys: str,
@@ -55,7 +57,7 @@ def prepared(console: Console, *keys: str,
     return run_before
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", INBOX_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_inbox(console: Console, snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(console.app(), terminal_size=size, run_before=prepared(console))
 

@@ -31,16 +31,19 @@ from .rows import InboxRow, digest_of, micros_of, rows_from_compact
 from .topics import INBOX
 
 if TYPE_CHECKING:
-    from ..api.models import Conversation
+    from ..api.models import Conversation, Message
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
 
 log = logging.getLogger("frontdesk.store")
 
-VIEWS = ("mine", "queue", "pending", "closed", "all")
-VIEW_TITLES = {"mine": "Mine", "queue": "Queue", "pending": "Pending", "closed": "Closed",
-               "all": "All"}
+VIEWS = ("mine", "needs_reply", "queue", "pending", "closed", "all")
+VIEW_TITLES = {"mine": "Mine", "needs_reply": "Needs reply", "queue": "Queue",
+               "pending": "Pending", "closed": "Closed", "all": "All"}
+#: who wrote a conversation's last message (:attr:`InboxStore.turns`)
+CUSTOMER = "customer"
+AGENT = "agent"
 OPEN_STATES = ("Open",)
 PENDING_STATES = ("Pending", "AwaitingPending")
 #: conversations read from the local working set at start (most recently seen first)
@@ -135,6 +138,11 @@ class InboxStore:
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
         self.activity: dict[int, datetime] = {}
+        #: who wrote each conversation's last message (CUSTOMER or AGENT) and when, learnt
+        #: from the messages the inbox and the thread already read (never a request of its own)
+        self.turns: dict[int, tuple[str, datetime]] = {}
+        #: per conversation, when the newest message seen here was written (local store)
+        self.read_marks: dict[int, datetime] = self._local.read_marks()
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
@@ -172,6 +180,7 @@ class InboxStore:
         if isinstance(cached, dict):
             self.tags = {int(k): tuple(v) for k, v in cached.get("tags", {}).items()}
             self.previews = {int(k): str(v) for k, v in cached.get("previews", {}).items()}
+            self.turns = _turns_of(cached.get("turns", {}))
             for key, value in cached.get("followups", {}).items():
                 try:
                     self.followups[int(key)] = datetime.fromisoformat(value)
@@ -258,6 +267,11 @@ class InboxStore:
         if name == "mine":
             shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
                      and c.agent_id == me]
+        elif name == "needs_reply":
+            shown = [c for c in rows if self._needs_reply(c, me, mine_queues)]
+            # longest waiting first
+            shown.sort(key=lambda c: self.turns[c.id][1])
+            return shown
         elif name == "queue":
             shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is None
                      and c.queue_id is not None
@@ -284,6 +298,8 @@ class InboxStore:
         counts = dict.fromkeys(VIEWS, 0)
         for c in self.rows.values():
             counts["all"] += 1
+            if self._needs_reply(c, me, mine_queues):
+                counts["needs_reply"] += 1
             if c.state in OPEN_STATES:
                 if c.agent_id is not None:
                     if c.agent_id == me:
@@ -296,17 +312,26 @@ class InboxStore:
                 counts["closed"] += 1
         return counts
 
+    def _needs_reply(self, row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
+        """Open, mine or unassigned in my queues, and the customer wrote last."""
+        turn = self.turns.get(row.id)
+        if turn is None or turn[0] != CUSTOMER or row.state not in OPEN_STATES:
+            return False
+        if row.agent_id is not None:
+            return bool(me) and row.agent_id == me
+        return row.queue_id is not None and (not mine_queues or row.queue_id in mine_queues)
+
     def views_of(self, row: InboxRow) -> tuple[str, ...]:
         """The views a row belongs to (the same rules as :meth:`view` and :meth:`counts`)."""
         state = row.state
+        mine_queues = self._directory.my_queue_ids
+        waiting = self._needs_reply(row, self._hub.me_id, mine_queues)
         if state in OPEN_STATES:
             if row.agent_id is not None:
                 if row.agent_id == self._hub.me_id:
-                    return ("mine", "all")
-            elif row.queue_id is not None:
-                mine_queues = self._directory.my_queue_ids
-                if not mine_queues or row.queue_id in mine_queues:
-                    return ("queue", "all")
+                    return ("mine", "needs_reply", "all") if waiting else ("mine", "all")
+            elif row.queue_id is not None and (not mine_queues or row.queue_id in mine_queues):
+                return ("queue", "needs_reply", "all") if waiting else ("queue", "all")
         elif state in PENDING_STATES:
             return ("pending", "all")
         elif state == "Closed":
@@ -387,6 +412,37 @@ class InboxStore:
             self.previews[conversation_id] = text
             self._bump(conversation_id, self.rows.get(conversation_id))
 
+    def set_turn(self, conversation_id: int, last: Message,
+                 requester_id: str | None = None) -> None:
+        """Who wrote the last message: an inbound one (or, when the service does not say,
+        one by the requester) is the customer's, and theirs is the turn to be answered."""
+        row = self.rows.get(conversation_id)
+        direction = (last.attributes.direction or "").lower()
+        requester = requester_id or (row.requester_id if row is not None else None)
+        customer = direction == "inbound" or (not direction and last.author_id == requester)
+        who, when = (CUSTOMER if customer else AGENT), last.created_at
+        if self.turns.get(conversation_id) != (who, when):
+            self.turns[conversation_id] = (who, when)
+            self._bump(conversation_id, row)
+
+    def unread(self, conversation_id: int) -> bool:
+        """Whether the last message known is newer than the newest one seen here."""
+        turn = self.turns.get(conversation_id)
+        if turn is None:
+            return False
+        seen = self.read_marks.get(conversation_id)
+        return seen is None or turn[1] > seen
+
+    def mark_read(self, conversation_id: int, message_id: str, when: datetime) -> None:
+        """The thread showed this message: it and every older one are read (kept locally,
+        across restarts)."""
+        seen = self.read_marks.get(conversation_id)
+        if seen is not None and seen >= when:
+            return
+        self.read_marks[conversation_id] = when
+        self._local.mark_read(conversation_id, message_id, when)
+        self._bump(conversation_id, self.rows.get(conversation_id))
+
     def set_followup(self, conversation_id: int, until: datetime) -> None:
         """Remember until when a conversation set Pending here waits."""
         if self.followups.get(conversation_id) != until:
@@ -429,6 +485,7 @@ class InboxStore:
             "mine_seen": self._local.working_set_last_seen(),
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
+            "turns": {str(k): [who, when.isoformat()] for k, (who, when) in self.turns.items()},
             "followups": {str(k): v.isoformat() for k, v in self.followups.items()},
             "cursor": self._cursor().snapshot(),
         })
@@ -739,9 +796,27 @@ class InboxStore:
             return
         self._stale_previews.discard(conversation_id)
         if messages:
-            body = messages[-1].attributes.body
+            last = messages[-1]
+            self.set_turn(conversation_id, last)
+            body = last.attributes.body
             if body is not None and body.value:
                 self.set_preview(conversation_id, body.value[:200])
+
+
+def _turns_of(saved: Any) -> dict[int, tuple[str, datetime]]:
+    """The turns a snapshot kept (entries that do not parse are dropped)."""
+    turns: dict[int, tuple[str, datetime]] = {}
+    if not isinstance(saved, dict):
+        return turns
+    for key, value in saved.items():
+        try:
+            who, when = value
+            moment = datetime.fromisoformat(when)
+            if who in (CUSTOMER, AGENT) and moment.tzinfo is not None:
+                turns[int(key)] = (who, moment)
+        except (TypeError, ValueError):
+            continue
+    return turns
 
 
 def _field(kind: str, operator: str, values: list[str] | None = None, *,

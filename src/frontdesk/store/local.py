@@ -53,6 +53,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -625,6 +626,37 @@ class LocalStore:
         with self._lock, _cache(), self._writing():
             self._conn.execute("DELETE FROM working_set WHERE conversation_id = ?",
                                (conversation_id,))
+
+    # ------------------------------------------------------------------ read marks
+
+    def mark_read(self, conversation_id: int, message_id: str, created_at: datetime) -> None:
+        """Remember the newest message seen in a conversation (one UPSERT; an older message
+        than the one kept changes nothing)."""
+        moment = created_at.astimezone(UTC).isoformat()
+        with self._lock, _cache(), self._writing():
+            self._conn.execute(
+                "INSERT INTO read_marks (conversation_id, message_id, created_at) "
+                "VALUES (?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                "message_id = excluded.message_id, created_at = excluded.created_at "
+                "WHERE excluded.created_at > read_marks.created_at",
+                (conversation_id, message_id, moment),
+            )
+
+    def read_marks(self) -> dict[int, datetime]:
+        """Per conversation, when the newest message seen was written (rows that do not
+        parse are skipped)."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT conversation_id, created_at FROM read_marks").fetchall()
+        marks: dict[int, datetime] = {}
+        for cid, raw in rows:
+            try:
+                moment = datetime.fromisoformat(str(raw))
+            except ValueError:
+                continue
+            if moment.tzinfo is not None:
+                marks[int(cid)] = moment
+        return marks
 
     # ------------------------------------------------------------------ snapshots
 

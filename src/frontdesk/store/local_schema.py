@@ -73,9 +73,19 @@ _V3 = """
 CREATE INDEX working_set_rows ON working_set (seen_at, conversation_id, row)
 """
 
+# Read state: per conversation, the newest message the agent has seen (the thread opened with
+# it on screen). Local only: marking a conversation read never costs a request.
+_V4 = """
+CREATE TABLE read_marks (
+    conversation_id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+
 #: Migration steps: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
-                                                          _script(_V3)]
+                                                          _script(_V3), _script(_V4)]
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)

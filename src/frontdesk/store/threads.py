@@ -254,6 +254,8 @@ class ThreadStore:
                       else (message.author_id for message in messages[-200:]))
         if messages:
             last = messages[-1]
+            self._inbox.set_turn(conversation_id, last,
+                                 conversation.requester_id if conversation else None)
             body = last.attributes.body
             if body is not None:
                 self._inbox.set_preview(conversation_id, body.value[:200])

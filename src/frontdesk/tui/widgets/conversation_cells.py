@@ -19,14 +19,24 @@ from rich.cells import cell_len, set_cell_size
 from ...channels import channel_icon, channel_name
 from ...text import one_line
 
-__all__ = ["DRAFT_MARK", "LAST_WIDTHS", "MARKED", "STATE_GLYPHS", "Layout", "channel_label",
-           "fit", "followup_text", "layout_for", "mark_cell", "silent_text", "state_glyph"]
+__all__ = ["AGENT_MARK", "CUSTOMER_MARK", "DRAFT_MARK", "LAST_WIDTHS", "MARKED", "STATE_GLYPHS",
+           "TURN_WIDTH", "UNREAD_MARK", "Layout", "channel_label", "fit", "followup_text",
+           "layout_for", "mark_cell", "silent_text", "state_glyph", "turn_text"]
 
 STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
 #: what marks a row whose conversation has a draft (after its id)
 DRAFT_MARK: Final = "✎"
 #: what marks a row marked for an action on many (in the row's leading cell)
 MARKED: Final = "✓"
+#: what marks a row with a message newer than the newest one read (the turn cell's first cell)
+UNREAD_MARK: Final = "•"
+#: the customer wrote last (their turn to be answered), an agent did (waiting on the customer)
+CUSTOMER_MARK: Final = "←"
+AGENT_MARK: Final = "→"
+#: width of the whose-turn cell: the unread mark, the turn's arrow, how long the customer waits
+TURN_WIDTH: Final = 6
+#: a customer's wait (seconds) from which it is shown as late, then as very late
+TURN_LATE: Final = (3600, 4 * 3600)
 #: width of the last column: the age, or (in the Pending view) the follow-up time
 LAST_WIDTHS: Final = {"age": 6, "followup": 11}
 
@@ -72,6 +82,32 @@ def followup_text(until: datetime | None, reference: datetime) -> str:
     return local.strftime("%d %b")
 
 
+def turn_text(turn: tuple[str, datetime] | None, unread: bool,
+              reference: datetime) -> tuple[str, int]:
+    """The whose-turn cell (``•← 12m``: unread, the customer wrote last 12 minutes ago;
+    `` →``: I wrote last) and how late the customer's wait is: 0, 1 (an hour), 2 (four)."""
+    mark = UNREAD_MARK if unread else " "
+    if turn is None:
+        return mark, 0
+    who, when = turn
+    if who != "customer":
+        return f"{mark}{AGENT_MARK}", 0
+    waited = max(0, int((reference - when).total_seconds()))
+    late = sum(1 for limit in TURN_LATE if waited >= limit)
+    return f"{mark}{CUSTOMER_MARK}{_short_wait(waited):>4}", late
+
+
+def _short_wait(seconds: int) -> str:
+    """``now``, ``12m``, ``3h``, ``5d``: at most four cells."""
+    if seconds < 60:
+        return "now"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    if seconds < 86_400:
+        return f"{seconds // 3600}h"
+    return f"{min(seconds // 86_400, 999)}d"
+
+
 class Layout(NamedTuple):
     """Which columns a width has room for, and how wide each is."""
 
@@ -90,7 +126,8 @@ def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset(),
     """Columns for a list ``width`` cells wide: the essentials always, then queue, assignee
     and tags (unless ``hidden``) while the subject keeps room, then the spare cells shared
     out; ``last`` is the age, or the follow-up time."""
-    fixed = [("state", 1), ("channel", 9), ("id", id_width), ("requester", 16)]
+    fixed = [("state", 1), ("turn", TURN_WIDTH), ("channel", 9), ("id", id_width),
+             ("requester", 16)]
     widths = dict(fixed)
     age = LAST_WIDTHS[last]
 
@@ -114,7 +151,7 @@ def layout_for(width: int, id_width: int, hidden: frozenset[str] = frozenset(),
             widths[key] += grow
             spare -= grow
         subject = max(5, width - used(widths))
-    order = ["state", "channel", "id", "requester", "subject", "queue", "assignee", "tags",
+    order = ["state", "turn", "channel", "id", "requester", "subject", "queue", "assignee", "tags",
              last]
     columns = {**widths, "subject": subject, last: age}
     return Layout(width, tuple((key, columns[key]) for key in order if key in columns))

@@ -35,6 +35,7 @@ from .conversation_cells import (
     mark_cell,
     silent_text,
     state_glyph,
+    turn_text,
 )
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ConversationLines"]
 
-TITLES: Final = {"state": "", "channel": "Channel", "id": "#", "requester": "Requester",
+TITLES: Final = {"state": "", "turn": "Turn", "channel": "Channel", "id": "#",
+                 "requester": "Requester",
                  "subject": "Subject / last message", "queue": "Queue",
                  "assignee": "Assignee", "tags": "Tags", "age": "Age",
                  "followup": "Follow-up"}
@@ -169,7 +171,7 @@ class ConversationLines(ScrollView):
             full = self.get_component_rich_style
             styles = {"base": self.rich_style, "cursor": full("conversation-list--cursor")}
             for name in ("header", "dim", "preview", "tags", "open", "pending", "closed",
-                         "empty", "marked"):
+                         "empty", "marked", "late"):
                 # the foreground only (blended on the list's background), so a column keeps
                 # the cursor's background
                 style = full(f"conversation-list--{name}")
@@ -232,6 +234,10 @@ class ConversationLines(ScrollView):
                 state = row.state or ""
                 glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])
                 append(Segment(state_glyph(state), base + glyph_style))
+            elif key == "turn":
+                shown, late = turn_text(look.turn(row.id), look.unread(row.id), now())
+                style = (dim, base + styles["pending"], base + styles["late"])[late]
+                append(Segment(fit(shown, width), style))
             elif key == "channel":
                 append(Segment(fit(channel_label(row.channel), width), dim))
             elif key == "id":

@@ -62,6 +62,10 @@ class RowLookups(NamedTuple):
     tag_colors: Callable[[int], Sequence[str | None]] = lambda _cid: ()
     #: whether a conversation is marked for an action on many (``✓`` in its leading cell)
     marked: Callable[[int], bool] = lambda _cid: False
+    #: who wrote the last message ("customer" or "agent") and when (None: not known here)
+    turn: Callable[[int], tuple[str, datetime] | None] = lambda _cid: None
+    #: whether the conversation has a message newer than the newest one read here
+    unread: Callable[[int], bool] = lambda _cid: False
 
 
 @owns_bindings
@@ -83,7 +87,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         "conversation-list--header", "conversation-list--cursor",
         "conversation-list--dim", "conversation-list--preview", "conversation-list--tags",
         "conversation-list--open", "conversation-list--pending",
-        "conversation-list--closed", "conversation-list--empty",
+        "conversation-list--closed", "conversation-list--empty", "conversation-list--late",
         "conversation-list--marked",
     }
     DEFAULT_CSS = """

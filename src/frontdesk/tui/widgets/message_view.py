@@ -60,6 +60,11 @@ class MessageView(MessageText, can_focus=True):
     MessageView {
         height: auto;
     }
+    MessageView.-first-new {
+        border-top: heavy $accent;
+        border-title-align: center;
+        border-title-color: $accent;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -84,6 +84,8 @@ class ThreadWindow(VerticalScroll):
         self._arrangement: DockArrangeResult | None = None
         self._deferred = False
         self._indicator = NewMessagesIndicator("")
+        #: the first message not read before the thread was opened: a "New" divider above it
+        self.first_new_id: str | None = None
 
     @property
     def messages(self) -> Sequence[Message]:
@@ -111,7 +113,11 @@ class ThreadWindow(VerticalScroll):
         return min(self.WINDOW, max(self.FIRST, height // 3))
 
     def _make_view(self, message: Message) -> MessageView:
-        return MessageView(message, names=self._names, clock=self._clock)
+        view = MessageView(message, names=self._names, clock=self._clock)
+        if self.first_new_id is not None and message.id == self.first_new_id:
+            view.add_class("-first-new")
+            view.border_title = "New"
+        return view
 
     def _ids(self) -> dict[str, int]:
         """The id index of the messages, built on first use after a thread is set.

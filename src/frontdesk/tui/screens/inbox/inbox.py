@@ -112,6 +112,8 @@ def session_lookups(session: Session | None) -> RowLookups:
         followup=inbox.followups.get,
         has_draft=lambda cid: cid in inbox.drafts,
         tag_colors=tag_colors,
+        turn=inbox.turns.get,
+        unread=inbox.unread,
     )
 
 

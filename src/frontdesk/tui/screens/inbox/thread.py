@@ -58,7 +58,7 @@ from .thread_message_keys import ThreadMessageKeys
 from .thread_panels import ThreadPanels
 
 if TYPE_CHECKING:
-    pass
+    from datetime import datetime
 
 __all__ = ["ThreadScreen"]
 
@@ -162,6 +162,8 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         if self.footer_held:
             self.set_timer(FOOTER_HELD, self.release_footer)
         session = self.session
+        #: when the newest message read before this opening was written (the "New" divider)
+        self._read_before = session.inbox.read_marks.get(self.conversation_id)
         state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
         self._thread_watched = True
@@ -215,7 +217,12 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         mounting: AwaitMount | None = None
         if previous is None or state.messages is not previous.messages or \
                 state.notes != previous.notes:
+            if not view.messages:
+                view.first_new_id = first_new(state.messages, self._read_before)
             mounting = self._apply_messages(view, with_notes(state.messages, state.notes))
+            if state.messages:  # on screen now: read (kept locally, no request)
+                last = state.messages[-1]
+                self.session.inbox.mark_read(self.conversation_id, last.id, last.created_at)
         else:  # the same messages, shown before the poll resolved their authors' names
             view.refresh_names()
         if previous is not None and (state.messages or state.missing):
@@ -362,3 +369,17 @@ def _id_at(messages: Sequence[Message], position: int) -> str:
     if isinstance(messages, MessageRows):
         return messages.id_at(position)
     return messages[position].id
+
+
+def first_new(messages: Sequence[Message], read_before: datetime | None) -> str | None:
+    """The id of the oldest message written after ``read_before`` (None: nothing was read
+    before, or nothing is newer). Walks back from the newest: only the unread are looked at."""
+    if read_before is None:
+        return None
+    found: str | None = None
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.created_at <= read_before:
+            break
+        found = message.id
+    return found

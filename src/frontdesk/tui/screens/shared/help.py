@@ -10,7 +10,14 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from ...registry import owns_bindings
-from ...widgets.conversation_cells import DRAFT_MARK, MARKED, STATE_GLYPHS
+from ...widgets.conversation_cells import (
+    AGENT_MARK,
+    CUSTOMER_MARK,
+    DRAFT_MARK,
+    MARKED,
+    STATE_GLYPHS,
+    UNREAD_MARK,
+)
 from ...widgets.safe import Static
 
 GUIDE = """\
@@ -44,6 +51,12 @@ def legend() -> Text:
     out.append(f"  {MARKED} ", style="bold")
     out.append("before the state: marked (space); c x t T f B then act on every marked one. "
                "Marks are kept by conversation, also when it leaves the view; esc clears\n")
+    out.append(f"  {UNREAD_MARK} ", style="bold")
+    out.append("in Turn: a message newer than the newest one you have read\n")
+    out.append(f"  {CUSTOMER_MARK} 12m ", style="bold")
+    out.append("the customer wrote last, waiting 12 min (yellow from 1 h, red from 4 h)\n")
+    out.append(f"  {AGENT_MARK} ", style="bold")
+    out.append("an agent wrote last: waiting on the customer\n")
     out.append("  tags ", style="bold")
     out.append("are painted in their own colour (Admin → Tags sets it)\n")
     out.append("  outbox N ", style="bold yellow")

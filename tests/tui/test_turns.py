@@ -1,0 +1,138 @@
+"""Whose turn it is and what is unread, against the sandbox: a customer's message marks the
+row (the customer's turn, unread), the Needs reply view lists it, opening the thread reads it
+(a "New" divider above the part not read before), and read state survives a restart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from textual.pilot import Pilot
+
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.store.inbox import AGENT, CUSTOMER, InboxStore
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen, first_new
+from frontdesk.tui.widgets.conversation_cells import turn_text
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+SIZE = (120, 30)
+
+
+def my_chat(console: Console) -> int:
+    """An open chat assigned to the demo agent, with a few messages."""
+    rows = console.sandbox.query(
+        "SELECT c.id FROM conversations c JOIN users u ON u.id = c.assigned_agent_id "
+        "WHERE u.email = ? AND c.channel = 'WidgetChat' AND c.state = 'Open' AND c.id IN "
+        "(SELECT conversation_id FROM messages GROUP BY conversation_id "
+        "HAVING count(*) BETWEEN 2 AND 20) ORDER BY c.id LIMIT 1", (DEMO_AGENT_EMAIL,))
+    assert rows, "the seeded sandbox has no open chat of the demo agent"
+    return int(rows[0]["id"])
+
+
+def inbox_of(pilot: Pilot[Any]) -> InboxStore:
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp) and app.session is not None
+    return app.session.inbox
+
+
+async def polled_until(pilot: Pilot[Any], done: Any, ticks: int = 8) -> None:
+    """Poll the inbox (its own ticks, as the timer would) until ``done()`` holds."""
+    app = pilot.app
+    assert isinstance(app, FrontdeskApp) and app.session is not None
+    for _ in range(ticks):
+        if done():
+            return
+        await app.session.live.refresh("inbox")
+        await pilot.pause()
+    assert done()
+
+
+async def test_a_customer_message_marks_the_row_and_reading_clears_it(console: Console
+                                                                        ) -> None:
+    app = console.app(fresh=True)
+    cid = my_chat(console)
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        inbox = inbox_of(pilot)
+        # read it: the thread on screen marks its newest message read
+        screen = ThreadScreen(cid)
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert app.session is not None
+        await app.session.live.refresh("thread")
+        await pilot.pause()
+        assert cid in inbox.read_marks and not inbox.unread(cid)
+        await console.burst(pilot, "escape")
+        await console.home(pilot)
+
+        await console.customer_writes(cid, "Anyone there?")
+        await polled_until(pilot, lambda: inbox.unread(cid))
+        turn = inbox.turns[cid]
+        assert turn[0] == CUSTOMER
+        inbox_screen = app.screen
+        assert isinstance(inbox_screen, InboxScreen)
+        assert cid in [row.id for row in inbox.view("needs_reply")]
+        assert "needs_reply" in inbox.views_of(inbox.rows[cid])
+        assert inbox.counts()["needs_reply"] >= 1
+
+    # a restart: the mark is still there (read state and turns are kept locally)
+    again = console.app(console.session())
+    async with again.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        inbox = inbox_of(pilot)
+        assert inbox.turns[cid][0] == CUSTOMER and inbox.unread(cid)
+        screen = ThreadScreen(cid)
+        await again.push_screen(screen)
+        await pilot.pause()
+        assert again.session is not None
+        await again.session.live.refresh("thread")
+        await pilot.pause()
+        view = screen.thread_view
+        divided = [v for v in view.message_views if v.has_class("-first-new")]
+        assert len(divided) == 1 and divided[0].border_title == "New"
+        assert divided[0].message.id == view.messages[-1].id  # the one unread message
+        assert not inbox.unread(cid)
+
+
+def test_the_needs_reply_view_waits_longest_first(console: Console) -> None:
+    """Membership and order, on the store's rows: the customer's turn, open, mine or my
+    queues'; the longest waiting first; an agent's last word leaves the view."""
+    session = console.session()
+    inbox = session.inbox
+    queue = next(iter(session.directory.my_queue_ids), "q")
+    rows = [row for row in inbox.rows.values()][:3]
+    if len(rows) < 3:  # an empty store: nothing to order
+        return
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    inbox.turns.clear()
+    for n, row in enumerate(rows):
+        inbox.rows[row.id] = row._replace(state="Open", agent_id=None,
+                                                queue_id=queue)
+        inbox.turns[row.id] = (CUSTOMER, start + timedelta(minutes=10 - n))
+    inbox.turns[rows[1].id] = (AGENT, start)
+    assert [r.id for r in inbox.view("needs_reply")] == [rows[2].id, rows[0].id]
+    inbox.rows[rows[2].id] = inbox.rows[rows[2].id]._replace(state="Closed")
+    assert [r.id for r in inbox.view("needs_reply")] == [rows[0].id]
+
+
+def test_the_turn_cell() -> None:
+    now = datetime(2026, 1, 1, 12, tzinfo=UTC)
+    assert turn_text(None, False, now) == (" ", 0)
+    assert turn_text((AGENT, now), True, now) == ("•→", 0)
+    assert turn_text((CUSTOMER, now - timedelta(minutes=12)), True, now) == ("•← 12m", 0)
+    assert turn_text((CUSTOMER, now - timedelta(hours=2)), False, now)[1] == 1
+    assert turn_text((CUSTOMER, now - timedelta(hours=5)), False, now) == (" ←  5h", 2)
+
+
+def test_first_new_is_the_oldest_message_after_the_read_mark() -> None:
+    class M:
+        def __init__(self, id: str, at: datetime) -> None:
+            self.id, self.created_at = id, at
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    messages: list[Any] = [M(str(n), at + timedelta(minutes=n)) for n in range(5)]
+    assert first_new(messages, None) is None
+    assert first_new(messages, at + timedelta(minutes=2)) == "3"
+    assert first_new(messages, at + timedelta(minutes=9)) is None
