@@ -155,3 +155,33 @@ async def test_escape_goes_back_to_the_choices() -> None:
         await pilot.press("down", "enter")
         await pilot.pause()
     assert app.return_value == FirstRunResult("demo")
+
+
+async def test_a_burst_fills_the_fields_in_turn(sandbox: SandboxServer) -> None:
+    """Keys of one terminal read (over SSH, a paste, a fast typist) go to the field the keys
+    before them reached: tab moves on before the next character lands, so the API key never
+    lands in the Base URL field in clear text."""
+    from tui_conftest import tui_fixtures
+
+    key_event = tui_fixtures().key_event
+    app = FirstRunApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_connect(pilot)
+        screen = app.screen
+        assert screen.query_one("#base-url", Input).has_focus
+        keys = [*"abc", "tab", *"def", "tab", *"ghi"]
+        driver = app._driver
+        assert driver is not None
+        for key in keys:  # every key posted before the app handles any, as one read
+            event = key_event(key)
+            event.set_sender(app)
+            driver.send_message(event)
+        for _ in range(200):
+            await pilot.pause()
+            if not getattr(app, "keys_waiting", 0):
+                break
+        await pilot.pause()
+        values = {field: screen.query_one(f"#{field}", Input).value
+                  for field in ("base-url", "integrations-url", "key")}
+        assert values == {"base-url": "abc", "integrations-url": "def", "key": "ghi"}
+        assert screen.query_one("#key", Input).password

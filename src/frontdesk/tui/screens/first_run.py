@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -44,6 +44,7 @@ from ...settings import (
 from ...store import signin
 from ...text import safe
 from ..answers import answer_of
+from ..key_order import OrderedKeysApp
 from ..widgets.safe import Button, Input, Label, Option, OptionList, Static
 
 log = logging.getLogger("frontdesk.tui.first_run")
@@ -328,8 +329,11 @@ class ConnectScreen(Screen[None]):
         app.exit(FirstRunResult("connected", saved, key))
 
 
-class FirstRunApp(App[FirstRunResult]):
-    """The first run on its own: ends with what was chosen (None when the person quit)."""
+class FirstRunApp(OrderedKeysApp[FirstRunResult]):
+    """The first run on its own: ends with what was chosen (None when the person quit).
+
+    Its keys are handled in order as the console's are: a burst (``abc`` tab ``def``) fills
+    one field after another rather than landing whole in the field focused when it was read."""
 
     TITLE = "frontdesk"
     BINDINGS: ClassVar[list[Any]] = [
