@@ -156,6 +156,13 @@ async def test_quick_responses_languages_names_and_delete(session: Session,
     assert len([t for t in titles if t.startswith("30-day return policy")]) == 3
     assert [e.title for e in matching(entries, "HOLA")] == ["Greeting · es"]
     assert [e.title for e in matching(entries, "refund statement")] == ["Refund issued"]
+    # the conversation's language first; a typed word that is a locale ranks that one first
+    greetings = matching(entries, "greeting")
+    assert matching(entries, "greeting", language="de-DE")[0].title == "Greeting · de"
+    assert matching(entries, "greeting de")[0].title == "Greeting · de"
+    assert matching(entries, "greeting de", language="da")[0].title == "Greeting · de"
+    assert sorted(e.key for e in matching(entries, "greeting", language="de")) == \
+        sorted(e.key for e in greetings)  # ranked, nothing dropped
     conversation = sandbox.query("SELECT c.id, u.first_name FROM conversations c JOIN users u "
                                  "ON u.id = c.requester_id WHERE u.first_name IS NOT NULL "
                                  "ORDER BY c.id LIMIT 1")[0]

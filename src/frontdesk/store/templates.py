@@ -112,14 +112,24 @@ def expand(template: Template) -> list[QuickResponse]:
     return entries
 
 
-def matching(entries: list[QuickResponse], text: str) -> list[QuickResponse]:
+def matching(entries: list[QuickResponse], text: str, *,
+             language: str = "") -> list[QuickResponse]:
     """The entries whose name, locale or content hold every word of ``text``
-    (case-insensitively), in their order; all of them for an empty ``text``."""
+    (case-insensitively); all of them for an empty ``text``. Ranked: an entry whose locale is
+    a typed word first (``greeting de``: the German one, not a Danish text holding "de"), then
+    those in the conversation's ``language`` (``de-DE`` matches ``de``), then the others in
+    their order."""
     words = text.casefold().split()
-    if not words:
-        return list(entries)
-    return [e for e in entries
-            if all(w in f"{e.name} {e.locale} {e.content}".casefold() for w in words)]
+    shown = [e for e in entries
+             if all(w in f"{e.name} {e.locale} {e.content}".casefold() for w in words)]
+    wanted = language.casefold().replace("_", "-").split("-")[0]
+
+    def rank(entry: QuickResponse) -> tuple[bool, bool]:
+        locale = entry.locale.casefold()
+        return (not (locale and locale in words),
+                not (locale and wanted and locale.replace("_", "-").split("-")[0] == wanted))
+
+    return sorted(shown, key=rank)
 
 
 class TemplatesStore:

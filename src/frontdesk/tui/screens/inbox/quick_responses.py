@@ -100,7 +100,9 @@ class QuickResponsePicker(FilterPicker[str | None]):
     def refill(self, typed: str) -> None:
         if self.entries is None:
             return
-        self.shown = matching(self.entries, typed)
+        record = session_of(self).inbox.records.get(self.conversation_id)
+        language = (record.language or "") if record is not None else ""
+        self.shown = matching(self.entries, typed, language=language)
         options = [Option(Text(one_line(e.title, 40))
                           + Text("  " + one_line(self.filled(e), 60), _DIM), id=e.key)
                    for e in self.shown]
