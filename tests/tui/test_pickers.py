@@ -17,7 +17,7 @@ from frontdesk.tui.screens.shared.followup_picker import (
     followup_presets,
     parse_followup,
 )
-from frontdesk.tui.screens.shared.queue_picker import QueuePicker
+from frontdesk.tui.screens.shared.queue_picker import QueuePicker, waiting_text
 from frontdesk.tui.screens.shared.tag_picker import TagChoice, TagPicker
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
@@ -143,6 +143,11 @@ async def queue_picker_filters_and_esc_cancels(console: Console, pilot: Pilot[An
     picker = app.screen
     assert isinstance(picker, QueuePicker)
     assert picker.options.option_count == len(session.directory.queues)
+    # every queue says how many wait, or "…" while not counted yet: never an empty cell
+    prompts = [str(picker.options.get_option_at_index(i).prompt)
+               for i in range(picker.options.option_count)]
+    assert all("waiting" in p or "…" in p for p in prompts), prompts
+    assert waiting_text(None).plain.strip() == "…"
     await pilot.press("down", "down")
     assert picker.options.highlighted == 2
     await pilot.press("up")

@@ -24,9 +24,11 @@ __all__ = ["QueuePicker", "waiting_text"]
 
 
 def waiting_text(row: QueueRow | None) -> Text:
-    """``  12 waiting · oldest 25 min`` for a queue (empty while not counted yet)."""
+    """``  12 waiting · oldest 25 min`` for a queue (``…`` while not counted yet: an empty
+    cell would read as "nothing known", or nothing waiting)."""
     text = Text()
     if row is None or row.waiting is None:
+        text.append("  …", DIM)
         return text
     if row.waiting == 0:
         text.append("  none waiting", DIM)
@@ -98,7 +100,8 @@ class QueuePicker(LiveModal, FilterPicker[str | None]):
         width = max((text.cell_len for text in names), default=0)
         options: list[Option] = []
         for queue, text in zip(shown, names, strict=True):
-            waiting = self._waiting.get(queue.id)
+            waiting = None if self.queue_watch is None else \
+                self._waiting.get(queue.id) or waiting_text(None)
             if waiting:  # in a column of its own
                 text.pad_right(width - text.cell_len)
                 text.append_text(waiting)
