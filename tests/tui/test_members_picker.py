@@ -42,3 +42,19 @@ async def test_letters_typed_on_the_list_narrow_it_and_space_then_ticks(console:
         await console.burst(pilot, "enter", "space", "ctrl+s")
         await pilot.pause()
         assert app.applied == [({"c3"}, set())]
+
+
+async def test_ticked_rows_differ_by_their_mark_not_by_colour_alone() -> None:
+    """A ticked member shows ``X`` in its box, an unticked one an empty box (as the tag
+    picker's ``[x]`` / ``[ ]``): readable without colours."""
+    app = Host()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        listing = app.screen.query_one("#members-list", SelectionList)
+        lines = [listing.render_line(y).text for y in range(listing.option_count)]
+        ticked = [line[:3] for line, (value, _name) in zip(lines, PEOPLE, strict=True)
+                  if value == "a1"]
+        unticked = [line[:3] for line, (value, _name) in zip(lines, PEOPLE, strict=True)
+                    if value != "a1"]
+        assert ticked == ["▐X▌"]
+        assert set(unticked) == {"▐ ▌"}
