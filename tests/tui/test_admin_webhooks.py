@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import DataTable, SelectionList, Static
+from textual.widgets import DataTable, Label, SelectionList, Static
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.sandbox.listen import Receiver
@@ -109,6 +109,8 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await settle(pilot)
             log = app.screen
             assert isinstance(log, DeliveryLogScreen) and len(log.entries) == 1
+            title = str(log.query_one("#delivery-log-title", Label).render())
+            assert "1 attempt (newest first)" in title  # not "1 attempts"
             body = str(log.query_one("#delivery-payload", Static).render())
             assert "CONVERSATION_CLOSED" in body and str(open_one) in body
             await pilot.press("escape")

@@ -39,7 +39,9 @@ class DeliveryLogScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="delivery-log-box"):
             yield Label(safe(f"{one_line(self.hook_name, 40)} · {self.event}: "
-                             f"{len(self.entries)} attempts (newest first)"),
+                             f"{len(self.entries)} "
+                             f"{'attempt' if len(self.entries) == 1 else 'attempts'} "
+                             "(newest first)"),
                         id="delivery-log-title")
             table: DataTable[Any] = DataTable(id="delivery-log", cursor_type="row")
             table.add_columns("When", "Result", "Answer")
