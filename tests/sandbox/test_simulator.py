@@ -174,8 +174,14 @@ def test_the_demo_keeps_its_size_however_long_it_runs(ctx: SandboxContext) -> No
             db.run("UPDATE conversations SET assigned_agent_id = ?, queue_id = NULL, "
                    "queued_at = NULL WHERE id = ?", (demo_id, taken))
             demo_work.add(taken)
-    # 120 conversations started, 5 kept, and the one the demo agent took
-    assert one(db, "SELECT COUNT(*) AS n FROM conversations")["n"] == before + 6
+        if start == 1:  # the demo agent works on one and hands it back to a queue
+            touched = json.loads(db.get_meta(OWN_META) or "[]")[-1]
+            db.run("INSERT INTO activity_log (id, conversation_id, at, type, author_id) "
+                   "VALUES (?, ?, ?, 'ConversationTransferred', ?)",
+                   (f"act-touched-{touched}", touched, clock.now().isoformat(), demo_id))
+    # 120 conversations started, 5 kept, the one the demo agent took and the one it worked on
+    assert one(db, "SELECT COUNT(*) AS n FROM conversations")["n"] == before + 7
+    assert one(db, "SELECT COUNT(*) AS n FROM conversations WHERE id = ?", (touched,))["n"] == 1
     assert demo_work <= set(_demo_work(ctx, demo_id))
     strays = db.all("SELECT a.conversation_id FROM activity_log a LEFT JOIN conversations c "
                     "ON c.id = a.conversation_id WHERE c.id IS NULL")

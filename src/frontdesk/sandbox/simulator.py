@@ -12,7 +12,8 @@ them. Asynchronous work and follow-up expiry are the worker's business, not the 
 
 The demo keeps its size however often it runs: the simulator remembers the conversations it
 started (in the ``meta`` table, so across restarts) and keeps the newest :data:`KEEP_OWN`;
-an older one ages out (deleted with what hangs on it) unless the demo agent has it.
+an older one ages out (deleted with what hangs on it) unless the demo agent has it or has
+worked on it (the activity log names the agent: a tag, a note, a reply, a transfer).
 """
 
 from __future__ import annotations
@@ -299,7 +300,9 @@ class Simulator:
     def _age_out(self, newest: int) -> None:
         """Remember ``newest`` as the simulator's own and delete its own conversations beyond
         the newest :attr:`keep_own` (their messages, tags, notes and ratings go with them; the
-        demo agent's stay, and are no longer counted as the simulator's)."""
+        demo agent's stay, and are no longer counted as the simulator's: those assigned to it,
+        and those it touched at all, as the activity log names it — a conversation the agent
+        tagged, noted, answered or transferred elsewhere never vanishes under it)."""
         db = self.ctx.db
         own = [int(cid) for cid in loads(db.get_meta(OWN_META) or "[]") or []]
         own.append(newest)
@@ -307,6 +310,9 @@ class Simulator:
             oldest = own.pop(0)
             row = db.one("SELECT assigned_agent_id FROM conversations WHERE id = ?", (oldest,))
             if row is None or row["assigned_agent_id"] == self.demo_agent_id:
+                continue
+            if db.one("SELECT 1 FROM activity_log WHERE conversation_id = ? AND author_id = ? "
+                      "LIMIT 1", (oldest, self.demo_agent_id)) is not None:
                 continue
             db.run("DELETE FROM activity_log WHERE conversation_id = ?", (oldest,))
             db.run("DELETE FROM custom_attribute_values WHERE entity_type = 'Conversation' "
