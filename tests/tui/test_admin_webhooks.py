@@ -40,7 +40,7 @@ def front(app: Any) -> Any:
 
 def hooks(console: Any) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = console.sandbox.query(
-        "SELECT id, name, url, events, enabled, authorization FROM webhooks")
+        "SELECT id, name, url, events, enabled, authorization, secret_key FROM webhooks")
     return found
 
 
@@ -116,6 +116,18 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await pilot.press("escape")
             await settle(pilot)
             assert front(app) is screen
+
+            # s: the secret key a receiver checks signatures with, shown only when asked
+            screen.query_one("#webhooks-table", DataTable).focus()
+            secret = hook["secret_key"]
+            title_of = screen.query_one("#webhook-status-title", Label)
+            assert secret not in str(title_of.render())
+            await console.burst(pilot, "s")
+            await settle(pilot)
+            assert f"Secret key (s hides it):\n{secret}" in str(title_of.render())
+            await console.burst(pilot, "s")
+            await settle(pilot)
+            assert secret not in str(title_of.render())
 
             # v: the events it sends, ticked as they are; one more ticked is sent too
             screen.query_one("#webhooks-table", DataTable).focus()

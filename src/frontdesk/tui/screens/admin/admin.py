@@ -284,6 +284,10 @@ class AdminScreen(ModeScreen):
         """The delivery log of the highlighted event."""
         self.query_one(WebhooksPane).open_log()
 
+    def action_webhooks_secret(self) -> None:
+        """Show (or hide) the highlighted webhook's secret key."""
+        self.query_one(WebhooksPane).toggle_secret()
+
     def action_webhooks_delete(self) -> None:
         """Delete the highlighted webhook (asks)."""
         self.query_one(WebhooksPane).delete(ask=True)

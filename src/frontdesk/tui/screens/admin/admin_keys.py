@@ -40,6 +40,7 @@ ADMIN_BINDINGS: list[BindingType] = [
     Binding("v", "webhooks_events", "Events", id="admin.webhooks.events"),
     Binding("space", "webhooks_toggle", "On/off", id="admin.webhooks.toggle"),
     Binding("l", "webhooks_log", "Delivery log", id="admin.webhooks.log"),
+    Binding("s", "webhooks_secret", "Secret key", id="admin.webhooks.secret"),
     Binding("d", "webhooks_delete", "Delete", id="admin.webhooks.delete"),
     Binding("D", "webhooks_delete_now", "Delete now", id="admin.webhooks.delete_now",
             show=False),
@@ -111,6 +112,7 @@ ADMIN_PALETTE: tuple[PaletteEntry, ...] = (
         ("events the highlighted webhook sends", "key: v", "webhooks_events"),
         ("turn the highlighted webhook on or off", "key: space", "webhooks_toggle"),
         ("delivery log of the highlighted event", "key: l", "webhooks_log"),
+        ("show or hide the highlighted webhook's secret key", "key: s", "webhooks_secret"),
         ("delete the highlighted webhook", "key: d (D without asking)", "webhooks_delete"),
     ),
     *section_palette(

@@ -1,9 +1,10 @@
 """Admin → Webhooks: every subscription (name, on or off, URL, how many events); below it the
 highlighted one's last delivery of each event (the URL and the receiver's answer take the
-width there is, so the section reads at 100 columns). ``n`` creates one (a form, then the events to
-send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``space`` turns it on or
-off, ``d`` deletes it (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows
-that event's delivery log with what was sent."""
+width there is, so the section reads at 100 columns). ``n`` creates one (a form, then the
+events to send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``s`` shows
+its secret key (hidden until asked for), ``space`` turns it on or off, ``d`` deletes it
+(asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows that event's delivery
+log with what was sent."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ class WebhooksPane(AdminPane):
         self.hooks: dict[str, WebhookSubscription] = {}
         self.statuses: list[EventDeliveryStatus] = []
         self._filled_at = 0
+        #: the subscription whose secret key is shown (``s``), None: every secret hidden
+        self.secret_shown: str | None = None
 
     def _name_width(self) -> int:
         return min(30, max(16, self.size.width // 3))
@@ -170,7 +173,7 @@ class WebhooksPane(AdminPane):
         title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
                           f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
                           + (f", {failed} failing" if failed else "")
-                          + " (l: log)"))
+                          + " (l: log)" + self._secret_line(hook)))
         self.statuses = statuses
         self._fill_status()
 
@@ -317,6 +320,21 @@ class WebhooksPane(AdminPane):
         hook = message.about
         self.notify(f"Deleted the webhook {one_line(hook.name, 40)}.", markup=False)
         self.reload()
+
+    def _secret_line(self, hook: WebhookSubscription) -> str:
+        """The secret key receivers check signatures with, when shown for this one."""
+        if self.secret_shown != hook.id:
+            return " · s: secret key"
+        return f"\nSecret key (s hides it):\n{one_line(hook.secret_key, 200)}"
+
+    def toggle_secret(self) -> None:
+        """Show the highlighted subscription's secret key under its name (it signs every
+        delivery: a receiver needs it to check them), or hide it again."""
+        hook = self.current
+        if hook is None:
+            return
+        self.secret_shown = None if self.secret_shown == hook.id else hook.id
+        self.show_status()
 
     def open_log(self) -> None:
         """The delivery log of the highlighted event."""
