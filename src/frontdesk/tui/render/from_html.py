@@ -58,10 +58,13 @@ _LINE_TAGS: Final = frozenset(
         "summary",
     }
 )
-_BOLD_TAGS: Final = frozenset({"b", "strong"})
-_ITALIC_TAGS: Final = frozenset({"i", "em", "cite", "dfn", "var"})
-_CODE_TAGS: Final = frozenset({"code", "kbd", "samp", "tt"})
-_STRIKE_TAGS: Final = frozenset({"s", "strike", "del"})
+# Inline tags and the Markdown marker each becomes.
+_INLINE_MARKERS: Final[dict[str, str]] = {
+    **dict.fromkeys(("b", "strong"), "**"),
+    **dict.fromkeys(("i", "em", "cite", "dfn", "var"), "_"),
+    **dict.fromkeys(("code", "kbd", "samp", "tt"), "`"),
+    **dict.fromkeys(("s", "strike", "del"), "~~"),
+}
 # Sentinels for inline markers, resolved when a line is finished (so whitespace can be moved
 # outside them: ``<b> x </b>`` must become `` **x** `` to be bold in Markdown).
 _OPEN: Final = "\ue000"
@@ -180,6 +183,21 @@ class _HtmlToMarkdown(HTMLParser):
         if self.skipping:
             return
         attributes = dict(attrs)
+        marker = _INLINE_MARKERS.get(tag)
+        if marker is not None:
+            self._mark(marker, True)
+        elif tag == "a":
+            href = clean(attributes.get("href") or "", multiline=False).strip()
+            self.links.append((href, len(self.parts)))
+        elif tag == "img":
+            alt = _SPACES.sub(" ", clean(attributes.get("alt") or "")).strip()
+            if alt:
+                self._write(" " + _escape_text("(image: " + alt + ")") + " ")
+        else:
+            self._open_block(tag, attributes)
+
+    def _open_block(self, tag: str, attributes: dict[str, str | None]) -> None:
+        """Where a block-level tag opens: a line break, a rule, a paragraph, a quote, a list."""
         if tag == "br":
             if self.parts:
                 self._line()
@@ -210,14 +228,17 @@ class _HtmlToMarkdown(HTMLParser):
                 self._empty_line()
             self.blank = False
             self.quote += 1
-        elif tag in ("ul", "ol"):
-            if self.lists:
-                self._line()
-            else:
-                self._paragraph()
-            start = (attributes.get("start") or "1").strip()
-            self.lists.append([int(tag == "ol"), int(start) if start.isdigit() else 1])
-        elif tag == "li":
+        elif tag in ("ul", "ol", "li"):
+            self._open_list(tag, attributes)
+        elif tag == "pre":
+            self._paragraph()
+            self._write("```")
+            self._line()
+            self.pre += 1
+
+    def _open_list(self, tag: str, attributes: dict[str, str | None]) -> None:
+        """A list opens (numbered from its ``start``), or one of its items starts a line."""
+        if tag == "li":
             self._line()
             if self.lists and self.lists[-1][0]:
                 number = self.lists[-1][1]
@@ -225,26 +246,13 @@ class _HtmlToMarkdown(HTMLParser):
                 self.marker = f"{number}. "
             else:
                 self.marker = "- "
-        elif tag == "pre":
-            self._paragraph()
-            self._write("```")
+            return
+        if self.lists:
             self._line()
-            self.pre += 1
-        elif tag == "a":
-            href = clean(attributes.get("href") or "", multiline=False).strip()
-            self.links.append((href, len(self.parts)))
-        elif tag == "img":
-            alt = _SPACES.sub(" ", clean(attributes.get("alt") or "")).strip()
-            if alt:
-                self._write(" " + _escape_text("(image: " + alt + ")") + " ")
-        elif tag in _BOLD_TAGS:
-            self._mark("**", True)
-        elif tag in _ITALIC_TAGS:
-            self._mark("_", True)
-        elif tag in _STRIKE_TAGS:
-            self._mark("~~", True)
-        elif tag in _CODE_TAGS:
-            self._mark("`", True)
+        else:
+            self._paragraph()
+        start = (attributes.get("start") or "1").strip()
+        self.lists.append([int(tag == "ol"), int(start) if start.isdigit() else 1])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -280,14 +288,8 @@ class _HtmlToMarkdown(HTMLParser):
             self._paragraph()
         elif tag == "a" and self.links:
             self._end_link(*self.links.pop())
-        elif tag in _BOLD_TAGS:
-            self._mark("**", False)
-        elif tag in _ITALIC_TAGS:
-            self._mark("_", False)
-        elif tag in _STRIKE_TAGS:
-            self._mark("~~", False)
-        elif tag in _CODE_TAGS:
-            self._mark("`", False)
+        elif tag in _INLINE_MARKERS:
+            self._mark(_INLINE_MARKERS[tag], False)
 
     def _end_link(self, target: str, first: int) -> None:
         """After a link's label: its real target in parentheses, unless the label is it."""
