@@ -32,3 +32,28 @@ print(key.startswith("sbx_"), loaded, launch._demo_key(db_path) == key)
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, env=env,
                           timeout=60, check=False)
     assert done.stdout.decode().split() == ["True", "[]", "True"], done.stderr.decode()[-2000:]
+
+
+def test_the_demo_sandbox_waits_for_the_first_frame_however_long_and_not_past_the_end(
+    tmp_path: Path,
+) -> None:
+    """The demo's sandbox starts only once the first frame is painted, with no deadline that
+    would let FastAPI and uvicorn load beside a slow frame; a console that ends before its
+    first frame ends the demo at once, with the sandbox never loaded."""
+    probe = """
+import sys, threading
+from frontdesk import launch
+stopping = threading.Event()
+stopping.set()
+print(launch._first_frame_or_stop(stopping))
+with launch.demo_sandbox():
+    pass
+print([m for m in ("fastapi", "uvicorn", "frontdesk.sandbox.server") if m in sys.modules])
+from frontdesk.startup import FIRST_FRAME
+FIRST_FRAME.set()
+print(launch._first_frame_or_stop(threading.Event()))
+"""
+    env = {**os.environ, "FRONTDESK_HOME": str(tmp_path / "home"), "PYTHONPATH": str(SRC)}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, env=env,
+                          timeout=60, check=False)
+    assert done.stdout.decode().split() == ["False", "[]", "True"], done.stderr.decode()[-2000:]

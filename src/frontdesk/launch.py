@@ -229,8 +229,17 @@ def reset_demo() -> None:
     shutil.rmtree(data_dir() / "demo", ignore_errors=True)
 
 
-#: the longest the demo's sandbox waits for the console's first frame before it starts
-DEMO_START_WAIT = 2.0
+def _first_frame_or_stop(stopping: threading.Event) -> bool:
+    """Wait, however long it takes, until the console's first frame is painted (True) or the
+    demo is ending without one (False). The sandbox must never compete with the first frame:
+    on a loaded machine, or at the first start after an install that compiled no bytecode, the
+    frame can take seconds, and FastAPI and uvicorn loading beside it would slow it further."""
+    from .startup import FIRST_FRAME
+
+    while not FIRST_FRAME.wait(0.05):
+        if stopping.is_set():
+            return False
+    return True
 
 
 @contextlib.contextmanager
@@ -238,14 +247,13 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     """A seeded, lively sandbox in a background thread; yields where to connect.
 
     The server (FastAPI, uvicorn, and the seeding the first time) is loaded and started on
-    its thread once the console's first frame is painted (:data:`startup.FIRST_FRAME`), or
-    after :data:`DEMO_START_WAIT` seconds at the latest; the console connects once it
-    answers.
+    its thread once the console's first frame is painted (:data:`startup.FIRST_FRAME`),
+    however long that takes, and never if the console ends before it; the console connects
+    once it answers.
     """
     import logging
 
     from .sandbox.key_file import key_file_for
-    from .startup import FIRST_FRAME
 
     db_path, _ = demo_paths()
     port = free_port()
@@ -257,7 +265,8 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
 
     def serve() -> None:
         try:
-            FIRST_FRAME.wait(DEMO_START_WAIT)
+            if not _first_frame_or_stop(stopping):
+                return
             # logged here, not before the first frame: its record opens the log file
             logging.getLogger("frontdesk.demo").warning(
                 "demo sandbox at %s; its API key is in %s (`frontdesk locate` shows both)",
