@@ -38,6 +38,7 @@ from frontdesk.settings import (
     settings_path,
     write_key_file,
 )
+from frontdesk.startup import FIRST_FRAME
 from frontdesk.store import signin
 from frontdesk.store.errors import Refusal, Refused
 from frontdesk.tui.screens.first_run import FirstRunResult
@@ -623,10 +624,12 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
     seen: list[tuple[str, int]] = []
 
     def console(target: launch.Target, settings: Settings) -> int:
-        # The demo sandbox starts in the background: wait until it answers, as the console
-        # would, then make uvicorn complain while "the console owns the terminal".
+        # The demo sandbox starts in the background once the first frame is painted: paint
+        # it, wait until the sandbox answers, as the console would, then make uvicorn
+        # complain while "the console owns the terminal".
         import time
 
+        FIRST_FRAME.set()
         deadline = time.monotonic() + 120
         while True:
             try:
@@ -665,6 +668,7 @@ def test_the_demo_sandbox_can_be_found_and_keeps_its_key(
         """Inside the running demo: what locate and the palette say."""
         assert app.sandbox_access is not None
         access = app.sandbox_access
+        FIRST_FRAME.set()  # the console's first frame: the sandbox may start
         deadline = time.monotonic() + 60
         while True:  # the sandbox starts beside the console
             try:
