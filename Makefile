@@ -39,6 +39,17 @@ demo: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/frontdesk sandbox serve
 
+# The browser test's Chromium and its driver: Debian's packages, installed when missing (as
+# root, or through sudo without a password); `make test` then requires them.
+BROWSER := /usr/bin/chromium /usr/bin/chromedriver
+$(BROWSER) &:
+	@echo "installing Debian's chromium and chromium-driver for the browser test"
+	@sudo=$$(test "$$(id -u)" = 0 || echo "sudo -n"); \
+	$$sudo apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 \
+		|| { $$sudo apt-get update -q >/dev/null 2>&1 \
+			&& $$sudo apt-get install -y -q chromium chromium-driver >/dev/null 2>&1; } \
+		|| echo "could not install chromium: the browser test will fail" >&2
+
 # The gates (ruff, mypy --strict, the layer contracts: seconds when their caches are warm, some
 # 20 s on a fresh clone) run beside the suite rather than before it, so that their CPU is spent
 # while the suite starts up instead of ahead of it; their report is printed when the suite ends.
@@ -47,14 +58,14 @@ serve: $(STAMP)
 # tests/conftest.py). Bytecode is written even where the environment says not to: otherwise
 # every worker and every console or sandbox the tests start as a process compiles the same
 # modules again.
-test: $(STAMP)
+test: $(STAMP) $(BROWSER)
 	@run=$$(mktemp -d); trap 'rm -rf "$$run"' EXIT; \
 	{ $(BIN)/ruff check src tests bench && $(BIN)/mypy \
 		&& $(BIN)/lint-imports --cache-dir $(VENV)/import_linter_cache; } >"$$run/gates" 2>&1 \
 		|| { touch "$$run/failed"; test -s "$$run/suite" && kill -INT "$$(cat "$$run/suite")"; } & \
 	env -u PYTHONDONTWRITEBYTECODE sh -c \
 		'test -e "$$1/failed" && exit 1; echo $$$$ >"$$1/suite"; shift; exec "$$@"' sh "$$run" \
-		$(BIN)/python -m pytest -n 3 --dist worksteal -q; suite=$$?; \
+		FRONTDESK_BROWSER_TEST=required $(BIN)/python -m pytest -n 3 --dist worksteal -q; suite=$$?; \
 	wait; cat "$$run/gates"; \
 	if test -e "$$run/failed"; then echo "make test: a gate failed (its report is above)" >&2; exit 1; fi; \
 	exit $$suite

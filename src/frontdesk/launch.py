@@ -163,9 +163,16 @@ def terminal_input() -> Iterator[None]:
     Textual reads keys from ``sys.__stdin__``; a pipe or ``/dev/null`` there is at its end at
     once, and its reader then wakes without pause, burning a core. So while the console runs,
     keys are read from the controlling terminal (``/dev/tty``) as other terminal programs do,
-    or, without one, from a pipe that never ends (no keys, no spinning).
+    or, without one, from a pipe that never ends (no keys, no spinning). A driver chosen by
+    the environment (a browser tab's, :func:`startup.driver_from_environment`) reads its own
+    standard input, which is left alone.
     """
+    from .startup import driver_from_environment
+
     original = sys.__stdin__
+    if driver_from_environment():
+        yield
+        return
     try:
         if original is not None and os.isatty(original.fileno()):
             yield

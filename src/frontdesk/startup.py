@@ -15,12 +15,16 @@ frame for the interpreter (the demo's sandbox starts then).
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Callable
 
 from . import collection_pause
 
-__all__ = ["FIRST_FRAME", "hold_gc", "release_gc"]
+__all__ = ["DRIVER_ENV", "FIRST_FRAME", "driver_from_environment", "hold_gc", "release_gc"]
+
+#: where Textual reads a driver chosen from outside (textual-serve sets its web driver there)
+DRIVER_ENV = "TEXTUAL_DRIVER"
 
 #: the start-up's hold of the collector (:mod:`frontdesk.collection_pause`), while it lasts
 _release: Callable[[], None] | None = None
@@ -50,3 +54,12 @@ def release_gc() -> None:
         if _paused:
             gc.freeze()
         release()
+
+
+def driver_from_environment() -> bool:
+    """Whether the console's driver was chosen from outside (:data:`DRIVER_ENV`): then
+    Textual's own choice stands, and standard input belongs to that driver. ``frontdesk web``
+    runs each browser tab's console so, with Textual's web driver speaking to the page over
+    standard input and output; in a terminal the console uses its own driver and reads keys
+    from the terminal."""
+    return bool(os.environ.get(DRIVER_ENV))

@@ -6,6 +6,7 @@
                                                         FRONTDESK_API_KEY or --key-file)
     frontdesk demo [--reset] [--chaos] [--seed N]       the console on a local demo sandbox
     frontdesk login / logout / profiles / locate        profiles, keys, where files live
+    frontdesk web [--port P] [-- CONSOLE OPTIONS]       the console in a browser tab (web.py)
     frontdesk sandbox serve|reset …                     the sandbox alone (sandbox/cli.py)
 
 Errors are printed for people, one line with the fix, never a traceback; exit codes are for
@@ -14,7 +15,7 @@ rotating file whose formatter masks every key the process uses, and while the co
 nothing at all is written to the terminal but the console itself.
 
 One module per command (``console``, ``demo``, ``login``, ``logout``, ``profiles``,
-``locate``), the entry point in ``main``, the log file in ``logs`` and what they share in
+``locate``, ``web``), the entry point in ``main``, the log file in ``logs`` and what they share in
 ``common``. Importing the package stays cheap (no Textual, FastAPI, uvicorn or httpx): every
 command imports what it needs when it runs.
 """

@@ -21,7 +21,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.worker import Worker
 
-from ..startup import release_gc
+from ..startup import driver_from_environment, release_gc
 from ..store.connection import Link
 from ..store.session import describe_presence
 from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
@@ -418,8 +418,9 @@ __all__ = ["BINDING_OWNERS", "FrontdeskApp"]
 
 def _terminal_driver() -> type[Driver] | None:
     """Textual's Linux driver reading Esc + key as two keys (``tui/terminal_keys.py``); on
-    other systems Textual's own."""
-    if sys.platform == "win32":
+    other systems, or when the environment chose a driver (the web driver of a browser tab),
+    Textual's own choice."""
+    if sys.platform == "win32" or driver_from_environment():
         return None
     from .terminal_keys import FrontdeskDriver
 
