@@ -44,7 +44,7 @@ _ROUNDS = 5
 
 
 def _new_loop() -> asyncio.AbstractEventLoop:
-    """uvloop's event loop when it is installed (it comes with uvicorn[standard]), else
+    """uvloop's event loop when it is installed (a dependency on CPython outside Windows), else
     asyncio's."""
     try:
         import uvloop
