@@ -1,5 +1,6 @@
-"""A small TOML writer for the subset the settings use, and a merge that changes a
-hand-edited file in place (with tomlkit, loaded only when saving)."""
+"""The settings' one TOML writer: tomlkit, loaded only when saving, writing new files and
+changing hand-edited ones in place (their comments and layout kept), with the escaping the
+settings need (control and invisible format characters written as escapes)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,6 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-#: a key TOML allows bare (a pattern string: compiled by ``re``'s cache on the first write, not at
-#: start-up)
-_BARE_KEY = r"^[A-Za-z0-9_-]+$"
 _ESCAPES = {
     '"': '\\"',
     "\\": "\\\\",
@@ -39,11 +37,6 @@ def _toml_string(value: str) -> str:
     return "".join(out)
 
 
-def _toml_key(key: str) -> str:
-    """A key written bare when TOML allows it, quoted otherwise (e.g. ``"inbox.claim"``)."""
-    return key if re.fullmatch(_BARE_KEY, key) else _toml_string(key)
-
-
 def _toml_value(value: object) -> str:
     """A scalar or a list of scalars as TOML text."""
     if isinstance(value, bool):
@@ -66,20 +59,19 @@ def _toml_value(value: object) -> str:
 def dumps_toml(data: Mapping[str, object]) -> str:
     """Serialise nested mappings of strings, numbers, booleans and lists of those to TOML.
 
-    Enough for :class:`Settings`; ``None`` values are skipped (TOML has no null). Sub-mappings
-    become ``[table]`` sections after the plain values of their parent.
+    Enough for :class:`Settings`; ``None`` values are skipped (TOML has no null). A new file
+    is written by the same writer as a changed one (:func:`merge_toml` into an empty
+    document), so both escape and lay out alike.
     """
-    lines: list[str] = []
-    _write_table(lines, (), data)
-    return "\n".join(lines).lstrip("\n") + "\n"
+    return merge_toml("", data)
 
 
 def merge_toml(current: str, data: Mapping[str, object]) -> str:
     """``current`` TOML text changed to hold exactly ``data``, keeping its comments and layout.
 
-    Values equal to what the text holds are left as written; changed ones are written as
-    :func:`dumps_toml` would (the same escaping) in place, keeping their comment. Text that is
-    not valid TOML is replaced by :func:`dumps_toml` of ``data``.
+    Values equal to what the text holds are left as written; changed ones are written in
+    place (control and invisible format characters escaped, so they stay visible), keeping
+    their comment. Text that is not valid TOML is replaced by a new file holding ``data``.
     """
     import tomlkit  # only when saving: not on the way to the first frame
     from tomlkit.exceptions import TOMLKitError
@@ -87,9 +79,10 @@ def merge_toml(current: str, data: Mapping[str, object]) -> str:
     try:
         document = tomlkit.parse(current)
     except TOMLKitError:
-        return dumps_toml(data)
+        document = tomlkit.document()
     _merge_table(document, data)
-    return _space_tables(tomlkit.dumps(document))
+    text = _space_tables(tomlkit.dumps(document)).lstrip("\n")
+    return text if text.endswith("\n") or not text else text + "\n"
 
 
 #: a table header line (a pattern string, compiled on the first write)
@@ -141,19 +134,3 @@ def _plain(item: Any) -> Any:
     """A tomlkit item as plain Python values (for comparing what a file holds)."""
     unwrap = getattr(item, "unwrap", None)
     return unwrap() if unwrap is not None else item
-
-
-def _write_table(lines: list[str], prefix: tuple[str, ...], table: Mapping[str, object]) -> None:
-    """Append one table's plain values (under its header) and then its sub-tables."""
-    scalars = [(k, v) for k, v in table.items() if v is not None and not isinstance(v, Mapping)]
-    tables = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
-    for key, _ in table.items():
-        if not isinstance(key, str):
-            raise TypeError(f"TOML keys must be strings, not {type(key).__name__}")
-    if prefix and (scalars or not tables):
-        lines.append("")
-        lines.append("[" + ".".join(_toml_key(part) for part in prefix) + "]")
-    for key, value in scalars:
-        lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
-    for key, value in tables:
-        _write_table(lines, (*prefix, key), value)
