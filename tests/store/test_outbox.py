@@ -474,13 +474,6 @@ async def sandbox_client(sandbox: SandboxServer) -> AsyncIterator[httpx.AsyncCli
         yield client
 
 
-def _requires_message_routes(answers: list[str], outbox: Outbox) -> None:
-    """Skip (loudly) while the sandbox's message routes are still being written."""
-    errors = [item.last_error or "" for item in outbox.items()]
-    if "404" in answers and any("No such route" in error for error in errors):
-        pytest.skip("awaits the sandbox's POST /v1/conversations/{id}/messages")
-
-
 async def test_exactly_once_when_the_answer_is_lost(
     sandbox: SandboxServer, sandbox_client: httpx.AsyncClient, local: LocalStore
 ) -> None:
@@ -491,7 +484,6 @@ async def test_exactly_once_when_the_answer_is_lost(
 
     sandbox.faults.drop_after_commit(methods=("POST",))
     assert await outbox.flush() == 0
-    _requires_message_routes(answers, outbox)
     [stored] = outbox.items()
     assert (stored.state, stored.attempts, stored.external_id) == ("pending", 1,
                                                                     item.external_id)
@@ -531,7 +523,6 @@ async def test_run_retries_through_a_503_against_the_sandbox(
     try:
         item = outbox.enqueue(conversation_id, payload("Back online", agent_id))
         await changes.until(lambda: outbox.pending_count == 0)  # sent, or refused
-        _requires_message_routes(answers, outbox)
     finally:
         runner.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -550,7 +541,6 @@ async def test_a_refusal_from_the_sandbox_stays_visible(
     stranger = "0b5e3c9a-1f2d-4e6b-8a7c-9d0e1f2a3b4c"  # not a user of the organisation
     item = outbox.enqueue(conversation_id, payload("who am I?", stranger))
     assert await outbox.flush() == 0
-    _requires_message_routes(answers, outbox)
     [failed] = outbox.items()
     assert failed.state == "failed" and answers == ["400"]
     assert failed.last_error is not None and stranger in failed.last_error
