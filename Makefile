@@ -63,9 +63,9 @@ test: $(STAMP) $(BROWSER)
 	{ $(BIN)/ruff check src tests bench && $(BIN)/mypy \
 		&& $(BIN)/lint-imports --cache-dir $(VENV)/import_linter_cache; } >"$$run/gates" 2>&1 \
 		|| { touch "$$run/failed"; test -s "$$run/suite" && kill -INT "$$(cat "$$run/suite")"; } & \
-	env -u PYTHONDONTWRITEBYTECODE sh -c \
+	env -u PYTHONDONTWRITEBYTECODE FRONTDESK_BROWSER_TEST=required sh -c \
 		'test -e "$$1/failed" && exit 1; echo $$$$ >"$$1/suite"; shift; exec "$$@"' sh "$$run" \
-		FRONTDESK_BROWSER_TEST=required $(BIN)/python -m pytest -n 3 --dist worksteal -q; suite=$$?; \
+		$(BIN)/python -m pytest -n 3 --dist worksteal -q; suite=$$?; \
 	wait; cat "$$run/gates"; \
 	if test -e "$$run/failed"; then echo "make test: a gate failed (its report is above)" >&2; exit 1; fi; \
 	exit $$suite
