@@ -89,6 +89,14 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             assert hook["name"] == "Billing" and hook["enabled"] == 1
             assert set(json.loads(hook["events"])) == wanted
             assert hook["authorization"] == "Bearer tok-9"
+            # its secret key shows once, to copy into the receiver; s hides it
+            secret = hook["secret_key"]
+            title_of = screen.query_one("#webhook-status-title", Label)
+            assert f"Secret key (s hides it):\n{secret}" in str(title_of.render())
+            screen.query_one("#webhooks-table", DataTable).focus()
+            await console.burst(pilot, "s")
+            await settle(pilot)
+            assert secret not in str(title_of.render())
 
             # an event happens: the receiver gets it, the section shows how it went
             open_one = console.sandbox.query(
@@ -119,8 +127,6 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
 
             # s: the secret key a receiver checks signatures with, shown only when asked
             screen.query_one("#webhooks-table", DataTable).focus()
-            secret = hook["secret_key"]
-            title_of = screen.query_one("#webhook-status-title", Label)
             assert secret not in str(title_of.render())
             await console.burst(pilot, "s")
             await settle(pilot)

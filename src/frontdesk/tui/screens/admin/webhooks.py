@@ -2,7 +2,8 @@
 highlighted one's last delivery of each event (the URL and the receiver's answer take the
 width there is, so the section reads at 100 columns). ``n`` creates one (a form, then the
 events to send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``s`` shows
-its secret key (hidden until asked for), ``space`` turns it on or off, ``d`` deletes it
+its secret key (shown once when it is created, to copy into the receiver; hidden afterwards
+until asked for), ``space`` turns it on or off, ``d`` deletes it
 (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows that event's delivery
 log with what was sent."""
 
@@ -52,8 +53,10 @@ class WebhooksPane(AdminPane):
         self.hooks: dict[str, WebhookSubscription] = {}
         self.statuses: list[EventDeliveryStatus] = []
         self._filled_at = 0
-        #: the subscription whose secret key is shown (``s``), None: every secret hidden
+        #: the subscription whose secret key is shown (``s``, or just created), None: every
+        #: secret hidden; hidden again once its deliveries were shown and another's are
         self.secret_shown: str | None = None
+        self._secret_seen = False
 
     def _name_width(self) -> int:
         return min(30, max(16, self.size.width // 3))
@@ -169,6 +172,10 @@ class WebhooksPane(AdminPane):
             title.update(safe(message.refusal.reason))
             return
         hook, statuses = message.about, message.value
+        if hook.id == self.secret_shown:
+            self._secret_seen = True
+        elif self._secret_seen:  # the highlight left it: masked again
+            self.secret_shown, self._secret_seen = None, False
         failed = sum(1 for s in statuses if s.delivery_status.success is False)
         title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
                           f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
@@ -204,7 +211,10 @@ class WebhooksPane(AdminPane):
                     str(values.get("name", "")), str(values.get("url", "")), add,
                     str(values.get("token", "")), bool(values.get("enabled", True)))
                 self.notify(f"Webhook {one_line(hook.name, 40)} created with "
-                            f"{len(hook.subscribed_events)} events.", markup=False)
+                            f"{len(hook.subscribed_events)} events: its secret key shows "
+                            "below this once, to copy into the receiver (s hides it).",
+                            markup=False)
+                self.secret_shown, self._secret_seen = hook.id, False
                 self.reload(select=hook.id)
 
             self.app.push_screen(MembersScreen(
@@ -334,6 +344,7 @@ class WebhooksPane(AdminPane):
         if hook is None:
             return
         self.secret_shown = None if self.secret_shown == hook.id else hook.id
+        self._secret_seen = False
         self.show_status()
 
     def open_log(self) -> None:
