@@ -1,6 +1,7 @@
 """Team mode's load column: every shown agent's open conversations counted in as many searches
 as the number of agents has bits (25 agents: 5), all of them in one tick, and the next tick
-follows what moved (a conversation taken from one agent by another, one closed)."""
+follows what moved (a conversation taken from one agent by another, one closed); a renamed
+agent's row follows the rename."""
 
 from __future__ import annotations
 
@@ -65,5 +66,12 @@ async def test_one_tick_counts_every_agent_in_a_few_searches_and_follows_changes
         assert now[giver] == expected[giver] - 1 and now[taker] == expected[taker] + 1
         assert loads == tuple(Load(agent_id, n) for agent_id, n in sorted(now.items()))
         assert team.loads[taker].open == expected[taker] + 1
+
+        # an agent renamed (People → Agents) shows the new name at the next presence tick
+        await session.directory.load()
+        await session.live.refresh(PRESENCE_TOPIC)
+        await session.people.update_agent(taker, {"display_name": "Renamed Agent"})
+        snapshot = await session.live.refresh(PRESENCE_TOPIC)
+        assert [row.name for row in snapshot.rows if row.agent_id == taker] == ["Renamed Agent"]
     finally:
         await session.close()

@@ -227,9 +227,8 @@ class TeamWatch:
         """Know the name and email of everyone in ``presences`` (as far as cheaply possible)."""
         directory = self._directory
         names = self._names
-        for agent in directory.agents.values():
-            if agent.id not in names:
-                names[agent.id] = (agent.display_name, agent.email)
+        for agent in directory.agents.values():  # the directory's are the freshest (a rename)
+            names[agent.id] = (agent.display_name, agent.email)
         unknown = [p.user_id for p in presences if p.user_id not in names]
         if team_id is not None and (team_id not in self._team_members or unknown):
             await self._load_team_members(team_id, priority)
