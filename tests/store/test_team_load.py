@@ -72,6 +72,7 @@ async def test_one_tick_counts_every_agent_in_a_few_searches_and_follows_changes
         await session.live.refresh(PRESENCE_TOPIC)
         await session.people.update_agent(taker, {"display_name": "Renamed Agent"})
         snapshot = await session.live.refresh(PRESENCE_TOPIC)
+        assert snapshot is not None
         assert [row.name for row in snapshot.rows if row.agent_id == taker] == ["Renamed Agent"]
     finally:
         await session.close()
