@@ -104,7 +104,10 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await app.session.client.conversations.close(open_one)
             console.sandbox.run_pending()
             assert receiver.events() == ["ConversationClosed"]
-            await pilot.press("r")
+            # no r: the section's deliveries are polled while it is in front
+            topic = app.session.live.topic("webhooks:status")
+            assert topic is not None and topic.active
+            await app.session.live.refresh("webhooks:status")
             await settle(pilot)
             status = screen.query_one("#webhook-status", DataTable)
             assert [str(k.value) for k in status.rows] == ["ConversationClosed",
@@ -178,6 +181,18 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await pilot.press("y")
             await settle(pilot)
             assert hooks(console) == []
+
+            # none while the section is hidden: another mode, another section
+            await pilot.press("1")
+            await settle(pilot)
+            assert not topic.active
+            await pilot.press("5")
+            await settle(pilot)
+            assert topic.active
+            screen.query_one("#admin-menu").focus()
+            await console.burst(pilot, "up")
+            await settle(pilot)
+            assert screen.section != "webhooks" and not topic.active
 
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]

@@ -5,7 +5,8 @@ events to send), ``e`` edits its name, URL and token, ``v`` chooses its events, 
 its secret key (shown once when it is created, to copy into the receiver; hidden afterwards
 until asked for), ``space`` turns it on or off, ``d`` deletes it
 (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows that event's delivery
-log with what was sent."""
+log with what was sent. The last deliveries stay current while the section is in front (the
+store's ``webhooks:status`` topic, a request every 15 s; none while it is hidden)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 
 from ....api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscription
 from ....store.errors import Refused
-from ....store.webhooks import EVENTS
+from ....store.webhooks import EVENTS, STATUS_TOPIC, Deliveries
 from ....text import one_line, safe
 from ...answers import Regarding, Returned, answer_of, refusal_of
 from ...widgets.safe import DataTable, Label
@@ -47,6 +48,7 @@ class WebhooksPane(AdminPane):
     """The webhooks section."""
 
     TITLE = "Webhooks"
+    TOPICS = (STATUS_TOPIC,)
 
     def __init__(self) -> None:
         super().__init__("webhooks")
@@ -151,11 +153,19 @@ class WebhooksPane(AdminPane):
     def show_status(self) -> None:
         """Read the highlighted subscription's last deliveries."""
         hook = self.current
+        session_of(self).webhooks.followed = hook.id if hook is not None else None
         if hook is None:
             self.statuses = []
             self.query_one("#webhook-status", DataTable).clear()
             return
         self._status(hook)
+
+    def on_store_change(self, topic: str, value: object) -> None:
+        """The followed subscription's deliveries changed: shown without a request."""
+        hook, deliveries = self.current, STATUS_TOPIC.of(topic, value)
+        if isinstance(deliveries, Deliveries) and hook is not None \
+                and deliveries.webhook_id == hook.id:
+            self.post_message(self.StatusRead(hook, list(deliveries.statuses)))
 
     class StatusRead(Regarding[WebhookSubscription, list[EventDeliveryStatus]]):
         """The last delivery of each of a subscription's events was read."""
