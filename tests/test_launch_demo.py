@@ -1,11 +1,15 @@
-"""The demo's target is made without loading the sandbox (it starts after the first frame)."""
+"""The demo's target is made without loading the sandbox (it starts after the first frame);
+its sandbox keeps its port from one start to the next."""
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from frontdesk import launch
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
@@ -22,6 +26,8 @@ def test_the_first_demo_makes_its_key_without_loading_the_sandbox(tmp_path: Path
     frame, the sandbox's server (FastAPI, uvicorn) loads only after it."""
     probe = """
 import sys
+import pytest
+
 from frontdesk import launch
 db_path, _ = launch.demo_paths()
 key = launch._demo_key(db_path)
@@ -57,3 +63,16 @@ print(launch._first_frame_or_stop(threading.Event()))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, env=env,
                           timeout=60, check=False)
     assert done.stdout.decode().split() == ["False", "[]", "True"], done.stderr.decode()[-2000:]
+
+
+def test_the_demo_keeps_its_port_from_one_start_to_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRONTDESK_HOME", str(tmp_path / "home"))
+    first = launch.demo_port()
+    assert launch.demo_port() == first  # the next start: the same address
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", first))
+        taken.listen(1)
+        other = launch.demo_port()  # someone holds it: another port, noted
+        assert other != first
+    assert launch.demo_port() == other

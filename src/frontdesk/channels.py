@@ -39,6 +39,10 @@ CHANNEL_NAMES: Final[dict[str, str]] = {
     "SmsAttributes": "SMS",
     "WhatsAppAttributes": "WhatsApp",
     "PhoneAttributes": "Phone",
+    # chat bots' channels (a queue's availability)
+    "adachat": "Ada chat",
+    "kindlychat": "Kindly chat",
+    "digitalgeniuschat": "DigitalGenius chat",
 }
 
 #: conversation channels whose conversations take no messages (calls, voicemail, …)

@@ -101,6 +101,36 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(sock.getsockname()[1])
 
 
+def demo_port_file() -> Path:
+    """Where the demo notes the port its sandbox listened on (kept across ``--reset``)."""
+    return data_dir() / "demo.port"
+
+
+def demo_port() -> int:
+    """The port of the demo's sandbox: the one it had last time when nobody holds it now,
+    so that curl commands and scripts written against the demo keep working from one start
+    to the next; else a free one, noted for the next start."""
+    path = demo_port_file()
+    try:
+        last = int(path.read_text("ascii").strip())
+    except (OSError, ValueError):
+        last = 0
+    if 1024 <= last <= 65535:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+            try:
+                sock.bind(("127.0.0.1", last))
+            except OSError:
+                pass
+            else:
+                return last
+    port = free_port()
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{port}\n", "ascii")
+    return port
+
+
 def local_store_path(profile: str) -> Path:
     """The console's local database for a profile (drafts, outbox, cache)."""
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in profile) or "default"
@@ -263,7 +293,7 @@ def demo_sandbox(*, chaos: bool = False, seed: int = 1) -> Iterator[Target]:
     from .sandbox.key_file import key_file_for
 
     db_path, _ = demo_paths()
-    port = free_port()
+    port = demo_port()
     key = _demo_key(db_path)
     base_url = f"http://127.0.0.1:{port}"
     ready = threading.Event()

@@ -182,11 +182,15 @@ async def test_service_down_then_back_and_quitting_asks_about_unsent_replies(
             # A reply written now waits in the outbox; quitting asks first, and "no" stays.
             chat = next(cid for cid in rows if session.inbox.records[cid].channel == "WidgetChat")
             session.send_reply(chat, REPLY)
+            other = next(cid for cid in rows if cid != chat)
+            session.local.save_draft(other, "Half a reply")
             await pilot.pause()
             await pilot.press("ctrl+q")
             question = app.screen
             assert isinstance(question, ConfirmScreen)
             assert "still waiting" in question.question
+            assert "Your 1 draft is kept too." in question.detail  # said, not left to guess
+            session.local.delete_draft(other)
             await pilot.press("n")
             assert_alive(app)
         finally:

@@ -19,6 +19,7 @@ import pytest
 
 from frontdesk import cli
 from frontdesk.sandbox import cli as sandbox_cli
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 
 STARTUP_TIMEOUT = 60.0
 STOP_TIMEOUT = 10.0
@@ -90,6 +91,10 @@ def test_serve_prints_what_a_client_needs_and_stops_on_sigint(
     assert process.value("integrations URL") == [base + "/integrations"]
     [key] = process.value("API key")
     assert any(f'curl -H "Authorization: {key}" {base}/v1/tags' in line
+               for line in process.seen)
+    # which agent the console signs in as, and how
+    assert process.value("sign in as") == [DEMO_AGENT_EMAIL]
+    assert any(f"frontdesk login --base-url {base} --as {DEMO_AGENT_EMAIL}" in line
                for line in process.seen)
     answer = httpx.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
     assert answer.status_code == 200

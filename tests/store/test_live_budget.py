@@ -146,7 +146,7 @@ async def test_an_agent_watching_everything_polls_at_most_one_request_a_second(
 
 @pytest.mark.parametrize("topics", [
     ("queues", "position", "presence:me", "hours"),
-    ("team:presence", "team:list", "presence:me", "hours"),
+    ("team:presence", "team:list", "team:load", "presence:me", "hours"),
 ], ids=["queues-mode", "team-mode"])
 async def test_queues_and_team_modes_poll_at_most_one_request_a_second(
         limited_sandbox: SandboxServer, tmp_path: Path, topics: tuple[str, ...]) -> None:

@@ -5,6 +5,7 @@ contact endpoint details (and the deprecated listing), anonymisation requests.""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from textual.pilot import Pilot
@@ -289,7 +290,12 @@ async def ratings_panel_offers_submits_and_reads_the_deprecated_path(console: Co
     [offer] = console.sandbox.query("SELECT id, rating_type, status FROM ratings "
                                     "WHERE conversation_id = ?", (conversation,))
     assert offer["rating_type"] == "Nps" and offer["status"] == "Offered"
-    assert panel.query_one("#ratings-table", DataTable).row_count == 1
+    ratings = panel.query_one("#ratings-table", DataTable)
+    assert ratings.row_count == 1
+    # when it was offered, not the tail of an id nobody reads
+    offered = str(ratings.get_row_at(0)[0])
+    assert offer["id"][-8:] not in offered and re.fullmatch(r"\w{3} \d\d \w{3} \d\d:\d\d",
+                                                          offered), offered
     [submit] = [c for c in panel.palette_commands() if c[0] == "Submit a rating result"]
     submit[2]()
     await settle(pilot)

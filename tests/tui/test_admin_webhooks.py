@@ -89,6 +89,14 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             assert hook["name"] == "Billing" and hook["enabled"] == 1
             assert set(json.loads(hook["events"])) == wanted
             assert hook["authorization"] == "Bearer tok-9"
+            # its secret key shows once, to copy into the receiver; s hides it
+            secret = hook["secret_key"]
+            title_of = screen.query_one("#webhook-status-title", Label)
+            assert f"Secret key (s hides it):\n{secret}" in str(title_of.render())
+            screen.query_one("#webhooks-table", DataTable).focus()
+            await console.burst(pilot, "s")
+            await settle(pilot)
+            assert secret not in str(title_of.render())
 
             # an event happens: the receiver gets it, the section shows how it went
             open_one = console.sandbox.query(
@@ -96,7 +104,10 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await app.session.client.conversations.close(open_one)
             console.sandbox.run_pending()
             assert receiver.events() == ["ConversationClosed"]
-            await pilot.press("r")
+            # no r: the section's deliveries are polled while it is in front
+            topic = app.session.live.topic("webhooks:status")
+            assert topic is not None and topic.active
+            await app.session.live.refresh("webhooks:status")
             await settle(pilot)
             status = screen.query_one("#webhook-status", DataTable)
             assert [str(k.value) for k in status.rows] == ["ConversationClosed",
@@ -119,8 +130,6 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
 
             # s: the secret key a receiver checks signatures with, shown only when asked
             screen.query_one("#webhooks-table", DataTable).focus()
-            secret = hook["secret_key"]
-            title_of = screen.query_one("#webhook-status-title", Label)
             assert secret not in str(title_of.render())
             await console.burst(pilot, "s")
             await settle(pilot)
@@ -172,6 +181,18 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             await pilot.press("y")
             await settle(pilot)
             assert hooks(console) == []
+
+            # none while the section is hidden: another mode, another section
+            await pilot.press("1")
+            await settle(pilot)
+            assert not topic.active
+            await pilot.press("5")
+            await settle(pilot)
+            assert topic.active
+            screen.query_one("#admin-menu").focus()
+            await console.burst(pilot, "up")
+            await settle(pilot)
+            assert screen.section != "webhooks" and not topic.active
 
 
 SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]

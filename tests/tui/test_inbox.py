@@ -23,6 +23,7 @@ from frontdesk.tui.screens.inbox.open_conversation import (
     OpenConversationScreen,
     parse_conversation_id,
 )
+from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.screens.shared.pickers import PromptScreen
 from frontdesk.tui.widgets.conversation_list import ConversationList
 from frontdesk.tui.widgets.preview_pane import PreviewPane
@@ -331,18 +332,42 @@ async def new_email_conversation_checks_then_creates(console: Console, pilot: Pi
     assert made[0]["id"] in session.inbox.records
 
 
-async def new_conversation_keeps_the_form_when_refused(console: Console, pilot: Pilot[Any]) -> None:
+async def new_conversation_to_a_new_address_offers_to_create_them(console: Console,
+                                                               pilot: Pilot[Any]) -> None:
+    """An address no end user has: the form asks whether to create them; no keeps the form
+    as typed (nothing created), yes creates the end user and the conversation with them."""
     app = app_of(pilot)
+    address = "new.customer@nowhere.example"
     form = await open_new_conversation(pilot)
-    form.query_one("#email-requester", Input).value = "nobody@nowhere.example"
-    form.query_one("#email-subject", Input).value = "Hello"
-    form.query_one("#email-body").text = "Hi"  # type: ignore[attr-defined]
+    form.query_one("#email-requester", Input).value = address
+    form.query_one("#email-subject", Input).value = "Welcome"
+    form.query_one("#email-body").text = "Hi, welcome aboard."  # type: ignore[attr-defined]
     await pilot.press("ctrl+s")
     await app.workers.wait_for_complete()
     await pilot.pause()
-    assert app.screen is form
-    assert "nobody@nowhere.example" in str(form.query_one("#new-error").render())
-    assert form.query_one("#email-subject", Input).value == "Hello"
+    assert isinstance(app.screen, ConfirmScreen)
+    assert address in str(app.screen.query_one("#question").render())
+    await pilot.press("n")
+    await pilot.pause()
+    assert app_of(pilot).screen is form  # the question closed
+    assert "Nothing was created" in str(form.query_one("#new-error").render())
+    assert form.query_one("#email-subject", Input).value == "Welcome"
+    assert not console.sandbox.query("SELECT id FROM users WHERE email = ?", (address,))
+    await pilot.press("ctrl+s")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert isinstance(app.screen, ConfirmScreen)
+    await pilot.press("y")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    assert not isinstance(app.screen, (NewConversationScreen, ConfirmScreen)), \
+        str(form.query_one("#new-error").render())
+    users = console.sandbox.query("SELECT id FROM users WHERE kind = 'enduser' AND email = ?",
+                                  (address,))
+    assert len(users) == 1
+    made = console.sandbox.query("SELECT requester_id FROM conversations WHERE subject = ?",
+                                 ("Welcome",))
+    assert [row["requester_id"] for row in made] == [users[0]["id"]]
 
 
 async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -658,15 +683,15 @@ async def test_reading_the_inbox(console: Console) -> None:
 
 
 async def test_new_conversations(console: Console) -> None:
-    """The new-conversation form: an email (checked, then created), a refusal keeping the
-    form, an import, a chat that needs a widget id."""
+    """The new-conversation form: an email (checked, then created), a new address (asked,
+    refused then created), an import, a chat that needs a widget id."""
     async def start(pilot: Pilot[Any]) -> None:
         await settle(console, pilot)
 
     await console.walk((100, 40),
                        import_checks_the_json_then_imports_from_the_form,
                        new_email_conversation_checks_then_creates,
-                       new_conversation_keeps_the_form_when_refused,
+                       new_conversation_to_a_new_address_offers_to_create_them,
                        new_chat_needs_a_widget_id,
                        start=start, between=console.fresh_inbox)
 

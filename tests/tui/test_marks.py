@@ -29,6 +29,10 @@ def test_only_a_plain_hex_colour_becomes_a_style() -> None:
     text = tags_text(["billing", "[bold]x[/]"], ["#E53935", "on red"], 40)
     assert text.plain == "billing, [bold]x[/]"
     assert [span.style for span in text.spans] == [Style(color="#e53935")]
+    # black (or white) alone would vanish on a dark (or light) theme: it gets a chip
+    assert tag_style("#000000") == Style(color="#000000", bgcolor="#c8c8c8")
+    assert tag_style("#111111") == Style(color="#111111", bgcolor="#c8c8c8")
+    assert tag_style("#FFFFFF") == Style(color="#ffffff", bgcolor="#3a3a3a")
 
 
 def colored(console: Console, known: dict[int, tuple[str, ...]]) -> tuple[int, str, str]:

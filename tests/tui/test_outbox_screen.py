@@ -4,15 +4,17 @@ inbox afterwards."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from textual.widgets import DataTable
 
 from frontdesk.store.outbox import OutboxItem
 from frontdesk.store.outbox_payloads import note_payload, reply_payload
+from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
-from frontdesk.tui.screens.inbox.outbox import OutboxScreen, item_cells
+from frontdesk.tui.screens.inbox.outbox import OutboxScreen, item_cells, waited
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.conversation_cells import DRAFT_MARK
@@ -129,3 +131,6 @@ def test_a_note_in_the_outbox_is_marked_as_a_note() -> None:
                        "Refused", 0.0, 0.0)
     assert item_cells(note, 40)[-1].plain == "◆ note check billing"
     assert item_cells(reply, 40)[-1].plain == "Refused · hello"
+    # its first minute in seconds (seven tries in it do not read as "now"), then as ages
+    assert waited(clock.now() - timedelta(seconds=42)) in ("42 s", "43 s")
+    assert waited(clock.now() - timedelta(minutes=5)) == "5 min"

@@ -252,13 +252,25 @@ async def edit_patch_and_detail(console: Any, pilot: Pilot[Any]) -> None:
                                 (agent["id"],))[0]
     assert row == {"first_name": "Patched", "phone_number": agent["phone_number"]}
     await pilot.press("e")
-    form = await fill(pilot, {"phone_number": ""})
+    form = await fill(pilot, {"phone_number": "", "display_name": "Renamed Agent"})
     await pilot.press("ctrl+s")
     await settle(pilot)
     assert front(app) is screen
     row = console.sandbox.query("SELECT phone_number FROM users WHERE id = ?",
                                 (agent["id"],))[0]
     assert row["phone_number"] is None  # a full update clears what is left empty
+    # the new name stays in the row when the list repaints: here for a presence change
+    online = console.sandbox.query(
+        "SELECT p.user_id FROM presence p JOIN users u ON u.id = p.user_id WHERE "
+        "u.kind = 'agent' AND p.connection_status = 'Online' ORDER BY p.user_id LIMIT 1")[0]
+    now = await app.session.client.agents.presence(online["user_id"])
+    speaking = "Speak" in now.active_channels
+    await app.session.client.agents.set_working_channel(online["user_id"], "Speak",
+                                                        not speaking)
+    await app.session.live.refresh("team:presence")
+    await settle(pilot)
+    table = screen.agents.table
+    assert str(table.get_cell(agent["id"], table.ordered_columns[0].key)) == "Renamed Agent"
     await pilot.press("enter")
     await settle(pilot)
     detail = app.screen

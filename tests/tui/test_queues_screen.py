@@ -86,6 +86,9 @@ async def test_every_queue_with_availability_members_priority_default(console: A
                 assert cell(app, queue["id"], channel) == "Available"
         priorities = {cell(app, q["id"], "priority") for q in queues}
         assert priorities == {"1", "2", "3", "4", "5"}
+        # the chat channels by their names, not the service's identifiers
+        headers = [str(column.label.plain).strip() for column in table(app).ordered_columns]
+        assert headers[-3:] == ["Ada chat", "Kindly chat", "DigitalGenius chat"]
 
 
 def expected_waiting(console: Any, queue_id: str) -> str:

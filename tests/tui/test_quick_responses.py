@@ -71,6 +71,8 @@ async def test_pick_insert_then_delete_in_admin_with_organisation_and_flows(
         assert front(app) is thread
         assert editor.text.endswith("I've issued a full refund. It shows on your statement "
                                     "within 5 working days.")
+        # inserted after the greeting's last word as words of their own, not glued to it
+        assert editor.text.startswith(before + " I've issued"), editor.text
         await console.burst(pilot, "escape", "escape")
         await settle(pilot)
         # Admin → Quick responses: delete one after a question

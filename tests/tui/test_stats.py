@@ -83,7 +83,8 @@ async def test_stats_tiles_filters_and_records(console: Any) -> None:
         assert f"{emails_today}  today" in tile(screen, "created_conversations")
         channels = {str(table.get_row_at(i)[2]) for i in range(table.row_count)}
         assert channels == {"Email"}
-        assert "channel chosen" in str(screen.query_one("#stats-info").render())
+        info = str(screen.query_one("#stats-info").render())
+        assert "Channel: Email" in info and "channel" not in info  # named, not raw
         screen.query_one("#stats-channel", Select).value = "__all__"
         await settle(pilot)
         assert f"{created_today}  today" in tile(screen, "created_conversations")

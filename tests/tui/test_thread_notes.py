@@ -5,6 +5,7 @@ never in its messages, and is drawn among the messages as a note."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from rich.text import Text
@@ -96,6 +97,13 @@ async def history_of_a_conversation_and_the_organisations_activity(
     app = app_of(pilot)
     session = app.session
     assert session is not None
+    queue = console.sandbox.query("SELECT id, name FROM queues ORDER BY name LIMIT 1")[0]
+    tag = console.sandbox.query("SELECT id, name FROM tags WHERE state = 'Active' "
+                                "ORDER BY name LIMIT 1")[0]
+    await session.actions.transfer(cid, queue["id"])
+    await session.actions.set_tags(cid, [tag["id"]], [])
+    until = session.server_now().replace(microsecond=0) + timedelta(days=2)
+    await session.actions.followup(cid, until)
     await session.client.notes.add(cid, "Escalated to <b>\x1b[31mbilling")
 
     def rows(screen: Any) -> list[str]:
@@ -122,6 +130,15 @@ async def history_of_a_conversation_and_the_organisations_activity(
     assert not status.has_class("-error")
     shown = rows(history)
     assert shown and "added an internal note" in shown[0]
+    # where a transfer went, until when a follow-up runs (this console set it), and a tag
+    # added through the API, whose author the service does not record, not blamed on the
+    # system
+    from frontdesk.tui import clock
+
+    assert f"set a follow-up until {clock.shown(until, 'day')}" in shown[1]
+    assert f"not recorded | added the tag {tag['name']}" in shown[2]
+    assert f"transferred the conversation to the queue {queue['name']}" in shown[3]
+    assert "system" not in " ".join(shown[:4])
     assert "\x1b" not in "".join(shown)
     await pilot.press("escape")
     await pilot.pause()

@@ -16,11 +16,13 @@ KEYRING_TIMEOUT = 3.0
 
 COMMANDS_HELP = """commands:
   (none)              open the console on the default profile (first run: connect or demo)
-  demo                the console on a fresh local sandbox with a lively demo organisation
+  demo                the console on a local sandbox with a lively demo organisation (kept
+                      between runs and on the same port; 'demo --reset' starts afresh)
   login               connect to a service: check the key and keep it in the system keyring
   logout              forget a profile and its key
   profiles            list the profiles ('*' marks the default)
-  locate              show where config, settings, data, logs and cache live
+  locate              show where config, settings, data, logs and cache live, and the
+                      running demo's address and API key
   web                 the console in a browser tab on this machine (the web extra)
   sandbox             run the local sandbox alone ('frontdesk sandbox --help')
 

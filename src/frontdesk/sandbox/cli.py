@@ -116,9 +116,10 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--webhooks-anywhere", action="store_true",
                        help="deliver webhooks to any host (default: loopback addresses only)")
     reset = commands.add_parser(
-        "reset", help="delete the sandbox's database",
-        description="Delete the sandbox's database (and its -wal and -shm files); the next "
-        "'serve' seeds a new one.")
+        "reset", help="delete the database 'serve' uses (the demo's: 'frontdesk demo --reset')",
+        description="Delete the database 'sandbox serve' uses (and its -wal and -shm files); "
+        "the next 'serve' seeds a new one. The demo keeps its own: 'frontdesk demo --reset' "
+        "starts it afresh.")
     reset.add_argument("--db", type=Path, default=None,
                        help="database file (default: sandbox.db in the user data directory)")
     listen = commands.add_parser(
@@ -347,10 +348,18 @@ def _banner(server: SandboxServer, db: Path, seeded: str | None,
     ]
     if args.chaos:
         lines.append("  chaos             on (latency, 503, 429, dropped responses)")
+    from .seed.names import DEMO_AGENT_EMAIL  # loaded with the server already
+
+    demo = seeded not in (None, "empty")
+    if demo:
+        lines.append(f"  sign in as        {DEMO_AGENT_EMAIL} (the demo agent; any seeded "
+                     "agent's email will do)")
     lines += [
         "",
         "Try it:",
         f'  curl -H "Authorization: {server.key}" {server.base_url}/v1/tags',
+        *([f"  frontdesk login --base-url {server.base_url} --as {DEMO_AGENT_EMAIL}"
+           "   (asks for the API key)"] if demo else []),
         "",
         "Press Ctrl-C to stop.",
     ]

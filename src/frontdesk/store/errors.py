@@ -32,6 +32,9 @@ class Refusal(StrEnum):
     #: the service could not be reached or did not answer usefully, so nothing was checked
     #: either way (signing in: a console may still open on its cached data)
     UNREACHABLE = "unreachable"
+    #: no end user has the email address given; creating one would do (a new conversation
+    #: to a new customer)
+    UNKNOWN_ADDRESS = "unknown address"
 
 
 class Refused(Exception):

@@ -18,6 +18,7 @@ from ..api.errors import ApiError, InvalidRequest, NotFound
 from ..api.pacing import Priority
 from .connection import Link
 from .errors import Refusal, Refused
+from .people_checks import check_email
 from .topics import INBOX
 
 if TYPE_CHECKING:
@@ -164,19 +165,27 @@ class Finder:
         except ApiError as error:
             raise Refused(f"Could not look up {email}: {error.message}", error=error) from error
         if not page.items:
-            raise Refused(f"No end user has the email address {email}.")
+            raise Refused(f"No end user has the email address {email}.",
+                          kind=Refusal.UNKNOWN_ADDRESS)
         user = page.items[0]
         self._directory.names.setdefault(
             user.id, user.display_name or user.email or user.phone_number or "customer")
         return user
 
-    async def requester(self, given: str) -> EndUser:
-        """The end user meant by ``given`` (an email address or an id)."""
+    async def requester(self, given: str, *, create: bool = False) -> EndUser:
+        """The end user meant by ``given`` (an email address or an id). An address nobody
+        has is refused as :attr:`Refusal.UNKNOWN_ADDRESS`, or, with ``create``, becomes a
+        new end user with that address (a first conversation with a new customer)."""
         given = given.strip()
         if not given:
             raise Refused("Name the requester: an email address or an end user id.")
         if "@" in given:
-            return await self.end_user_by_email(given)
+            try:
+                return await self.end_user_by_email(given)
+            except Refused as refused:
+                if not create or refused.kind is not Refusal.UNKNOWN_ADDRESS:
+                    raise
+            return await self._new_end_user(given)
         try:
             return await self._hub.client.endusers.get(given, priority=Priority.INTERACTIVE)
         except NotFound as error:
@@ -184,6 +193,19 @@ class Finder:
         except ApiError as error:
             raise Refused(f"Could not look up the end user: {error.message}",
                           error=error) from error
+
+    async def _new_end_user(self, email: str) -> EndUser:
+        """A new end user known by this address alone (named by it until someone names
+        them)."""
+        check_email(email)
+        try:
+            user = await self._hub.client.endusers.create(email=email,
+                                                          priority=Priority.INTERACTIVE)
+        except ApiError as error:
+            raise Refused(f"Could not create the end user {email}: {error.message}",
+                          error=error) from error
+        self._directory.names.setdefault(user.id, user.display_name or user.email or email)
+        return user
 
     async def contact_endpoints(self, kind: str) -> list[ContactEndpoint]:
         """The organisation's ``EmailEndpoint`` or ``TelephonyEndpoint`` endpoints (cached)."""

@@ -4,17 +4,19 @@ part of :class:`~.admin.AdminStore`, following its convention."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..api.models import ConversationRating, RatingOffer, RatingResult
 from ..api.models.common import is_uuid
+from ..api.wire_time import parse_wire_time
 from .errors import Refused, refusals
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
     from .hub import Hub
 
-__all__ = ["RATING_RANGES", "RatingCalls"]
+__all__ = ["RATING_RANGES", "RatingCalls", "rating_time"]
 
 #: The values each kind of rating takes (inclusive), and what they mean.
 RATING_RANGES: dict[str, tuple[int, int, str]] = {
@@ -22,6 +24,20 @@ RATING_RANGES: dict[str, tuple[int, int, str]] = {
     "Nps": (0, 10, "0 (would not recommend) to 10 (would)"),
     "ThumbsUpOrDown": (0, 1, "0 (thumbs down) or 1 (thumbs up)"),
 }
+
+
+def rating_time(status: ConversationRating) -> datetime | None:
+    """When a rating question was answered, else when it was offered (None: the service
+    gave neither, or in a form that does not read)."""
+    stamps = status.timestamps
+    for key in ("rated_at", "ratedAt", "submitted_at", "submittedAt", "offered_at", "offeredAt"):
+        value = stamps.get(key)
+        if isinstance(value, str):
+            try:
+                return parse_wire_time(value)
+            except ValueError:
+                continue
+    return None
 
 
 class RatingCalls:

@@ -9,12 +9,15 @@ Two topics on the session's :class:`~frontdesk.store.live.LiveStore`:
   one and tells nobody anything.
 * ``team:list`` — the teams (id and name), every 60 seconds.
 * ``team:load`` — the load of each agent on screen (``visible``): how many open
-  conversations are assigned to them. One search per agent at background priority (Open,
-  assigned to that agent; "200+" beyond one page): agents not counted yet first (up to
-  :data:`LOAD_FILL_BATCH` a tick), then the one counted longest ago. It spends at most
+  conversations are assigned to them. A few searches count everyone shown at once, whatever
+  their number (:meth:`TeamWatch._fetch_loads`: agent *i* gets the number *i* + 1, search *b*
+  asks for the open conversations of the agents whose number has bit *b* set, and a
+  conversation belongs to the agent whose number its searches spell: 25 agents, 5 searches
+  of a page each in the demo, where one search an agent took 25). Each tick counts everyone
+  shown again, so the figures follow the service within a tick; the ticks spend at most
   :data:`LOAD_REQUESTS_PER_SECOND`, less when the other active topics leave less of the
-  console's one request a second (the tick's interval follows). The value is a tuple of
-  :class:`Load` sorted by agent, equal when nothing moved.
+  console's one request a second. The value is a tuple of :class:`Load` sorted by agent,
+  equal when nothing moved.
 
 Names and emails come from the session's directory (loaded at sign-in) and, for a team, from
 its member list; ids nobody knows yet are looked up at most once a minute.
@@ -52,12 +55,12 @@ LOAD_TOPIC: TopicKey[tuple[Load, ...]] = TopicKey("team:load")
 LOAD_REQUESTS_PER_SECOND = 0.4
 #: What one console's polling asks of the service in all (as the queues topic counts it).
 CONSOLE_REQUESTS_PER_SECOND = 0.9
-#: Seconds of the first tick, and between ticks when no budget is left.
+#: Seconds between ticks while nobody is shown yet, and when no budget is left.
 LOAD_INTERVAL = 2.5
 LOAD_IDLE_INTERVAL = 30.0
-#: While shown agents have no count yet: searches a tick (the interval grows to match).
-LOAD_FILL_BATCH = 3
-#: Agents assumed shown before the screen says which ones it shows.
+#: Pages (of :data:`PAGE_SIZE`) one load search reads at most; beyond, loads show "n+".
+LOAD_PAGES = 5
+#: Agents whose load is counted, when the screen shows fewer.
 DEFAULT_VISIBLE = 40
 
 
@@ -150,8 +153,6 @@ class TeamWatch:
         live.add(PRESENCE_TOPIC, self._fetch_presence, presence_interval)
         live.add(LIST_TOPIC, self._fetch_teams, LIST_INTERVAL)
         self._loads: dict[str, Load] = {}
-        self._load_at: dict[str, int] = {}
-        self._load_ticks = 0
         #: the screen's answer to "which agents are shown?" (ids in row order)
         self.visible: Callable[[], Sequence[str] | None] | None = None
         live.add(LOAD_TOPIC, self._fetch_loads, LOAD_INTERVAL)
@@ -226,9 +227,8 @@ class TeamWatch:
         """Know the name and email of everyone in ``presences`` (as far as cheaply possible)."""
         directory = self._directory
         names = self._names
-        for agent in directory.agents.values():
-            if agent.id not in names:
-                names[agent.id] = (agent.display_name, agent.email)
+        for agent in directory.agents.values():  # the directory's are the freshest (a rename)
+            names[agent.id] = (agent.display_name, agent.email)
         unknown = [p.user_id for p in presences if p.user_id not in names]
         if team_id is not None and (team_id not in self._team_members or unknown):
             await self._load_team_members(team_id, priority)
@@ -260,34 +260,86 @@ class TeamWatch:
                                       member.email or (known[1] if known else ""))
 
     async def _fetch_loads(self) -> tuple[Load, ...]:
-        """Count the open conversations of the agents shown, stalest first."""
-        self._load_ticks += 1
+        """Count the open conversations of every agent shown, in as many searches as their
+        count has bits: agent *i* is number *i* + 1, search *b* finds the open
+        conversations assigned to the agents whose number has bit *b* set, and each
+        conversation's searches spell its agent's number. A conversation that moves between
+        two of a tick's searches spells a wrong number (or none) for that tick only."""
         shown = self.shown_agents()
-        missing = [a for a in shown if a not in self._load_at]
-        if missing:
-            plan = missing[:LOAD_FILL_BATCH]
+        codes: dict[int, int] = {}
+        whole = True
+        requests = 0
+        for bit in range(len(shown).bit_length()):
+            group = [agent for number, agent in enumerate(shown, 1) if number >> bit & 1]
+            found = await self._open_of(group)
+            if found is None:  # the service has no search: no loads to show
+                break
+            ids, complete, pages = found
+            whole = whole and complete
+            requests += pages
+            for conversation_id in ids:
+                codes[conversation_id] = codes.get(conversation_id, 0) | 1 << bit
         else:
-            plan = sorted(shown, key=lambda a: self._load_at.get(a, 0))[:1]
-        for agent_id in plan:
-            await self._count_load(agent_id)
-        topic = self._hub.live.topic(LOAD_TOPIC)
-        if topic is not None:  # the next tick waits as long as this one's requests cost
-            rate = self._load_rate()
-            batch = LOAD_FILL_BATCH if any(a not in self._load_at for a in shown) else 1
-            topic.interval = batch / rate if rate > 0 else LOAD_IDLE_INTERVAL
-            topic.cost = float(batch)
+            per_number: dict[int, int] = {}
+            for code in codes.values():
+                per_number[code] = per_number.get(code, 0) + 1
+            for number, agent_id in enumerate(shown, 1):
+                self._loads[agent_id] = Load(agent_id, per_number.get(number, 0), not whole)
+        self._pace_loads(bool(shown), requests)
         return tuple(sorted(self._loads.values(), key=lambda load: load.agent_id))
 
+    async def _open_of(self, agents: list[str]) -> tuple[list[int], bool, int] | None:
+        """The open conversations assigned to ``agents`` (up to :data:`LOAD_PAGES` pages),
+        whether that is all of them and the pages read; None when the service has no
+        search."""
+        body = {"strategy": "All", "conditions": [
+            {"field": {"_type": "AgentId", "operator": {"_type": "IsOneOf", "values": agents}}},
+            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
+                                                       "values": ["open"]}}},
+        ]}
+        ids: list[int] = []
+        key: str | None = None
+        for pages in range(1, LOAD_PAGES + 1):
+            try:
+                page = await self._hub.client.search.conversations_page(
+                    filters=body, page_size=PAGE_SIZE, page_key=key,
+                    priority=Priority.BACKGROUND)
+            except NotFound:
+                return None
+            ids += [hit.id for hit in page.items]
+            key = page.next_key
+            if not page.has_more:
+                return ids, True, pages
+            if key is None:  # a next page the service links to without a key: stop here
+                break
+        return ids, False, pages
+
+    def _pace_loads(self, shown: bool, requests: int) -> None:
+        """The next tick waits as long as this one's requests cost of the load's budget
+        (soon while nobody is shown yet; long when the service has no search)."""
+        topic = self._hub.live.topic(LOAD_TOPIC)
+        if topic is None:
+            return
+        if not shown:
+            topic.interval, topic.cost = LOAD_INTERVAL, 0.0
+            return
+        rate = self._load_rate()
+        topic.interval = requests / rate if rate > 0 and requests else LOAD_IDLE_INTERVAL
+        topic.cost = float(requests)
+
     def shown_agents(self) -> list[str]:
-        """The agents on screen, whose load is counted (the first rows before the screen
-        says)."""
+        """The agents whose load is counted: those on screen, then the other rows up to
+        :data:`DEFAULT_VISIBLE` (counting a few more costs little, and a row scrolled or
+        sorted into view then has its load already)."""
         snapshot = self.snapshot
         known = [row.agent_id for row in snapshot.rows] if snapshot is not None else []
         wanted = self.visible() if self.visible is not None else None
-        if not wanted:
-            return known[:DEFAULT_VISIBLE]
         ids = set(known)
-        return [agent_id for agent_id in wanted if agent_id in ids]
+        shown = [agent_id for agent_id in wanted or () if agent_id in ids]
+        chosen = set(shown)
+        room = max(DEFAULT_VISIBLE, len(shown)) - len(shown)
+        shown += [agent_id for agent_id in known if agent_id not in chosen][:room]
+        return shown
 
     def _load_rate(self) -> float:
         """Searches a second the load topic may spend: what the other active topics leave
@@ -301,21 +353,6 @@ class TeamWatch:
                 continue
             others += topic.cost / topic.interval
         return min(LOAD_REQUESTS_PER_SECOND, CONSOLE_REQUESTS_PER_SECOND - others)
-
-    async def _count_load(self, agent_id: str) -> None:
-        body = {"strategy": "All", "conditions": [
-            {"field": {"_type": "AgentId", "operator": {"_type": "IsOneOf",
-                                                        "values": [agent_id]}}},
-            {"field": {"_type": "Status", "operator": {"_type": "IsOneOf",
-                                                       "values": ["open"]}}},
-        ]}
-        self._load_at[agent_id] = self._load_ticks
-        try:
-            page = await self._hub.client.search.conversations_page(
-                filters=body, page_size=PAGE_SIZE, priority=Priority.BACKGROUND)
-        except NotFound:
-            return  # the service has no search: no loads to show
-        self._loads[agent_id] = Load(agent_id, len(page.items), page.next_key is not None)
 
     def _rows(self, presences: list[UserPresence]) -> tuple[MemberRow, ...]:
         rows: list[MemberRow] = []

@@ -1,20 +1,30 @@
 """Webhooks for the Admin mode: subscriptions, their last delivery per event and an event's
 delivery log. Every method returns typed records or raises :class:`~.people.Refused` with the
-sentence a person reads. No Textual here."""
+sentence a person reads. No Textual here.
+
+The ``webhooks:status`` topic keeps the last deliveries of the subscription the section shows
+(``followed``) current: one request every :data:`STATUS_INTERVAL` seconds while the section is
+in front, none otherwise; the value is equal when nothing was delivered meanwhile, so the
+section repaints only for a new delivery."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..api.errors import NotFound
 from ..api.models import EventDeliveryLog, EventDeliveryStatus, WebhookEvent, WebhookSubscription
+from ..api.pacing import Priority
 from .errors import Refused, refusals
+from .topics import TopicKey
 
 if TYPE_CHECKING:
     from ..api.client import ApiClient
     from .hub import Hub
 
-__all__ = ["EVENTS", "WebhooksStore", "check_url"]
+__all__ = ["EVENTS", "STATUS_INTERVAL", "STATUS_TOPIC", "Deliveries", "WebhooksStore",
+           "check_url"]
 
 #: Every kind of event a subscription can ask for, in the order the picker lists them.
 EVENTS: tuple[str, ...] = tuple(e.value for e in WebhookEvent)
@@ -29,11 +39,27 @@ def check_url(url: str) -> str:
     return url
 
 
+@dataclass(frozen=True, slots=True)
+class Deliveries:
+    """The last delivery of each event of one subscription."""
+
+    webhook_id: str
+    statuses: tuple[EventDeliveryStatus, ...]
+
+
+STATUS_TOPIC: TopicKey[Deliveries | None] = TopicKey("webhooks:status")
+#: Seconds between two reads of the shown subscription's last deliveries.
+STATUS_INTERVAL = 15.0
+
+
 class WebhooksStore:
     """What the Admin → Webhooks section reads and changes."""
 
     def __init__(self, hub: Hub) -> None:
         self._hub = hub
+        #: the subscription whose last deliveries the status topic keeps current
+        self.followed: str | None = None
+        hub.live.add(STATUS_TOPIC, self._fetch_status, STATUS_INTERVAL)
 
     @property
     def client(self) -> ApiClient:
@@ -91,6 +117,18 @@ class WebhooksStore:
         """The last delivery of each subscribed event."""
         with refusals("Could not read the delivery status"):
             return await self.client.webhooks.delivery_status(webhook_id)
+
+    async def _fetch_status(self) -> Deliveries | None:
+        """The followed subscription's last deliveries (None: none followed, or deleted)."""
+        webhook_id = self.followed
+        if webhook_id is None:
+            return None
+        try:
+            statuses = await self.client.webhooks.delivery_status(
+                webhook_id, priority=Priority.BACKGROUND)
+        except NotFound:
+            return None
+        return Deliveries(webhook_id, tuple(statuses))
 
     async def log(self, webhook_id: str, event: str) -> list[EventDeliveryLog]:
         """The latest attempts to deliver one kind of event, newest first."""

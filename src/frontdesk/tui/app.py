@@ -357,9 +357,13 @@ class FrontdeskApp(OrderedKeysApp[None]):
                 f"{unsaved} draft{' was' if unsaved == 1 else 's were'} not saved ({problem}).",
                 "Quit anyway? What you typed since the last save is lost."), answer)
             return
+        drafts = len(session.local.drafts()) if session is not None else 0
+        kept = (f" Your {drafts} draft{'' if drafts == 1 else 's'} "
+                f"{'is' if drafts == 1 else 'are'} kept too." if drafts else "")
         self.push_screen(ConfirmScreen(
             f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",
-            "Quit anyway? They are kept and sent the next time frontdesk starts."), answer)
+            "Quit anyway? They are kept and sent the next time frontdesk starts." + kept),
+            answer)
 
     def show_sandbox_access(self) -> None:
         """Show how to reach the demo's sandbox (URLs, key, a curl command) for a while."""

@@ -2,7 +2,8 @@
 
 A colour is the service's text like any other: only a plain ``#rrggbb`` ever becomes a
 style (a style string could carry a link or anything Rich parses); anything else paints as
-the surrounding text does.
+the surrounding text does. A colour too near black or white to read on a dark or a light
+theme (a black tag) is painted on a chip of the opposite shade, so it reads on both.
 """
 
 from __future__ import annotations
@@ -32,10 +33,25 @@ def tag_style(color: str | None) -> Style | None:
 _CACHE: dict[str, Style] = {}
 
 
+#: Relative luminance (WCAG) below which a colour gets a light chip, and above which a dark.
+DARK, LIGHT = 0.04, 0.75
+#: The chips behind colours too dark or too light to read on one of the themes.
+LIGHT_CHIP, DARK_CHIP = "#c8c8c8", "#3a3a3a"
+
+
+def luminance(color: str) -> float:
+    """The relative luminance of a ``#rrggbb`` colour, 0 (black) to 1 (white)."""
+    channels = [int(color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
 def _styles(color: str) -> Style:
     style = _CACHE.get(color)
     if style is None:
-        style = _CACHE[color] = Style(color=color)
+        shade = luminance(color)
+        chip = LIGHT_CHIP if shade < DARK else DARK_CHIP if shade > LIGHT else None
+        style = _CACHE[color] = Style(color=color, bgcolor=chip)
     return style
 
 

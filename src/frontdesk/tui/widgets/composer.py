@@ -64,6 +64,21 @@ class ReplyEditor(TextArea):
     are priority bindings, so they win over the editor's line-start and kill-line keys.
     """
 
+    def insert_words(self, text: str) -> None:
+        """Insert ``text`` (a quick response, an article) at the cursor as words of its own:
+        a space before it where it would touch the word before, and after it where it would
+        touch the word after (the text itself goes in as it is)."""
+        row, column = self.cursor_location
+        line = self.document.get_line(row)
+        before = line[column - 1] if column > 0 else ""
+        after = line[column] if column < len(line) else ""
+        if before and not before.isspace() and text and not text[0].isspace():
+            text = " " + text
+        if after and (after.isalnum() or after in "([{\"'") and text \
+                and not text[-1].isspace():
+            text += " "
+        self.insert(text)
+
 
 @owns_bindings
 class Composer(ComposerActions, ComposerInfo):

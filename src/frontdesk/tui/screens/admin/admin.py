@@ -95,10 +95,36 @@ class AdminScreen(ModeScreen):
         menu.focus()
 
     def on_store_change(self, topic: str, value: object) -> None:
-        """Once the service answers, sections read before it did are read again."""
+        """Once the service answers, sections read before it did are read again; the
+        section in front hears of its own topics."""
         if topic == "connection" and getattr(value, "link", None) == "live":
             for pane in self.query(AdminPane):
                 pane.connected()
+        pane = self.pane()
+        if topic in pane.TOPICS:
+            pane.on_store_change(topic, value)
+
+    _pane_topics: tuple[str, ...] = ()
+
+    def _watch_pane_topics(self, pane: AdminPane | None) -> None:
+        """Poll the topics of the section in front (none while the screen is not shown)."""
+        session = self.fd.session
+        wanted = pane.TOPICS if pane is not None and session is not None else ()
+        if wanted == self._pane_topics or session is None:
+            return
+        for topic in self._pane_topics:
+            session.live.unwatch(topic)
+        self._pane_topics = wanted
+        for topic in wanted:
+            session.live.watch(topic)
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self._watch_pane_topics(self.pane())
+
+    def on_screen_suspend(self) -> None:
+        super().on_screen_suspend()
+        self._watch_pane_topics(None)
 
     # ------------------------------------------------------------------ sections
 
@@ -122,6 +148,8 @@ class AdminScreen(ModeScreen):
             menu.highlighted = index
         pane = self.pane(section)
         pane.activate()
+        if self.is_current:
+            self._watch_pane_topics(pane)
         if focus:
             pane.focus_main()
         self.refresh_bindings()

@@ -1,7 +1,10 @@
-"""What every Admin section shares: it loads when first shown, reloads on ``r``, and says
-what it shows (or why it cannot) on its caption line."""
+"""What every Admin section shares: it loads when first shown, reloads on ``r``, says what
+it shows (or why it cannot) on its caption line, and names the store topics that poll while
+it is in front (``TOPICS``: the Admin screen watches them and hands their changes over)."""
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 from textual.containers import Vertical
 
@@ -14,6 +17,8 @@ class AdminPane(Vertical):
 
     #: The section's name in the menu.
     TITLE = ""
+    #: The store topics polled while the section is in front.
+    TOPICS: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, section: str) -> None:
         super().__init__(id=f"pane-{section}", classes="admin-pane")
@@ -39,6 +44,9 @@ class AdminPane(Vertical):
 
     def reload(self) -> None:
         """Read the section again from the service (sections override)."""
+
+    def on_store_change(self, topic: str, value: object) -> None:
+        """One of the section's ``TOPICS`` changed (sections that have some override)."""
 
     def focus_main(self) -> None:
         """Put the cursor in the section's main list."""

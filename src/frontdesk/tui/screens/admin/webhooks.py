@@ -2,9 +2,11 @@
 highlighted one's last delivery of each event (the URL and the receiver's answer take the
 width there is, so the section reads at 100 columns). ``n`` creates one (a form, then the
 events to send), ``e`` edits its name, URL and token, ``v`` chooses its events, ``s`` shows
-its secret key (hidden until asked for), ``space`` turns it on or off, ``d`` deletes it
+its secret key (shown once when it is created, to copy into the receiver; hidden afterwards
+until asked for), ``space`` turns it on or off, ``d`` deletes it
 (asked; ``D`` without asking), ``l`` (or ``enter`` on an event) shows that event's delivery
-log with what was sent."""
+log with what was sent. The last deliveries stay current while the section is in front (the
+store's ``webhooks:status`` topic, a request every 15 s; none while it is hidden)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from textual.containers import Horizontal, Vertical
 
 from ....api.models import EventDeliveryLog, EventDeliveryStatus, WebhookSubscription
 from ....store.errors import Refused
-from ....store.webhooks import EVENTS
+from ....store.webhooks import EVENTS, STATUS_TOPIC, Deliveries
 from ....text import one_line, safe
 from ...answers import Regarding, Returned, answer_of, refusal_of
 from ...widgets.safe import DataTable, Label
@@ -46,14 +48,17 @@ class WebhooksPane(AdminPane):
     """The webhooks section."""
 
     TITLE = "Webhooks"
+    TOPICS = (STATUS_TOPIC,)
 
     def __init__(self) -> None:
         super().__init__("webhooks")
         self.hooks: dict[str, WebhookSubscription] = {}
         self.statuses: list[EventDeliveryStatus] = []
         self._filled_at = 0
-        #: the subscription whose secret key is shown (``s``), None: every secret hidden
+        #: the subscription whose secret key is shown (``s``, or just created), None: every
+        #: secret hidden; hidden again once its deliveries were shown and another's are
         self.secret_shown: str | None = None
+        self._secret_seen = False
 
     def _name_width(self) -> int:
         return min(30, max(16, self.size.width // 3))
@@ -148,11 +153,19 @@ class WebhooksPane(AdminPane):
     def show_status(self) -> None:
         """Read the highlighted subscription's last deliveries."""
         hook = self.current
+        session_of(self).webhooks.followed = hook.id if hook is not None else None
         if hook is None:
             self.statuses = []
             self.query_one("#webhook-status", DataTable).clear()
             return
         self._status(hook)
+
+    def on_store_change(self, topic: str, value: object) -> None:
+        """The followed subscription's deliveries changed: shown without a request."""
+        hook, deliveries = self.current, STATUS_TOPIC.of(topic, value)
+        if isinstance(deliveries, Deliveries) and hook is not None \
+                and deliveries.webhook_id == hook.id:
+            self.post_message(self.StatusRead(hook, list(deliveries.statuses)))
 
     class StatusRead(Regarding[WebhookSubscription, list[EventDeliveryStatus]]):
         """The last delivery of each of a subscription's events was read."""
@@ -169,6 +182,10 @@ class WebhooksPane(AdminPane):
             title.update(safe(message.refusal.reason))
             return
         hook, statuses = message.about, message.value
+        if hook.id == self.secret_shown:
+            self._secret_seen = True
+        elif self._secret_seen:  # the highlight left it: masked again
+            self.secret_shown, self._secret_seen = None, False
         failed = sum(1 for s in statuses if s.delivery_status.success is False)
         title.update(safe(f"Deliveries to {one_line(hook.name, self._name_width())}: "
                           f"{len(statuses)} event{'s' * (len(statuses) != 1)}"
@@ -204,7 +221,10 @@ class WebhooksPane(AdminPane):
                     str(values.get("name", "")), str(values.get("url", "")), add,
                     str(values.get("token", "")), bool(values.get("enabled", True)))
                 self.notify(f"Webhook {one_line(hook.name, 40)} created with "
-                            f"{len(hook.subscribed_events)} events.", markup=False)
+                            f"{len(hook.subscribed_events)} events: its secret key shows "
+                            "below this once, to copy into the receiver (s hides it).",
+                            markup=False)
+                self.secret_shown, self._secret_seen = hook.id, False
                 self.reload(select=hook.id)
 
             self.app.push_screen(MembersScreen(
@@ -334,6 +354,7 @@ class WebhooksPane(AdminPane):
         if hook is None:
             return
         self.secret_shown = None if self.secret_shown == hook.id else hook.id
+        self._secret_seen = False
         self.show_status()
 
     def open_log(self) -> None:

@@ -209,7 +209,7 @@ def open_finder(composer: Composer, language: str | None) -> None:
 
     def chosen(text: Any) -> None:
         if isinstance(text, str) and text:
-            editor.insert(text)
+            editor.insert_words(text)
         composer.focus_editor()
 
     composer.app.push_screen(ArticleFinder(language), chosen)

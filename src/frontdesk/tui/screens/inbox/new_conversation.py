@@ -2,7 +2,8 @@
 
 One tab per kind. What is typed is checked before anything is sent (required fields, the
 shape of ids, the JSON of an import); the requester is named by email address or end user id
-and looked up first; the service's own message is shown when it refuses. Nothing typed is
+and looked up first (an address no end user has: the screen offers to create them, then goes
+on); the service's own message is shown when it refuses. Nothing typed is
 lost on an error: the form stays open as it was. ``ctrl+s`` sends, ``esc`` cancels.
 """
 
@@ -20,12 +21,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 
 from ....api.models.contact_endpoints import ContactEndpoint
+from ....store.errors import Refusal, Refused
 from ....store.finder import Finder, import_problem
 from ....text import one_line
 from ...answers import Regarding, Returned, answer_of
 from ...clock import now
 from ...registry import owns_bindings
 from ...widgets.safe import Button, Input, Label, Select, TabbedContent, TabPane, TextArea
+from ..shared.confirm import ConfirmScreen
 
 __all__ = ["NewConversationScreen"]
 
@@ -244,13 +247,32 @@ class NewConversationScreen(ModalScreen[int | None]):
         self.sending = True
         self._send(self.kind)
 
+    def _offer_new_requester(self, refusal: Refused) -> None:
+        """Nobody has the requester's address: ask whether to create them and go on."""
+        kind = self.kind
+        address = self._value(f"#{kind}-requester")
+        self._error(refusal.reason)
+
+        def answered(yes: bool | None) -> None:
+            if not yes or self.sending:
+                self._error(refusal.reason + " Nothing was created.")
+                return
+            self._error(f"Creating the end user {address}…")
+            self.sending = True
+            self._send(kind, create_requester=True)
+
+        self.app.push_screen(ConfirmScreen(
+            refusal.reason, f"Create an end user with the email address {address} and "
+            "start the conversation with them?"), answered)
+
     class Created(Returned[int]):
         """The conversation was created (its number), or refused."""
 
     @work(exclusive=True, exit_on_error=False, group="new-send")
-    async def _send(self, kind: str) -> None:
+    async def _send(self, kind: str, create_requester: bool = False) -> None:
         try:
-            self.post_message(self.Created(*await answer_of(self._create(kind))))
+            self.post_message(self.Created(*await answer_of(
+                self._create(kind, create_requester))))
         except BaseException:
             self.sending = False  # a failure is said by the console's one handler
             raise
@@ -259,16 +281,20 @@ class NewConversationScreen(ModalScreen[int | None]):
         """Created: the screen closes with its number; refused: why, and the form stays."""
         self.sending = False
         if message.refusal is not None:
+            if message.refusal.kind is Refusal.UNKNOWN_ADDRESS:
+                self._offer_new_requester(message.refusal)
+                return
             self._error(message.refusal.reason)
             return
         self.dismiss(message.value)
 
-    async def _create(self, kind: str) -> int:
+    async def _create(self, kind: str, create_requester: bool = False) -> int:
         finder = self.finder
         if kind == "import" and self._value("#import-json"):
             body: dict[str, Any] = json.loads(self._value("#import-json"))
             return self._imported(await finder.import_conversation(body))
-        requester = await finder.requester(self._value(f"#{kind}-requester"))
+        requester = await finder.requester(self._value(f"#{kind}-requester"),
+                                           create=create_requester)
         if kind == "import":
             return self._imported(await finder.import_conversation(
                 self._import_body(requester.id)))

@@ -51,7 +51,14 @@ def item_cells(item: OutboxItem, width: int) -> tuple[Text, ...]:
     line.append(one_line(text, width))
     created = datetime.fromtimestamp(item.created_at, UTC)
     return (Text(f"#{item.conversation_id}", style="bold"), Text(label, style=style),
-            Text(str(item.attempts)), Text(clock.ago(created), style="dim"), line)
+            Text(str(item.attempts)), Text(waited(created), style="dim"), line)
+
+
+def waited(created: datetime) -> str:
+    """How long a reply has waited: in seconds for its first minute (a reply tried seven
+    times in it does not read as written "now"), then as every list says ages."""
+    seconds = (clock.now() - created).total_seconds()
+    return f"{max(0, int(seconds))} s" if seconds < 60 else clock.ago(created)
 
 
 @owns_bindings

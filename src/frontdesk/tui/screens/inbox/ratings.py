@@ -16,8 +16,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from ....api.models import ConversationRating
-from ....store.ratings import RATING_RANGES
+from ....store.ratings import RATING_RANGES, rating_time
 from ....text import one_line, safe
+from ... import clock
 from ...answers import Regarding, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
@@ -61,7 +62,7 @@ class RatingsScreen(ModalScreen[None]):
         with Vertical(id="ratings-box"):
             yield Label(f"Ratings of #{self.conversation_id}", id="ratings-title")
             table: DataTable[Any] = DataTable(id="ratings-table", cursor_type="row")
-            table.add_columns("Rating", "Kind", "Status", "Score", "Comment")
+            table.add_columns("When", "Kind", "Status", "Score", "Comment")
             yield table
             yield Static("Loading…", id="ratings-problem")
             yield Label("o: offer    s: submit a result    r: refresh    esc: close",
@@ -103,7 +104,9 @@ class RatingsScreen(ModalScreen[None]):
             state = Text(status.rating_status,
                          style="green" if status.rating_status == "Rated" else "yellow")
             score = "—" if status.rating_score is None else str(status.rating_score)
-            table.add_row(cell("…" + status.id[-8:]), cell(status.rating_type), state, score,
+            at = rating_time(status)
+            table.add_row(Text(clock.shown(at, "day") if at else "—"),
+                          cell(status.rating_type), state, score,
                           cell(status.rating_comment or "", 50), key=f"{index}:{status.id}")
         if before is not None:
             keys = [f"{i}:{s.id}" for i, s in enumerate(self.statuses)]
@@ -138,8 +141,8 @@ class RatingsScreen(ModalScreen[None]):
 
         async def submit(values: Values) -> None:
             kind = str(values.get("type", ""))
-            offer = await store.offer_rating(self.conversation_id, kind)
-            self.notify(f"{kind} rating offered (…{offer.id[-8:]}).", markup=False)
+            await store.offer_rating(self.conversation_id, kind)
+            self.notify(f"{kind} rating offered to the customer.", markup=False)
             self.load()
 
         self.app.push_screen(FormScreen(

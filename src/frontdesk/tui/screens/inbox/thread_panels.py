@@ -21,7 +21,7 @@ class ThreadPanels(ThreadParts):
 
         def chosen(text: str | None) -> None:
             if text and composer.focus_editor():
-                composer.editor.insert(text)
+                composer.editor.insert_words(text)
 
         if composer.blocked is None:
             self.app.push_screen(QuickResponsePicker(self.conversation_id), chosen)

@@ -280,6 +280,9 @@ class AgentsPane(Vertical):
                 updated = await store.update_agent(agent.id, values)
             else:
                 updated = await store.patch_agent(agent, values)
+            # kept in the whole list too: a later repaint (a presence change, a filter)
+            # shows it from there
+            self.everyone = [updated if a.id == updated.id else a for a in self.everyone]
             self.agents[updated.id] = updated
             self.show(list(self.agents.values()), "Saved " + one_line(updated.display_name, 40),
                       select=updated.id)

@@ -3,7 +3,7 @@ stands in its queue.
 
 One row per queue: name, default flag, priority, member count, how many conversations wait
 in it and for how long the oldest has waited ("12 · 25 min"), and the availability of the
-three chat channels (adachat, kindlychat, digitalgeniuschat: "Available" or "Not available
+three chat channels (Ada, Kindly and DigitalGenius chat: "Available" or "Not available
 (N waiting)"; one column each on a wide terminal, one summary column on a narrow one).
 ``m`` manages the highlighted queue's members; ``P`` (or the field under the table) takes a
 conversation id and follows its position live until it leaves the queue.
@@ -26,6 +26,7 @@ from textual.css.query import NoMatches
 from textual.events import Resize
 
 from ....api.models import AVAILABILITY_CHANNELS
+from ....channels import channel_name
 from ....store.queue_rows import ChannelState, PositionState, QueueRow
 from ....store.queues import POSITION_TOPIC, QUEUES_TOPIC, QueueWatch
 from ....text import one_line
@@ -246,7 +247,8 @@ class QueuesScreen(ModeScreen):
         labels = [("name", "Queue"), ("default", "Default"), ("priority", "Priority"),
                   ("members", "Members"), ("waiting", "Waiting, oldest")]
         if wide:
-            labels += [(channel_name, channel_name) for channel_name in AVAILABILITY_CHANNELS]
+            labels += [(channel, channel_name(channel) or channel)
+                       for channel in AVAILABILITY_CHANNELS]
         else:
             labels.append(("chat", "Chat availability"))
         for (key, label), column_width in zip(labels, widths, strict=True):

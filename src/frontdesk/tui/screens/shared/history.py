@@ -8,7 +8,8 @@ Each entry is one row: when (local time), who, and what in words ("closed the co
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
 from typing import Any, ClassVar, Final
 
 from rich.text import Text
@@ -26,7 +27,7 @@ from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Static
 
-__all__ = ["ActivityScreen", "HistoryScreen", "describe", "who"]
+__all__ = ["ActivityScreen", "HistoryScreen", "describe", "followups_until", "who"]
 
 #: What each kind of entry says, in words (``{tag}``-style fields come from its attributes).
 _WORDS: Final[dict[str, str]] = {
@@ -37,10 +38,10 @@ _WORDS: Final[dict[str, str]] = {
     "MessageAddedByCustomer": "wrote",
     "NoteAdded": "added an internal note",
     "ConversationClaimed": "claimed the conversation",
-    "TransferSuccessful": "transferred the conversation",
+    "TransferSuccessful": "transferred the conversation{destination}",
     "TagAdded": "added the tag {tag}",
     "TagRemoved": "removed the tag {tag}",
-    "FollowupAdded": "set a follow-up",
+    "FollowupAdded": "set a follow-up{until}",
     "FollowupRemoved": "ended the follow-up",
     "FollowupExpired": "follow-up time came",
     "ConversationClosed": "closed the conversation",
@@ -53,9 +54,22 @@ _WORDS: Final[dict[str, str]] = {
     "ConversationLinkedFromChild": "linked #{child} under it",
 }
 
+#: Kinds the service does by itself: one of these without an author is the system's. Any
+#: other kind was done by someone the service did not name (a tag added through the API says
+#: nobody), which the history says as such rather than blaming the system.
+_SYSTEM_KINDS: Final = frozenset({
+    "FollowupExpired", "ConversationAutoreplySent", "ConversationOffered",
+    "ConversationOfferTimeout", "ConversationRatingScheduled", "ConversationRatingUnscheduled",
+    "ConversationAssigned", "ConversationUnassigned", "ConversationTranscriptionStarted",
+    "ConversationTranscriptionEnded",
+})
+#: Kinds after which a conversation's follow-up is over.
+_FOLLOWUP_ENDS: Final = frozenset({"FollowupRemoved", "FollowupExpired", "ConversationClosed"})
 
-def describe(entry: ActivityLogEntry) -> str:
-    """What an entry says, in words (an unknown kind: its name, spaced)."""
+
+def describe(entry: ActivityLogEntry, until: datetime | None = None) -> str:
+    """What an entry says, in words (an unknown kind: its name, spaced): where a transfer
+    went; ``until``, when known, the time a follow-up was set for."""
     template = _WORDS.get(entry.type)
     attributes = entry.attributes
     if template is None:
@@ -70,14 +84,40 @@ def describe(entry: ActivityLogEntry) -> str:
     for name in ("tag", "parent", "child"):
         if "{" + name + "}" in text:
             text = text.replace("{" + name + "}", field(name))
-    return text
+    label = getattr(attributes, "destination_label", None)
+    kind = getattr(attributes, "destination_type", None)
+    destination = ""
+    if label:
+        destination = f" to the {kind.lower()} {one_line(label, 40)}" if kind in (
+            "Queue", "Agent", "Team") else f" to {one_line(label, 40)}"
+    text = text.replace("{destination}", destination)
+    return text.replace("{until}", f" until {clock.shown(until, 'day')}" if until else "")
+
+
+def followups_until(entries: list[ActivityLogEntry], known: Mapping[int, datetime]
+                    ) -> dict[str, datetime]:
+    """The time each conversation's follow-up was set for, by the id of the entry that set
+    it: the log does not say, so only the newest ``FollowupAdded`` of a conversation whose
+    follow-up time the console knows (one it set) and that has not ended since."""
+    found: dict[str, datetime] = {}
+    ended: set[int] = set()
+    seen: set[int] = set()
+    for entry in sorted(entries, key=lambda e: e.activity_timestamp, reverse=True):
+        conversation = entry.conversation_id
+        if entry.type in _FOLLOWUP_ENDS:
+            ended.add(conversation)
+        elif entry.type == "FollowupAdded" and conversation not in seen:
+            seen.add(conversation)
+            if conversation not in ended and conversation in known:
+                found[entry.id] = known[conversation]
+    return found
 
 
 def who(entry: ActivityLogEntry, names: Callable[[str], str] | None = None) -> str:
     """Who did it: the log's name, else the directory's, else an email, a phone, the system."""
     author = entry.author
     if author is None:
-        return "system"
+        return "system" if entry.type in _SYSTEM_KINDS else "not recorded"
     name = author.name or ""
     if not name and names is not None:
         looked_up = names(author.id)
@@ -110,11 +150,14 @@ class _LogScreen(ModalScreen[None]):
         table = self._table()
         table.clear()
         names = self._names()
+        session = getattr(self.app, "session", None)
+        until = followups_until(entries, session.inbox.followups if session is not None
+                                else {})
         for index, entry in enumerate(entries):
             cells = [Text(clock.shown(entry.activity_timestamp, "day"))]
             if numbers:
                 cells.append(Text(f"#{entry.conversation_id}"))
-            cells += [Text(who(entry, names)), Text(describe(entry))]
+            cells += [Text(who(entry, names)), Text(describe(entry, until.get(entry.id)))]
             table.add_row(*cells, key=f"{index}:{entry.id}")
 
     def action_close(self) -> None:

@@ -118,6 +118,8 @@ class StatsScreen(ModeScreen):
         super().__init__()
         self._watch: StatsWatch | None = None
         self.chosen = 0
+        #: each filter value's label, by (attribute, value): the info line names the choice
+        self._labels: dict[tuple[str, str], str] = {}
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="stats-filters"):
@@ -181,6 +183,8 @@ class StatsScreen(ModeScreen):
             choices: list[tuple[Text, str]] = [(Text(everything), ALL)]
             choices += [(Text(one_line(v.label or v.value, 30)), v.value)
                         for v in options.get(attribute, [])]
+            self._labels.update(((attribute, v.value), one_line(v.label or v.value, 30))
+                                for v in options.get(attribute, []))
             with select.prevent(Select.Changed):
                 select.set_options(choices)
                 select.value = watch.chosen.get(attribute, ALL)
@@ -197,7 +201,9 @@ class StatsScreen(ModeScreen):
             widget.update(tile_text(tile, index == self.chosen))
             widget.set_class(index == self.chosen, "-chosen")
         first, last = snapshot.days[0], snapshot.days[-1]
-        filters = ", ".join(f"{name} chosen" for name, _ in snapshot.filters)
+        titles = {attribute: title for attribute, title, _ in _FILTERS}
+        filters = ", ".join(f"{titles.get(name, name)}: {self._labels.get((name, value), value)}"
+                            for name, value in snapshot.filters)
         info = (f"{first:%d %b} to {last:%d %b} ({DAYS} days) · updated "
                 f"{clock.shown(clock.now())} · r refreshes"
                 + (f" · {filters}" if filters else "")
