@@ -1,5 +1,6 @@
-"""The header: profile, my presence and channels, business hours, connection, outbox count,
-and the local disk when it cannot be written."""
+"""The header: profile (and, through a team gateway, "via gateway · agent"), my presence and
+channels, business hours, connection, outbox count, and the local disk when it cannot be
+written."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ class StatusBar(Widget):
     """
 
     profile: reactive[str] = reactive("")
+    #: how the console is signed in when not with the service's own key ("via gateway ·
+    #: agent"), "" otherwise
+    via: reactive[str] = reactive("")
     presence: reactive[str] = reactive("")
     hours: reactive[str] = reactive("")
     connection: reactive[str] = reactive("connecting")
@@ -54,6 +58,8 @@ class StatusBar(Widget):
         line.append("frontdesk", style="bold")
         if self.profile:
             line.append(" · " + one_line(self.profile, 24))
+        if self.via:
+            line.append(" · " + one_line(self.via, 32), style="italic")
         if self.mode:
             line.append(" · " + self.mode, style="bold")
         right = Text(no_wrap=True)

@@ -1,0 +1,94 @@
+"""Admin → Audit (through a team gateway, for admins): what members did through the gateway,
+newest first — when, who (email and role), which operation, on what, and the answer's status.
+``/`` filters by member (an email or member id; empty: everyone), ``m`` reads older entries.
+Every field is the gateway's (and, through it, any member's) text: cleaned like all such."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+
+from ....store.admin import AuditPage
+from ...answers import Regarding, answer_of
+from ...clock import shown
+from ...widgets.safe import DataTable, Input
+from ..shared.common import cell, session_of
+from .pane import AdminPane
+
+
+class AuditPane(AdminPane):
+    """The audit section."""
+
+    TITLE = "Audit"
+
+    def __init__(self) -> None:
+        super().__init__("audit")
+        #: the member the list is filtered by ('' : everyone)
+        self.member = ""
+        #: the key of the page after the last one read (None: nothing older)
+        self.next_key: str | None = None
+        self.count = 0
+
+    def compose(self) -> ComposeResult:
+        yield self.caption()
+        yield Input(placeholder="Member (email or id), enter to filter; empty: everyone",
+                    id="audit-member")
+        table: DataTable[Any] = DataTable(id="audit-table", cursor_type="row",
+                                          zebra_stripes=True, classes="admin-main")
+        table.add_columns("When", "Member", "Role", "Operation", "On", "Status")
+        yield table
+
+    def reload(self) -> None:
+        """Read the newest entries again (of the member filtered by)."""
+        self._load(self.member, None)
+
+    def filter(self) -> None:
+        """Put the cursor in the member filter."""
+        self.query_one("#audit-member", Input).focus()
+
+    def more(self) -> None:
+        """Read the next (older) page, when there is one."""
+        if self.next_key is not None:
+            self._load(self.member, self.next_key)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """``enter`` in the filter: the list of that member (everyone when empty)."""
+        if event.input.id == "audit-member":
+            event.stop()
+            self.member = event.value.strip()
+            self._load(self.member, None)
+            self.focus_main()
+
+    class Loaded(Regarding[tuple[str, str | None], AuditPage]):
+        """A page of the audit was read (``about``: the member and the page's key)."""
+
+    @work(exclusive=True, group="audit-load", exit_on_error=False)
+    async def _load(self, member: str, page_key: str | None) -> None:
+        self.set_caption("Loading…")
+        answer = await answer_of(session_of(self).admin.audit(member, page_key))
+        self.post_message(self.Loaded((member, page_key), *answer))
+
+    def on_audit_pane_loaded(self, message: Loaded) -> None:
+        """The entries (added after those shown when older ones were asked for), or why
+        they could not be read on the caption."""
+        if message.refusal is not None:
+            self.set_caption(message.refusal.reason)
+            return
+        member, page_key = message.about
+        page = message.value
+        table = self.query_one("#audit-table", DataTable)
+        if page_key is None:
+            table.clear()
+            self.count = 0
+        for entry in page.entries:
+            table.add_row(cell(shown(entry.at, "minute"), 16), cell(entry.email, 32),
+                          cell(entry.role, 10), cell(entry.operation, 34),
+                          cell(", ".join(entry.targets), 30), cell(str(entry.status), 6))
+        self.count += len(page.entries)
+        self.next_key = page.next_key
+        who = f" by {member}" if member else ""
+        more = " · m: older" if page.next_key is not None else ""
+        self.set_caption(f"{self.count} entries{who}, newest first · /: filter by member"
+                         f"{more}")
