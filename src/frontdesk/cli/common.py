@@ -21,6 +21,7 @@ COMMANDS_HELP = """commands:
   logout              forget a profile and its key
   profiles            list the profiles ('*' marks the default)
   locate              show where config, settings, data, logs and cache live
+  gateway             the team gateway: serve, add-member, members, revoke, rotate, audit
   sandbox             run the local sandbox alone ('frontdesk sandbox --help')
 
 Run 'frontdesk COMMAND --help' for a command's options.

@@ -1,0 +1,253 @@
+"""The gateway as an ASGI app: its own routes under ``/gateway/v1`` and the service's API,
+passed through at the same paths with the organisation's key.
+
+A member's request goes: the personal key checked (401), the operation found from the method
+and path (404 when the service has no such operation), the body read (up to
+:data:`MAX_REQUEST_BYTES`), the guard asked (403), and then the request goes upstream through
+the one :class:`~frontdesk.gateway.upstream.Upstream`; the answer comes back streamed, with its
+status, content type and Retry-After as the service sent them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.background import BackgroundTask
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response, StreamingResponse
+
+from frontdesk.api.pacing import Priority
+from frontdesk.api.secrets import ApiKey
+
+from .members import Member, Members
+from .routing import match, split_interface
+from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
+
+__all__ = ["MAX_REQUEST_BYTES", "GatewayConfig", "create_app", "error_response"]
+
+#: The largest request body the gateway passes on (a knowledge attachment upload is the
+#: largest the service takes); beyond it the answer is 413 and nothing is sent.
+MAX_REQUEST_BYTES = 32 * 1024 * 1024
+
+#: Request headers passed on to the service (the key and the connection's own are not).
+_REQUEST_HEADERS = ("content-type", "accept", "accept-encoding", "accept-language",
+                    "if-match", "if-none-match", "idempotency-key", "user-agent")
+#: Response headers never passed back: the connection's own (the gateway's server sets them).
+_HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "te", "trailer",
+                          "upgrade", "proxy-authenticate", "proxy-authorization", "server",
+                          "date", "set-cookie"})
+PRIORITY_HEADER = "x-frontdesk-priority"
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayConfig:
+    """What a gateway needs to serve: where the service is, its key, and the database."""
+
+    upstream_url: str
+    upstream_key: ApiKey
+    db: Path
+    integrations_url: str | None = None
+    rate: float = 10.0
+    burst: int = 4
+    public_url: str | None = None
+    """For the webhooks of a later part: kept, not used yet."""
+    transport: httpx.AsyncBaseTransport | None = None
+    """How to reach the service (tests and benchmarks may give their own)."""
+
+
+class Refused(Exception):
+    """A request the gateway answers itself with ``status`` and the service's error body."""
+
+    def __init__(self, status: int, message: str, *, headers: Mapping[str, str] | None = None,
+                 extra: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = dict(headers or {})
+        self.extra = dict(extra or {})
+
+    def response(self) -> Response:
+        return error_response(self.status, self.message, self.headers, self.extra)
+
+
+def error_response(status: int, message: str, headers: Mapping[str, str] | None = None,
+                   extra: Mapping[str, Any] | None = None) -> Response:
+    """The service's error body, ``{"message": …}`` (and any ``extra`` fields)."""
+    body = json.dumps({"message": message, **(extra or {})}, ensure_ascii=False).encode()
+    return Response(body, status_code=status, media_type="application/json",
+                    headers=dict(headers or {}))
+
+
+class Gateway:
+    """The state one running gateway shares between its requests."""
+
+    def __init__(self, config: GatewayConfig) -> None:
+        self.config = config
+        self.members = Members(config.db)
+        self.upstream: Upstream | None = None
+
+    def live_upstream(self) -> Upstream:
+        if self.upstream is None:
+            raise Refused(503, "The gateway is starting", headers={"Retry-After": "1"})
+        return self.upstream
+
+    def member(self, request: Request) -> Member:
+        """The member whose personal key the request carries; 401 otherwise."""
+        key = request.headers.get("authorization", "")
+        member = self.members.authenticate(key) if key else None
+        if member is None:
+            raise Refused(401, "Unknown or revoked personal key: ask your gateway's admin "
+                               "for a key (frontdesk gateway add-member or rotate)")
+        return member
+
+
+def create_app(config: GatewayConfig) -> FastAPI:
+    """The gateway for ``config`` as an ASGI app (``app.state.gateway`` is its state)."""
+    gateway = Gateway(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        gateway.upstream = Upstream(config.upstream_url, config.integrations_url,
+                                    config.upstream_key, rate=config.rate, burst=config.burst,
+                                    transport=config.transport)
+        try:
+            yield
+        finally:
+            upstream, gateway.upstream = gateway.upstream, None
+            await upstream.aclose()
+
+    app = FastAPI(
+        title="frontdesk team gateway",
+        version="v1",
+        description="The team gateway's own API. Every other path is the service's v1 API, "
+        "passed through with the organisation's key. Authenticate with "
+        "`Authorization: <personal key>`.",
+        lifespan=lifespan,
+        redirect_slashes=False,
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.state.gateway = gateway
+    _install_errors(app)
+    _add_own_routes(app, gateway)
+
+    async def proxy(request: Request) -> Response:
+        try:
+            return await _pass_on(gateway, request)
+        except Refused as refused:
+            return refused.response()
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    app.add_api_route("/v1/{rest:path}", proxy, methods=methods, include_in_schema=False)
+    app.add_api_route("/integrations/v1/{rest:path}", proxy, methods=methods,
+                      include_in_schema=False)
+    return app
+
+
+def _install_errors(app: FastAPI) -> None:
+    """Every error the gateway answers itself has the service's body, ``{"message": …}``."""
+
+    async def http_error(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        return error_response(exc.status_code, str(exc.detail), exc.headers)
+
+    async def invalid(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        return error_response(400, f"Invalid value in request: {where}".rstrip(": "))
+
+    async def refused(_: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refused)
+        return exc.response()
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(Refused, refused)
+
+
+def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
+    @app.get("/gateway/v1/health", summary="Whether the gateway serves and reaches the service")
+    async def health() -> dict[str, dict[str, str]]:
+        upstream = gateway.upstream
+        up = upstream is not None and await upstream.healthy()
+        return {"data": {"status": "ok", "upstream": "ok" if up else "down"}}
+
+    @app.get("/gateway/v1/me", summary="The member the personal key belongs to")
+    async def me(request: Request) -> dict[str, dict[str, str | None]]:
+        member = gateway.member(request)
+        return {"data": {"memberId": member.member_id, "agentId": member.agent_id,
+                         "email": member.email, "name": member.name,
+                         "role": member.role.value}}
+
+
+async def _read_body(request: Request) -> bytes:
+    """The request's body, refused past MAX_REQUEST_BYTES (kept whole: the guard reads it and
+    a request waited out after a 429 is sent again)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_REQUEST_BYTES:
+        raise Refused(413, f"The request body is larger than {MAX_REQUEST_BYTES} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_REQUEST_BYTES:
+            raise Refused(413, f"The request body is larger than {MAX_REQUEST_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _priority(request: Request, write: bool) -> Priority:
+    """Writes first, then interactive reads, then background reads."""
+    if write:
+        return Priority.INTERACTIVE
+    if request.headers.get(PRIORITY_HEADER, "").strip().lower() == "background":
+        return Priority.BACKGROUND
+    return Priority.VISIBLE
+
+
+async def _pass_on(gateway: Gateway, request: Request) -> Response:
+    gateway.member(request)
+    raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
+    target = split_interface(raw_path.decode("latin-1"))
+    route = None if target is None else match(target[0], request.method, target[1])
+    if target is None or route is None:
+        raise Refused(404, f"{request.method} {request.url.path} is not an operation of the "
+                           "service")
+    interface, path = target
+    upstream = gateway.live_upstream()
+    if not upstream.serves(interface):
+        raise Refused(404, "This gateway does not pass on the deprecated endpoint listing "
+                           "(it was started without --upstream-integrations-url)")
+    body = await _read_body(request)
+    write = request.method != "GET"
+    headers = {name: request.headers[name] for name in _REQUEST_HEADERS
+               if name in request.headers}
+    try:
+        answer = await upstream.send(request.method, interface, path,
+                                     request.scope.get("query_string", b""), headers, body,
+                                     _priority(request, write))
+    except UpstreamDown as down:
+        raise Refused(503, f"{down.message}; try again shortly",
+                      headers={"Retry-After": str(DOWN_RETRY_AFTER)}) from None
+    if answer.status_code == 401:  # the organisation's key, not the member's, was refused
+        await answer.aclose()
+        raise Refused(502, "The service refused the gateway's organisation key: the "
+                           "gateway's admin must give it a valid key")
+    return _streamed(answer)
+
+
+def _streamed(answer: httpx.Response) -> StreamingResponse:
+    """The service's answer, passed back as it comes: status, headers and body bytes."""
+    headers = {name: value for name, value in answer.headers.items()
+               if name.lower() not in _HOP_HEADERS}
+    return StreamingResponse(answer.aiter_raw(), status_code=answer.status_code,
+                             headers=headers, background=BackgroundTask(answer.aclose))

@@ -1,0 +1,77 @@
+"""Which operation of the service a request to the gateway is: its method and path, matched
+against the path templates of :data:`~frontdesk.api.operations.OPERATION_TABLE`.
+
+The gateway serves the service's API at the same paths: the main interface under ``/v1/…``
+and the deprecated endpoint listing under ``/integrations/v1/…``. A path is matched segment by
+segment on its raw (still percent-encoded) form, so an encoded ``/`` inside an id never splits
+it; where two templates fit (``/v1/conversations/search`` and
+``/v1/conversations/{conversationId}``) the one with more literal segments wins, as it does in
+the service.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from frontdesk.api.operations import OPERATION_TABLE, Interface, Operation
+
+__all__ = ["INTEGRATIONS_PREFIX", "Route", "match", "split_interface"]
+
+#: Where the gateway serves the deprecated endpoint listing (its ``/v1/…`` paths follow).
+INTEGRATIONS_PREFIX = "/integrations"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """A request matched to an operation: the operation and its path parameters (decoded)."""
+
+    operation: Operation
+    params: dict[str, str]
+
+
+_Template = tuple[Operation, tuple[str | None, ...], tuple[str, ...]]
+
+
+def _compile() -> dict[tuple[Interface, str, int], list[_Template]]:
+    """The templates by interface, method and number of segments, most literal first."""
+    table: dict[tuple[Interface, str, int], list[_Template]] = defaultdict(list)
+    for op in OPERATION_TABLE:
+        parts = op.path.strip("/").split("/")
+        literals = tuple(None if p.startswith("{") else p for p in parts)
+        names = tuple(p[1:-1] for p in parts if p.startswith("{"))
+        table[(op.interface, op.method, len(parts))].append((op, literals, names))
+    for templates in table.values():
+        templates.sort(key=lambda t: -sum(1 for p in t[1] if p is not None))
+    return dict(table)
+
+
+_TEMPLATES = _compile()
+
+
+def split_interface(raw_path: str) -> tuple[Interface, str] | None:
+    """``("main", "/v1/…")`` or ``("integrations", "/v1/…")`` for a path the gateway passes
+    on; None for any other path."""
+    if raw_path.startswith("/v1/"):
+        return "main", raw_path
+    if raw_path.startswith(INTEGRATIONS_PREFIX + "/v1/"):
+        return "integrations", raw_path[len(INTEGRATIONS_PREFIX):]
+    return None
+
+
+def match(interface: Interface, method: str, raw_path: str) -> Route | None:
+    """The operation ``method raw_path`` performs on ``interface``; None when none does."""
+    segments = raw_path.strip("/").split("/")
+    if any(not s for s in segments):
+        return None
+    for op, literals, names in _TEMPLATES.get((interface, method.upper(), len(segments)), ()):
+        values: list[str] = []
+        for literal, segment in zip(literals, segments, strict=True):
+            if literal is None:
+                values.append(unquote(segment))
+            elif literal != segment:
+                break
+        else:
+            return Route(op, dict(zip(names, values, strict=True)))
+    return None
