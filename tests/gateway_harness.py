@@ -33,9 +33,14 @@ PATIENCE = 120.0
 
 
 class RunningGateway:
-    """A gateway served on loopback in front of ``sandbox``, with its database at ``db``."""
+    """A gateway served on loopback in front of ``sandbox``, with its database at ``db``.
+
+    Like the tests' sandboxes, it paces nothing unless told to (``rate=10, burst=4`` are the
+    service's budget)."""
 
     def __init__(self, sandbox: SandboxServer, db: Path, **options: Any) -> None:
+        options.setdefault("rate", 100_000.0)
+        options.setdefault("burst", 100_000)
         self.sandbox = sandbox
         self.db = db
         self.config = GatewayConfig(upstream_url=sandbox.base_url,

@@ -27,8 +27,9 @@ from starlette.responses import Response, StreamingResponse
 from frontdesk.api.pacing import Priority
 from frontdesk.api.secrets import ApiKey
 
+from .guard import Forbidden, check
 from .members import Member, Members
-from .routing import match, split_interface
+from .routing import is_write, match, split_interface
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
 
 __all__ = ["MAX_REQUEST_BYTES", "GatewayConfig", "create_app", "error_response"]
@@ -215,7 +216,7 @@ def _priority(request: Request, write: bool) -> Priority:
 
 
 async def _pass_on(gateway: Gateway, request: Request) -> Response:
-    gateway.member(request)
+    member = gateway.member(request)
     raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
     target = split_interface(raw_path.decode("latin-1"))
     route = None if target is None else match(target[0], request.method, target[1])
@@ -228,9 +229,17 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
         raise Refused(404, "This gateway does not pass on the deprecated endpoint listing "
                            "(it was started without --upstream-integrations-url)")
     body = await _read_body(request)
-    write = request.method != "GET"
+    try:
+        checked = check(member, route.operation, route.params, body)
+    except Forbidden as refusal:
+        extra = {} if refusal.needed is None else {"requiredRole": refusal.needed.value}
+        raise Refused(403, refusal.message, extra=extra) from None
+    write = is_write(route.operation)
     headers = {name: request.headers[name] for name in _REQUEST_HEADERS
                if name in request.headers}
+    if checked.rewritten:
+        body = checked.body
+        headers["content-type"] = "application/json"
     try:
         answer = await upstream.send(request.method, interface, path,
                                      request.scope.get("query_string", b""), headers, body,

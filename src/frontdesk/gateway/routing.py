@@ -17,10 +17,14 @@ from urllib.parse import unquote
 
 from frontdesk.api.operations import OPERATION_TABLE, Interface, Operation
 
-__all__ = ["INTEGRATIONS_PREFIX", "Route", "match", "split_interface"]
+__all__ = ["INTEGRATIONS_PREFIX", "READ_ONLY_POSTS", "Route", "is_write", "match",
+           "split_interface"]
 
 #: Where the gateway serves the deprecated endpoint listing (its ``/v1/…`` paths follow).
 INTEGRATIONS_PREFIX = "/integrations"
+#: The POSTs that only read (a search, the analytics queries): paced and audited as reads.
+READ_ONLY_POSTS = frozenset({"search.conversations", "search.conversations_by_text",
+                             "analytics.metric_data", "analytics.records"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +52,11 @@ def _compile() -> dict[tuple[Interface, str, int], list[_Template]]:
 
 
 _TEMPLATES = _compile()
+
+
+def is_write(operation: Operation) -> bool:
+    """Whether ``operation`` may change something at the service (it is audited)."""
+    return operation.method != "GET" and operation.name not in READ_ONLY_POSTS
 
 
 def split_interface(raw_path: str) -> tuple[Interface, str] | None:
