@@ -1,0 +1,148 @@
+"""The console signed in through a team gateway (a real gateway in front of the sandbox):
+it acts as the member's agent, says "via gateway · role" in the header, offers only what the
+role may do (keys, palette, modes, Admin sections), says a refusal that still comes in one
+line naming the role, and shows admins the gateway's audit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from frontdesk.api.client import ApiClient
+from frontdesk.api.pacing import Pacer
+from frontdesk.launch import local_store_path
+from frontdesk.store.errors import Refused
+from frontdesk.store.local import LocalStore
+from frontdesk.store.session import Session
+from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.admin.admin import AdminScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
+from frontdesk.tui.screens.shared.tag_picker import TagPicker
+from frontdesk.tui.widgets.safe import OptionList
+from frontdesk.tui.widgets.status_bar import StatusBar
+from gateway_harness import RunningGateway, running_gateway
+
+Console = Any  # the `console` fixture of tests/tui/conftest.py
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def gateway(console: Console, tmp_path: Path) -> Iterator[RunningGateway]:
+    """A gateway in front of the console's sandbox."""
+    with running_gateway(console.sandbox, tmp_path) as running:
+        yield running
+
+
+def member_app(console: Console, gateway: RunningGateway, who: str, role: str) -> FrontdeskApp:
+    """The console of ``who`` signed in through ``gateway`` with a personal key of ``role``,
+    on an empty local store (as a first sign-in through it: the profile names no agent)."""
+    key = gateway.add_member(who, role)
+    client = ApiClient(gateway.base_url, key, gateway.integrations_url,
+                       pacer=Pacer(enabled=False))
+    profile = f"team-{role}"
+    session = Session(client=client, local=LocalStore(local_store_path(profile)),
+                      settings=console.settings, profile=profile,
+                      identity=gateway.agent(who)["id"], gateway=True)
+    console.sessions.append(session)
+    return FrontdeskApp(session)
+
+
+def menu(app: FrontdeskApp) -> list[str]:
+    """The Admin menu's sections, in order."""
+    options = app.screen.query_one("#admin-menu", OptionList)
+    return [str(options.get_option_at_index(i).id) for i in range(options.option_count)]
+
+
+def palette(app: FrontdeskApp) -> set[str]:
+    """The titles the palette offers on the screen in front."""
+    return {command.title for command in app.get_system_commands(app.screen)}
+
+
+def footer(app: FrontdeskApp) -> set[str]:
+    """The descriptions of the keys enabled where the focus is (what the footer shows)."""
+    return {active.binding.description for active in app.screen.active_bindings.values()
+            if active.enabled and active.binding.show}
+
+
+def open_chat(console: Console) -> int:
+    """An open chat nobody is assigned to."""
+    rows = console.sandbox.query(
+        "SELECT id FROM conversations WHERE channel = 'WidgetChat' AND state = 'Open' "
+        "AND assigned_agent_id IS NULL ORDER BY id LIMIT 1")
+    assert rows, "the seeded sandbox has no unassigned open chat"
+    return int(rows[0]["id"])
+
+
+async def open_thread(console: Console, pilot: Pilot[Any], cid: int) -> ThreadScreen:
+    app = pilot.app
+    screen = ThreadScreen(cid)
+    await app.push_screen(screen)
+    assert isinstance(app, FrontdeskApp) and app.session is not None
+    await app.session.live.refresh("thread")
+    await console.idle(pilot)
+    return screen
+
+
+async def test_an_agent_through_the_gateway_works_as_themselves_and_sees_only_their_part(
+        console: Console, gateway: RunningGateway) -> None:
+    who = gateway.agent_ids()[1]  # not the demo agent: the gateway says who, not a default
+    agent = gateway.agent(who)
+    app = member_app(console, gateway, who, "agent")
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        session = app.session
+        assert session is not None and session.me is not None
+        assert session.me.id == agent["id"]
+        assert app.screen.query_one(StatusBar).via == "via gateway · agent"
+        # Stats is a supervisor's: not in the palette, and 6 does nothing
+        assert "Go to Stats" not in palette(app)
+        assert "Activity of the organisation (last 24 hours)" not in palette(app)
+        await console.burst(pilot, "6")
+        assert app.current_mode == "inbox"
+        # Admin: no webhooks, anonymisation or audit; the tags are read, not changed
+        await console.burst(pilot, "5")
+        assert isinstance(app.screen, AdminScreen)
+        sections = menu(app)
+        assert "tags" in sections and "knowledge" in sections
+        assert not {"webhooks", "anonymization", "audit"} & set(sections)
+        assert not {"New tag", "Activate/deactivate", "Delete"} & footer(app)
+        assert "Tags: new tag" not in palette(app) and "Webhooks: new webhook" not in palette(app)
+        screens = len(app.screen_stack)
+        await console.burst(pilot, "n", "d", "space")
+        assert len(app.screen_stack) == screens, "a key not offered does nothing"
+        # a claim and a reply reach the service as this agent
+        await console.burst(pilot, "1")
+        cid = open_chat(console)
+        screen = await open_thread(console, pilot, cid)
+        assert "History" not in footer(app)  # the activity log is a supervisor's
+        await console.burst(pilot, "c")
+        row = console.sandbox.query(
+            "SELECT assigned_agent_id FROM conversations WHERE id = ?", (cid,))[0]
+        assert row["assigned_agent_id"] == agent["id"]
+        await console.burst(pilot, "i")
+        assert screen.composer.editor.has_focus
+        await console.burst(pilot, *"Thanks")
+        await console.burst(pilot, "ctrl+s")
+        await session.outbox.flush()
+        stored = console.sandbox.query(
+            "SELECT author_id, direction FROM messages WHERE conversation_id = ? "
+            "AND body_text = 'Thanks'", (cid,))
+        assert [(r["author_id"], r["direction"]) for r in stored] == [(agent["id"], "Outbound")]
+        # the tag picker offers no new tag (a supervisor's); a refusal that still comes is
+        # said in one line naming the role
+        await console.burst(pilot, "escape", "t")
+        picker = app.screen
+        assert isinstance(picker, TagPicker)
+        await console.burst(pilot, *"brandnew")
+        assert "create" not in {picker.options.get_option_at_index(i).id
+                                for i in range(picker.options.option_count)}
+        await console.burst(pilot, "escape")
+        with pytest.raises(Refused) as refused:
+            await session.actions.set_tags(cid, (), (), create=["gateway-made"])
+        assert refused.value.reason == "Could not create the tag: Needs the supervisor role"
+        assert not console.sandbox.query("SELECT id FROM tags WHERE name = 'gateway-made'")
