@@ -5,6 +5,7 @@ without a gateway in front says so (``/gateway/v1/me`` is not the service's)."""
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,7 @@ from frontdesk.api.transport import _priority_word
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store import signin
 from frontdesk.store.errors import Refusal, Refused
+from gateway_harness import DEMO_AGENT_EMAIL, running_gateway
 
 JSON = "application/json"
 
@@ -72,3 +74,34 @@ async def test_a_service_without_a_gateway_is_said_to_be_none(sandbox: SandboxSe
         await signin.verify_member(sandbox.base_url, "sbx_not-a-key")
     assert "refused the key" in wrong.value.reason
     assert "sbx_not-a-key" not in wrong.value.reason
+
+
+async def test_the_gateway_resource_through_a_real_gateway(sandbox: SandboxServer,
+                                                           tmp_path: Path) -> None:
+    with running_gateway(sandbox, tmp_path) as gateway:
+        agent = gateway.agent(DEMO_AGENT_EMAIL)
+        key = gateway.add_member(DEMO_AGENT_EMAIL, "agent")
+        async with ApiClient(gateway.base_url, key, pacer=Pacer(enabled=False)) as client:
+            health = await client.gateway.health()
+            assert (health.status, health.upstream) == ("ok", "ok")
+            me = await client.gateway.me()
+            assert (me.agent_id, me.email, me.role) == (agent["id"], agent["email"], "agent")
+            # the member's role refused by the gateway: typed, naming the role
+            with pytest.raises(Forbidden) as refused:
+                await client.tags.create("made-by-an-agent")
+            assert refused.value.required_role == "supervisor"
+            assert refused.value.message == "Needs the supervisor role"
+            tags = await client.tags.list()  # the key is still good
+            assert tags
+        member = await signin.verify_member(gateway.base_url, key)
+        assert member.member_id == me.member_id
+        admin_key = gateway.add_member(gateway.agent_ids()[1], "admin")
+        async with ApiClient(gateway.base_url, admin_key, pacer=Pacer(enabled=False)) as admin:
+            try:
+                page = await admin.gateway.audit_page(member=agent["email"], page_size=10)
+            except NotFound:
+                pytest.skip("this gateway does not serve its audit yet")
+            assert page.items and all(e.email == agent["email"] for e in page.items)
+            assert [e.at for e in page.items] == sorted((e.at for e in page.items),
+                                                        reverse=True)
+            assert {"tags.create", "tags.list"} <= {e.operation for e in page.items}

@@ -22,7 +22,7 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.admin.admin import AdminScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.tag_picker import TagPicker
-from frontdesk.tui.widgets.safe import OptionList
+from frontdesk.tui.widgets.safe import DataTable, OptionList
 from frontdesk.tui.widgets.status_bar import StatusBar
 from gateway_harness import RunningGateway, running_gateway
 
@@ -146,3 +146,50 @@ async def test_an_agent_through_the_gateway_works_as_themselves_and_sees_only_th
             await session.actions.set_tags(cid, (), (), create=["gateway-made"])
         assert refused.value.reason == "Could not create the tag: Needs the supervisor role"
         assert not console.sandbox.query("SELECT id FROM tags WHERE name = 'gateway-made'")
+
+
+async def test_a_supervisor_sees_stats_and_activity_but_not_the_admin_s_part(
+        console: Console, gateway: RunningGateway) -> None:
+    app = member_app(console, gateway, gateway.agent_ids()[2], "supervisor")
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        assert app.screen.query_one(StatusBar).via == "via gateway · supervisor"
+        assert {"Go to Stats", "Activity of the organisation (last 24 hours)"} <= palette(app)
+        await console.burst(pilot, "3")
+        assert app.screen.check_action("activity", ()) is True
+        await console.burst(pilot, "5")
+        sections = menu(app)
+        assert not {"webhooks", "anonymization", "audit"} & set(sections)
+        shown = footer(app)
+        assert "New tag" in shown and not {"Activate/deactivate", "Delete"} & shown
+        await console.burst(pilot, "6")
+        assert app.current_mode == "stats"
+
+
+async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
+        console: Console, gateway: RunningGateway) -> None:
+    agent_key = gateway.add_member(gateway.agent_ids()[1], "agent")
+    with gateway.client(agent_key) as member:  # something to audit: a member's reads
+        assert member.get("/v1/tags").status_code == 200
+        assert member.get("/v1/webhooks").status_code == 403
+    app = member_app(console, gateway, gateway.agent_ids()[2], "admin")
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        await console.burst(pilot, "5")
+        sections = menu(app)
+        assert {"webhooks", "anonymization", "audit"} <= set(sections)
+        with gateway.client(agent_key) as member:
+            if member.get("/gateway/v1/audit").status_code == 404:
+                pytest.skip("this gateway does not serve its audit yet")
+        screen = app.screen
+        assert isinstance(screen, AdminScreen)
+        screen.show_section("audit")
+        await console.idle(pilot)
+        table = screen.query_one("#audit-table", DataTable)
+        caption = str(screen.query_one("#audit-caption").render())
+        assert table.row_count >= 2, caption
+        email = gateway.agent(gateway.agent_ids()[1])["email"]
+        await console.burst(pilot, "slash", *email, "enter")
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        assert rows and all(str(row[1]) == email for row in rows)
+        assert [str(row[5]) for row in rows][:2] == ["403", "200"]  # newest first
