@@ -104,6 +104,9 @@ async def test_an_agent_through_the_gateway_works_as_themselves_and_sees_only_th
         assert "Activity of the organisation (last 24 hours)" not in palette(app)
         await console.burst(pilot, "6")
         assert app.current_mode == "inbox"
+        # queue membership is a supervisor's
+        await console.burst(pilot, "2")
+        assert "Members" not in footer(app)
         # Admin: no webhooks, anonymisation or audit; the tags are read, not changed
         await console.burst(pilot, "5")
         assert isinstance(app.screen, AdminScreen)
@@ -155,6 +158,8 @@ async def test_a_supervisor_sees_stats_and_activity_but_not_the_admin_s_part(
         await console.ready(pilot)
         assert app.screen.query_one(StatusBar).via == "via gateway · supervisor"
         assert {"Go to Stats", "Activity of the organisation (last 24 hours)"} <= palette(app)
+        await console.burst(pilot, "2")
+        assert "Members" in footer(app)
         await console.burst(pilot, "3")
         assert app.screen.check_action("activity", ()) is True
         await console.burst(pilot, "5")
