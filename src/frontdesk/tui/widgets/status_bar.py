@@ -25,6 +25,11 @@ def describe_hours(hours: HoursNow | None) -> str:
     return "Closed" if hours.until is None else "Closed · opens " + clock.when(hours.until)
 
 
+#: terminal widths from which the header says "via gateway · agent" in full (below: "agent",
+#: leaving the connection's state room)
+VIA_IN_FULL_FROM = 120
+
+
 class StatusBar(Widget):
     """One line at the top of every screen, kept current by the app."""
 
@@ -58,8 +63,10 @@ class StatusBar(Widget):
         line.append("frontdesk", style="bold")
         if self.profile:
             line.append(" · " + one_line(self.profile, 24))
-        if self.via:
-            line.append(" · " + one_line(self.via, 32), style="italic")
+        if self.via:  # narrower than VIA_IN_FULL_FROM: the role alone ("agent")
+            via = self.via if self.size.width >= VIA_IN_FULL_FROM else \
+                self.via.rsplit(" · ", 1)[-1]
+            line.append(" · " + one_line(via, 32), style="italic")
         if self.mode:
             line.append(" · " + self.mode, style="bold")
         right = Text(no_wrap=True)
