@@ -258,4 +258,32 @@ def _rotate(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    raise Fail(1, "the audit is not kept yet")
+    from ..gateway.audit import Audit, parse_since
+    from ..gateway.members import MemberError
+
+    members = _members_of(args)
+    try:
+        member_id = None if args.member is None else members.find(args.member).member_id
+    except MemberError as error:
+        raise Fail(1, str(error)) from None
+    try:
+        since = None if args.since is None else parse_since(args.since)
+    except ValueError:
+        raise Fail(2, f"--since: not an ISO 8601 time: {clean_text(args.since)}") from None
+    if args.limit < 1:
+        raise Fail(2, "--limit must be 1 or more")
+    audit = Audit(members.path)
+    try:
+        entries, _ = audit.page(member_id=member_id, since=since, limit=args.limit)
+    finally:
+        audit.close()
+    if not entries:
+        print("No writes through the gateway yet." if member_id is None and since is None
+              else "No entries match.")
+        return 0
+    for entry in entries:
+        status = str(entry.status) if entry.status else "-"
+        targets = ",".join(entry.targets) or "-"
+        print(clean_text(f"{entry.at}  {entry.email} ({entry.role})  {entry.operation}  "
+                         f"{targets}  {status} {entry.state}"))
+    return 0

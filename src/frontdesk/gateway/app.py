@@ -15,21 +15,24 @@ import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+from urllib.parse import urlencode
 
 import httpx
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response, StreamingResponse
 
 from frontdesk.api.pacing import Priority
+from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
 
-from .guard import Forbidden, check
-from .members import Member, Members
-from .routing import is_write, match, split_interface
+from .audit import Audit, State, parse_since
+from .guard import Forbidden, article, check
+from .members import Member, MemberError, Members
+from .routing import Route, is_write, match, split_interface, targets
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
 
 __all__ = ["MAX_REQUEST_BYTES", "GatewayConfig", "create_app", "error_response"]
@@ -93,6 +96,7 @@ class Gateway:
     def __init__(self, config: GatewayConfig) -> None:
         self.config = config
         self.members = Members(config.db)
+        self.audit = Audit(config.db)
         self.upstream: Upstream | None = None
 
     def live_upstream(self) -> Upstream:
@@ -116,6 +120,7 @@ def create_app(config: GatewayConfig) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        gateway.audit.settle_interrupted()
         gateway.upstream = Upstream(config.upstream_url, config.integrations_url,
                                     config.upstream_key, rate=config.rate, burst=config.burst,
                                     transport=config.transport)
@@ -124,6 +129,7 @@ def create_app(config: GatewayConfig) -> FastAPI:
         finally:
             upstream, gateway.upstream = gateway.upstream, None
             await upstream.aclose()
+            gateway.audit.close()
 
     app = FastAPI(
         title="frontdesk team gateway",
@@ -182,12 +188,58 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
         up = upstream is not None and await upstream.healthy()
         return {"data": {"status": "ok", "upstream": "ok" if up else "down"}}
 
+    @app.get("/gateway/v1/audit", summary="What members wrote through the gateway, newest "
+             "first (admins only)")
+    async def audit(
+        request: Request,
+        member: Annotated[str | None, Query(max_length=320)] = None,
+        since: Annotated[str | None, Query(max_length=64)] = None,
+        page_limit: Annotated[int, Query(alias="pageLimit", ge=1, le=100)] = 50,
+        page_key: Annotated[str | None, Query(alias="pageKey", max_length=20)] = None,
+    ) -> dict[str, object]:
+        reader = gateway.member(request)
+        if not reader.role.allows(Role.ADMIN):
+            raise Refused(403, f"Reading the audit needs the admin role (you are "
+                               f"{article(reader.role)})", extra={"requiredRole": "admin"})
+        try:
+            member_id = None if member is None else gateway.members.find(member).member_id
+        except MemberError as error:
+            raise Refused(400, str(error)) from None
+        entries, more = gateway.audit.page(member_id=member_id, since=_since(since),
+                                           limit=page_limit, before=_page_key(page_key))
+        meta: dict[str, str] = {}
+        if more is not None:
+            query = {name: value for name, value in
+                     (("member", member), ("since", since), ("pageLimit", str(page_limit)))
+                     if value is not None}
+            meta["next"] = f"/gateway/v1/audit?{urlencode({**query, 'pageKey': str(more)})}"
+        return {"data": [entry.as_json() for entry in entries], "meta": meta}
+
     @app.get("/gateway/v1/me", summary="The member the personal key belongs to")
     async def me(request: Request) -> dict[str, dict[str, str | None]]:
         member = gateway.member(request)
         return {"data": {"memberId": member.member_id, "agentId": member.agent_id,
                          "email": member.email, "name": member.name,
                          "role": member.role.value}}
+
+
+def _since(value: str | None) -> str | None:
+    """An ISO 8601 time as the audit writes times; 400 when it is not one."""
+    if value is None:
+        return None
+    try:
+        return parse_since(value)
+    except ValueError:
+        raise Refused(400, f"Invalid value in request: since ({value[:40]!r} is not an ISO "
+                           "8601 time)") from None
+
+
+def _page_key(value: str | None) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or not value.isascii():
+        raise Refused(400, "Invalid value in request: pageKey")
+    return int(value)
 
 
 async def _read_body(request: Request) -> bytes:
@@ -229,29 +281,77 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
         raise Refused(404, "This gateway does not pass on the deprecated endpoint listing "
                            "(it was started without --upstream-integrations-url)")
     body = await _read_body(request)
+    write = is_write(route.operation)
+    entry = _Entry(gateway.audit, member, route, request.url.path) if write else None
     try:
         checked = check(member, route.operation, route.params, body)
     except Forbidden as refusal:
+        if entry is not None:
+            entry.refused(body)
         extra = {} if refusal.needed is None else {"requiredRole": refusal.needed.value}
         raise Refused(403, refusal.message, extra=extra) from None
-    write = is_write(route.operation)
     headers = {name: request.headers[name] for name in _REQUEST_HEADERS
                if name in request.headers}
     if checked.rewritten:
         body = checked.body
         headers["content-type"] = "application/json"
+    if entry is not None:
+        entry.begin(body)
     try:
         answer = await upstream.send(request.method, interface, path,
                                      request.scope.get("query_string", b""), headers, body,
                                      _priority(request, write))
     except UpstreamDown as down:
+        if down.sent and write:
+            if entry is not None:
+                entry.finish("unknown", 504)
+            raise Refused(504, f"{down.message}: the change may or may not have been made; "
+                               "look before trying again") from None
+        if entry is not None:
+            entry.finish("failed", 503)
         raise Refused(503, f"{down.message}; try again shortly",
                       headers={"Retry-After": str(DOWN_RETRY_AFTER)}) from None
+    except BaseException:
+        if entry is not None:
+            entry.finish("unknown", 0)
+        raise
     if answer.status_code == 401:  # the organisation's key, not the member's, was refused
         await answer.aclose()
+        if entry is not None:
+            entry.finish("failed", 502)
         raise Refused(502, "The service refused the gateway's organisation key: the "
                            "gateway's admin must give it a valid key")
+    if entry is not None:
+        entry.finish("done", answer.status_code)
     return _streamed(answer)
+
+
+class _Entry:
+    """The audit entry of one write: begun before it goes upstream, finished after."""
+
+    def __init__(self, audit: Audit, member: Member, route: Route, path: str) -> None:
+        self._audit = audit
+        self._member = member
+        self._route = route
+        self._path = path
+        self._seq: int | None = None
+
+    def _fields(self, body: bytes) -> dict[str, Any]:
+        return {"member_id": self._member.member_id, "email": self._member.email,
+                "role": self._member.role.value, "operation": self._route.operation.name,
+                "method": self._route.operation.method, "path": self._path,
+                "targets": targets(self._route, body)}
+
+    def begin(self, body: bytes) -> None:
+        self._seq = self._audit.begin(**self._fields(body))
+
+    def refused(self, body: bytes) -> None:
+        self._audit.begin(**self._fields(body), state="refused", status=403)
+
+    def finish(self, state: State, status: int) -> None:
+        if self._seq is not None:
+            self._audit.finish(self._seq, state, status)
+            self._seq = None
 
 
 def _streamed(answer: httpx.Response) -> StreamingResponse:

@@ -24,7 +24,7 @@ from frontdesk.api.roles import Role, required_role
 
 from .members import Member
 
-__all__ = ["AGENT_FIELDS", "AgentField", "Checked", "Forbidden", "check"]
+__all__ = ["AGENT_FIELDS", "AgentField", "Checked", "Forbidden", "article", "check"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,8 @@ class Checked:
     rewritten: bool
 
 
-def _a(role: Role) -> str:
+def article(role: Role) -> str:
+    """``a supervisor``, ``an admin``: how a refusal names the member's role."""
     return f"an {role.value}" if role is Role.ADMIN else f"a {role.value}"
 
 
@@ -97,7 +98,7 @@ def check(member: Member, operation: Operation, params: Mapping[str, str],
         raise Forbidden(f"{operation.label} is not open to any role at this gateway", None)
     if not member.role.allows(needed):
         raise Forbidden(f"{operation.label} needs the {needed.value} role (you are "
-                        f"{_a(member.role)})", needed)
+                        f"{article(member.role)})", needed)
     fields = AGENT_FIELDS.get(operation.name, ())
     if member.role is not Role.AGENT or not fields:
         return Checked(body, False)

@@ -11,6 +11,7 @@ the service.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from urllib.parse import unquote
@@ -18,7 +19,7 @@ from urllib.parse import unquote
 from frontdesk.api.operations import OPERATION_TABLE, Interface, Operation
 
 __all__ = ["INTEGRATIONS_PREFIX", "READ_ONLY_POSTS", "Route", "is_write", "match",
-           "split_interface"]
+           "split_interface", "targets"]
 
 #: Where the gateway serves the deprecated endpoint listing (its ``/v1/…`` paths follow).
 INTEGRATIONS_PREFIX = "/integrations"
@@ -84,3 +85,24 @@ def match(interface: Interface, method: str, raw_path: str) -> Route | None:
         else:
             return Route(op, dict(zip(names, values, strict=True)))
     return None
+
+
+#: Keys at the top of a write's body that name what it acts on (bulk membership, transfer).
+_TARGET_KEYS = ("agentIds", "agentId", "userId", "queueId", "tagIds")
+_MAX_TARGETS = 50
+
+
+def targets(route: Route, body: bytes) -> list[str]:
+    """The ids a write acts on, for the audit: its path parameters, then the ids its body
+    names at the top (at most 50 in all)."""
+    found = [str(value) for value in route.params.values()]
+    try:
+        document = json.loads(body) if body.strip() else None
+    except (ValueError, UnicodeDecodeError):
+        document = None
+    if isinstance(document, dict):
+        for key in _TARGET_KEYS:
+            value = document.get(key)
+            values = value if isinstance(value, list) else [value]
+            found.extend(str(v) for v in values if isinstance(v, str | int) and v != "")
+    return found[:_MAX_TARGETS]
