@@ -96,12 +96,15 @@ async def test_the_gateway_resource_through_a_real_gateway(sandbox: SandboxServe
         member = await signin.verify_member(gateway.base_url, key)
         assert member.member_id == me.member_id
         admin_key = gateway.add_member(gateway.agent_ids()[1], "admin")
+        async with ApiClient(gateway.base_url, key, pacer=Pacer(enabled=False)) as client:
+            with pytest.raises(Forbidden) as not_admin:  # the audit is an admin's
+                await client.gateway.audit_page()
+            assert not_admin.value.required_role == "admin"
         async with ApiClient(gateway.base_url, admin_key, pacer=Pacer(enabled=False)) as admin:
-            try:
-                page = await admin.gateway.audit_page(member=agent["email"], page_size=10)
-            except NotFound:
-                pytest.skip("this gateway does not serve its audit yet")
-            assert page.items and all(e.email == agent["email"] for e in page.items)
-            assert [e.at for e in page.items] == sorted((e.at for e in page.items),
-                                                        reverse=True)
-            assert {"tags.create", "tags.list"} <= {e.operation for e in page.items}
+            await admin.tags.create("made-by-an-admin")
+            page = await admin.gateway.audit_page(member=agent["email"], page_size=10)
+            assert [(e.email, e.operation, e.status, e.state) for e in page.items] == [
+                (agent["email"], "tags.create", 403, "refused")]
+            everyone = [e async for e in admin.gateway.audit(page_size=1)]  # page by page
+            assert [e.operation for e in everyone] == ["tags.create", "tags.create"]
+            assert everyone[0].at >= everyone[1].at and everyone[0].status == 200

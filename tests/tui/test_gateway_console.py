@@ -173,19 +173,20 @@ async def test_a_supervisor_sees_stats_and_activity_but_not_the_admin_s_part(
 
 async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
         console: Console, gateway: RunningGateway) -> None:
-    agent_key = gateway.add_member(gateway.agent_ids()[1], "agent")
-    with gateway.client(agent_key) as member:  # something to audit: a member's reads
-        assert member.get("/v1/tags").status_code == 200
-        assert member.get("/v1/webhooks").status_code == 403
+    agent = gateway.agent(gateway.agent_ids()[1])
+    agent_key = gateway.add_member(agent["id"], "agent")
+    cid = open_chat(console)
+    with gateway.client(agent_key) as member:  # something to audit: a member's writes
+        refused = member.post("/v1/tags", json={"name": "\x1b[31mred"})
+        assert refused.status_code == 403
+        claimed = member.put(f"/v1/conversations/{cid}/claim", json={"agentId": agent["id"]})
+        assert claimed.status_code < 300, claimed.text
     app = member_app(console, gateway, gateway.agent_ids()[2], "admin")
     async with app.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         await console.burst(pilot, "5")
         sections = menu(app)
         assert {"webhooks", "anonymization", "audit"} <= set(sections)
-        with gateway.client(agent_key) as member:
-            if member.get("/gateway/v1/audit").status_code == 404:
-                pytest.skip("this gateway does not serve its audit yet")
         screen = app.screen
         assert isinstance(screen, AdminScreen)
         screen.show_section("audit")
@@ -193,8 +194,10 @@ async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
         table = screen.query_one("#audit-table", DataTable)
         caption = str(screen.query_one("#audit-caption").render())
         assert table.row_count >= 2, caption
-        email = gateway.agent(gateway.agent_ids()[1])["email"]
-        await console.burst(pilot, "slash", *email, "enter")
-        rows = [table.get_row_at(i) for i in range(table.row_count)]
-        assert rows and all(str(row[1]) == email for row in rows)
-        assert [str(row[5]) for row in rows][:2] == ["403", "200"]  # newest first
+        await console.burst(pilot, "slash", *agent["email"], "enter")
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+        assert [(row[1], row[3]) for row in rows] == [  # newest first
+            (agent["email"], "conversations.claim"), (agent["email"], "tags.create")]
+        assert rows[0][4].startswith(f"{cid}, ")  # the conversation, and the agent
+        assert rows[0][5].startswith("2") and rows[1][5] == "403 refused"
+        assert all("\x1b" not in cell for row in rows for cell in row)

@@ -30,7 +30,7 @@ class GatewayMember(Record):
 
 
 class AuditEntry(Record):
-    """One request a member made through the gateway, and what came of it."""
+    """One write a member sent through the gateway, and what came of it."""
 
     id: str
     at: UtcDateTime
@@ -42,7 +42,10 @@ class AuditEntry(Record):
     path: str
     targets: list[str] = Field(default_factory=list,
                                description="the ids the request was about")
-    status: int = Field(description="the HTTP status the member was answered with")
+    status: int = Field(description="the HTTP status the member was answered with (0 while "
+                                    "the service has not answered)")
+    state: str | None = Field(default=None, description="done, refused, pending, failed "
+                              "(nothing was done) or unknown (it may have been done)")
 
 
 __all__ = ["AuditEntry", "GatewayHealth", "GatewayMember"]

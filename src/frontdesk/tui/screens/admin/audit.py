@@ -1,5 +1,6 @@
-"""Admin → Audit (through a team gateway, for admins): what members did through the gateway,
-newest first — when, who (email and role), which operation, on what, and the answer's status.
+"""Admin → Audit (through a team gateway, for admins): what members wrote through the gateway,
+newest first — when, who (email and role), which operation, on what, and what came of it (the
+service's status; "refused" by the gateway, "pending", "failed" or "unknown").
 ``/`` filters by member (an email or member id; empty: everyone), ``m`` reads older entries.
 Every field is the gateway's (and, through it, any member's) text: cleaned like all such."""
 
@@ -10,6 +11,7 @@ from typing import Any
 from textual import work
 from textual.app import ComposeResult
 
+from ....api.models import AuditEntry
 from ....store.admin import AuditPage
 from ...answers import Regarding, answer_of
 from ...clock import shown
@@ -37,7 +39,7 @@ class AuditPane(AdminPane):
                     id="audit-member")
         table: DataTable[Any] = DataTable(id="audit-table", cursor_type="row",
                                           zebra_stripes=True, classes="admin-main")
-        table.add_columns("When", "Member", "Role", "Operation", "On", "Status")
+        table.add_columns("When", "Member", "Role", "Operation", "On", "Answer")
         yield table
 
     def reload(self) -> None:
@@ -85,10 +87,18 @@ class AuditPane(AdminPane):
         for entry in page.entries:
             table.add_row(cell(shown(entry.at, "minute"), 16), cell(entry.email, 32),
                           cell(entry.role, 10), cell(entry.operation, 34),
-                          cell(", ".join(entry.targets), 30), cell(str(entry.status), 6))
+                          cell(", ".join(entry.targets), 30), cell(_outcome(entry), 12))
         self.count += len(page.entries)
         self.next_key = page.next_key
         who = f" by {member}" if member else ""
         more = " · m: older" if page.next_key is not None else ""
         self.set_caption(f"{self.count} entries{who}, newest first · /: filter by member"
                          f"{more}")
+
+
+def _outcome(entry: AuditEntry) -> str:
+    """The answer's status, and the state when the write is not simply done ("403 refused",
+    "unknown": it may have been done)."""
+    status = str(entry.status) if entry.status else ""
+    state = entry.state if entry.state not in (None, "done") else ""
+    return " ".join(part for part in (status, state or "") if part) or "—"
