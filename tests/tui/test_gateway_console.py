@@ -38,7 +38,8 @@ def gateway(console: Console, tmp_path: Path) -> Iterator[RunningGateway]:
         yield running
 
 
-def member_app(console: Console, gateway: RunningGateway, who: str, role: str) -> FrontdeskApp:
+def member_app(console: Console, gateway: RunningGateway, who: str, role: str,
+               **options: Any) -> FrontdeskApp:
     """The console of ``who`` signed in through ``gateway`` with a personal key of ``role``,
     on an empty local store (as a first sign-in through it: the profile names no agent)."""
     key = gateway.add_member(who, role)
@@ -49,7 +50,7 @@ def member_app(console: Console, gateway: RunningGateway, who: str, role: str) -
                       settings=console.settings, profile=profile,
                       identity=gateway.agent(who)["id"], gateway=True)
     console.sessions.append(session)
-    return FrontdeskApp(session)
+    return FrontdeskApp(session, **options)
 
 
 def menu(app: FrontdeskApp) -> list[str]:
@@ -201,3 +202,27 @@ async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
         assert rows[0][4].startswith(f"{cid}, ")  # the conversation, and the agent
         assert rows[0][5].startswith("2") and rows[1][5] == "403 refused"
         assert all("\x1b" not in cell for row in rows for cell in row)
+
+
+async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
+        console: Console, gateway: RunningGateway) -> None:
+    """A member demoted since the last start: the first frame offers what the kept role
+    allowed; once the gateway says the role, the open Admin screen offers only what it does."""
+    who = gateway.agent_ids()[3]
+    LocalStore(local_store_path("team-agent")).save_snapshot(
+        "member", {"role": "admin", "email": gateway.agent(who)["email"]})
+    app = member_app(console, gateway, who, "agent", start_session=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("5")  # before the gateway has answered
+        assert {"webhooks", "anonymization", "audit"} <= set(menu(app))
+        assert app.screen.query_one(StatusBar).via == "via gateway · admin"
+        assert app.session is not None
+        await app.session.start()
+        await console.ready(pilot)
+        await console.idle(pilot)
+        assert isinstance(app.screen, AdminScreen)
+        assert app.screen.query_one(StatusBar).via == "via gateway · agent"
+        assert not {"webhooks", "anonymization", "audit"} & set(menu(app))
+        assert "New tag" not in footer(app)
+        assert app.session is not None
+        assert app.session.local.snapshot("member")["role"] == "agent"
