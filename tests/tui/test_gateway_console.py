@@ -225,4 +225,5 @@ async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
         assert not {"webhooks", "anonymization", "audit"} & set(menu(app))
         assert "New tag" not in footer(app)
         assert app.session is not None
-        assert app.session.local.snapshot("member")["role"] == "agent"
+        assert app.session.local.snapshot("member") == {
+            "role": "agent", "email": gateway.agent(who)["email"]}
