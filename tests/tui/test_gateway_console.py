@@ -180,6 +180,8 @@ async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
     with gateway.client(agent_key) as member:  # something to audit: a member's writes
         refused = member.post("/v1/tags", json={"name": "\x1b[31mred"})
         assert refused.status_code == 403
+        hostile = member.patch("/v1/endusers/%1B%5B2J%1B%5D8%3B%3Bx", json={"firstName": "x"})
+        assert hostile.status_code >= 400  # no such end user; the audit keeps the attempt
         claimed = member.put(f"/v1/conversations/{cid}/claim", json={"agentId": agent["id"]})
         assert claimed.status_code < 300, claimed.text
     app = member_app(console, gateway, gateway.agent_ids()[2], "admin")
@@ -198,10 +200,13 @@ async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
         await console.burst(pilot, "slash", *agent["email"], "enter")
         rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
         assert [(row[1], row[3]) for row in rows] == [  # newest first
-            (agent["email"], "conversations.claim"), (agent["email"], "tags.create")]
+            (agent["email"], "conversations.claim"), (agent["email"], "endusers.patch"),
+            (agent["email"], "tags.create")]
         assert rows[0][4].startswith(f"{cid}, ")  # the conversation, and the agent
-        assert rows[0][5].startswith("2") and rows[1][5] == "403 refused"
-        assert all("\x1b" not in cell for row in rows for cell in row)
+        assert rows[0][5].startswith("2") and rows[2][5] == "403 refused"
+        # the escapes a member sent are inert on screen, the rest of the text kept
+        assert "x" in rows[1][4] and rows[1][5].startswith("4")
+        assert all("\x1b" not in cell and "\x9b" not in cell for row in rows for cell in row)
 
 
 async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
