@@ -18,11 +18,12 @@ from frontdesk.launch import local_store_path
 from frontdesk.store.errors import Refused
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
+from frontdesk.store.stats import STATS_TOPIC
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.admin.admin import AdminScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.tag_picker import TagPicker
-from frontdesk.tui.widgets.safe import DataTable, OptionList
+from frontdesk.tui.widgets.safe import DataTable, OptionList, Static
 from frontdesk.tui.widgets.status_bar import StatusBar
 from gateway_harness import RunningGateway, running_gateway
 
@@ -170,6 +171,11 @@ async def test_a_supervisor_sees_stats_and_activity_but_not_the_admin_s_part(
         assert "New tag" in shown and not {"Activate/deactivate", "Delete"} & shown
         await console.burst(pilot, "6")
         assert app.current_mode == "stats"
+        await app.session.live.refresh(STATS_TOPIC)  # analytics through the gateway
+        await console.idle(pilot)
+        created = app.screen.query_one("#tile-created_conversations", Static).render()
+        assert "today" in str(created)
+        assert app.screen.query_one("#stats-records", DataTable).row_count > 0
 
 
 async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
