@@ -171,6 +171,7 @@ async def test_a_supervisor_sees_stats_and_activity_but_not_the_admin_s_part(
         assert "New tag" in shown and not {"Activate/deactivate", "Delete"} & shown
         await console.burst(pilot, "6")
         assert app.current_mode == "stats"
+        assert app.session is not None
         await app.session.live.refresh(STATS_TOPIC)  # analytics through the gateway
         await console.idle(pilot)
         created = app.screen.query_one("#tile-created_conversations", Static).render()
