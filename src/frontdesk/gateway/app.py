@@ -300,7 +300,7 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     try:
         answer = await upstream.send(request.method, interface, path,
                                      request.scope.get("query_string", b""), headers, body,
-                                     _priority(request, write))
+                                     _priority(request, write), member.member_id)
     except UpstreamDown as down:
         if down.sent and write:
             if entry is not None:
