@@ -20,7 +20,7 @@ import httpx
 
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
-from frontdesk.gateway.app import GatewayConfig
+from frontdesk.gateway.app import Gateway, GatewayConfig
 from frontdesk.gateway.members import Members
 from frontdesk.gateway.server import GatewayServer
 from frontdesk.sandbox.seed.names import DEMO_AGENT_EMAIL
@@ -86,6 +86,13 @@ class RunningGateway:
         headers = {} if key is None else {"Authorization": key}
         return httpx.Client(base_url=self.base_url, headers=headers, timeout=PATIENCE,
                             **options)
+
+    @property
+    def state(self) -> Gateway:
+        """The running gateway's shared state (its pacer, audit, members)."""
+        assert self.server.app is not None, "the gateway is not running"
+        state: Gateway = self.server.app.state.gateway
+        return state
 
     def with_options(self, **options: Any) -> GatewayConfig:
         """This gateway's configuration with ``options`` changed (for a second gateway)."""

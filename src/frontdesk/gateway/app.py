@@ -10,6 +10,7 @@ status, content type and Retry-After as the service sent them.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
@@ -29,6 +30,7 @@ from frontdesk.api.pacing import Priority
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
 
+from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
 from .guard import Forbidden, article, check
 from .members import Member, MemberError, Members
@@ -97,6 +99,7 @@ class Gateway:
         self.config = config
         self.members = Members(config.db)
         self.audit = Audit(config.db)
+        self.attempts = FailedAttempts()
         self.upstream: Upstream | None = None
 
     def live_upstream(self) -> Upstream:
@@ -104,13 +107,19 @@ class Gateway:
             raise Refused(503, "The gateway is starting", headers={"Retry-After": "1"})
         return self.upstream
 
-    def member(self, request: Request) -> Member:
-        """The member whose personal key the request carries; 401 otherwise."""
+    async def member(self, request: Request) -> Member:
+        """The member whose personal key the request carries; 401 otherwise (held back when
+        the source keeps sending wrong keys)."""
         key = request.headers.get("authorization", "")
         member = self.members.authenticate(key) if key else None
+        source = request.client.host if request.client else "?"
         if member is None:
+            delay = self.attempts.failed(source)
+            if delay:
+                await asyncio.sleep(delay)
             raise Refused(401, "Unknown or revoked personal key: ask your gateway's admin "
                                "for a key (frontdesk gateway add-member or rotate)")
+        self.attempts.succeeded(source)
         return member
 
 
@@ -197,7 +206,7 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
         page_limit: Annotated[int, Query(alias="pageLimit", ge=1, le=100)] = 50,
         page_key: Annotated[str | None, Query(alias="pageKey", max_length=20)] = None,
     ) -> dict[str, object]:
-        reader = gateway.member(request)
+        reader = await gateway.member(request)
         if not reader.role.allows(Role.ADMIN):
             raise Refused(403, f"Reading the audit needs the admin role (you are "
                                f"{article(reader.role)})", extra={"requiredRole": "admin"})
@@ -217,7 +226,7 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
 
     @app.get("/gateway/v1/me", summary="The member the personal key belongs to")
     async def me(request: Request) -> dict[str, dict[str, str | None]]:
-        member = gateway.member(request)
+        member = await gateway.member(request)
         return {"data": {"memberId": member.member_id, "agentId": member.agent_id,
                          "email": member.email, "name": member.name,
                          "role": member.role.value}}
@@ -268,7 +277,7 @@ def _priority(request: Request, write: bool) -> Priority:
 
 
 async def _pass_on(gateway: Gateway, request: Request) -> Response:
-    member = gateway.member(request)
+    member = await gateway.member(request)
     raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
     target = split_interface(raw_path.decode("latin-1"))
     route = None if target is None else match(target[0], request.method, target[1])
@@ -300,7 +309,7 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     try:
         answer = await upstream.send(request.method, interface, path,
                                      request.scope.get("query_string", b""), headers, body,
-                                     _priority(request, write))
+                                     _priority(request, write), member.member_id)
     except UpstreamDown as down:
         if down.sent and write:
             if entry is not None:

@@ -50,6 +50,8 @@ class GatewayServer:
         self.config = config
         self.host = host
         self.port = port
+        self.app: FastAPI | None = None
+        """The app being served (its ``state.gateway`` for tests that look inside)."""
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._socket: socket.socket | None = None
@@ -73,7 +75,8 @@ class GatewayServer:
         self.port = sock.getsockname()[1]
         sock.listen(2048)
         self._socket = sock
-        server = uvicorn.Server(_config(create_app(self.config)))
+        self.app = create_app(self.config)
+        server = uvicorn.Server(_config(self.app))
         self._server = server
         started = threading.Event()
         failure: list[BaseException] = []

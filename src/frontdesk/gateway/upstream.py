@@ -22,7 +22,7 @@ from frontdesk.api.operations import Interface
 from frontdesk.api.pacing import Pacer, Priority
 from frontdesk.api.secrets import ApiKey
 
-__all__ = ["MAX_429_WAIT", "Upstream", "UpstreamDown"]
+__all__ = ["MAX_429_WAIT", "Turns", "Upstream", "UpstreamDown"]
 
 #: Seconds the gateway waits in all, over one request's 429s, before it passes a 429 on.
 MAX_429_WAIT = 30.0
@@ -41,6 +41,31 @@ class UpstreamDown(Exception):
         self.message = message
         self.sent = sent
         """Whether the request may have reached the service (a timeout after sending)."""
+
+
+class Turns:
+    """Fair turns across members within each priority (virtual-time round robin).
+
+    A member's next request takes the turn after their previous one, but never earlier than
+    the turn being served now: so one member queuing forty reads (a console's first fill)
+    gets turns 1 to 40, and a colleague's single claim arriving after the fifth is served at
+    turn 6, not after the fortieth.
+    """
+
+    def __init__(self) -> None:
+        self._serving: dict[Priority, float] = {}
+        self._last: dict[tuple[Priority, str], float] = {}
+
+    def take(self, priority: Priority, member: str) -> float:
+        """The turn of ``member``'s next request at ``priority``."""
+        turn = max(self._serving.get(priority, 0.0), self._last.get((priority, member), 0.0))
+        turn += 1.0
+        self._last[(priority, member)] = turn
+        return turn
+
+    def served(self, priority: Priority, turn: float) -> None:
+        """A request of ``turn`` got its token: later arrivals queue from here."""
+        self._serving[priority] = max(self._serving.get(priority, 0.0), turn)
 
 
 class Upstream:
@@ -63,6 +88,7 @@ class Upstream:
         }
         self._key = key
         self.pacer = Pacer(rate, burst)
+        self._turns = Turns()
         self._client = httpx.AsyncClient(
             timeout=_TIMEOUT, transport=transport, follow_redirects=False,
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
@@ -84,15 +110,19 @@ class Upstream:
         headers: Mapping[str, str],
         body: bytes,
         priority: Priority,
+        member: str,
     ) -> httpx.Response:
-        """Send one request with the organisation's key and return the answer unread (the
-        caller streams it and closes it). Waits for the budget, and waits out 429s."""
+        """Send one request of ``member`` with the organisation's key and return the answer
+        unread (the caller streams it and closes it). Waits for the budget, its priority and
+        the member's turn, and waits out 429s."""
         base = self._bases[interface]
         assert base is not None, "check serves() first"
         url = base + raw_path + ("?" + query.decode("latin-1") if query else "")
         waited = 0.0
         while True:
-            await self.pacer.acquire(priority)
+            turn = self._turns.take(priority, member)
+            await self.pacer.acquire(priority, turn=turn)
+            self._turns.served(priority, turn)
             request = self._client.build_request(method, url, headers=headers, content=body)
             request.headers["Authorization"] = self._key.reveal()
             response = await self._exchange(request)
