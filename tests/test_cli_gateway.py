@@ -56,11 +56,12 @@ def test_login_through_a_gateway_then_the_console_signs_in_through_it(
         profile = load_settings().profiles["team"]
         assert profile.gateway is True and profile.base_url == gateway.base_url
         assert profile.agent_id == agent["id"] and profile.key_source == "keyring"
+        assert profile.integrations_url == gateway.integrations_url  # the listing, through it
         assert keyring.get_keyring().get_password(KEYRING_SERVICE, "team") == key
         code, out, _ = run(capsys, "profiles")
         assert f"{gateway.base_url} (gateway)" in out
         monkeypatch.delenv(API_KEY_ENV)
         code, _, err = run(capsys, "--profile", "team")
         assert code == 0, err
-    assert [(t.base_url, t.gateway, t.identity) for t in seen] == [
-        (gateway.base_url, True, agent["id"])]
+    assert [(t.base_url, t.integrations_url, t.gateway, t.identity) for t in seen] == [
+        (gateway.base_url, gateway.integrations_url, True, agent["id"])]

@@ -61,7 +61,8 @@ async def test_connect_through_the_team_s_gateway(sandbox: SandboxServer,
         assert result is not None and result.choice == "connected"
         assert result.key == ApiKey(key)
         profile = load_settings().profiles["team"]
-        assert (profile.base_url, profile.gateway, profile.agent_id, profile.key_source) == (
-            gateway.base_url, True, agent["id"], "keyring")
+        assert (profile.base_url, profile.integrations_url, profile.gateway, profile.agent_id,
+                profile.key_source) == (gateway.base_url, gateway.integrations_url, True,
+                                        agent["id"], "keyring")
         assert result.profile == profile
         assert keyring.get_keyring().get_password(KEYRING_SERVICE, "team") == key

@@ -208,12 +208,12 @@ def _login_gateway(args: argparse.Namespace, name: str, logs: Logs) -> int:
     member's agent: the console asks the gateway again at every start)."""
     import asyncio
 
-    from ..settings import Profile, SettingsError
+    from ..settings import SettingsError
     from ..store import signin
     from ..store.errors import Refused
 
     try:
-        profile = Profile(name=name, base_url=args.gateway, gateway=True)
+        profile = signin.gateway_profile(name, args.gateway)
     except SettingsError as error:
         raise Fail(2, validation_text(error)) from None
     key = _read_login_key(args.key_file, "Personal key")
@@ -223,8 +223,7 @@ def _login_gateway(args: argparse.Namespace, name: str, logs: Logs) -> int:
     except Refused as refusal:
         raise Fail(1, clean_text(refusal.reason)) from None
     try:
-        profile = Profile(name=name, base_url=profile.base_url, agent_id=member.agent_id,
-                          gateway=True)
+        profile = signin.gateway_profile(name, profile.base_url, member.agent_id)
     except SettingsError as error:
         raise Fail(1, f"the gateway named an agent id this console cannot use: "
                     f"{validation_text(error)}") from None

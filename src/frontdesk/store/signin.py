@@ -50,6 +50,7 @@ __all__ = [
     "KeySource",
     "default_key_file",
     "forget_made_key_file",
+    "gateway_profile",
     "identity_fields",
     "keep_key",
     "made_key_file",
@@ -178,6 +179,20 @@ async def verify_member(base_url: str, key: str | ApiKey, *,
     except ApiError as error:
         raise Refused(f"The gateway at {base_url} answered: {error}",
                       kind=Refusal.UNREACHABLE, error=error) from None
+
+
+#: Where a team gateway serves the service's deprecated endpoint listing, under its own URL.
+GATEWAY_INTEGRATIONS = "/integrations"
+
+
+def gateway_profile(name: str, url: str, agent_id: str | None = None) -> Profile:
+    """The profile of a member signing in through the team gateway at ``url``: the gateway is
+    the base URL (and, under it, the deprecated endpoint listing), the member's agent the
+    identity. Raises :class:`~frontdesk.settings.SettingsError` for a name or URL that
+    cannot be used."""
+    profile = Profile(name=name, base_url=url, agent_id=agent_id, gateway=True)
+    return dataclasses.replace(profile,
+                               integrations_url=profile.base_url + GATEWAY_INTEGRATIONS)
 
 
 # --------------------------------------------------------------------------- keeping the key

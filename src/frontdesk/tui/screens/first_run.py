@@ -368,8 +368,7 @@ class GatewayConnectScreen(ConnectScreen):
     def _profile(self) -> Profile | str:
         """The gateway's profile the form describes, or what is wrong with it."""
         try:
-            return Profile(name=self._value("name"), base_url=self._value("base-url"),
-                           gateway=True)
+            return signin.gateway_profile(self._value("name"), self._value("base-url"))
         except SettingsError as error:
             first = error.problems[0]
             field = first.loc[0] if first.loc else ""
@@ -385,7 +384,7 @@ class GatewayConnectScreen(ConnectScreen):
             return None
         assert member is not None
         try:
-            acting = replace(profile, agent_id=member.agent_id)
+            acting = signin.gateway_profile(profile.name, profile.base_url, member.agent_id)
         except SettingsError:
             self.show_status("The gateway named an agent id this console cannot use.",
                              problem=True)
