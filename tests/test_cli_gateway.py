@@ -11,7 +11,13 @@ import pytest
 
 from frontdesk import cli, launch
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.settings import API_KEY_ENV, KEYRING_SERVICE, Settings, load_settings
+from frontdesk.settings import (
+    API_KEY_ENV,
+    KEYRING_SERVICE,
+    Settings,
+    load_settings,
+    settings_path,
+)
 from gateway_harness import DEMO_AGENT_EMAIL, running_gateway
 
 
@@ -65,3 +71,18 @@ def test_login_through_a_gateway_then_the_console_signs_in_through_it(
         assert code == 0, err
     assert [(t.base_url, t.integrations_url, t.gateway, t.identity) for t in seen] == [
         (gateway.base_url, gateway.integrations_url, True, agent["id"])]
+
+
+def test_a_gateway_flag_that_is_not_true_or_false_is_said_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = settings_path()
+    path.parent.mkdir(parents=True)
+    path.write_text('[profiles.team]\nbase_url = "https://gw.example.com"\n'
+                    'agent_email = "me@example.com"\ngateway = "yes"\n')
+    code, out, err = run(capsys, "profiles")
+    assert code == 1 and out == ""
+    assert "gateway" in err and "true or false" in err
+    assert len(err.strip().splitlines()) == 1
+    path.write_text(path.read_text().replace('"yes"', "true"))
+    code, out, _ = run(capsys, "profiles")
+    assert code == 0 and "https://gw.example.com (gateway)" in out
