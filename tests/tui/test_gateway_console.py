@@ -219,7 +219,8 @@ async def test_an_admin_reads_the_gateway_s_audit_newest_first_by_member(
 async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
         console: Console, gateway: RunningGateway) -> None:
     """A member demoted since the last start: the first frame offers what the kept role
-    allowed; once the gateway says the role, the open Admin screen offers only what it does."""
+    allowed; once the gateway says the role, a mode it does not allow is left and the Admin
+    screen offers only what it does."""
     who = gateway.agent_ids()[3]
     LocalStore(local_store_path("team-agent")).save_snapshot(
         "member", {"role": "admin", "email": gateway.agent(who)["email"]})
@@ -228,10 +229,14 @@ async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
         await pilot.press("5")  # before the gateway has answered
         assert {"webhooks", "anonymization", "audit"} <= set(menu(app))
         assert app.screen.query_one(StatusBar).via == "via gateway · admin"
+        await pilot.press("6")
+        assert app.current_mode == "stats"
         assert app.session is not None
         await app.session.start()
         await console.ready(pilot)
         await console.idle(pilot)
+        assert app.current_mode == "inbox"  # Stats is no longer this member's
+        await console.burst(pilot, "5")
         assert isinstance(app.screen, AdminScreen)
         assert app.screen.query_one(StatusBar).via == "via gateway · agent"
         assert not {"webhooks", "anonymization", "audit"} & set(menu(app))

@@ -265,6 +265,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
         elif topic == DISK:
             self.status_disk = DISK.of(topic, value) or ""
         elif topic == MEMBER:  # the role is known: offer what it allows, everywhere
+            if not self.mode_offered(self.current_mode):
+                self.switch_mode(self.DEFAULT_MODE)
             for shown in self.screen_stack:
                 shown.refresh_bindings()
         self._paint_statuses()

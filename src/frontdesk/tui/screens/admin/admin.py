@@ -107,6 +107,12 @@ class AdminScreen(ModeScreen):
         self.show_section("tags", focus=False)
         menu.focus()
 
+    def on_screen_resume(self) -> None:
+        """Back in front: the menu offers what the role allows now (it may have been said
+        while another mode was in front)."""
+        super().on_screen_resume()
+        self._offer_sections()
+
     def on_store_change(self, topic: str, value: object) -> None:
         """Once the service answers, sections read before it did are read again; once a
         team gateway says the member's role, the menu offers what the role may use."""
