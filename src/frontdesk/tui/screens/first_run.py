@@ -3,7 +3,7 @@ my team's gateway" or "Try the demo".
 
 A tiny app of its own (:class:`FirstRunApp`), run before the console: it ends with a
 :class:`FirstRunResult` saying what was chosen, and the command line then opens the console on
-the new profile or starts the demo. Three screens:
+the new profile or starts the demo. Four screens:
 
 * :class:`WelcomeScreen` — the choices.
 * :class:`ConnectScreen` — profile name, base URL, integrations URL (optional), API key
