@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +23,11 @@ from urllib.parse import urlencode
 import httpx
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
+from starlette import datastructures
 from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response, StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from frontdesk.api.pacing import Priority
 from frontdesk.api.roles import Role
@@ -34,10 +37,13 @@ from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
 from .guard import Forbidden, article, check
 from .members import Member, MemberError, Members
-from .routing import Route, is_write, match, split_interface, targets
+from .routing import Route, allowed_methods, is_write, match, split_interface, targets
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
 
-__all__ = ["MAX_REQUEST_BYTES", "GatewayConfig", "create_app", "error_response"]
+__all__ = ["MAX_REQUEST_BYTES", "Gateway", "GatewayApp", "GatewayConfig", "create_app",
+           "error_response"]
+
+log = logging.getLogger("frontdesk.gateway")
 
 #: The largest request body the gateway passes on (a knowledge attachment upload is the
 #: largest the service takes); beyond it the answer is 413 and nothing is sent.
@@ -123,7 +129,7 @@ class Gateway:
         return member
 
 
-def create_app(config: GatewayConfig) -> FastAPI:
+def create_app(config: GatewayConfig) -> GatewayApp:
     """The gateway for ``config`` as an ASGI app (``app.state.gateway`` is its state)."""
     gateway = Gateway(config)
 
@@ -155,17 +161,42 @@ def create_app(config: GatewayConfig) -> FastAPI:
     _install_errors(app)
     _add_own_routes(app, gateway)
 
-    async def proxy(request: Request) -> Response:
-        try:
-            return await _pass_on(gateway, request)
-        except Refused as refused:
-            return refused.response()
+    return GatewayApp(app, gateway)
 
-    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
-    app.add_api_route("/v1/{rest:path}", proxy, methods=methods, include_in_schema=False)
-    app.add_api_route("/integrations/v1/{rest:path}", proxy, methods=methods,
-                      include_in_schema=False)
-    return app
+
+class GatewayApp:
+    """The ASGI app: the service's paths (``/v1/…``, ``/integrations/v1/…``) go to the pass
+    -through whatever bytes they hold (a router's patterns stop at a line break in a decoded
+    path), everything else (``/gateway/v1/…``, the OpenAPI document, lifespan) to FastAPI."""
+
+    def __init__(self, api: FastAPI, gateway: Gateway) -> None:
+        self.api = api
+        self.gateway = gateway
+
+    @property
+    def state(self) -> datastructures.State:
+        """The FastAPI app's state: ``state.gateway`` is the running gateway."""
+        return self.api.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or split_interface(_raw_path(scope)) is None:
+            await self.api(scope, receive, send)
+            return
+        request = Request(scope, receive)
+        try:
+            response = await _pass_on(self.gateway, request)
+        except Refused as refused:
+            response = refused.response()
+        except Exception:  # a bug: one line for the member, the traceback in the log
+            log.exception("%s %s failed in the gateway", request.method, request.url.path)
+            response = error_response(500, "The gateway failed on this request (a bug; the "
+                                           "details are in its log)")
+        await response(scope, receive, send)
+
+
+def _raw_path(scope: Scope) -> str:
+    raw: bytes = scope.get("raw_path") or scope["path"].encode("utf-8", "surrogateescape")
+    return raw.decode("latin-1")
 
 
 def _install_errors(app: FastAPI) -> None:
@@ -190,6 +221,18 @@ def _install_errors(app: FastAPI) -> None:
     app.add_exception_handler(Refused, refused)
 
 
+_ERROR = {"content": {"application/json": {"schema": {
+    "type": "object", "properties": {"message": {"type": "string"},
+                                     "requiredRole": {"type": "string"}},
+    "required": ["message"]}}}}
+_SIGNED_IN: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Unknown or revoked personal key", **_ERROR}}
+_ADMIN_ONLY: dict[int | str, dict[str, Any]] = {
+    **_SIGNED_IN,
+    400: {"description": "Invalid value in request", **_ERROR},
+    403: {"description": "Needs the admin role", **_ERROR}}
+
+
 def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
     @app.get("/gateway/v1/health", summary="Whether the gateway serves and reaches the service")
     async def health() -> dict[str, dict[str, str]]:
@@ -198,7 +241,7 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
         return {"data": {"status": "ok", "upstream": "ok" if up else "down"}}
 
     @app.get("/gateway/v1/audit", summary="What members wrote through the gateway, newest "
-             "first (admins only)")
+             "first (admins only)", responses=_ADMIN_ONLY)
     async def audit(
         request: Request,
         member: Annotated[str | None, Query(max_length=320)] = None,
@@ -224,7 +267,8 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
             meta["next"] = f"/gateway/v1/audit?{urlencode({**query, 'pageKey': str(more)})}"
         return {"data": [entry.as_json() for entry in entries], "meta": meta}
 
-    @app.get("/gateway/v1/me", summary="The member the personal key belongs to")
+    @app.get("/gateway/v1/me", summary="The member the personal key belongs to",
+             responses=_SIGNED_IN)
     async def me(request: Request) -> dict[str, dict[str, str | None]]:
         member = await gateway.member(request)
         return {"data": {"memberId": member.member_id, "agentId": member.agent_id,
@@ -278,10 +322,12 @@ def _priority(request: Request, write: bool) -> Priority:
 
 async def _pass_on(gateway: Gateway, request: Request) -> Response:
     member = await gateway.member(request)
-    raw_path = request.scope.get("raw_path") or request.scope["path"].encode()
-    target = split_interface(raw_path.decode("latin-1"))
+    target = split_interface(_raw_path(request.scope))
     route = None if target is None else match(target[0], request.method, target[1])
     if target is None or route is None:
+        allowed = [] if target is None else allowed_methods(*target)
+        if allowed:
+            raise Refused(405, "Method not allowed", headers={"Allow": ", ".join(allowed)})
         raise Refused(404, f"{request.method} {request.url.path} is not an operation of the "
                            "service")
     interface, path = target

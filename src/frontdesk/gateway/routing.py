@@ -18,7 +18,8 @@ from urllib.parse import unquote
 
 from frontdesk.api.operations import OPERATION_TABLE, Interface, Operation
 
-__all__ = ["INTEGRATIONS_PREFIX", "READ_ONLY_POSTS", "Route", "is_write", "match",
+__all__ = ["INTEGRATIONS_PREFIX", "READ_ONLY_POSTS", "Route", "allowed_methods", "is_write",
+           "match",
            "split_interface", "targets"]
 
 #: Where the gateway serves the deprecated endpoint listing (its ``/v1/…`` paths follow).
@@ -68,6 +69,20 @@ def split_interface(raw_path: str) -> tuple[Interface, str] | None:
     if raw_path.startswith(INTEGRATIONS_PREFIX + "/v1/"):
         return "integrations", raw_path[len(INTEGRATIONS_PREFIX):]
     return None
+
+
+def allowed_methods(interface: Interface, raw_path: str) -> list[str]:
+    """The methods of the operations at ``raw_path`` (for a 405's Allow), sorted: those of
+    the most literal templates that fit, as the service routes."""
+    fits: dict[int, set[str]] = defaultdict(set)
+    for where, method, _ in _TEMPLATES:
+        if where != interface:
+            continue
+        route = match(interface, method, raw_path)
+        if route is not None:
+            literals = route.operation.path.count("/") - route.operation.path.count("{")
+            fits[literals].add(method)
+    return sorted(fits[max(fits)]) if fits else []
 
 
 def match(interface: Interface, method: str, raw_path: str) -> Route | None:

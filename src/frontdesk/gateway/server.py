@@ -15,9 +15,8 @@ import threading
 from types import TracebackType
 
 import uvicorn
-from fastapi import FastAPI
 
-from .app import GatewayConfig, create_app
+from .app import GatewayApp, GatewayConfig, create_app
 
 __all__ = ["GatewayServer", "serve"]
 
@@ -26,7 +25,7 @@ __all__ = ["GatewayServer", "serve"]
 GRACE = 30
 
 
-def _config(app: FastAPI, **options: object) -> uvicorn.Config:
+def _config(app: GatewayApp, **options: object) -> uvicorn.Config:
     return uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="on", log_config=None,
         timeout_keep_alive=30, timeout_graceful_shutdown=GRACE, server_header=False,
@@ -50,7 +49,7 @@ class GatewayServer:
         self.config = config
         self.host = host
         self.port = port
-        self.app: FastAPI | None = None
+        self.app: GatewayApp | None = None
         """The app being served (its ``state.gateway`` for tests that look inside)."""
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
