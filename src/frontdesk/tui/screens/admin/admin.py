@@ -212,6 +212,9 @@ class AdminScreen(ModeScreen):
         """A section's keys only in that section, and only those the role may use."""
         if not offered(self, self.NEEDS, action):
             return False
+        if action == "audit_more" and all(pane.next_key is None
+                                           for pane in self.query(AuditPane)):
+            return False  # nothing older to read
         for section in SECTIONS:
             if action.startswith(section + "_"):
                 return self.section == section and self.section_offered(section)

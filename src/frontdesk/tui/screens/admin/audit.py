@@ -92,8 +92,9 @@ class AuditPane(AdminPane):
         self.next_key = page.next_key
         who = f" by {member}" if member else ""
         more = " · m: older" if page.next_key is not None else ""
-        self.set_caption(f"{self.count} entries{who}, newest first · /: filter by member"
-                         f"{more}")
+        entries = "1 entry" if self.count == 1 else f"{self.count} entries"
+        self.set_caption(f"{entries}{who}, newest first · /: filter by member{more}")
+        self.screen.refresh_bindings()  # m only while there is more
 
 
 def _outcome(entry: AuditEntry) -> str:
