@@ -20,7 +20,8 @@ def test_writes_are_audited_newest_first_and_only_admins_read_the_audit(
     admin_key = gateway.add_member(gateway.agent_ids()[1], "admin")
     own = gateway.agent(DEMO_AGENT_EMAIL)["id"]
     conversation = gateway.sandbox.query(
-        "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
+        "SELECT id FROM conversations WHERE state = 'Open' AND assigned_agent_id IS NULL "
+        "ORDER BY id LIMIT 1")[0]["id"]
     tag = gateway.sandbox.query("SELECT id FROM tags ORDER BY id LIMIT 1")[0]["id"]
     with gateway.client(agent_key) as agent, gateway.client(admin_key) as admin:
         assert agent.get(f"/v1/conversations/{conversation}").status_code == 200  # a read

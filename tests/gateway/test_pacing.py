@@ -34,7 +34,8 @@ def test_a_claim_and_a_colleagues_read_go_before_another_members_fill(
         claimer = gateway.add_member(DEMO_AGENT_EMAIL, "agent")
         own = gateway.agent(DEMO_AGENT_EMAIL)["id"]
         conversation = sandbox.query(
-            "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
+            "SELECT id FROM conversations WHERE state = 'Open' AND assigned_agent_id IS NULL "
+        "ORDER BY id LIMIT 1")[0]["id"]
         done: list[str] = []
 
         async def call(key: str, label: str, method: str, path: str,
