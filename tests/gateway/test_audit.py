@@ -4,11 +4,14 @@ by ``frontdesk gateway audit``; no member and no entry lost across a restart."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from frontdesk.cli.main import main
 from frontdesk.gateway.audit import Audit
-from gateway_harness import DEMO_AGENT_EMAIL, RunningGateway
+from gateway_harness import DEMO_AGENT_EMAIL, PATIENCE, RunningGateway
 
 
 def test_writes_are_audited_newest_first_and_only_admins_read_the_audit(
@@ -17,7 +20,8 @@ def test_writes_are_audited_newest_first_and_only_admins_read_the_audit(
     admin_key = gateway.add_member(gateway.agent_ids()[1], "admin")
     own = gateway.agent(DEMO_AGENT_EMAIL)["id"]
     conversation = gateway.sandbox.query(
-        "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
+        "SELECT id FROM conversations WHERE state = 'Open' AND assigned_agent_id IS NULL "
+        "ORDER BY id LIMIT 1")[0]["id"]
     tag = gateway.sandbox.query("SELECT id FROM tags ORDER BY id LIMIT 1")[0]["id"]
     with gateway.client(agent_key) as agent, gateway.client(admin_key) as admin:
         assert agent.get(f"/v1/conversations/{conversation}").status_code == 200  # a read
@@ -97,3 +101,29 @@ def test_an_unreachable_service_is_503_with_retry_after_until_it_is_back(
         entries = member.get("/gateway/v1/audit").json()["data"]
         assert [(e["operation"], e["status"], e["state"]) for e in entries] == [
             ("tags.create", 503, "failed")]
+
+
+def test_a_write_in_flight_when_the_gateway_stops_is_finished_and_audited(
+        gateway: RunningGateway) -> None:
+    key = gateway.add_member(DEMO_AGENT_EMAIL, "admin")
+    gateway.sandbox.faults.latency(0.5, methods=("POST",))  # the write is still upstream
+    answers: list[int] = []
+
+    def write() -> None:
+        with gateway.client(key) as member:
+            answers.append(member.post("/v1/tags", json={"name": "in flight"}).status_code)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    deadline = time.monotonic() + PATIENCE
+    while not gateway.state.audit.page(limit=1)[0]:  # until it is on its way upstream
+        assert time.monotonic() < deadline, "the write never started"
+        time.sleep(0.01)
+    gateway.restart()
+    writer.join(PATIENCE)
+    assert answers == [200]
+    with gateway.client(key) as member:
+        entry = member.get("/gateway/v1/audit").json()["data"][0]
+    assert (entry["operation"], entry["status"], entry["state"]) == ("tags.create", 200,
+                                                                      "done")
+    assert gateway.sandbox.query("SELECT name FROM tags WHERE name = 'in flight'")

@@ -114,3 +114,30 @@ def test_an_optional_agent_field_left_out_is_filled_with_the_member(
                                         content=b"{not json", headers={
                                             "Content-Type": "application/json"})
     assert not_json.status_code == 400
+
+
+def test_an_agent_acts_on_their_own_or_unassigned_conversations_only(
+        shared_gateway: RunningGateway, clients: dict[Role, httpx.Client]) -> None:
+    own = shared_gateway.agent(DEMO_AGENT_EMAIL)["id"]
+
+    def one(where: str) -> int:
+        rows = shared_gateway.sandbox.query(
+            f"SELECT id FROM conversations WHERE state = 'Open' AND {where} ORDER BY id "
+            "LIMIT 1", (own,))
+        return int(rows[0]["id"])
+
+    colleagues = one("assigned_agent_id IS NOT NULL AND assigned_agent_id != ?")
+    mine = one("(assigned_agent_id IS NULL OR assigned_agent_id = ?)")
+    agent, supervisor = clients[Role.AGENT], clients[Role.SUPERVISOR]
+    for path, body in ((f"/v1/conversations/{colleagues}/close", {}),
+                       (f"/v1/conversations/{colleagues}/claim",
+                        {"agentId": own, "force": True})):
+        refused = agent.put(path, json=body)
+        assert refused.status_code == 403 and refused.json()["requiredRole"] == "supervisor"
+        assert "assigned to another agent" in refused.json()["message"]
+    helped = agent.post(f"/v1/conversations/{colleagues}/notes", json={"message": "a hand"})
+    assert helped.status_code < 300  # helping on a colleague's conversation is an agent's
+    claimed = agent.put(f"/v1/conversations/{mine}/claim", json={"agentId": own, "force": True})
+    assert claimed.status_code < 300, claimed.text
+    assert agent.put(f"/v1/conversations/{mine}/close", json={}).status_code < 300
+    assert supervisor.put(f"/v1/conversations/{colleagues}/close", json={}).status_code < 300

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import httpx
 from fastapi import FastAPI, Query, Request
@@ -35,7 +35,7 @@ from frontdesk.api.secrets import ApiKey
 
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
-from .guard import Forbidden, article, check
+from .guard import Forbidden, article, asks_assignee, check, check_assignee
 from .members import Member, MemberError, Members
 from .routing import Route, allowed_methods, is_write, match, split_interface, targets
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
@@ -340,6 +340,8 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     entry = _Entry(gateway.audit, member, route, request.url.path) if write else None
     try:
         checked = check(member, route.operation, route.params, body)
+        if asks_assignee(member, route.operation, body):
+            await _check_assignee(upstream, member, route)
     except Forbidden as refusal:
         if entry is not None:
             entry.refused(body)
@@ -379,6 +381,32 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     if entry is not None:
         entry.finish("done", answer.status_code)
     return _streamed(answer)
+
+
+async def _check_assignee(upstream: Upstream, member: Member, route: Route) -> None:
+    """Forbidden when the conversation ``route`` acts on is assigned to another agent (the
+    conversation read with the organisation's key; an answer other than 200 lets the write
+    go on, for the service to refuse as it does)."""
+    conversation = quote(route.params.get("conversationId", ""), safe="")
+    try:
+        answer = await upstream.send("GET", "main", f"/v1/conversations/{conversation}", b"",
+                                     {"accept": "application/json"}, b"",
+                                     Priority.INTERACTIVE, member.member_id)
+    except UpstreamDown as down:
+        raise Refused(503, f"{down.message}; try again shortly",
+                      headers={"Retry-After": str(DOWN_RETRY_AFTER)}) from None
+    try:
+        if answer.status_code != 200:
+            return
+        document = json.loads(await answer.aread())
+    except (ValueError, httpx.HTTPError):
+        return
+    finally:
+        await answer.aclose()
+    record = document.get("data", document) if isinstance(document, dict) else None
+    assignment = record.get("assignment") if isinstance(record, dict) else None
+    assignee = assignment.get("agentId") if isinstance(assignment, dict) else None
+    check_assignee(member, route.operation, assignee if isinstance(assignee, str) else None)
 
 
 class _Entry:

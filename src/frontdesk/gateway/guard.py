@@ -8,7 +8,9 @@ and the vendor's OpenAPI) must name the member's agent, and an optional one left
 filled in with it, so the service records the member and not the organisation's key. The
 body that was checked is the body sent: a member's JSON is parsed once and sent as
 re-serialised, so a duplicated key cannot say one thing to the guard and another upstream.
-Supervisors and admins may name any agent.
+Supervisors and admins may name any agent. An agent acts on their own or unassigned
+conversations only (:data:`ASSIGNEE_OPERATIONS`): the app reads the conversation's assignee
+first, and :func:`check_assignee` decides.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from frontdesk.api.roles import Role, required_role
 
 from .members import Member
 
-__all__ = ["AGENT_FIELDS", "AgentField", "Checked", "Forbidden", "article", "check"]
+__all__ = ["AGENT_FIELDS", "ASSIGNEE_OPERATIONS", "AgentField", "Checked", "Forbidden",
+           "article", "asks_assignee", "check", "check_assignee"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,14 @@ AGENT_FIELDS: Mapping[str, tuple[AgentField, ...]] = MappingProxyType({
     "ratings.offer": (_FILL_AGENT_ID,),
     "agents.set_working_channel": (AgentField("path", ("agentId",)),),
 })
+
+
+#: What an agent does to a conversation as a whole: on one assigned to another agent, it
+#: needs the supervisor role (acting on others' conversations); so does a claim that takes a
+#: conversation over from a colleague (``force``). Messages, notes and tags stay open to every
+#: agent: a colleague may help on a conversation without taking it.
+ASSIGNEE_OPERATIONS = frozenset({"conversations.close", "conversations.reopen",
+                                 "conversations.transfer", "conversations.followup"})
 
 
 class Forbidden(Exception):
@@ -118,6 +129,31 @@ def check(member: Member, operation: Operation, params: Mapping[str, str],
         for holder in _holders(document, field):
             _check_field(holder, field, member, operation)
     return Checked(json.dumps(document, ensure_ascii=False).encode(), True)
+
+
+def asks_assignee(member: Member, operation: Operation, body: bytes) -> bool:
+    """Whether the gateway must know the conversation's assignee before ``member`` may
+    perform ``operation`` (an agent closing, reopening, transferring, following up, or
+    claiming with ``force``)."""
+    if member.role is not Role.AGENT:
+        return False
+    if operation.name in ASSIGNEE_OPERATIONS:
+        return True
+    if operation.name != "conversations.claim":
+        return False
+    try:
+        document = json.loads(body) if body.strip() else {}
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(document, dict) and document.get("force") is True
+
+
+def check_assignee(member: Member, operation: Operation, assignee: str | None) -> None:
+    """Forbidden when the conversation is assigned to an agent other than ``member``'s."""
+    if assignee is not None and assignee.strip().lower() != member.agent_id.lower():
+        raise Forbidden(f"{operation.label}: the conversation is assigned to another agent, "
+                        "and acting on others' conversations needs the supervisor role (you "
+                        "are an agent)", Role.SUPERVISOR)
 
 
 def _holders(document: dict[str, Any], field: AgentField) -> list[dict[str, Any]]:
