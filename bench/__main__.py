@@ -196,6 +196,12 @@ def _sandbox(ctx: BenchContext) -> Outcome:
     return bench_sandbox.run(ctx)
 
 
+def _gateway(ctx: BenchContext) -> Outcome:
+    from . import bench_gateway
+
+    return bench_gateway.run(ctx)
+
+
 #: name → (what it measures, the function, the sandbox servers it needs)
 BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, ...]]] = {
     "startup": ("(a) cold start → first frame", _startup, ("small",)),
@@ -211,6 +217,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "search": ("(n) a text search: the results after one round trip", _search, ()),
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
+    "gateway": ("(o) the team gateway's added latency on a read", _gateway, ("small",)),
 }
 
 #: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)

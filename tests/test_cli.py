@@ -90,7 +90,8 @@ def login(sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("command", [[], ["demo"], ["login"], ["logout"], ["profiles"],
-                                     ["locate"]])
+                                     ["locate"], ["gateway"], ["gateway", "serve"],
+                                     ["gateway", "add-member"], ["gateway", "audit"]])
 def test_help_everywhere(capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
     code, out, err = run(capsys, *command, "--help")
     assert code == 0
@@ -101,7 +102,7 @@ def test_help_everywhere(capsys: pytest.CaptureFixture[str], command: list[str])
 def test_top_level_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--help")
     assert code == 0
-    for word in ("demo", "login", "logout", "profiles", "locate", "sandbox",
+    for word in ("demo", "login", "logout", "profiles", "locate", "sandbox", "gateway",
                  "FRONTDESK_API_KEY", "--base-url", "--as"):
         assert word in out
 

@@ -39,15 +39,16 @@ class Target:
     dataclass's generated methods cost their compilation; its repr never shows the key.
     """
 
-    __slots__ = ("base_url", "check", "demo", "identity", "integrations_url", "key", "profile",
-                 "read_key", "reread", "wait_ready")
+    __slots__ = ("base_url", "check", "demo", "gateway", "identity", "integrations_url", "key",
+                 "profile", "read_key", "reread", "wait_ready")
 
     def __init__(self, profile: str, base_url: str, integrations_url: str | None,
                  key: str | None, identity: str, *,
                  read_key: Callable[[], str] | None = None, demo: bool = False,
                  reread: Callable[[], str] | None = None,
                  wait_ready: Callable[[], None] | None = None,
-                 check: Callable[[], str | None] | None = None) -> None:
+                 check: Callable[[], str | None] | None = None,
+                 gateway: bool = False) -> None:
         self.profile = profile
         self.base_url = base_url
         self.integrations_url = integrations_url
@@ -66,6 +67,9 @@ class Target:
         #: when it does not (run once the first frame is on screen; the console then ends
         #: with it)
         self.check = check
+        #: ``base_url`` is a team gateway: the key is a member's, and the gateway says who
+        #: the member is and their role
+        self.gateway = gateway
 
     def __repr__(self) -> str:
         return (f"Target(profile={self.profile!r}, base_url={self.base_url!r}, "
@@ -169,7 +173,7 @@ def run_console(target: Target, settings: Settings) -> int:
     local = LocalStore(local_store_path(target.profile))
     session = Session(connect=lambda: connect(target, settings), local=local,
                       settings=settings, profile=target.profile, identity=target.identity,
-                      new_key=target.fresh_key)
+                      new_key=target.fresh_key, gateway=target.gateway)
     access = None
     if target.demo and target.key is not None:
         from .demo_access import DemoAccess

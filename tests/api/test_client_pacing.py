@@ -24,9 +24,10 @@ class RecordingPacer(Pacer):
         self.asked: list[Priority] = []
         self.penalties: list[float] = []
 
-    async def acquire(self, priority: Priority = Priority.VISIBLE) -> None:
+    async def acquire(self, priority: Priority = Priority.VISIBLE, *, turn: float = 0.0
+                      ) -> None:
         self.asked.append(priority)
-        await super().acquire(priority)
+        await super().acquire(priority, turn=turn)
 
     def penalise(self, seconds: float) -> None:
         self.penalties.append(seconds)
@@ -76,12 +77,13 @@ class GrantingPacer(Pacer):
         self.granted: list[float] = []
         self._read = time.clock
 
-    async def acquire(self, priority: Priority = Priority.VISIBLE) -> None:
+    async def acquire(self, priority: Priority = Priority.VISIBLE, *, turn: float = 0.0
+                      ) -> None:
         # Nobody waiting and a token in the bucket: granted at once, without yielding.
         now = self._read()
         at_once = (self.waiting == 0 and self.available() >= 1 - 1e-9
                    and not self._penalised(now))
-        await super().acquire(priority)
+        await super().acquire(priority, turn=turn)
         if at_once:
             self.granted.append(now)
 

@@ -1,4 +1,4 @@
-"""The first-run app: the two choices, the connect form against a real sandbox (profile and
+"""The first-run app: the choices, the connect form against a real sandbox (profile and
 key saved only once the service accepted them), its refusals, and going back."""
 
 from __future__ import annotations
@@ -52,9 +52,11 @@ async def test_the_two_choices_and_the_demo() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         choices = app.screen.query_one("#welcome-choices", OptionList)
-        prompts = [str(choices.get_option_at_index(i).prompt) for i in range(2)]
-        assert prompts == ["Connect to a service", "Try the demo"]
-        await pilot.press("down", "enter")
+        prompts = [str(choices.get_option_at_index(i).prompt)
+                   for i in range(choices.option_count)]
+        assert prompts == ["Connect to a service", "Connect through my team's gateway",
+                           "Try the demo"]
+        await pilot.press("down", "down", "enter")
         await pilot.pause()
     assert app.return_value == FirstRunResult("demo")
     assert load_settings().profiles == {}
@@ -152,7 +154,7 @@ async def test_escape_goes_back_to_the_choices() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, WelcomeScreen)
-        await pilot.press("down", "enter")
+        await pilot.press("down", "down", "enter")
         await pilot.pause()
     assert app.return_value == FirstRunResult("demo")
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .errors import (
         ApiError,
         Conflict,
+        Forbidden,
         InvalidRequest,
         NotFound,
         RateLimited,
@@ -37,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "ApiClient": "client",
     "ApiError": "errors",
     "Conflict": "errors",
+    "Forbidden": "errors",
     "InvalidRequest": "errors",
     "NotFound": "errors",
     "RateLimited": "errors",
@@ -63,6 +65,7 @@ __all__ = [
     "ApiError",
     "ApiKey",
     "Conflict",
+    "Forbidden",
     "InvalidRequest",
     "NotFound",
     "Operation",

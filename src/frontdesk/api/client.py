@@ -35,6 +35,7 @@ from .resources.conversations import ConversationsResource
 from .resources.custom_attributes import CustomAttributesResource
 from .resources.endusers import EndUsersResource
 from .resources.flows import FlowsResource
+from .resources.gateway import GatewayResource
 from .resources.integrations import IntegrationsResource
 from .resources.knowledge import KnowledgeResource
 from .resources.links import LinksResource
@@ -126,6 +127,7 @@ class ApiClient:
     webhooks: WebhooksResource
     analytics: AnalyticsResource
     knowledge: KnowledgeResource
+    gateway: GatewayResource
 
     def __init__(
         self,
@@ -189,6 +191,8 @@ class ApiClient:
         self.webhooks = WebhooksResource(self._transport)
         self.analytics = AnalyticsResource(self._transport)
         self.knowledge = KnowledgeResource(self._transport)
+        #: the team gateway's own operations (when ``base_url`` is a gateway's)
+        self.gateway = GatewayResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

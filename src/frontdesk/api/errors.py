@@ -23,6 +23,7 @@ from ..text import one_line
 __all__ = [
     "ApiError",
     "Conflict",
+    "Forbidden",
     "InvalidRequest",
     "NotFound",
     "RateLimited",
@@ -112,6 +113,38 @@ class Unauthorized(ApiError):
     """The API key is missing, unknown or not allowed (401, 403)."""
 
     title = "Unauthorized"
+
+
+class Forbidden(ApiError):
+    """A team gateway refused the call for the member's role (403 naming ``requiredRole``).
+
+    The key itself is good (unlike :class:`Unauthorized`): only this operation needs a role
+    the member does not have. ``required_role`` is the role the gateway named ("supervisor"),
+    ``message`` says it in a few words for a person ("Needs the supervisor role"), and
+    ``detail`` keeps the gateway's own sentence.
+    """
+
+    title = "Forbidden"
+
+    required_role: str | None
+    detail: str
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = 403,
+        operation: str | None = None,
+        retry_after: float | None = None,
+        required_role: str | None = None,
+        detail: str = "",
+    ) -> None:
+        super().__init__(message, status=status, operation=operation, retry_after=retry_after)
+        self.required_role = required_role
+        self.detail = detail
+
+    def __repr__(self) -> str:
+        return f"{super().__repr__()[:-1]}, required_role={self.required_role!r})"
 
 
 class NotFound(ApiError):
@@ -308,6 +341,25 @@ def _describe_body(status: int, body: bytes, content_type: str | None) -> str:
     return f"The service answered {status} {phrase} without a message"
 
 
+#: Longest role name read from a refusal (the gateway's roles are short words).
+_ROLE_LIMIT = 40
+
+
+def _required_role(body: bytes) -> str | None:
+    """The ``requiredRole`` a gateway's 403 names, cleaned to one short line; None when the
+    body is not such a refusal (a service's own 403 is a refused key)."""
+    if len(body) > _MAX_PARSED_BODY:
+        return None
+    try:
+        data = json.loads(body.decode("utf-8", errors="replace"))
+    except (ValueError, RecursionError):
+        return None
+    role = data.get("requiredRole") if isinstance(data, dict) else None
+    if not isinstance(role, str):
+        return None
+    return one_line(role, _ROLE_LIMIT) or None
+
+
 def error_from_response(
     status: int,
     body: bytes,
@@ -317,6 +369,9 @@ def error_from_response(
 ) -> ApiError:
     """The typed error for a response that is not a success.
 
+    A 403 naming ``requiredRole`` (a team gateway refusing the member's role) is a
+    :class:`Forbidden` carrying that role; any other 401 or 403 is :class:`Unauthorized`.
+
     The message is taken leniently: a JSON object's ``message`` (or a common alternative
     such as ``detail``), otherwise a sanitised snippet of at most 200 characters of the body
     (the title of an HTML page). ``Retry-After`` is parsed into seconds when present.
@@ -324,6 +379,9 @@ def error_from_response(
     cls = _error_class(status)
     message = _describe_body(status, body, content_type)
     retry_after = parse_retry_after(retry_after_header)
+    if status == 403 and (role := _required_role(body)) is not None:
+        return Forbidden(f"Needs the {role} role", status=status, operation=operation,
+                         retry_after=retry_after, required_role=role, detail=message)
     if issubclass(cls, TransportError):
         return cls(message, status=status, operation=operation, retry_after=retry_after, sent=True)
     return cls(message, status=status, operation=operation, retry_after=retry_after)

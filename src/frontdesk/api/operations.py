@@ -22,6 +22,8 @@ from typing import Literal
 
 __all__ = [
     "DEPRECATED_OPERATIONS",
+    "GATEWAY_LEAST_ROLES",
+    "GATEWAY_OPERATION_TABLE",
     "OPERATIONS",
     "OPERATION_TABLE",
     "Operation",
@@ -226,6 +228,25 @@ OPERATION_TABLE: tuple[Operation, ...] = (
     _op("POST", f"{_K}/articles/attachments", "knowledge.upload_attachments"),
 )
 
+#: The team gateway's own operations (``client.gateway``): served by a gateway in front of
+#: the service, at the same origin as the service's paths, never by the service itself. Kept
+#: apart from :data:`OPERATION_TABLE`, which is the service's alone (and complete against its
+#: specification), so roles, reachability and the sandbox never count them.
+GATEWAY_OPERATION_TABLE: tuple[Operation, ...] = (
+    _op("GET", "/gateway/v1/health", "gateway.health"),
+    _op("GET", "/gateway/v1/me", "gateway.me"),
+    _op("GET", "/gateway/v1/audit", "gateway.audit"),
+)
+
+#: The least role (``api.roles.Role``'s value) for each of the gateway's own operations;
+#: the service's are in ``api.roles.ROLE_TABLE``. Every member may ask who they are; only an
+#: admin reads the audit.
+GATEWAY_LEAST_ROLES: dict[str, str] = {
+    "gateway.health": "agent",
+    "gateway.me": "agent",
+    "gateway.audit": "admin",
+}
+
 #: ``(METHOD, path template)`` → dotted client method name.
 OPERATIONS: dict[tuple[str, str], str] = {op.key: op.name for op in OPERATION_TABLE}
 
@@ -234,9 +255,11 @@ DEPRECATED_OPERATIONS: frozenset[tuple[str, str]] = frozenset(
     op.key for op in OPERATION_TABLE if op.deprecated
 )
 
-_BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATION_TABLE}
+_BY_NAME: dict[str, Operation] = {op.name: op
+                                  for op in (*OPERATION_TABLE, *GATEWAY_OPERATION_TABLE)}
 
 
 def operation(name: str) -> Operation:
-    """The operation performed by the client method ``name`` (``"tags.create"``)."""
+    """The operation performed by the client method ``name`` (``"tags.create"``; the
+    gateway's own too, ``"gateway.me"``)."""
     return _BY_NAME[name]

@@ -40,7 +40,7 @@ class Priority(IntEnum):
     """Polling and prefetching nobody is waiting for."""
 
 
-_Entry = tuple[int, int, "asyncio.Future[None]"]
+_Entry = tuple[int, float, int, "asyncio.Future[None]"]
 
 
 class Pacer:
@@ -103,12 +103,14 @@ class Pacer:
         self._refill(self._clock())
         return self._tokens
 
-    async def acquire(self, priority: Priority = Priority.VISIBLE) -> None:
+    async def acquire(self, priority: Priority = Priority.VISIBLE, *, turn: float = 0.0) -> None:
         """Wait until this caller may send one request, then take the token.
 
         Returns at once when pacing is disabled, or when nobody is waiting and a token is
         available. Cancelling a waiting caller gives up its place; a token handed to a caller
-        that was cancelled before it could use it goes back to the bucket.
+        that was cancelled before it could use it goes back to the bucket. Within a priority,
+        waiters are served by ``turn`` and then first come first served (the team gateway
+        gives each member's requests their turns, so no member's burst starves another).
         """
         if not self._enabled:
             return
@@ -118,7 +120,7 @@ class Pacer:
             self._tokens = max(self._tokens - 1, 0.0)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._heap, (int(priority), next(self._order), future))
+        heapq.heappush(self._heap, (int(priority), turn, next(self._order), future))
         self._waiting += 1
         self._ensure_dispatcher()
         try:
@@ -179,7 +181,7 @@ class Pacer:
         self._refill(now)
         heap = self._heap
         while heap:
-            future = heap[0][2]
+            future = heap[0][3]
             if future.done():  # cancelled while waiting
                 heapq.heappop(heap)
                 continue
@@ -208,7 +210,7 @@ class Pacer:
         except BaseException:
             # Stopped from outside (the loop is shutting down): nobody will serve the waiters
             # any more, so cancel them rather than leave them hanging.
-            for _, _, future in self._heap:
+            for *_, future in self._heap:
                 future.cancel()
             raise
         finally:

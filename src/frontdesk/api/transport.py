@@ -53,7 +53,12 @@ from .pacing import Pacer, Priority
 from .retry import RetryPolicy, next_delay
 from .secrets import ApiKey, redact
 
-__all__ = ["DEFAULT_TIMEOUT", "NO_BODY", "RawBody", "Reply", "Transport"]
+__all__ = ["DEFAULT_TIMEOUT", "NO_BODY", "PRIORITY_HEADER", "RawBody", "Reply", "Transport"]
+
+#: Says who waits for a request: ``interactive`` (a person, now) or ``background`` (polling
+#: nobody waits for). A team gateway pacing many members on one key of the service serves
+#: the first before the second; the service ignores it.
+PRIORITY_HEADER = "X-Frontdesk-Priority"
 
 log = logging.getLogger("frontdesk.api")
 
@@ -222,6 +227,7 @@ class Transport(BodyReader):
             headers = {"Content-Type": "application/json"} if content is not None else None
         if if_none_match is not None:
             headers = {**(headers or {}), "If-None-Match": if_none_match}
+        headers = {**(headers or {}), PRIORITY_HEADER: _priority_word(priority)}
         safe = op.idempotent if idempotent is None else idempotent
         attempt = 0
         while True:
@@ -313,6 +319,12 @@ class Transport(BodyReader):
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _priority_word(priority: Priority) -> str:
+    """The priority header's word: what a person waits for (a key press, the screen in
+    front) is ``interactive``, polling and prefetching ``background``."""
+    return "background" if priority >= Priority.BACKGROUND else "interactive"
 
 
 def _sent_trace(on_sent: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:

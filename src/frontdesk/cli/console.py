@@ -225,7 +225,7 @@ def _profile_target(profile: Profile, key_file: str | None) -> Target:
                 raise type(error)(with_fix(error, profile.name)) from None
 
         return Target(profile.name, profile.base_url, profile.integrations_url, None,
-                      identity, read_key=from_keyring)
+                      identity, read_key=from_keyring, gateway=bool(profile.gateway))
     try:
         key = read_key_file(key_file) if key_file else resolve_key(profile, os.environ)
     except ConfigError as error:
@@ -234,7 +234,7 @@ def _profile_target(profile: Profile, key_file: str | None) -> Target:
                         and not os.environ.get(API_KEY_ENV, "").strip() else None)
     reread = (lambda: read_key_file(path)) if path else None
     return Target(profile.name, profile.base_url, profile.integrations_url, key, identity,
-                  reread=reread)
+                  reread=reread, gateway=bool(profile.gateway))
 
 
 def _first_run_then_console(settings: Settings, logs: Logs) -> int:
@@ -256,7 +256,7 @@ def _first_run_then_console(settings: Settings, logs: Logs) -> int:
     logs.protect(key)
     identity = profile.agent_email or profile.agent_id or ""
     target = Target(profile.name, profile.base_url, profile.integrations_url, key.reveal(),
-                    identity)
+                    identity, gateway=bool(profile.gateway))
     return run_console(target, load_settings())
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .common import Fail, clean_text, parse, secret_store, validation_text
-from .logs import file_logging
+from .logs import Logs, file_logging
 
 if TYPE_CHECKING:
     from ..api.secrets import ApiKey
-    from ..settings import Settings
+    from ..settings import Profile, Settings
     from ..store.signin import KeySource
 
 
@@ -34,9 +34,9 @@ def _ask(question: str, flag: str, *, optional: bool = False) -> str | None:
             return answer or None
 
 
-def _read_login_key(key_file: str | None) -> ApiKey:
+def _read_login_key(key_file: str | None, what: str = "API key") -> ApiKey:
     """The key to sign in with: ``FRONTDESK_API_KEY``, an existing ``--key-file``, a hidden
-    prompt, or (without a terminal) one line of standard input."""
+    prompt (asking for ``what``), or (without a terminal) one line of standard input."""
     import getpass
 
     from ..api.secrets import ApiKey
@@ -52,13 +52,13 @@ def _read_login_key(key_file: str | None) -> ApiKey:
             except KeyFileError as error:
                 raise Fail(1, str(error).splitlines()[0]) from None
         if sys.stdin.isatty():
-            return ApiKey(getpass.getpass("API key (not shown): ").strip())
+            return ApiKey(getpass.getpass(f"{what} (not shown): ").strip())
         return ApiKey(sys.stdin.readline().strip())
     except ValueError:
-        raise Fail(2, f"no API key given: type it when asked, or set {API_KEY_ENV}, "
+        raise Fail(2, f"no {what} given: type it when asked, or set {API_KEY_ENV}, "
                     "or pipe it on standard input") from None
     except EOFError:
-        raise Fail(2, f"no API key given: set {API_KEY_ENV} or pipe it on standard "
+        raise Fail(2, f"no {what} given: set {API_KEY_ENV} or pipe it on standard "
                     "input") from None
 
 
@@ -124,6 +124,9 @@ def login_main(argv: Sequence[str]) -> int:
     parser.add_argument("--profile", metavar="NAME",
                         help="profile name (default: the default profile, or 'default')")
     parser.add_argument("--base-url", metavar="URL", help="base URL of the service")
+    parser.add_argument("--gateway", metavar="URL",
+                        help="sign in through your team's gateway at URL with your personal "
+                        "key: the gateway says who you are and your role (no --as)")
     parser.add_argument("--integrations-url", metavar="URL",
                         help="base URL of the integrations listing (optional)")
     parser.add_argument("--as", dest="identity", metavar="EMAIL_OR_AGENT_ID",
@@ -135,13 +138,16 @@ def login_main(argv: Sequence[str]) -> int:
                         help="do not ask: when the keyring is unavailable, write the key to "
                         "a 0600 file in the config directory")
     args = parse(parser, argv)
+    if args.gateway is not None:
+        if args.base_url is not None or args.identity is not None \
+                or args.integrations_url is not None:
+            raise Fail(2, "--gateway takes the place of --base-url, --integrations-url and "
+                        "--as: the gateway says who you are")
+        args.base_url = args.gateway
     import asyncio
-    import dataclasses
 
     from ..settings import (
         ConfigError,
-        KeyFileError,
-        KeyringUnavailable,
         Profile,
         SettingsError,
         load_settings,
@@ -155,6 +161,8 @@ def login_main(argv: Sequence[str]) -> int:
         raise Fail(1, str(error)) from None
     with file_logging() as logs:
         name = _login_profile_name(settings, args)
+        if args.gateway is not None:
+            return _login_gateway(args, name, logs)
         existing = settings.profiles.get(name)
         base_url = args.base_url or (existing.base_url if existing else None)
         asked_url = base_url is None
@@ -188,34 +196,77 @@ def login_main(argv: Sequence[str]) -> int:
         except Refused as refusal:
             raise Fail(1, clean_text(refusal.reason)) from None
 
-        source: KeySource = "keyring"
-        key_file: Path | None = Path(args.key_file).expanduser().absolute() \
-            if args.key_file else None
-        try:
-            if key_file is not None:
-                source = "file"
-                signin.keep_key(name, key, "file", key_file=key_file)
-            else:
-                try:
-                    signin.keep_key(name, key, "keyring", store=secret_store())
-                except KeyringUnavailable as error:
-                    source, key_file = _keyring_fallback(args, name, str(error))
-                    if source == "file":
-                        signin.keep_key(name, key, "file", key_file=key_file)
-        except KeyFileError as error:
-            raise Fail(1, str(error).splitlines()[0]) from None
-        try:
-            profile = dataclasses.replace(
-                profile, key_source=source, key_file=str(key_file) if key_file else None)
-            saved = signin.save_profile(profile)
-        except ConfigError as error:
-            raise Fail(1, str(error)) from None
-        where = {"keyring": "the key is in the system keyring",
-                 "file": f"the key is in {key_file} (mode 0600)",
-                 "env": "the key is not stored: set FRONTDESK_API_KEY before starting "
-                        "frontdesk"}[source]
-        default = " (the default profile)" if saved.default_profile == name else ""
+        saved_line = _keep(args, profile, key)
         who = clean_text(f"{agent.display_name} <{agent.email}>")
-        print(f"Signed in to {profile.base_url} as {who}. Profile '{name}'{default} saved; "
-              f"{where}.")
+        print(f"Signed in to {profile.base_url} as {who}. {saved_line}")
         return 0
+
+
+def _login_gateway(args: argparse.Namespace, name: str, logs: Logs) -> int:
+    """``frontdesk login --gateway URL``: ask the team gateway whose personal key it is,
+    then keep the key like any other and the profile marked as a gateway's (acting as the
+    member's agent: the console asks the gateway again at every start)."""
+    import asyncio
+
+    from ..settings import SettingsError
+    from ..store import signin
+    from ..store.errors import Refused
+
+    try:
+        profile = signin.gateway_profile(name, args.gateway)
+    except SettingsError as error:
+        raise Fail(2, validation_text(error)) from None
+    key = _read_login_key(args.key_file, "Personal key")
+    logs.protect(key)
+    try:
+        member = asyncio.run(signin.verify_member(profile.base_url, key))
+    except Refused as refusal:
+        raise Fail(1, clean_text(refusal.reason)) from None
+    try:
+        profile = signin.gateway_profile(name, profile.base_url, member.agent_id)
+    except SettingsError as error:
+        raise Fail(1, f"the gateway named an agent id this console cannot use: "
+                    f"{validation_text(error)}") from None
+    saved_line = _keep(args, profile, key)
+    who = clean_text(f"{member.email} ({member.role})")
+    print(f"Signed in to {profile.base_url} as {who}. {saved_line}")
+    return 0
+
+
+def _keep(args: argparse.Namespace, profile: Profile, key: ApiKey) -> str:
+    """Keep the key (the keyring, or the file chosen) and save the profile with where the
+    key is; one sentence saying what was saved where."""
+    import dataclasses
+
+    from ..settings import ConfigError, KeyFileError, KeyringUnavailable
+    from ..store import signin
+
+    name = profile.name
+    source: KeySource = "keyring"
+    key_file: Path | None = Path(args.key_file).expanduser().absolute() \
+        if args.key_file else None
+    try:
+        if key_file is not None:
+            source = "file"
+            signin.keep_key(name, key, "file", key_file=key_file)
+        else:
+            try:
+                signin.keep_key(name, key, "keyring", store=secret_store())
+            except KeyringUnavailable as error:
+                source, key_file = _keyring_fallback(args, name, str(error))
+                if source == "file":
+                    signin.keep_key(name, key, "file", key_file=key_file)
+    except KeyFileError as error:
+        raise Fail(1, str(error).splitlines()[0]) from None
+    try:
+        profile = dataclasses.replace(
+            profile, key_source=source, key_file=str(key_file) if key_file else None)
+        saved = signin.save_profile(profile)
+    except ConfigError as error:
+        raise Fail(1, str(error)) from None
+    where = {"keyring": "the key is in the system keyring",
+             "file": f"the key is in {key_file} (mode 0600)",
+             "env": "the key is not stored: set FRONTDESK_API_KEY before starting "
+                    "frontdesk"}[source]
+    default = " (the default profile)" if saved.default_profile == name else ""
+    return f"Profile '{name}'{default} saved; {where}."

@@ -66,7 +66,7 @@ def _say(message: str, command: str | None) -> None:
 
 #: the commands besides the console, each in the module of its name (loaded when it runs:
 #: the console's start-up loads none of them)
-_COMMANDS = ("demo", "login", "logout", "profiles", "locate", "web")
+_COMMANDS = ("demo", "login", "logout", "profiles", "locate", "gateway", "web")
 
 
 def _command(name: str) -> Callable[[Sequence[str]], int]:

@@ -31,7 +31,8 @@ def profiles_main(argv: Sequence[str]) -> int:
         key: str = profile.key_source
         if profile.key_source == "file" and profile.key_file:
             key = f"file {profile.key_file}"
-        rows.append(("*" if name == settings.default_profile else "", name, profile.base_url,
+        where = f"{profile.base_url} (gateway)" if profile.gateway else profile.base_url
+        rows.append(("*" if name == settings.default_profile else "", name, where,
                      profile.agent_email or profile.agent_id or "?", key))
     widths = [max(len(clean_text(row[i])) for row in rows) for i in range(4)]
     for row in rows:

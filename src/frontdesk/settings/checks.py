@@ -178,6 +178,13 @@ def check_agent_id(value: object) -> str:
         raise ValueError("must be a UUID like 3f2b6c1e-8a4d-4e59-9d0a-2c7e5b1f4a93") from None
 
 
+def check_flag(value: object) -> bool:
+    """A yes or no: TOML's ``true`` or ``false`` (not a word or a number that means one)."""
+    if not isinstance(value, bool):
+        raise ValueError("Input should be true or false")
+    return value
+
+
 def check_key_source(value: object) -> str:
     """One of the three places an API key can come from."""
     if not isinstance(value, str) or value not in KEY_SOURCES:

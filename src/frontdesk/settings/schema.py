@@ -16,6 +16,7 @@ from .checks import (
     check_at_least_one,
     check_email,
     check_fields,
+    check_flag,
     check_http_url,
     check_key_source,
     check_optional,
@@ -169,6 +170,9 @@ class Profile(_Section):
     variable, or key_file (a file only you can read)."""
     key_file: str | None = None
     """Path of the key file, used when key_source is 'file'."""
+    gateway: bool | None = None
+    """true when base_url is your team's gateway (``frontdesk login --gateway URL``): the key
+    is your personal key, and who you are and your role come from the gateway."""
 
     _CHECKS: ClassVar[Mapping[str, Check]] = {
         "name": check_profile_name,
@@ -178,6 +182,7 @@ class Profile(_Section):
         "agent_id": check_optional(check_agent_id),
         "key_source": check_key_source,
         "key_file": check_optional(check_text),
+        "gateway": check_optional(check_flag),
     }
 
     def _check_whole(self) -> None:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 from ..api.errors import ApiError
 from ..api.models import (
     AnonymizationRequestStatus,
+    AuditEntry,
     BusinessHoursStatus,
     ContactEndpoint,
     CustomAttributeDefinition,
@@ -48,12 +50,25 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AdminStore",
+    "AuditPage",
     "MembersChange",
 ]
+
+#: Audit entries read at a time (the gateway keeps many; a person reads the newest).
+AUDIT_PAGE = 100
 
 #: The deprecated listing is followed page by page, up to this many endpoints.
 MAX_DEPRECATED_ENDPOINTS = 2000
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPage:
+    """One page of a team gateway's audit, newest first, and the key of the next (None:
+    the last)."""
+
+    entries: list[AuditEntry]
+    next_key: str | None
 
 
 class AdminStore(RatingCalls):
@@ -63,6 +78,17 @@ class AdminStore(RatingCalls):
         self._hub = hub
         self._local = local
         self._directory = directory
+
+    # ------------------------------------------------------------------ the gateway's audit
+
+    async def audit(self, member: str = "", page_key: str | None = None) -> AuditPage:
+        """A page of what members did through the team gateway, newest first (admins
+        only); ``member`` keeps one member's entries (their email or member id)."""
+        with refusals("Could not read the audit"):
+            page = await self.client.gateway.audit_page(member=member.strip() or None,
+                                                        page_size=AUDIT_PAGE,
+                                                        page_key=page_key)
+        return AuditPage(page.items, page.next_key)
 
     # ------------------------------------------------------------------ tags
 

@@ -30,11 +30,12 @@ from .hub import Hub, Notice
 from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
+from .member import MEMBER_SNAPSHOT, Membership
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
 from .session_stores import SessionStores
 from .session_topics import SessionTopics
-from .topics import DISK, HOURS, INBOX, MY_PRESENCE, OUTBOX, THREAD
+from .topics import DISK, HOURS, INBOX, MEMBER, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
@@ -68,7 +69,8 @@ class Session(SessionStores, SessionTopics):
     def __init__(self, *, local: LocalStore, settings: Settings, profile: str, identity: str,
                  client: ApiClient | None = None,
                  connect: Callable[[], ApiClient] | None = None,
-                 new_key: Callable[[], str | None] | None = None) -> None:
+                 new_key: Callable[[], str | None] | None = None,
+                 gateway: bool = False) -> None:
         if client is None and connect is None:
             raise ValueError("a Session needs a client or a way to connect")
         self._client = client
@@ -96,6 +98,8 @@ class Session(SessionStores, SessionTopics):
         self._left_out_said: set[tuple[str, int, int]] = set()
         self._stop_hearing_left_out = left_out.listen(self._items_left_out)
         self.me: Agent | None = None
+        #: signed in through a team gateway: the member's role and what it allows
+        self.membership = Membership(gateway=gateway, cached=local.snapshot(MEMBER_SNAPSHOT))
         #: my id as the last session knew it (the views need it before the service answers)
         self._cached_me_id = ""
         cached_me = local.snapshot("me")
@@ -251,10 +255,23 @@ class Session(SessionStores, SessionTopics):
 
     # ------------------------------------------------------------------ life cycle
 
+    def may(self, operation: str) -> bool:
+        """Whether I may perform ``operation`` (``"tags.create"``): always with the
+        service's key; through a team gateway, when my role allows it. The console offers
+        only what this allows."""
+        return self.membership.may(operation)
+
     async def resolve_me(self) -> Agent:
-        """Who am I: the agent whose email or id is the profile's identity."""
+        """Who am I: the agent whose email or id is the profile's identity; through a
+        team gateway, the agent the member's key acts as (and the member's role)."""
         identity = self.identity
-        if "@" in identity:
+        if self.membership.gateway:
+            member = await self.client.gateway.me()
+            self.membership.learn(member)
+            self.local.save_snapshot(MEMBER_SNAPSHOT, self.membership.wire())
+            self.live.announce(MEMBER, self.membership.role_name)
+            agent = await self.client.agents.get(member.agent_id)
+        elif "@" in identity:
             page = await self.client.agents.list_page(email=identity, page_size=5)
             if not page.items:
                 raise LookupError(f"No agent or admin has the email {identity}")

@@ -8,6 +8,8 @@ a log line or a traceback that prints locals.
 * :func:`verify` asks the service who the identity is, with the key: the :class:`Agent`, or
   :class:`~frontdesk.store.errors.Refused` saying what went wrong (the key was refused, the
   service cannot be reached, nobody has that email).
+* :func:`verify_member` asks a team gateway whose personal key it is: the member (their
+  agent and role), or ``Refused`` the same way.
 * :func:`keep_key` puts the key where the profile will look for it (the keyring or a 0600 key
   file); :func:`save_profile` and :func:`remove_profile` update the settings file.
 * Key files that frontdesk itself wrote are remembered (:func:`made_key_file`), so that
@@ -24,7 +26,7 @@ from typing import Literal
 
 from ..api.client import ApiClient
 from ..api.errors import ApiError, NotFound, TransportError, Unauthorized, UnexpectedResponse
-from ..api.models import Agent
+from ..api.models import Agent, GatewayMember
 from ..api.pacing import Pacer
 from ..api.retry import RetryPolicy
 from ..api.secrets import ApiKey
@@ -48,12 +50,14 @@ __all__ = [
     "KeySource",
     "default_key_file",
     "forget_made_key_file",
+    "gateway_profile",
     "identity_fields",
     "keep_key",
     "made_key_file",
     "remove_profile",
     "save_profile",
     "verify",
+    "verify_member",
 ]
 
 KeySource = Literal["keyring", "env", "file"]
@@ -136,6 +140,59 @@ async def verify(
     except ApiError as error:
         raise Refused(f"The service at {base_url} answered: {error}",
                       kind=Refusal.UNREACHABLE, error=error) from None
+
+
+async def verify_member(base_url: str, key: str | ApiKey, *,
+                        http_timeout: float = _SIGNIN_TIMEOUT) -> GatewayMember:
+    """Ask the team gateway at ``base_url`` whose personal ``key`` it is.
+
+    Returns the member (the agent they act as, their email and role), or raises
+    :class:`Refused` with one sentence for people: the key was refused (401), the address
+    is not a team gateway (404: a service without a gateway in front, say), or the gateway
+    cannot be reached or answered something else (:attr:`Refusal.UNREACHABLE`).
+    """
+    try:
+        secret = key if isinstance(key, ApiKey) else ApiKey(key.strip())
+    except ValueError:
+        raise Refused("The personal key is empty or is not one line of text.") from None
+    try:
+        client = ApiClient(base_url, secret, timeout=http_timeout, retry=_SIGNIN_RETRY,
+                           pacer=Pacer(enabled=False))
+    except (ValueError, TypeError) as error:
+        raise Refused(f"Cannot use {base_url}: {error}") from None
+    try:
+        async with client:
+            return await client.gateway.me()
+    except Unauthorized as error:
+        raise Refused(f"The gateway at {base_url} refused the key (HTTP {error.status or 401})."
+                      " Check your personal key and try again.", error=error) from None
+    except NotFound as error:
+        raise Refused(f"{base_url} is not a team gateway (it has no /gateway/v1/me). Check "
+                      "the address your team gave you.", kind=Refusal.SERVICE,
+                      error=error) from None
+    except TransportError as error:
+        if error.status is None:
+            raise Refused(f"Cannot reach the gateway at {base_url}: {error.message}",
+                          kind=Refusal.UNREACHABLE, error=error) from None
+        raise Refused(f"The gateway at {base_url} answered something unexpected: "
+                      f"{error.message}", kind=Refusal.UNREACHABLE, error=error) from None
+    except ApiError as error:
+        raise Refused(f"The gateway at {base_url} answered: {error}",
+                      kind=Refusal.UNREACHABLE, error=error) from None
+
+
+#: Where a team gateway serves the service's deprecated endpoint listing, under its own URL.
+GATEWAY_INTEGRATIONS = "/integrations"
+
+
+def gateway_profile(name: str, url: str, agent_id: str | None = None) -> Profile:
+    """The profile of a member signing in through the team gateway at ``url``: the gateway is
+    the base URL (and, under it, the deprecated endpoint listing), the member's agent the
+    identity. Raises :class:`~frontdesk.settings.SettingsError` for a name or URL that
+    cannot be used."""
+    profile = Profile(name=name, base_url=url, agent_id=agent_id, gateway=True)
+    return dataclasses.replace(profile,
+                               integrations_url=profile.base_url + GATEWAY_INTEGRATIONS)
 
 
 # --------------------------------------------------------------------------- keeping the key

@@ -44,6 +44,9 @@ DISK: TopicKey[str | None] = TopicKey("disk")
 THREAD: TopicKey[ThreadState] = TopicKey("thread")
 #: how many replies wait in the outbox (announced)
 OUTBOX: TopicKey[int] = TopicKey("outbox")
+#: the role of the member signed in through a team gateway, once the gateway said it
+#: (announced; never without a gateway)
+MEMBER: TopicKey[str] = TopicKey("member")
 
 
 def anonymization_topic(request_id: str) -> TopicKey[AnonymizationRequestStatus]:

@@ -24,11 +24,12 @@ from textual.worker import Worker
 from ..startup import driver_from_environment, release_gc
 from ..store.connection import Link
 from ..store.session import describe_presence
-from ..store.topics import CONNECTION, DISK, HOURS, MY_PRESENCE
+from ..store.topics import CONNECTION, DISK, HOURS, MEMBER, MY_PRESENCE
 from ..text import clean
 from .commands import once_each, screen_commands
 from .css_cache import SharedStylesheet
 from .key_order import OrderedKeysApp
+from .offered import may, offered
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.inbox.inbox import InboxScreen
 from .screens.shared.base import LiveModal, ModeScreen
@@ -46,6 +47,11 @@ log = logging.getLogger("frontdesk.tui")
 
 MODE_KEYS = {"1": "inbox", "2": "queues", "3": "team", "4": "people", "5": "admin",
              "6": "stats"}
+#: The operation a mode shows at all: through a team gateway, a mode the member's role may
+#: not read is not offered (Stats is analytics: a supervisor's).
+MODE_NEEDS: dict[str, str] = {"stats": "analytics.records"}
+#: The operation each of the app's restricted actions performs (``tui/offered.py``).
+APP_NEEDS: dict[str, str] = {"activity": "activity_log.list"}
 
 
 class SandboxAccess(Protocol):
@@ -258,6 +264,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
             self.status_hours = describe_hours(HOURS.of(topic, value))
         elif topic == DISK:
             self.status_disk = DISK.of(topic, value) or ""
+        elif topic == MEMBER:  # the role is known: offer what it allows, everywhere
+            if not self.mode_offered(self.current_mode):
+                self.switch_mode(self.DEFAULT_MODE)
+            for shown in self.screen_stack:
+                shown.refresh_bindings()
         self._paint_statuses()
         if not self.screen_stack:  # the console is closing: no screen to tell
             return
@@ -274,6 +285,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         """Bring a status bar up to date with the session."""
         session = self.session
         bar.profile = session.profile if session is not None else ""
+        bar.via = _via(session)
         bar.presence = self.status_presence
         bar.hours = self.status_hours
         bar.connection = self.status_connection
@@ -282,9 +294,22 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
     # ------------------------------------------------------------------ actions
 
+    def mode_offered(self, mode: str) -> bool:
+        """Whether the member's role may use ``mode`` at all (every mode without a team
+        gateway)."""
+        operation = MODE_NEEDS.get(mode)
+        return operation is None or may(self, operation)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A mode or an action the member's role may not use is not offered (its key does
+        nothing)."""
+        if action == "mode" and parameters and not self.mode_offered(str(parameters[0])):
+            return False
+        return offered(self, APP_NEEDS, action)
+
     def action_mode(self, mode: str) -> None:
         """Switch to one of the modes."""
-        if mode in self.MODES and self.current_mode != mode:
+        if mode in self.MODES and self.current_mode != mode and self.mode_offered(mode):
             self.switch_mode(mode)
 
     def action_help(self) -> None:
@@ -386,20 +411,31 @@ class FrontdeskApp(OrderedKeysApp[None]):
     def app_commands(self) -> Iterable[SystemCommand]:
         """The palette's commands of the app itself (modes, presence, help, quit, …)."""
         for mode_key, mode in MODE_KEYS.items():
-            yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
-                                lambda mode=mode: self.action_mode(mode))
+            if self.mode_offered(mode):
+                yield SystemCommand(f"Go to {mode.capitalize()}", f"key: {mode_key}",
+                                    lambda mode=mode: self.action_mode(mode))
         yield SystemCommand("My presence and working channels", "key: p", self.action_presence)
         yield SystemCommand("Outbox: replies waiting to be sent", "key: O",
                             self.action_outbox)
-        yield SystemCommand("Activity of the organisation (last 24 hours)",
-                            "who did what to which conversation (key: a in Team)",
-                            self.action_activity)
+        if offered(self, APP_NEEDS, "activity"):
+            yield SystemCommand("Activity of the organisation (last 24 hours)",
+                                "who did what to which conversation (key: a in Team)",
+                                self.action_activity)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         if self.sandbox_access is not None:
             yield SystemCommand("Sandbox: URL and key",
                                 "reach the demo's sandbox from curl or a script",
                                 self.show_sandbox_access)
         yield SystemCommand("Quit", "key: ctrl+q", self.action_quit_safely)
+
+
+def _via(session: Session | None) -> str:
+    """The header's word on how the console is signed in: through a team gateway, and with
+    which role once the gateway said it ("via gateway · agent"); "" with the service's key."""
+    if session is None or not session.membership.gateway:
+        return ""
+    role = session.membership.role_name
+    return f"via gateway · {role}" if role else "via gateway"
 
 
 def _screen(module: str, name: str) -> Screen[Any]:

@@ -11,6 +11,7 @@ from .conversations import *  # noqa: F403
 from .custom_attributes import *  # noqa: F403
 from .endusers import *  # noqa: F403
 from .flows import *  # noqa: F403
+from .gateway import *  # noqa: F403
 from .integrations import *  # noqa: F403
 from .knowledge import *  # noqa: F403
 from .links import *  # noqa: F403

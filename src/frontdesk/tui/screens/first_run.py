@@ -1,14 +1,18 @@
-"""The first run: ``frontdesk`` with no profile offers "Connect to a service" or "Try the demo".
+"""The first run: ``frontdesk`` with no profile offers "Connect to a service", "Connect through
+my team's gateway" or "Try the demo".
 
 A tiny app of its own (:class:`FirstRunApp`), run before the console: it ends with a
 :class:`FirstRunResult` saying what was chosen, and the command line then opens the console on
-the new profile or starts the demo. Three screens:
+the new profile or starts the demo. Four screens:
 
-* :class:`WelcomeScreen` — the two choices.
+* :class:`WelcomeScreen` — the choices.
 * :class:`ConnectScreen` — profile name, base URL, integrations URL (optional), API key
   (never shown), who you are. "Connect" checks them with the service through
   :func:`frontdesk.store.signin.verify`, keeps the key in the system keyring and saves the
   profile. Nothing is saved until the service has accepted the key and the identity.
+* :class:`GatewayConnectScreen` — the same through a team's gateway: profile name, the
+  gateway's URL and your personal key; the gateway says who you are and your role
+  (:func:`frontdesk.store.signin.verify_member`), and the profile is saved as a gateway's.
 * :class:`KeyPlaceScreen` — shown when the keyring cannot keep the key: its explanation and
   two explicit choices (the environment variable, or a 0600 key file at a shown path), or
   cancel. frontdesk never writes the key to a file unless this choice is made.
@@ -53,6 +57,7 @@ __all__ = [
     "ConnectScreen",
     "FirstRunApp",
     "FirstRunResult",
+    "GatewayConnectScreen",
     "KeyPlaceScreen",
     "WelcomeScreen",
 ]
@@ -100,6 +105,7 @@ class WelcomeScreen(Screen[None]):
                          "on this computer.", id="welcome-text")
             yield OptionList(
                 Option("Connect to a service", id="connect"),
+                Option("Connect through my team's gateway", id="gateway"),
                 Option("Try the demo", id="demo"),
                 id="welcome-choices",
             )
@@ -114,6 +120,8 @@ class WelcomeScreen(Screen[None]):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         if event.option_id == "connect":
             self.app.push_screen(ConnectScreen())
+        elif event.option_id == "gateway":
+            self.app.push_screen(GatewayConnectScreen())
         elif event.option_id == "demo":
             self.app.exit(FirstRunResult("demo"))
 
@@ -285,19 +293,27 @@ class ConnectScreen(Screen[None]):
         finally:
             self.busy = False
 
-    async def _sign_in(self, profile: Profile, key: ApiKey) -> None:
-        app = self.app
-        assert isinstance(app, FirstRunApp)
-        self.show_status(f"Checking the key with {profile.base_url} …")
+    async def _check(self, profile: Profile, key: ApiKey) -> tuple[Profile, str] | None:
+        """Ask the service whether it takes the key and knows the identity: the profile to
+        save and who signed in, or None (what is wrong is said on the form)."""
         agent, refusal = await answer_of(signin.verify(
             profile.base_url, profile.integrations_url, key,
             profile.agent_email or profile.agent_id or ""))
         if refusal is not None:
             self.show_status(refusal.reason, problem=True)
-            return
+            return None
         assert agent is not None
-        self.show_status(f"Signed in as {agent.display_name}. Saving the key in the system "
-                         "keyring …")
+        return profile, agent.display_name
+
+    async def _sign_in(self, profile: Profile, key: ApiKey) -> None:
+        app = self.app
+        assert isinstance(app, FirstRunApp)
+        self.show_status(f"Checking the key with {profile.base_url} …")
+        checked = await self._check(profile, key)
+        if checked is None:
+            return
+        profile, who = checked
+        self.show_status(f"Signed in as {who}. Saving the key in the system keyring …")
         source: signin.KeySource = "keyring"
         key_file: Path | None = None
         try:
@@ -327,6 +343,53 @@ class ConnectScreen(Screen[None]):
             return
         self.query_one("#key", Input).value = ""
         app.exit(FirstRunResult("connected", saved, key))
+
+
+class GatewayConnectScreen(ConnectScreen):
+    """Connecting through a team's gateway: its URL and a personal key; the gateway says who
+    you are and your role, so the form does not ask."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="connect-box"):
+            yield Label("Connect through my team's gateway", id="connect-title")
+            with VerticalScroll(id="connect-fields"):
+                yield Label("Profile name", classes="field-label")
+                yield Input(value="team", id="name", placeholder="team")
+                yield Label("Your team's gateway (its URL)", classes="field-label")
+                yield Input(id="base-url", placeholder="https://gateway.example.com")
+                yield Label("Your personal key (not shown; kept in the system keyring)",
+                            classes="field-label")
+                yield Input(id="key", password=True, placeholder="fdg_…")
+            yield Static("", id="connect-status")
+            yield Button("Connect", id="connect-button", variant="primary")
+            yield Label("enter / ctrl+s: connect   tab: next field   esc: back",
+                        id="connect-hint")
+
+    def _profile(self) -> Profile | str:
+        """The gateway's profile the form describes, or what is wrong with it."""
+        try:
+            return signin.gateway_profile(self._value("name"), self._value("base-url"))
+        except SettingsError as error:
+            first = error.problems[0]
+            field = first.loc[0] if first.loc else ""
+            where = "Gateway URL" if field == "base_url" else _FIELD_LABELS.get(field, "")
+            return f"{where}: {first.message}" if where else first.message
+
+    async def _check(self, profile: Profile, key: ApiKey) -> tuple[Profile, str] | None:
+        """Ask the gateway whose key it is: the profile acting as the member's agent, and
+        who signed in with their role; None when it refused (said on the form)."""
+        member, refusal = await answer_of(signin.verify_member(profile.base_url, key))
+        if refusal is not None:
+            self.show_status(refusal.reason, problem=True)
+            return None
+        assert member is not None
+        try:
+            acting = signin.gateway_profile(profile.name, profile.base_url, member.agent_id)
+        except SettingsError:
+            self.show_status("The gateway named an agent id this console cannot use.",
+                             problem=True)
+            return None
+        return acting, f"{member.email} ({member.role})"
 
 
 class FirstRunApp(OrderedKeysApp[FirstRunResult]):

@@ -35,6 +35,7 @@ from textual.message import Message as TextualMessage
 
 from frontdesk.api.models.messages import Message
 from frontdesk.tui.clock import ago
+from frontdesk.tui.offered import may
 
 from .message_text import MessageText, NamesCallable, direction_class
 
@@ -223,8 +224,12 @@ class MessageView(MessageText, can_focus=True):
         return self._hidden_chars > 0
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Expanding only a shortened message; anonymising only when the member's role may
+        (through a team gateway: an admin's)."""
         if action == "expand":
             return self._expanded or self._hidden_chars > 0
+        if action == "anonymize":
+            return may(self, "anonymization.anonymize_message")
         return True
 
     def action_expand(self) -> None:

@@ -1,5 +1,6 @@
-"""The header: profile, my presence and channels, business hours, connection, outbox count,
-and the local disk when it cannot be written."""
+"""The header: profile (and, through a team gateway, "via gateway · agent"), my presence and
+channels, business hours, connection, outbox count, and the local disk when it cannot be
+written."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def describe_hours(hours: HoursNow | None) -> str:
     return "Closed" if hours.until is None else "Closed · opens " + clock.when(hours.until)
 
 
+#: terminal widths from which the header says "via gateway · agent" in full (below: "agent",
+#: leaving the connection's state room)
+VIA_IN_FULL_FROM = 120
+
+
 class StatusBar(Widget):
     """One line at the top of every screen, kept current by the app."""
 
@@ -32,6 +38,9 @@ class StatusBar(Widget):
     """
 
     profile: reactive[str] = reactive("")
+    #: how the console is signed in when not with the service's own key ("via gateway ·
+    #: agent"), "" otherwise
+    via: reactive[str] = reactive("")
     presence: reactive[str] = reactive("")
     hours: reactive[str] = reactive("")
     connection: reactive[str] = reactive("connecting")
@@ -54,6 +63,10 @@ class StatusBar(Widget):
         line.append("frontdesk", style="bold")
         if self.profile:
             line.append(" · " + one_line(self.profile, 24))
+        if self.via:  # narrower than VIA_IN_FULL_FROM: the role alone ("agent")
+            via = self.via if self.size.width >= VIA_IN_FULL_FROM else \
+                self.via.rsplit(" · ", 1)[-1]
+            line.append(" · " + one_line(via, 32), style="italic")
         if self.mode:
             line.append(" · " + self.mode, style="bold")
         right = Text(no_wrap=True)

@@ -7,7 +7,13 @@ when an integrations URL is configured), Business hours (``+``/``-`` days, ``a``
 time), Anonymisation (``g`` look up by id), Quick responses (every template; ``d``/``D``
 delete), Organisation, Flows, Webhooks (``n``, ``e`` edit, ``v`` events, ``space`` on/off,
 ``l`` delivery log, ``d``/``D`` delete) and Knowledge (``enter`` opens an article, ``n``
-writes one). ``r`` reloads the section, ``esc`` goes back to the menu.
+writes one); through a team gateway, for its admins, Audit (``/`` filter by member, ``m``
+older entries). ``r`` reloads the section, ``esc`` goes back to the menu.
+
+Through a team gateway, a section or a key the member's role may not use is not offered: the
+section is not in the menu, the key not in the footer, the help or the palette, and pressing
+it does nothing (``ADMIN_NEEDS`` and ``SECTION_NEEDS`` name the operations; the role table
+says who may perform them).
 
 The keys live on the screen, each enabled only in its section (so the footer and the help show
 the section's keys, and the same letter can mean different things in two sections); the
@@ -22,13 +28,16 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher
 
+from ....store.topics import MEMBER
+from ...offered import may, offered, offered_entries, through_gateway
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Option, OptionList
 from ..shared.base import ModeScreen
 from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
-from .admin_keys import ADMIN_BINDINGS, ADMIN_PALETTE
+from .admin_keys import ADMIN_BINDINGS, ADMIN_NEEDS, ADMIN_PALETTE, SECTION_NEEDS
 from .anonymization import AnonymizationPane
 from .attributes import AttributesPane
+from .audit import AuditPane
 from .endpoints import EndpointsPane
 from .flows import FlowsPane
 from .hours import HoursPane
@@ -55,7 +64,10 @@ SECTIONS: dict[str, str] = {
     "flows": "Flows",
     "webhooks": "Webhooks",
     "knowledge": "Knowledge",
+    "audit": "Audit",
 }
+#: Sections only a team gateway has.
+GATEWAY_SECTIONS = frozenset({"audit"})
 
 
 @owns_bindings
@@ -68,11 +80,11 @@ class AdminScreen(ModeScreen):
     HELP_NAME = "Admin"
     BINDINGS = ADMIN_BINDINGS
     PALETTE: ClassVar[tuple[PaletteEntry, ...]] = ADMIN_PALETTE
+    NEEDS = ADMIN_NEEDS
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="admin-body"):
-            yield OptionList(*(Option(title, id=key) for key, title in SECTIONS.items()),
-                             id="admin-menu")
+            yield OptionList(*self._menu_options(), id="admin-menu")
             with ContentSwitcher(initial="pane-tags", id="admin-panes"):
                 yield TagsPane()
                 yield TeamsPane()
@@ -86,6 +98,7 @@ class AdminScreen(ModeScreen):
                 yield FlowsPane()
                 yield WebhooksPane()
                 yield KnowledgePane()
+                yield AuditPane()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -94,12 +107,22 @@ class AdminScreen(ModeScreen):
         self.show_section("tags", focus=False)
         menu.focus()
 
+    def on_screen_resume(self) -> None:
+        """Back in front: the menu offers what the role allows now (it may have been said
+        while another mode was in front), and the section in front polls its topics."""
+        super().on_screen_resume()
+        self._offer_sections()
+        self._watch_pane_topics(self.pane())
+
     def on_store_change(self, topic: str, value: object) -> None:
-        """Once the service answers, sections read before it did are read again; the
+        """Once the service answers, sections read before it did are read again; once a
+        team gateway says the member's role, the menu offers what the role may use; the
         section in front hears of its own topics."""
         if topic == "connection" and getattr(value, "link", None) == "live":
             for pane in self.query(AdminPane):
                 pane.connected()
+        elif topic == MEMBER:
+            self._offer_sections()
         pane = self.pane()
         if topic in pane.TOPICS:
             pane.on_store_change(topic, value)
@@ -118,13 +141,39 @@ class AdminScreen(ModeScreen):
         for topic in wanted:
             session.live.watch(topic)
 
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        self._watch_pane_topics(self.pane())
-
     def on_screen_suspend(self) -> None:
         super().on_screen_suspend()
         self._watch_pane_topics(None)
+
+    # ------------------------------------------------------------------ what is offered
+
+    def section_offered(self, section: str) -> bool:
+        """Whether the menu offers ``section``: a gateway's own only through one, and any
+        only when the member's role may perform what it shows."""
+        if section in GATEWAY_SECTIONS and not through_gateway(self):
+            return False
+        operation = SECTION_NEEDS.get(section)
+        return operation is None or may(self, operation)
+
+    def offered_sections(self) -> list[str]:
+        """The sections in the menu, in menu order."""
+        return [section for section in SECTIONS if self.section_offered(section)]
+
+    def _menu_options(self) -> list[Option]:
+        return [Option(SECTIONS[section], id=section) for section in self.offered_sections()]
+
+    def _offer_sections(self) -> None:
+        """Build the menu again for the role now known (the section in front stays, or the
+        first one comes to the front when it is no longer offered)."""
+        menu = self.query_one("#admin-menu", OptionList)
+        shown = [str(menu.get_option_at_index(i).id) for i in range(menu.option_count)]
+        if shown == self.offered_sections():
+            return
+        current = self.section
+        menu.clear_options()
+        menu.add_options(self._menu_options())
+        offered_now = self.offered_sections()
+        self.show_section(current if current in offered_now else offered_now[0], focus=False)
 
     # ------------------------------------------------------------------ sections
 
@@ -143,8 +192,9 @@ class AdminScreen(ModeScreen):
         switcher = self.query_one("#admin-panes", ContentSwitcher)
         switcher.current = f"pane-{section}"
         menu = self.query_one("#admin-menu", OptionList)
-        index = list(SECTIONS).index(section)
-        if menu.highlighted != index:
+        sections = self.offered_sections()
+        index = sections.index(section) if section in sections else None
+        if index is not None and menu.highlighted != index:
             menu.highlighted = index
         pane = self.pane(section)
         pane.activate()
@@ -184,15 +234,24 @@ class AdminScreen(ModeScreen):
             self.query_one(KnowledgePane).open()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A section's keys only in that section."""
+        """A section's keys only in that section, and only those the role may use."""
+        if not offered(self, self.NEEDS, action):
+            return False
+        if action == "audit_more" and all(pane.next_key is None
+                                           for pane in self.query(AuditPane)):
+            return False  # nothing older to read
         for section in SECTIONS:
             if action.startswith(section + "_"):
-                return self.section == section
+                return self.section == section and self.section_offered(section)
         return True
 
     def palette_commands(self) -> PaletteCommands:
-        """Every action of every section."""
-        return palette_of(self, self.PALETTE)
+        """Every action of every section offered (those the role may use)."""
+        hidden = tuple(section for section in SECTIONS if not self.section_offered(section))
+        entries = offered_entries(self, self.NEEDS, self.PALETTE)
+        return palette_of(self, (entry for entry in entries
+                                 if not any(f"'{section}_" in entry.action
+                                            for section in hidden)))
 
     # ------------------------------------------------------------------ general actions
 
@@ -359,3 +418,13 @@ class AdminScreen(ModeScreen):
     def action_knowledge_new(self) -> None:
         """Write a new article in the highlighted collection or category."""
         self.query_one(KnowledgePane).new()
+
+    # ------------------------------------------------------------------ the gateway's audit
+
+    def action_audit_filter(self) -> None:
+        """Filter the audit by member."""
+        self.query_one(AuditPane).filter()
+
+    def action_audit_more(self) -> None:
+        """Older audit entries."""
+        self.query_one(AuditPane).more()

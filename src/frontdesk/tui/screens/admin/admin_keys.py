@@ -8,7 +8,7 @@ from textual.binding import Binding, BindingType
 
 from ..shared.palette import PaletteEntry, section_palette
 
-__all__ = ["ADMIN_BINDINGS", "ADMIN_PALETTE"]
+__all__ = ["ADMIN_BINDINGS", "ADMIN_NEEDS", "ADMIN_PALETTE", "SECTION_NEEDS"]
 
 #: The screen's keys (ids ``admin.<section>.<what>``).
 ADMIN_BINDINGS: list[BindingType] = [
@@ -46,7 +46,35 @@ ADMIN_BINDINGS: list[BindingType] = [
             show=False),
     Binding("enter", "knowledge_open", "Open", id="admin.knowledge.open"),
     Binding("n", "knowledge_new", "New article", id="admin.knowledge.new"),
+    Binding("slash", "audit_filter", "Filter by member", id="admin.audit.filter"),
+    Binding("m", "audit_more", "Older", id="admin.audit.more"),
 ]
+
+#: The operation each restricted action performs: through a team gateway, an action the
+#: member's role may not perform is not offered (its key does nothing; ``tui/offered.py``).
+ADMIN_NEEDS: dict[str, str] = {
+    "tags_new": "tags.create",
+    "tags_toggle": "tags.deactivate",
+    "tags_delete": "tags.delete",
+    "tags_delete_now": "tags.delete",
+    "teams_new": "teams.create",
+    "teams_members": "teams.add_members",
+    "teams_delete": "teams.delete",
+    "teams_delete_now": "teams.delete",
+    "queues_new": "queues.create",
+    "queues_members": "queues.add_members",
+    "templates_delete": "templates.delete",
+    "templates_delete_now": "templates.delete",
+    "knowledge_new": "knowledge.create_article",
+}
+
+#: The operation a whole section shows: a section whose operation the member's role may not
+#: perform is not in the menu (the audit is a gateway's, for its admins).
+SECTION_NEEDS: dict[str, str] = {
+    "anonymization": "anonymization.get_request",
+    "webhooks": "webhooks.list",
+    "audit": "gateway.audit",
+}
 
 #: Every action of every section, for the palette.
 ADMIN_PALETTE: tuple[PaletteEntry, ...] = (
@@ -120,5 +148,10 @@ ADMIN_PALETTE: tuple[PaletteEntry, ...] = (
         ("open the highlighted article, collection or category",
          "key: enter", "knowledge_open"),
         ("new article", "key: n", "knowledge_new"),
+    ),
+    *section_palette(
+        "Audit",
+        ("filter by member", "key: /", "audit_filter"),
+        ("older entries", "key: m", "audit_more"),
     ),
 )

@@ -23,6 +23,7 @@ from ....api.models import Article, ArticleTranslation, ArticleTranslations
 from ....store.knowledge import KnowledgeStore, Node, from_html
 from ....text import one_line, safe
 from ...answers import Answered, Regarding, Returned, answer_of, refusal_of
+from ...offered import offered
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import cell, highlighted_key, move_to, session_of
@@ -60,6 +61,19 @@ class ArticleScreen(ModalScreen[bool]):
         Binding("o", "own", "Make me owner", id="knowledge_article.own"),
         Binding("D", "delete_article", "Delete article", id="knowledge_article.delete"),
     ]
+    #: through a team gateway, every change is an admin's: not offered to others
+    NEEDS: ClassVar[dict[str, str]] = {
+        "edit": "knowledge.update_translations",
+        "add": "knowledge.update_translations",
+        "publish": "knowledge.publish_translation",
+        "unpublish": "knowledge.unpublish_translation",
+        "delete_translation": "knowledge.delete_translation",
+        "publish_all": "knowledge.publish_article",
+        "unpublish_all": "knowledge.unpublish_article",
+        "move": "knowledge.move_article",
+        "own": "knowledge.update_article",
+        "delete_article": "knowledge.delete_article",
+    }
     DEFAULT_CSS = """
     ArticleScreen { align: center middle; }
     ArticleScreen > Vertical { width: 95%; max-width: 130; height: 95%; border: thick $accent;
@@ -68,6 +82,10 @@ class ArticleScreen(ModalScreen[bool]):
     ArticleScreen #article-text { height: 1fr; border-top: solid $panel; overflow-y: auto; }
     ArticleScreen .hint { color: $text-muted; }
     """
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A change the member's role may not make is not offered (nor its key)."""
+        return offered(self, self.NEEDS, action)
 
     def __init__(self, article_id: str, places: list[Node]) -> None:
         super().__init__(id="knowledge-article")

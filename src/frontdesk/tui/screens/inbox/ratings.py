@@ -20,6 +20,7 @@ from ....store.ratings import RATING_RANGES, rating_time
 from ....text import one_line, safe
 from ... import clock
 from ...answers import Regarding, answer_of
+from ...offered import offered, offered_entries
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
 from ..shared.common import admin_store, cell, highlighted_key
@@ -71,9 +72,16 @@ class RatingsScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.load()
 
+    #: through a team gateway, submitting a result is an admin's (``tui/offered.py``)
+    NEEDS: ClassVar[dict[str, str]] = {"submit": "ratings.submit"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """An action the member's role may not perform is not offered."""
+        return offered(self, self.NEEDS, action)
+
     def palette_commands(self) -> PaletteCommands:
-        """Offer, submit, and the deprecated statuses."""
-        return palette_of(self, self.PALETTE)
+        """Offer, submit (when the role may), and the deprecated statuses."""
+        return palette_of(self, offered_entries(self, self.NEEDS, self.PALETTE))
 
     # ------------------------------------------------------------------ statuses
 

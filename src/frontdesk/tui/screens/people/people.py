@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from ....store.team import PRESENCE_TOPIC, TeamSnapshot
+from ...offered import offered, offered_entries
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, TabbedContent, TabPane
 from ..shared.base import ModeScreen
@@ -38,6 +39,16 @@ class PeopleScreen(ModeScreen):
     #: everyone's presence, live, for the Agents tab (the topic Team mode shows)
     TOPICS = (PRESENCE_TOPIC,)
     HELP_NAME = "People"
+    NEEDS = {
+        "users_anonymize": "anonymization.anonymize_enduser",
+        "users_bulk": "endusers.bulk_patch",
+        "agents_new": "agents.create",
+        "agents_bulk": "agents.bulk_create",
+        "agents_edit": "agents.update",
+        "agents_patch": "agents.patch",
+        "agents_downgrade": "agents.downgrade",
+        "agents_downgrade_now": "agents.downgrade",
+    }
     BINDINGS = [
         Binding("t", "switch_tab", "Switch tab", id="people.tab"),
         Binding("r", "reload", "Reload", id="people.reload"),
@@ -132,15 +143,17 @@ class PeopleScreen(ModeScreen):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A tab's keys only on that tab."""
+        """A tab's keys only on that tab, and only those the role may use."""
+        if not offered(self, self.NEEDS, action):
+            return False
         for prefix in ("users_", "agents_"):
             if action.startswith(prefix):
                 return self.tab == prefix[:-1]
         return True
 
     def palette_commands(self) -> PaletteCommands:
-        """Every action of both tabs."""
-        return palette_of(self, self.PALETTE)
+        """Every action of both tabs (those the role may use)."""
+        return palette_of(self, offered_entries(self, self.NEEDS, self.PALETTE))
 
     def on_store_change(self, topic: str, value: Any) -> None:
         """A followed anonymisation request changed, or someone's presence."""

@@ -22,6 +22,7 @@ from ....store.topics import anonymization_topic
 from ....text import one_line, safe
 from ... import clock
 from ...answers import Returned, answer_of
+from ...offered import offered, offered_entries
 from ...registry import owns_bindings
 from ...widgets.attribute_editor import describe_value
 from ...widgets.safe import DataTable, Label, Static
@@ -92,9 +93,16 @@ class EndUserProfileScreen(Screen[None]):
         if self._unsubscribe is not None:
             self._unsubscribe()
 
+    #: through a team gateway, anonymising is an admin's (``tui/offered.py``)
+    NEEDS: ClassVar[dict[str, str]] = {"anonymize": "anonymization.anonymize_enduser"}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """An action the member's role may not perform is not offered (nor its key)."""
+        return offered(self, self.NEEDS, action)
+
     def palette_commands(self) -> PaletteCommands:
-        """The profile's palette commands."""
-        return palette_of(self, self.PALETTE)
+        """The profile's palette commands (those the role may use)."""
+        return palette_of(self, offered_entries(self, self.NEEDS, self.PALETTE))
 
     # ------------------------------------------------------------------ loading
 

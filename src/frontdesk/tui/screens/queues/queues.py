@@ -128,6 +128,7 @@ class QueuesScreen(ModeScreen):
     HELP_NAME = "Queues"
     TOPICS = (QUEUES_TOPIC, POSITION_TOPIC)
     AUTO_FOCUS = "#queues-table"
+    NEEDS = {"members": "queues.add_members"}
     BINDINGS: ClassVar[list[Any]] = [
         Binding("m", "members", "Members", id="queues.members"),
         Binding("P", "position", "Position of #…", id="queues.position"),

@@ -6,6 +6,7 @@ and pause when it is not (the header's topics always run).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
@@ -15,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from ...offered import offered
 from ...widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
@@ -103,6 +105,13 @@ class ModeScreen(Screen[None]):
     #: screen) until :meth:`release_footer`: a screen whose first content is on its way sets
     #: this, so that building them never delays that content's frame
     footer_held: bool = False
+    #: the operation each restricted action performs (action → ``"tags.create"``): an
+    #: action the member's role may not perform is not offered (``tui/offered.py``)
+    NEEDS: ClassVar[Mapping[str, str]] = {}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """An action the member's role may not perform is not offered (nor its key)."""
+        return offered(self, self.NEEDS, action)
 
     def release_footer(self) -> None:
         """Let the footer build its keys now (idempotent)."""

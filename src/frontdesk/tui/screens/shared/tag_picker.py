@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 
 from ....api.models import Tag
 from ....text import one_line
+from ...offered import may
 from ...registry import owns_bindings
 from ...tag_colors import tag_style
 from ...widgets.safe import Input, Option
@@ -37,7 +38,8 @@ class TagChoice:
 
 @owns_bindings
 class TagPicker(FilterPicker[TagChoice | None]):
-    """Toggle a conversation's tags; a typed name that matches none can be created.
+    """Toggle a conversation's tags; a typed name that matches none can be created (when
+    the member's role may create tags: through a team gateway, a supervisor's).
 
     Active tags toggle on and off; deactivated tags are dimmed and can only be removed.
     """
@@ -94,7 +96,7 @@ class TagPicker(FilterPicker[TagChoice | None]):
         name = " ".join(typed.split())
         exists = any(self._tag_name(i).casefold() == name.casefold() for i in ids) or any(
             n.casefold() == name.casefold() for n in self.creates)
-        if name and not exists:
+        if name and not exists and may(self, "tags.create"):
             create = Option(Text("+ create tag «") + Text(one_line(name, NAME_WIDTH), BOLD)
                             + Text("»"), id="create")
             options = [create, *options] if not shown else [*options, create]

@@ -97,6 +97,7 @@ class TeamScreen(ModeScreen):
     HELP_NAME = "Team"
     TOPICS = (PRESENCE_TOPIC, LIST_TOPIC, LOAD_TOPIC)
     AUTO_FOCUS = "#team-table"
+    NEEDS = {"activity": "activity_log.list"}
     BINDINGS: ClassVar[list[Any]] = [
         Binding("t", "pick_team", "Pick team", id="team.pick"),
         Binding("s", "sort", "Sort", id="team.sort"),

@@ -1,0 +1,134 @@
+"""The team gateway's added latency per request: a pass-through read, over loopback.
+
+The sandbox (the run's small one, another process) is read directly and through a gateway
+(``frontdesk gateway serve`` in a process of its own, in front of that sandbox, its pacer
+opened wide so that only the gateway's own work is measured), one request at a time from
+this process with one keep-alive ``httpx.AsyncClient`` each: ``GET /v1/conversations/{id}``
+for the same ids, in alternating blocks (direct, gateway, gateway, direct, …) so the
+machine's drift hits both alike. Each request through the gateway costs what it adds: the
+member's key looked up (SQLite), the operation matched, the guard, the pacer, the request
+sent on a kept-alive connection and the answer streamed back.
+
+Reported: the median and p10-p90 of each side, and the added latency: the median of the
+through-the-gateway times minus the median of the direct ones (budget ≤ 2 ms), with the
+same difference at p95 beside it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .common import (
+    BenchContext,
+    Result,
+    ServerInfo,
+    db_rows,
+    free_port,
+    measured,
+    median,
+    percentile,
+)
+
+BUDGET_MS = 2.0
+
+
+def _start_gateway(server: ServerInfo, folder: Path) -> tuple[subprocess.Popen[bytes], str,
+                                                               str]:
+    """A gateway process in front of ``server``; (process, base URL, an admin's key)."""
+    from frontdesk.api.roles import Role
+    from frontdesk.gateway.members import Members
+
+    db = folder / "gateway" / "gateway.db"
+    agent = db_rows(Path(server.db_path),
+                    "SELECT id, email, display_name FROM users WHERE kind = 'agent' "
+                    "ORDER BY id LIMIT 1")[0]
+    _, key = Members(db).add(agent["id"], agent["email"], agent["display_name"], Role.ADMIN)
+    port = free_port()
+    env = {**os.environ, "FRONTDESK_UPSTREAM_KEY": server.key}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "frontdesk", "gateway", "serve", "--upstream", server.base_url,
+         "--db", str(db), "--port", str(port), "--rate", "1000000", "--burst", "100000"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the gateway ended before it served")
+        try:
+            if httpx.get(url + "/gateway/v1/health", timeout=5).status_code == 200:
+                return process, url, key
+        except httpx.TransportError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the gateway did not serve within 60 s")
+
+
+async def _measure(server: ServerInfo, gateway_url: str, key: str, ids: list[int],
+                   blocks: int, per_block: int) -> tuple[list[float], list[float]]:
+    direct = httpx.AsyncClient(base_url=server.base_url, timeout=15.0,
+                               headers={"Authorization": server.key})
+    through = httpx.AsyncClient(base_url=gateway_url, timeout=15.0,
+                                headers={"Authorization": key})
+    direct_ms: list[float] = []
+    through_ms: list[float] = []
+    rng = random.Random(7)
+
+    async def one(client: httpx.AsyncClient, cid: int) -> float:
+        start = time.perf_counter()
+        response = await client.get(f"/v1/conversations/{cid}")
+        response.raise_for_status()
+        return (time.perf_counter() - start) * 1000
+
+    try:
+        for cid in ids[:20]:  # open the connections, warm both paths
+            await one(direct, cid)
+            await one(through, cid)
+        for block in range(blocks):
+            chosen = [rng.choice(ids) for _ in range(per_block)]
+            order = (direct, through) if block % 2 == 0 else (through, direct)
+            for client in order:
+                times = [await one(client, cid) for cid in chosen]
+                (direct_ms if client is direct else through_ms).extend(times)
+    finally:
+        await direct.aclose()
+        await through.aclose()
+    return direct_ms, through_ms
+
+
+def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """The gateway's added latency on a pass-through read (median and p95)."""
+    server = ctx.server("small")
+    rows = db_rows(Path(server.db_path), "SELECT id FROM conversations ORDER BY id LIMIT 500")
+    ids = [int(r["id"]) for r in rows]
+    blocks, per_block = (2, 20) if ctx.quick else (max(10, 2 * ctx.runs), 60)
+    with tempfile.TemporaryDirectory(prefix="bench-gateway-") as folder:
+        process, url, key = _start_gateway(server, Path(folder))
+        try:
+            direct_ms, through_ms = asyncio.run(_measure(server, url, key, ids, blocks,
+                                                         per_block))
+        finally:
+            process.terminate()
+            process.wait(60)
+    added = median(through_ms) - median(direct_ms)
+    added_p95 = percentile(through_ms, 95) - percentile(direct_ms, 95)
+    note = (f"{len(through_ms)} reads each; added at p95 {added_p95:.2f} ms "
+            f"(direct p95 {percentile(direct_ms, 95):.2f}, through "
+            f"{percentile(through_ms, 95):.2f})")
+    details = {"added_median_ms": added, "added_p95_ms": added_p95}
+    return [
+        measured("gateway.direct", "GET conversation, straight to the service", direct_ms,
+                 budget="reference"),
+        measured("gateway.through", "GET conversation, through the team gateway", through_ms,
+                 budget=f"≤ direct + {BUDGET_MS:g} ms", met=added <= BUDGET_MS,
+                 note=f"added {added:.2f} ms median; " + note),
+    ], details

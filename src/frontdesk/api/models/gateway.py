@@ -1,0 +1,51 @@
+"""The team gateway's own answers (``/gateway/v1/…``): its health, the member signed in with
+a personal key, and the audit of what members did through it.
+
+These are the gateway's, not the service's: the service's models describe what passes
+through it unchanged.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from .common import Record, UtcDateTime
+
+
+class GatewayHealth(Record):
+    """Whether the gateway answers, and whether it reaches the service behind it."""
+
+    status: str = Field(description="ok when the gateway itself works")
+    upstream: str = Field(description="ok, or down when the service cannot be reached")
+
+
+class GatewayMember(Record):
+    """Who a personal key belongs to: the member, the agent they act as, and their role."""
+
+    member_id: str
+    agent_id: str
+    email: str
+    name: str | None = None
+    role: str = Field(description="agent, supervisor or admin")
+
+
+class AuditEntry(Record):
+    """One write a member sent through the gateway, and what came of it."""
+
+    id: str
+    at: UtcDateTime
+    member_id: str
+    email: str
+    role: str
+    operation: str = Field(description="the operation's name, as conversations.close")
+    method: str
+    path: str
+    targets: list[str] = Field(default_factory=list,
+                               description="the ids the request was about")
+    status: int = Field(description="the HTTP status the member was answered with (0 while "
+                                    "the service has not answered)")
+    state: str | None = Field(default=None, description="done, refused, pending, failed "
+                              "(nothing was done) or unknown (it may have been done)")
+
+
+__all__ = ["AuditEntry", "GatewayHealth", "GatewayMember"]

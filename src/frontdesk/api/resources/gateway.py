@@ -1,0 +1,79 @@
+"""The team gateway's own operations: its health, who a personal key belongs to, and the
+audit of what members did through it (``/gateway/v1/…``, never served by the service)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import httpx
+
+from ..models.common import format_utc
+from ..models.gateway import AuditEntry, GatewayHealth, GatewayMember
+from ..operations import operation
+from ..pacing import Priority
+from ._base import Page, Resource, check_text_id, fail, parse_one, unwrap
+
+__all__ = ["GatewayResource"]
+
+_HEALTH = operation("gateway.health")
+_ME = operation("gateway.me")
+_AUDIT = operation("gateway.audit")
+
+class GatewayResource(Resource):
+    """``client.gateway``: the team gateway in front of the service (only when the base URL
+    is a gateway's; the service itself answers these with a 404)."""
+
+    async def health(self, *, priority: Priority = Priority.INTERACTIVE) -> GatewayHealth:
+        """Whether the gateway works and reaches the service (it needs no key)."""
+        reply = await self._send(_HEALTH, priority=priority)
+        return parse_one(_HEALTH, unwrap(_HEALTH, reply.body), GatewayHealth)
+
+    async def me(self, *, priority: Priority = Priority.INTERACTIVE) -> GatewayMember:
+        """The member the key belongs to: the agent they act as and their role."""
+        reply = await self._send(_ME, priority=priority)
+        return parse_one(_ME, unwrap(_ME, reply.body), GatewayMember)
+
+    def audit(
+        self,
+        *,
+        member: str | None = None,
+        since: datetime | None = None,
+        page_size: int | None = None,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> AsyncIterator[AuditEntry]:
+        """Every audit entry, newest first, page by page (admins only); ``member`` keeps one
+        member's (their member id or email), ``since`` those at or after a time."""
+        params = _audit_filter(member, since)
+
+        async def fetch(key: str | None, url: httpx.URL | None) -> Page[AuditEntry]:
+            return await self._fetch_page(_AUDIT, AuditEntry, params=params,
+                                          page_size=page_size, page_key=key,
+                                          priority=priority, url=url)
+
+        return self._iterate(fetch, _AUDIT)
+
+    async def audit_page(
+        self,
+        *,
+        member: str | None = None,
+        since: datetime | None = None,
+        page_size: int | None = None,
+        page_key: str | None = None,
+        priority: Priority = Priority.INTERACTIVE,
+    ) -> Page[AuditEntry]:
+        """One page of the audit, newest first; pass the previous page's ``next_key``."""
+        return await self._fetch_page(_AUDIT, AuditEntry, params=_audit_filter(member, since),
+                                      page_size=page_size, page_key=page_key,
+                                      priority=priority)
+
+
+def _audit_filter(member: str | None, since: datetime | None) -> dict[str, str]:
+    params: dict[str, str] = {}
+    if member is not None:
+        params["member"] = check_text_id(member, _AUDIT, "member")
+    if since is not None:
+        if not isinstance(since, datetime):
+            raise fail(_AUDIT, "since must be a datetime")
+        params["since"] = format_utc(since)
+    return params
