@@ -50,6 +50,7 @@ from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from local_template import LocalTemplate
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
@@ -132,6 +133,28 @@ class Console:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Inbound", "content": {"_type": "Text", "value": text}})
             assert said.status_code < 300, said.text
+
+    async def agent_writes(self, conversation_id: int, agent_id: str, text: str) -> None:
+        """An agent's message goes out in a conversation (posted to the service as another
+        console would, not through this one)."""
+        async with httpx.AsyncClient(base_url=self.sandbox.base_url,
+                                     headers={"Authorization": self.sandbox.key}) as http:
+            said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
+                "_type": "Outbound", "agentId": agent_id,
+                "content": {"_type": "Text", "value": text}})
+            assert said.status_code < 300, said.text
+
+    async def open_thread(self, pilot: Pilot[Any], conversation_id: int) -> ThreadScreen:
+        """Open a conversation's thread over whatever is in front and wait until its
+        messages are read and shown (one poll of the thread topic)."""
+        app = pilot.app
+        assert isinstance(app, FrontdeskApp) and app.session is not None
+        screen = ThreadScreen(conversation_id)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await app.session.live.refresh("thread")
+        await pilot.pause()
+        return screen
 
     async def ready(self, pilot: Pilot[Any]) -> None:
         """Wait until the session has signed in and the first inbox poll is done."""

@@ -13,7 +13,7 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.inbox import AGENT, CUSTOMER, InboxStore
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
-from frontdesk.tui.screens.inbox.thread import ThreadScreen, first_new
+from frontdesk.tui.screens.inbox.thread import first_new
 from frontdesk.tui.widgets.conversation_cells import turn_text
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
@@ -49,50 +49,59 @@ async def polled_until(pilot: Pilot[Any], done: Any, ticks: int = 8) -> None:
     assert done()
 
 
-async def test_a_customer_message_marks_the_row_and_reading_clears_it(console: Console
-                                                                        ) -> None:
+async def test_unread_is_what_a_customer_wrote_since_the_first_start(console: Console
+                                                                     ) -> None:
+    """The first start calls nothing unread (what was written before it counts as read, at
+    every later start too); a customer's new message marks the row (the customer's turn,
+    unread) and the Needs reply view lists it; opening the thread reads it, an agent's
+    message is never unread, and after a restart the New divider sits above the part not
+    read before."""
     app = console.app(fresh=True)
     cid = my_chat(console)
     async with app.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         inbox = inbox_of(pilot)
-        # read it: the thread on screen marks its newest message read
-        screen = ThreadScreen(cid)
-        await app.push_screen(screen)
-        await pilot.pause()
-        assert app.session is not None
-        await app.session.live.refresh("thread")
-        await pilot.pause()
-        assert cid in inbox.read_marks and not inbox.unread(cid)
-        await console.burst(pilot, "escape")
-        await console.home(pilot)
+        await polled_until(pilot, lambda: inbox.filled and inbox.read_floor is not None)
+        floor = inbox.read_floor
+        assert floor is not None
+        customers = [c for c, (who, _when) in inbox.turns.items() if who == CUSTOMER]
+        assert customers, "the first fill learnt no customer's turn"
+        assert not [c for c in inbox.rows if inbox.unread(c)]  # the history is not news
 
+        # time goes on; a customer writes: unread, their turn, Needs reply
+        console.sandbox.clock.advance(60)
         await console.customer_writes(cid, "Anyone there?")
         await polled_until(pilot, lambda: inbox.unread(cid))
-        turn = inbox.turns[cid]
-        assert turn[0] == CUSTOMER
-        inbox_screen = app.screen
-        assert isinstance(inbox_screen, InboxScreen)
+        assert inbox.turns[cid][0] == CUSTOMER
+        assert isinstance(app.screen, InboxScreen)
         assert cid in [row.id for row in inbox.view("needs_reply")]
         assert "needs_reply" in inbox.views_of(inbox.rows[cid])
         assert inbox.counts()["needs_reply"] >= 1
+        assert [c for c in inbox.rows if inbox.unread(c)] == [cid]
 
-    # a restart: the mark is still there (read state and turns are kept locally)
+    # a restart: the floor and the mark are still there (kept locally)
     again = console.app(console.session())
     async with again.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         inbox = inbox_of(pilot)
+        assert inbox.read_floor == floor
         assert inbox.turns[cid][0] == CUSTOMER and inbox.unread(cid)
-        screen = ThreadScreen(cid)
-        await again.push_screen(screen)
-        await pilot.pause()
-        assert again.session is not None
-        await again.session.live.refresh("thread")
-        await pilot.pause()
+        assert [c for c in inbox.rows if inbox.unread(c)] == [cid]
+        screen = await console.open_thread(pilot, cid)
         view = screen.thread_view
         divided = [v for v in view.message_views if v.has_class("-first-new")]
         assert len(divided) == 1 and divided[0].border_title == "New"
         assert divided[0].message.id == view.messages[-1].id  # the one unread message
+        assert not inbox.unread(cid)
+        await console.burst(pilot, "escape")
+        await console.home(pilot)
+
+        # an agent answers (a colleague, through the service): their turn is not news
+        console.sandbox.clock.advance(60)
+        agent = console.sandbox.query("SELECT assigned_agent_id FROM conversations "
+                                      "WHERE id = ?", (cid,))[0]["assigned_agent_id"]
+        await console.agent_writes(cid, str(agent), "Here I am.")
+        await polled_until(pilot, lambda: inbox.turns[cid][0] == AGENT)
         assert not inbox.unread(cid)
 
 

@@ -143,6 +143,10 @@ class InboxStore:
         self.turns: dict[int, tuple[str, datetime]] = {}
         #: per conversation, when the newest message seen here was written (local store)
         self.read_marks: dict[int, datetime] = self._local.read_marks()
+        #: the first start's moment (the service's clock): what was written before it counts
+        #: as read, so a first start does not call the whole history unread (None: not yet
+        #: known, and nothing is called unread)
+        self.read_floor: datetime | None = self._local.read_floor()
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
@@ -425,13 +429,31 @@ class InboxStore:
             self.turns[conversation_id] = (who, when)
             self._bump(conversation_id, row)
 
-    def unread(self, conversation_id: int) -> bool:
-        """Whether the last message known is newer than the newest one seen here."""
-        turn = self.turns.get(conversation_id)
-        if turn is None:
-            return False
+    def read_up_to(self, conversation_id: int) -> datetime | None:
+        """Until when a conversation counts as read: its newest message seen here, or the
+        read floor when that is later (None: neither is known)."""
         seen = self.read_marks.get(conversation_id)
-        return seen is None or turn[1] > seen
+        floor = self.read_floor
+        if seen is None or (floor is not None and floor > seen):
+            return floor
+        return seen
+
+    def unread(self, conversation_id: int) -> bool:
+        """Whether the customer wrote last, after what was read here (an agent's message,
+        mine or a colleague's, is never news to be read; before the read floor is known,
+        nothing is called unread)."""
+        turn = self.turns.get(conversation_id)
+        if turn is None or turn[0] != CUSTOMER:
+            return False
+        read = self.read_up_to(conversation_id)
+        return read is not None and turn[1] > read
+
+    def _set_read_floor(self, when: datetime) -> None:
+        """The first start (no floor kept yet): everything written until ``when`` counts as
+        read, now and at every later start."""
+        self.read_floor = when
+        self._local.set_read_floor(when)
+        self._bump()
 
     def mark_read(self, conversation_id: int, message_id: str, when: datetime) -> None:
         """The thread showed this message: it and every older one are read (kept locally,
@@ -516,6 +538,10 @@ class InboxStore:
         names and the tags wait until every record of Mine and Queue is in (the views are
         complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
+        if self.read_floor is None and (self._hub.clock_known() or self.filled):
+            # the service's clock when known; once filled without it (no schedule tells
+            # it), this machine's
+            self._set_read_floor(started)
         if self.search_available is not False:
             known = self._hub.clock_known()
             try:
