@@ -67,6 +67,13 @@ async def test_unread_is_what_a_customer_wrote_since_the_first_start(console: Co
         customers = [c for c, (who, _when) in inbox.turns.items() if who == CUSTOMER]
         assert customers, "the first fill learnt no customer's turn"
         assert not [c for c in inbox.rows if inbox.unread(c)]  # the history is not news
+        # waits count the organisation's open hours (the header's schedule, Copenhagen's:
+        # from 08:00 on weekdays), not the night: 16:30 to 08:30 the next day is an hour
+        assert app.session is not None
+        await app.session.live.refresh("hours")
+        assert inbox.business_time is not None
+        evening = datetime(2026, 1, 7, 15, 30, tzinfo=UTC)
+        assert inbox.waited(evening, evening + timedelta(hours=16)) == 3600
 
         # time goes on; a customer writes: unread, their turn, Needs reply
         console.sandbox.clock.advance(60)
@@ -133,6 +140,9 @@ def test_the_turn_cell() -> None:
     assert turn_text((CUSTOMER, now - timedelta(minutes=12)), True, now) == ("•← 12m", 0)
     assert turn_text((CUSTOMER, now - timedelta(hours=2)), False, now)[1] == 1
     assert turn_text((CUSTOMER, now - timedelta(hours=5)), False, now) == (" ←  5h", 2)
+    # counted in open hours: five hours overnight of which half an hour open is not late
+    assert turn_text((CUSTOMER, now - timedelta(hours=5)), False, now,
+                     lambda _since, _until: 1800.0) == (" ← 30m", 0)
 
 
 def test_first_new_is_the_oldest_message_after_the_read_mark() -> None:

@@ -32,6 +32,7 @@ from .topics import INBOX
 
 if TYPE_CHECKING:
     from ..api.models import Conversation, Message
+    from .business_time import BusinessTime
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
@@ -147,6 +148,8 @@ class InboxStore:
         #: as read, so a first start does not call the whole history unread (None: not yet
         #: known, and nothing is called unread)
         self.read_floor: datetime | None = self._local.read_floor()
+        #: the open hours a customer's wait is counted in (None: no schedule, plain time)
+        self.business_time: BusinessTime | None = None
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
@@ -447,6 +450,23 @@ class InboxStore:
             return False
         read = self.read_up_to(conversation_id)
         return read is not None and turn[1] > read
+
+    def waited(self, since: datetime, until: datetime) -> float:
+        """How long a customer who wrote at ``since`` has waited at ``until``, in seconds:
+        the organisation's open hours only when it has a schedule, else plain time."""
+        hours = self.business_time
+        if hours is None:
+            return max(0.0, (until - since).total_seconds())
+        return hours.seconds_between(since, until)
+
+    def set_business_time(self, hours: BusinessTime | None) -> None:
+        """Count waits in these open hours from now on (every row's wait may read
+        differently: the screens are told)."""
+        if hours is self.business_time:
+            return
+        self.business_time = hours
+        self._bump()
+        self.changed()
 
     def _set_read_floor(self, when: datetime) -> None:
         """The first start (no floor kept yet): everything written until ``when`` counts as

@@ -106,9 +106,11 @@ class SessionTopics:
             definition = await client.business_hours.definition(chosen.id,
                                                                 priority=Priority.BACKGROUND)
             self.schedule_id = chosen.id
+            from .business_time import BusinessTime
             from .hours_calendar import zone_named
 
             self.schedule_zone = zone_named(definition.timezone)
+            self.inbox.set_business_time(BusinessTime.of(definition))
         before = self.wall()
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()

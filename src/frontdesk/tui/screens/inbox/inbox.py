@@ -114,6 +114,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         tag_colors=tag_colors,
         turn=inbox.turns.get,
         unread=inbox.unread,
+        waited=inbox.waited,
     )
 
 
