@@ -15,6 +15,7 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import first_new
 from frontdesk.tui.widgets.conversation_cells import turn_text
+from frontdesk.tui.widgets.view_tabs import ViewTabs
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 SIZE = (120, 30)
@@ -38,11 +39,12 @@ def inbox_of(pilot: Pilot[Any]) -> InboxStore:
 
 
 async def polled_until(pilot: Pilot[Any], done: Any, ticks: int = 8) -> None:
-    """Poll the inbox (its own ticks, as the timer would) until ``done()`` holds."""
+    """Poll the inbox (its own ticks, as the timer would) until ``done()`` holds (at least
+    one tick)."""
     app = pilot.app
     assert isinstance(app, FrontdeskApp) and app.session is not None
-    for _ in range(ticks):
-        if done():
+    for tick in range(ticks):
+        if tick and done():
             return
         await app.session.live.refresh("inbox")
         await pilot.pause()
@@ -61,7 +63,22 @@ async def test_unread_is_what_a_customer_wrote_since_the_first_start(console: Co
     async with app.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         inbox = inbox_of(pilot)
-        await polled_until(pilot, lambda: inbox.filled and inbox.read_floor is not None)
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        tabs = screen.query_one(ViewTabs)
+        # Needs reply's count says "…" until the turns of Mine's and Queue's rows are known
+        # (their last messages follow their records), then the count
+        for _ in range(40):
+            known = inbox.turns_known
+            if not known:
+                assert str(tabs.label_of("view-needs_reply")) == "Needs reply …"
+            if known and inbox.read_floor is not None:
+                break
+            await polled_until(pilot, lambda: True)
+        await console.idle(pilot)
+        needing = inbox.counts()["needs_reply"]
+        assert needing > 0 and needing == len(inbox.view("needs_reply"))
+        assert str(tabs.label_of("view-needs_reply")) == f"Needs reply {needing}"
         floor = inbox.read_floor
         assert floor is not None
         customers = [c for c, (who, _when) in inbox.turns.items() if who == CUSTOMER]

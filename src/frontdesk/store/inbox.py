@@ -322,11 +322,37 @@ class InboxStore:
     def _needs_reply(self, row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
         """Open, mine or unassigned in my queues, and the customer wrote last."""
         turn = self.turns.get(row.id)
-        if turn is None or turn[0] != CUSTOMER or row.state not in OPEN_STATES:
+        if turn is None or turn[0] != CUSTOMER:
+            return False
+        return self._mine_or_my_queues(row, me, mine_queues)
+
+    @staticmethod
+    def _mine_or_my_queues(row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
+        """Open, and mine or unassigned in my queues (Mine's and Queue's rows)."""
+        if row.state not in OPEN_STATES:
             return False
         if row.agent_id is not None:
             return bool(me) and row.agent_id == me
         return row.queue_id is not None and (not mine_queues or row.queue_id in mine_queues)
+
+    @property
+    def turns_known(self) -> bool:
+        """Whether the Needs reply view is complete as far as the inbox can tell: the first
+        fill is done and no row of Mine or Queue still waits for its first last-message
+        read (where its turn comes from; it follows its record in the same tick). Derived
+        from what is fetched anyway: a conversation with a subject, whose messages the inbox
+        does not read, has a turn once its thread was opened."""
+        if not self.filled:
+            return False
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
+        rows, turns = self.rows, self.turns
+        for conversation_id in self._preview_backlog:
+            row = rows.get(conversation_id)
+            if conversation_id not in turns and row is not None \
+                    and self._mine_or_my_queues(row, me, mine_queues):
+                return False
+        return True
 
     def views_of(self, row: InboxRow) -> tuple[str, ...]:
         """The views a row belongs to (the same rules as :meth:`view` and :meth:`counts`)."""
@@ -783,9 +809,14 @@ class InboxStore:
         record waiting (their rows are listed meanwhile, with their channel)."""
         ordered = sorted(self._preview_backlog.items(), key=lambda item: item[1])
         ordered = ordered[:PREVIEW_BATCH]
+        known = self.turns_known
         for conversation_id, _ in ordered:
             self._preview_backlog.pop(conversation_id, None)
         await asyncio.gather(*(self._fetch_preview(cid, priority) for cid, priority in ordered))
+        if not known and self.turns_known:
+            # Needs reply's count is known now, even where no turn changed: the view
+            # counts repaint (nothing moves)
+            self._bump(NAMES_CHANGED)
         if self._preview_backlog:
             self._hub.live.poke(INBOX)
 
