@@ -8,8 +8,8 @@
             rows = console.sandbox.query("SELECT ...")
 
 Snapshot tests start from ``await console.settled(pilot)`` instead: the inbox complete with
-its tags and names, nothing in flight, and the polling timers frozen, so nothing the service
-says can change the picture while it is taken.
+its tags and names and every view's count known, nothing in flight, and the polling timers
+frozen, so nothing the service says can change the picture while it is taken.
 
 A console starts as a returning agent's does, from a local store already filled from the
 seeded organisation (``tests/local_template.py``), while its sandbox is still exactly that
@@ -242,13 +242,16 @@ class Console:
                     await between(pilot)
 
     async def settled(self, pilot: Pilot[Any]) -> None:
-        """Wait until the inbox is complete (every wanted record, tag and name fetched), the
-        header's topics read and no worker running; then freeze the poll timers."""
+        """Wait until the inbox is complete (every wanted record, tag and name fetched, the
+        Needs reply and Closed counts known), the header's topics read and no worker running;
+        then freeze the poll timers."""
         await self.ready(pilot)
         app = pilot.app
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
         live, inbox = session.live, session.inbox
+        # the service's clock first: the Closed view's window and the read floor are set by it
+        await live.refresh("hours")
         for _ in range(500):
             version = inbox.version
             await app.workers.wait_for_complete()
@@ -256,8 +259,13 @@ class Console:
             await pilot.pause()
             # Conversations with recent activity are read again for a few seconds, and their
             # tags with them: wait for every row's tags, not for an empty re-read list.
+            # The Closed view is read from the service after the first fill, and the Needs
+            # reply count follows the turns: both counts known, or a picture shows "…" or
+            # a count caught half-way.
             complete = (inbox.filled and inbox.settled and not session.directory._pending
-                        and all(cid in inbox.tags for cid in inbox.rows))
+                        and all(cid in inbox.tags for cid in inbox.rows)
+                        and inbox.turns_known
+                        and (inbox.closed_known or not session.me_id))
             if complete and inbox.version == version:
                 break
         else:

@@ -7,7 +7,9 @@ ones not known yet) in small batches. When the service has no search (404), the 
 the working set alone, refreshed conversation by conversation, and says so once.
 
 Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`): Mine (assigned
-to me, open), Queue (waiting unassigned in my queues), Pending, Closed, All. Full records are
+to me, open), Needs reply, Queue (waiting unassigned in my queues), Pending, Closed (mine,
+closed in the last :data:`CLOSED_DAYS` days: read whole from the service's search once the
+first fill is done, not merely what closed while the console ran), All. Full records are
 read on demand (:class:`Records`): the last few thousand used stay in memory, the others are
 read back from the local store. The store is built from the local working set's JSON alone,
 so the console's first frame needs neither the models nor the HTTP stack.
@@ -41,7 +43,14 @@ log = logging.getLogger("frontdesk.store")
 
 VIEWS = ("mine", "needs_reply", "queue", "pending", "closed", "all")
 VIEW_TITLES = {"mine": "Mine", "needs_reply": "Needs reply", "queue": "Queue",
-               "pending": "Pending", "closed": "Closed", "all": "All"}
+               "pending": "Pending", "closed": "Closed 7d", "all": "All"}
+#: the Closed view: my conversations closed within this many days
+CLOSED_DAYS = 7
+#: how often the Closed view is read whole again (its window slides with the service's time)
+CLOSED_AGAIN = timedelta(hours=1)
+#: ticks after the first fill that the service's time is waited for (the read floor and the
+#: Closed view's window are set by it), before this machine's clock is taken instead
+TIME_WAITED = 3
 #: who wrote a conversation's last message (:attr:`InboxStore.turns`)
 CUSTOMER = "customer"
 AGENT = "agent"
@@ -150,6 +159,10 @@ class InboxStore:
         self.read_floor: datetime | None = self._local.read_floor()
         #: the open hours a customer's wait is counted in (None: no schedule, plain time)
         self.business_time: BusinessTime | None = None
+        #: the business hours were read (with a schedule, the service's clock with them)
+        self._hours_read = False
+        #: ticks since the first fill was done (how long the service's time is waited for)
+        self._ticks_filled = 0
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
@@ -174,6 +187,10 @@ class InboxStore:
         self._primed: set[str] = set()
         #: what the last search for activity found (found again within its overlap: no news)
         self._found: set[int] = set()
+        #: where the Closed view begins (None: not read from the service yet), and the
+        #: conversations its last reading found (their records are known once none waits)
+        self._closed_from: datetime | None = None
+        self._closed_found: set[int] = set()
         #: the queues whose waiting conversations were read whole (the Queue view's priming)
         self._primed_queues: frozenset[str] = frozenset()
         #: where the last session's poll stood (adopted once who I am and my queues are known)
@@ -286,7 +303,7 @@ class InboxStore:
         elif name == "pending":
             shown = [c for c in rows if c.state in PENDING_STATES]
         elif name == "closed":
-            shown = [c for c in rows if c.state == "Closed"]
+            shown = [c for c in rows if self._closed_mine(c, me)]
         else:
             shown = list(rows)
         if self.activity:
@@ -303,6 +320,7 @@ class InboxStore:
         me = self._hub.me_id
         mine_queues = self._directory.my_queue_ids
         counts = dict.fromkeys(VIEWS, 0)
+        closed_from = self.closed_from
         for c in self.rows.values():
             counts["all"] += 1
             if self._needs_reply(c, me, mine_queues):
@@ -315,9 +333,30 @@ class InboxStore:
                     counts["queue"] += 1
             elif c.state in PENDING_STATES:
                 counts["pending"] += 1
-            elif c.state == "Closed":
+            elif c.state == "Closed" and c.agent_id is not None and c.agent_id == me \
+                    and c.when >= closed_from:
                 counts["closed"] += 1
         return counts
+
+    @property
+    def closed_from(self) -> datetime:
+        """Where the Closed view begins: :data:`CLOSED_DAYS` days before the service's time
+        when it was last read (before that, before now)."""
+        if self._closed_from is not None:
+            return self._closed_from
+        return self._hub.server_now() - timedelta(days=CLOSED_DAYS)
+
+    def _closed_mine(self, row: InboxRow, me: str | None) -> bool:
+        """Closed, mine, and within the Closed view's days."""
+        return row.state == "Closed" and row.agent_id is not None and row.agent_id == me \
+            and row.when >= self.closed_from
+
+    @property
+    def closed_known(self) -> bool:
+        """Whether the Closed view was read from the service and every record it found is
+        in (its count is final until something closes)."""
+        return self._closed_from is not None and not (self._closed_found
+                                                      & self._backlog.keys())
 
     def _needs_reply(self, row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
         """Open, mine or unassigned in my queues, and the customer wrote last."""
@@ -367,7 +406,7 @@ class InboxStore:
                 return ("queue", "needs_reply", "all") if waiting else ("queue", "all")
         elif state in PENDING_STATES:
             return ("pending", "all")
-        elif state == "Closed":
+        elif self._closed_mine(row, self._hub.me_id):
             return ("closed", "all")
         return ("all",)
 
@@ -487,7 +526,8 @@ class InboxStore:
 
     def set_business_time(self, hours: BusinessTime | None) -> None:
         """Count waits in these open hours from now on (every row's wait may read
-        differently: the screens are told)."""
+        differently: the screens are told); None: the organisation has no schedule."""
+        self._hours_read = True
         if hours is self.business_time:
             return
         self.business_time = hours
@@ -584,9 +624,9 @@ class InboxStore:
         names and the tags wait until every record of Mine and Queue is in (the views are
         complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
-        if self.read_floor is None and (self._hub.clock_known() or self.filled):
-            # the service's clock when known; once filled without it (no schedule tells
-            # it), this machine's
+        if self.filled:
+            self._ticks_filled += 1
+        if self.read_floor is None and self._time_known():
             self._set_read_floor(started)
         if self.search_available is not False:
             known = self._hub.clock_known()
@@ -651,6 +691,9 @@ class InboxStore:
                 self._primed_queues = frozenset(queues)
         if priming:
             return True
+        if me and self.filled and self._time_known() and self._closed_due():
+            await self._read_closed(me)
+            return True
         if not self.filled and self._backlog:
             return False
         since = self._since or self._hub.server_now() - SLACK
@@ -677,6 +720,43 @@ class InboxStore:
                 # its own; found again in the next search's overlap (SLACK), it is not
                 self._bump(conversation_id, self.rows.get(conversation_id))
         return True
+
+    def _time_known(self) -> bool:
+        """Whether :meth:`Hub.server_now` is as good as it gets: measured against the
+        service's clock; or this machine's when the organisation has no schedule to read
+        it from (or the hours could not be read a few ticks after the first fill)."""
+        return self._hub.clock_known() or self._hours_read or self._ticks_filled > TIME_WAITED
+
+    def _closed_due(self) -> bool:
+        """Whether the Closed view is to be read (never yet, or its window has slid by
+        :data:`CLOSED_AGAIN`)."""
+        closed_from = self._closed_from
+        return closed_from is None or self._hub.server_now() - timedelta(
+            days=CLOSED_DAYS) - closed_from >= CLOSED_AGAIN
+
+    async def _read_closed(self, me: str) -> None:
+        """Read the Closed view whole: my conversations closed in the last
+        :data:`CLOSED_DAYS` days, a few pages of one search (the records not known closed
+        here follow in the background, a batch a tick, after whatever is on screen)."""
+        since = self._hub.server_now() - timedelta(days=CLOSED_DAYS)
+        body = _filters(
+            _field("AgentId", "IsOneOf", [me]),
+            _field("Status", "IsOneOf", ["closed"]),
+            _field("ClosedDate", "Since", timestamp=since))
+        found: set[int] = set()
+        key: str | None = None
+        for _ in range(SINCE_PAGES):
+            page = await self._hub.client.search.conversations_page(
+                filters=body, page_size=200, page_key=key, priority=Priority.BACKGROUND)
+            found.update(hit.id for hit in page.items)
+            key = page.next_key
+            if key is None:
+                break
+        wanted = {cid for cid in found
+                  if (row := self.rows.get(cid)) is None or row.state != "Closed"}
+        self.want(sorted(wanted), Priority.BACKGROUND)
+        self._closed_from, self._closed_found = since, wanted
+        self._bump()  # the window moved: every row's place in Closed may have changed
 
     def _prime_again(self) -> bool:
         """More changed since the cursor than a few pages hold (a start after a long

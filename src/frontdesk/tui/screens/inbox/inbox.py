@@ -67,7 +67,7 @@ EMPTY_TEXTS = {
     "mine": "No open conversations are assigned to you.",
     "queue": "Nothing is waiting in your queues.",
     "pending": "No conversations are pending.",
-    "closed": "No closed conversations known yet.",
+    "closed": "None of your conversations closed in the last 7 days.",
     "all": "No conversations known yet: s searches the service, o opens one by id.",
     SEARCH: "The search found nothing.",
 }
@@ -397,18 +397,22 @@ class InboxScreen(ModeScreen, ConversationActions):
     def _paint_tabs(self, counts: dict[str, int]) -> None:
         """The views' labels with their counts (a label that reads the same is left)."""
         # before the first fill a 0 is not known yet: "…" until the service has answered;
-        # Needs reply's count, "…" until the turns of Mine's and Queue's rows are known
+        # Needs reply's count, "…" until the turns of Mine's and Queue's rows are known;
+        # Closed's until it was read from the service
         session = self.session
         loading = self._loading() or session is None
         unknown = "…" if loading else "0"
-        unsure = loading or (session is not None and not session.inbox.turns_known
-                             and self._connected())
+        connected = self._connected()
+        unsure = {name for name, known in (
+            ("needs_reply", session is not None and session.inbox.turns_known),
+            ("closed", session is not None and session.inbox.closed_known))
+            if loading or (not known and connected)}
         try:
             tabs = self.query_one(ViewTabs)
         except NoMatches:  # a store change before the screen is composed, or as it goes away:
             return  # its mount paints the counts
         for name in VIEWS:
-            count = "…" if name == "needs_reply" and unsure else counts.get(name, 0) or unknown
+            count = "…" if name in unsure else counts.get(name, 0) or unknown
             tabs.set_label(f"view-{name}", f"{VIEW_TITLES[name]} {count}")
         if tabs.label_of(f"view-{SEARCH}") is not None:
             if self._searching is not None:
