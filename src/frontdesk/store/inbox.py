@@ -692,8 +692,8 @@ class InboxStore:
         if priming:
             return True
         if me and self.filled and self._time_known() and self._closed_due():
-            await self._read_closed(me)
-            return True
+            await self._read_closed(me)  # and on: the cursor moves only past a search for
+            # what changed
         if not self.filled and self._backlog:
             return False
         since = self._since or self._hub.server_now() - SLACK
