@@ -292,7 +292,8 @@ class InboxStore:
             shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
                      and c.agent_id == me]
         elif name == "needs_reply":
-            shown = [c for c in rows if self._needs_reply(c, me, mine_queues)]
+            known = self.rows
+            shown = [known[cid] for cid in self.needs_reply_ids()]
             # longest waiting first
             shown.sort(key=lambda c: self.turns[c.id][1])
             return shown
@@ -303,7 +304,9 @@ class InboxStore:
         elif name == "pending":
             shown = [c for c in rows if c.state in PENDING_STATES]
         elif name == "closed":
-            shown = [c for c in rows if self._closed_mine(c, me)]
+            since = self.closed_from
+            shown = [c for c in rows if c.state == "Closed" and c.agent_id is not None
+                     and c.agent_id == me and c.when >= since]
         else:
             shown = list(rows)
         if self.activity:
@@ -345,6 +348,16 @@ class InboxStore:
         if self._closed_from is not None:
             return self._closed_from
         return self._hub.server_now() - timedelta(days=CLOSED_DAYS)
+
+    def needs_reply_ids(self) -> set[int]:
+        """The conversations of the Needs reply view (read from the turns known, far
+        fewer than the rows)."""
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
+        rows = self.rows
+        return {cid for cid, (who, _when) in self.turns.items()
+                if who == CUSTOMER and (row := rows.get(cid)) is not None
+                and self._mine_or_my_queues(row, me, mine_queues)}
 
     def _closed_mine(self, row: InboxRow, me: str | None) -> bool:
         """Closed, mine, and within the Closed view's days."""

@@ -391,7 +391,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             and self._basis == self._basis_now()
         self._counts = counts if fresh else None
         if fresh and session is not None:
-            self._needing = {row.id for row in session.inbox.view("needs_reply")}
+            self._needing = session.inbox.needs_reply_ids()
         self._paint_tabs(counts)
 
     def _paint_tabs(self, counts: dict[str, int]) -> None:
