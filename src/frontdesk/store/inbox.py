@@ -48,6 +48,8 @@ VIEW_TITLES = {"mine": "Mine", "needs_reply": "Needs reply", "queue": "Queue",
 CLOSED_DAYS = 7
 #: how often the Closed view is read whole again (its window slides with the service's time)
 CLOSED_AGAIN = timedelta(hours=1)
+#: how long after a failed reading the Closed view is read again
+CLOSED_RETRY = timedelta(minutes=1)
 #: waits in open hours kept (a few screenfuls of rows, each for the minute it was asked at)
 WAITS_KEPT = 1024
 #: ticks after the first fill that the service's time is waited for (the read floor and the
@@ -195,6 +197,8 @@ class InboxStore:
         #: conversations its last reading found (their records are known once none waits)
         self._closed_from: datetime | None = None
         self._closed_found: set[int] = set()
+        #: when the last reading of the Closed view failed (None: it did not)
+        self._closed_refused: datetime | None = None
         #: the queues whose waiting conversations were read whole (the Queue view's priming)
         self._primed_queues: frozenset[str] = frozenset()
         #: where the last session's poll stood (adopted once who I am and my queues are known)
@@ -756,10 +760,14 @@ class InboxStore:
 
     def _closed_due(self) -> bool:
         """Whether the Closed view is to be read (never yet, or its window has slid by
-        :data:`CLOSED_AGAIN`)."""
+        :data:`CLOSED_AGAIN`; not within :data:`CLOSED_RETRY` of a reading refused)."""
+        now = self._hub.server_now()
+        refused = self._closed_refused
+        if refused is not None and now - refused < CLOSED_RETRY:
+            return False
         closed_from = self._closed_from
-        return closed_from is None or self._hub.server_now() - timedelta(
-            days=CLOSED_DAYS) - closed_from >= CLOSED_AGAIN
+        return closed_from is None or now - timedelta(days=CLOSED_DAYS) - closed_from \
+            >= CLOSED_AGAIN
 
     async def _read_closed(self, me: str) -> None:
         """Read the Closed view whole: my conversations closed in the last
@@ -772,13 +780,22 @@ class InboxStore:
             _field("ClosedDate", "Since", timestamp=since))
         found: set[int] = set()
         key: str | None = None
-        for _ in range(SINCE_PAGES):
-            page = await self._hub.client.search.conversations_page(
-                filters=body, page_size=200, page_key=key, priority=Priority.BACKGROUND)
-            found.update(hit.id for hit in page.items)
-            key = page.next_key
-            if key is None:
-                break
+        try:
+            for _ in range(SINCE_PAGES):
+                page = await self._hub.client.search.conversations_page(
+                    filters=body, page_size=200, page_key=key, priority=Priority.BACKGROUND)
+                found.update(hit.id for hit in page.items)
+                key = page.next_key
+                if key is None:
+                    break
+        except NotFound:
+            raise  # no search at all: the poll says so and lives on the working set
+        except ApiError as error:
+            # the rest of the tick goes on; Closed stays unknown ("…") until a reading works
+            log.warning("the Closed view could not be read: %s", error)
+            self._closed_refused = self._hub.server_now()
+            return
+        self._closed_refused = None
         wanted = {cid for cid in found
                   if (row := self.rows.get(cid)) is None or row.state != "Closed"}
         self.want(sorted(wanted), Priority.BACKGROUND)
