@@ -134,7 +134,8 @@ class LocalTemplate:
                 version = inbox.version
                 await session.live.refresh(INBOX)
                 complete = (inbox.filled and inbox.settled and not session.directory._pending
-                            and all(cid in inbox.tags for cid in inbox.rows))
+                            and all(cid in inbox.tags for cid in inbox.rows)
+                            and inbox.closed_known)  # Closed's records kept too
                 if complete and inbox.version == version:
                     break
             else:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -167,6 +168,21 @@ def test_working_set_upsert_order_limit_and_forget(store: LocalStore) -> None:
     assert [c.id for c in store.working_set(limit=2)] == [1, 3]
     store.forget(3)
     assert [c.id for c in store.working_set()] == [1, 2]
+
+
+def test_read_marks_and_the_read_floor_survive_a_reopening(db_path: Path) -> None:
+    """The read floor (the first start's moment) is kept once, never moved by a later start,
+    and is not a conversation's mark; a mark only ever moves forward."""
+    first = datetime(2026, 1, 5, 9, tzinfo=UTC)
+    with LocalStore(db_path) as store:
+        assert store.read_floor() is None
+        store.set_read_floor(first)
+        store.set_read_floor(first + timedelta(days=1))  # a later start: the first stays
+        store.mark_read(7, "m2", first + timedelta(minutes=2))
+        store.mark_read(7, "m1", first + timedelta(minutes=1))  # older: changes nothing
+    with LocalStore(db_path) as store:
+        assert store.read_floor() == first
+        assert store.read_marks() == {7: first + timedelta(minutes=2)}
 
 
 def test_working_set_is_lenient(store: LocalStore) -> None:

@@ -8,8 +8,8 @@
             rows = console.sandbox.query("SELECT ...")
 
 Snapshot tests start from ``await console.settled(pilot)`` instead: the inbox complete with
-its tags and names, nothing in flight, and the polling timers frozen, so nothing the service
-says can change the picture while it is taken.
+its tags and names and every view's count known, nothing in flight, and the polling timers
+frozen, so nothing the service says can change the picture while it is taken.
 
 A console starts as a returning agent's does, from a local store already filled from the
 seeded organisation (``tests/local_template.py``), while its sandbox is still exactly that
@@ -50,6 +50,7 @@ from frontdesk.store.session import Session
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from local_template import LocalTemplate
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
@@ -132,6 +133,28 @@ class Console:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Inbound", "content": {"_type": "Text", "value": text}})
             assert said.status_code < 300, said.text
+
+    async def agent_writes(self, conversation_id: int, agent_id: str, text: str) -> None:
+        """An agent's message goes out in a conversation (posted to the service as another
+        console would, not through this one)."""
+        async with httpx.AsyncClient(base_url=self.sandbox.base_url,
+                                     headers={"Authorization": self.sandbox.key}) as http:
+            said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
+                "_type": "Outbound", "agentId": agent_id,
+                "content": {"_type": "Text", "value": text}})
+            assert said.status_code < 300, said.text
+
+    async def open_thread(self, pilot: Pilot[Any], conversation_id: int) -> ThreadScreen:
+        """Open a conversation's thread over whatever is in front and wait until its
+        messages are read and shown (one poll of the thread topic)."""
+        app = pilot.app
+        assert isinstance(app, FrontdeskApp) and app.session is not None
+        screen = ThreadScreen(conversation_id)
+        await app.push_screen(screen)
+        await pilot.pause()
+        await app.session.live.refresh("thread")
+        await pilot.pause()
+        return screen
 
     async def ready(self, pilot: Pilot[Any]) -> None:
         """Wait until the session has signed in and the first inbox poll is done."""
@@ -219,13 +242,16 @@ class Console:
                     await between(pilot)
 
     async def settled(self, pilot: Pilot[Any]) -> None:
-        """Wait until the inbox is complete (every wanted record, tag and name fetched), the
-        header's topics read and no worker running; then freeze the poll timers."""
+        """Wait until the inbox is complete (every wanted record, tag and name fetched, the
+        Needs reply and Closed counts known), the header's topics read and no worker running;
+        then freeze the poll timers."""
         await self.ready(pilot)
         app = pilot.app
         assert isinstance(app, FrontdeskApp) and app.session is not None
         session = app.session
         live, inbox = session.live, session.inbox
+        # the service's clock first: the Closed view's window and the read floor are set by it
+        await live.refresh("hours")
         for _ in range(500):
             version = inbox.version
             await app.workers.wait_for_complete()
@@ -233,8 +259,13 @@ class Console:
             await pilot.pause()
             # Conversations with recent activity are read again for a few seconds, and their
             # tags with them: wait for every row's tags, not for an empty re-read list.
+            # The Closed view is read from the service after the first fill, and the Needs
+            # reply count follows the turns: both counts known, or a picture shows "…" or
+            # a count caught half-way.
             complete = (inbox.filled and inbox.settled and not session.directory._pending
-                        and all(cid in inbox.tags for cid in inbox.rows))
+                        and all(cid in inbox.tags for cid in inbox.rows)
+                        and inbox.turns_known
+                        and (inbox.closed_known or not session.me_id))
             if complete and inbox.version == version:
                 break
         else:

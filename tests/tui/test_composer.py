@@ -61,17 +61,6 @@ def app_of(pilot: Pilot[Any]) -> FrontdeskApp:
     return app
 
 
-async def open_thread(pilot: Pilot[Any], cid: int) -> ThreadScreen:
-    app = pilot.app
-    assert isinstance(app, FrontdeskApp) and app.session is not None
-    screen = ThreadScreen(cid)
-    await app.push_screen(screen)
-    await pilot.pause()
-    await app.session.live.refresh("thread")
-    await pilot.pause()
-    return screen
-
-
 # --------------------------------------------------------------------------- rules
 
 
@@ -138,7 +127,7 @@ def test_a_reply_subject_says_re_once() -> None:
 async def preview_renders_markdown_and_ctrl_k_switches(console: Console,
                                                         pilot: Pilot[Any]) -> None:
     cid = first_id(console, "channel = 'WidgetChat' AND state = 'Open'")
-    screen = await open_thread(pilot, cid)
+    screen: ThreadScreen = await console.open_thread(pilot, cid)
     composer = screen.composer
     await pilot.press("i")
     composer.editor.insert("**bold** and `code`")
@@ -160,7 +149,7 @@ async def preview_renders_markdown_and_ctrl_k_switches(console: Console,
 
 async def whatsapp_is_always_markdown(console: Console, pilot: Pilot[Any]) -> None:
     cid = first_id(console, "channel = 'WhatsApp' AND state = 'Open'")
-    screen = await open_thread(pilot, cid)
+    screen: ThreadScreen = await console.open_thread(pilot, cid)
     await pilot.press("i", "ctrl+k")
     assert screen.composer.content_type == "Markdown"
 
@@ -171,7 +160,7 @@ async def local_file_is_sent_as_a_data_url(console: Console, pilot: Pilot[Any],
     scan = tmp_path / "scan.png"
     scan.write_bytes(b"\x89PNG\r\n\x1a\n" + b"x" * 100)
     app = app_of(pilot)
-    screen = await open_thread(pilot, cid)
+    screen: ThreadScreen = await console.open_thread(pilot, cid)
     await pilot.press("i", "ctrl+a")
     await pilot.pause()
     app.screen.query_one("#attach-input").value = str(scan)  # type: ignore[attr-defined]
@@ -207,7 +196,7 @@ async def keystrokes_cost_little_with_5000_messages(console: Console,
 
     console.sandbox.call(fill)
     app = app_of(pilot)
-    screen = await open_thread(pilot, cid)
+    screen: ThreadScreen = await console.open_thread(pilot, cid)
     assert len(screen.thread_view.messages) >= 5_000
     await pilot.press("i")
     await pilot.pause()
@@ -260,7 +249,7 @@ async def markdown_is_remembered_per_channel_and_the_preview_closes_after_sendin
     first, second = (int(row["id"]) for row in rows)
     email = first_id(console, "channel = 'Email' AND state = 'Open'")
     app = app_of(pilot)
-    screen = await open_thread(pilot, first)
+    screen: ThreadScreen = await console.open_thread(pilot, first)
     composer = screen.composer
     await pilot.press("i", "ctrl+k", "ctrl+t")
     composer.editor.insert("**Shipped** today")
@@ -280,11 +269,11 @@ async def markdown_is_remembered_per_channel_and_the_preview_closes_after_sendin
     await pilot.pause()
 
     # another chat opens in Markdown; an email stays Text
-    screen = await open_thread(pilot, second)
+    screen = await console.open_thread(pilot, second)
     assert screen.composer.content_type == "Markdown"
     await pilot.press("escape")
     await pilot.pause()
-    screen = await open_thread(pilot, email)
+    screen = await console.open_thread(pilot, email)
     assert screen.composer.content_type == "Text"
 
 
@@ -296,7 +285,7 @@ async def an_email_reply_shows_its_recipient_and_goes_out_with_re(
         "SELECT c.subject, c.from_email, u.display_name FROM conversations c "
         "JOIN users u ON u.id = c.requester_id WHERE c.id = ?", (cid,))[0]
     app = app_of(pilot)
-    screen = await open_thread(pilot, cid)
+    screen: ThreadScreen = await console.open_thread(pilot, cid)
     await app.session.live.refresh("thread")  # type: ignore[union-attr]
     await pilot.pause()
     header = screen.composer.query_one("#composer-email").render()

@@ -5,6 +5,7 @@ sandbox."""
 from __future__ import annotations
 
 import contextlib
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
@@ -108,9 +109,42 @@ async def views_switch_with_tab_and_a_click(console: Console, pilot: Pilot[Any])
     assert listing.total_count == len(session.inbox.records)
     assert listing.has_focus
     commands = {title: run for title, _help, run in screen.palette_commands()}
-    commands["Inbox: show Closed"]()
+    commands[f"Inbox: show {VIEW_TITLES['closed']}"]()
     await pilot.pause()
     assert screen.view == "closed"
+
+
+async def closed_holds_mine_closed_in_the_last_seven_days(
+        console: Console, pilot: Pilot[Any]) -> None:
+    """The Closed view is read from the service (one search once the first fill is done), not
+    only what closed while the console ran: every conversation of mine closed in the last
+    7 days, and its tab and empty line say so."""
+    app, session, screen, listing = parts(pilot)
+    me = demo_agent_id(console)
+    since = (NOW - timedelta(days=7)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+    expected = {r["id"] for r in console.sandbox.query(
+        "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Closed' "
+        "AND closed_at >= ?", (me, since))}
+    older = {r["id"] for r in console.sandbox.query(
+        "SELECT id FROM conversations WHERE assigned_agent_id = ? AND state = 'Closed' "
+        "AND closed_at < ?", (me, since))}
+    assert len(expected) >= 5 and older
+    for _ in range(30):  # its records come in the background, a batch a tick
+        if session.inbox.closed_known:
+            break
+        await session.live.refresh("inbox")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert session.inbox.closed_known
+    screen.show_view("closed")
+    await console.idle(pilot)
+    shown = set(listing.shown_ids())
+    assert expected <= shown and not shown & older
+    assert all(session.inbox.rows[c].agent_id == me for c in shown)
+    label = str(screen.query_one(ViewTabs).label_of("view-closed"))
+    assert label == f"Closed 7d {len(shown)}"
+    screen.show_view("mine")
+    await pilot.pause()
 
 
 async def filter_narrows_as_typed_and_esc_restores(console: Console, pilot: Pilot[Any]) -> None:
@@ -674,6 +708,7 @@ async def test_reading_the_inbox(console: Console) -> None:
                        a_poll_that_changes_nothing_repaints_nothing,
                        filter_narrows_as_typed_and_esc_restores,
                        views_switch_with_tab_and_a_click,
+                       closed_holds_mine_closed_in_the_last_seven_days,
                        cursor_keys_and_selection_kept_across_updates,
                        enter_opens_the_thread,
                        open_by_id,

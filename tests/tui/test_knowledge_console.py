@@ -14,7 +14,6 @@ from frontdesk.tui.screens.admin.admin import AdminScreen
 from frontdesk.tui.screens.admin.article import ArticleScreen
 from frontdesk.tui.screens.admin.article_editor import ArticleEditor
 from frontdesk.tui.screens.inbox.article_finder import ArticleFinder
-from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.safe import DataTable, Input, OptionList, TextArea
 
@@ -62,12 +61,7 @@ async def finder_inserts_a_link_or_the_text(console: Console, pilot: Pilot[Any])
         (f"Holiday {CLIPBOARD}[bold red]hours", f"Closed {CLEAR}[@click=app.quit]x",
          "Holiday opening hours")))
     app = app_of(pilot)
-    screen = ThreadScreen(cid)
-    await app.push_screen(screen)
-    await pilot.pause()
-    assert app.session is not None
-    await app.session.live.refresh("thread")
-    await pilot.pause()
+    screen = await console.open_thread(pilot, cid)
     composer = screen.composer
     await pilot.press("i", *"See ", "ctrl+g", *"ordre")  # typed while it reads
     await settle(pilot)

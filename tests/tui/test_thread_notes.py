@@ -37,11 +37,7 @@ async def a_note_is_written_kept_while_down_and_shown_as_a_note(
     app = app_of(pilot)
     session = app.session
     assert session is not None
-    screen = ThreadScreen(cid)
-    await app.push_screen(screen)
-    await pilot.pause()
-    await session.live.refresh("thread")
-    await pilot.pause()
+    screen = await console.open_thread(pilot, cid)
     composer = screen.composer
     assert composer.mode == "reply" and "Reply" in str(composer.border_title)
 

@@ -13,8 +13,9 @@ from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.store.inbox import AGENT, CUSTOMER, InboxStore
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
-from frontdesk.tui.screens.inbox.thread import ThreadScreen, first_new
+from frontdesk.tui.screens.inbox.thread import first_new
 from frontdesk.tui.widgets.conversation_cells import turn_text
+from frontdesk.tui.widgets.view_tabs import ViewTabs
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 SIZE = (120, 30)
@@ -38,61 +39,93 @@ def inbox_of(pilot: Pilot[Any]) -> InboxStore:
 
 
 async def polled_until(pilot: Pilot[Any], done: Any, ticks: int = 8) -> None:
-    """Poll the inbox (its own ticks, as the timer would) until ``done()`` holds."""
+    """Poll the inbox (its own ticks, as the timer would) until ``done()`` holds (at least
+    one tick)."""
     app = pilot.app
     assert isinstance(app, FrontdeskApp) and app.session is not None
-    for _ in range(ticks):
-        if done():
+    for tick in range(ticks):
+        if tick and done():
             return
         await app.session.live.refresh("inbox")
         await pilot.pause()
     assert done()
 
 
-async def test_a_customer_message_marks_the_row_and_reading_clears_it(console: Console
-                                                                        ) -> None:
+async def test_unread_is_what_a_customer_wrote_since_the_first_start(console: Console
+                                                                     ) -> None:
+    """The first start calls nothing unread (what was written before it counts as read, at
+    every later start too); a customer's new message marks the row (the customer's turn,
+    unread) and the Needs reply view lists it; opening the thread reads it, an agent's
+    message is never unread, and after a restart the New divider sits above the part not
+    read before."""
     app = console.app(fresh=True)
     cid = my_chat(console)
     async with app.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         inbox = inbox_of(pilot)
-        # read it: the thread on screen marks its newest message read
-        screen = ThreadScreen(cid)
-        await app.push_screen(screen)
-        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InboxScreen)
+        tabs = screen.query_one(ViewTabs)
+        # Needs reply's count says "…" until the turns of Mine's and Queue's rows are known
+        # (their last messages follow their records), then the count
+        for _ in range(40):
+            known = inbox.turns_known
+            if not known:
+                assert str(tabs.label_of("view-needs_reply")) == "Needs reply …"
+            if known and inbox.read_floor is not None:
+                break
+            await polled_until(pilot, lambda: True)
+        await console.idle(pilot)
+        needing = inbox.counts()["needs_reply"]
+        assert needing > 0 and needing == len(inbox.view("needs_reply"))
+        assert str(tabs.label_of("view-needs_reply")) == f"Needs reply {needing}"
+        floor = inbox.read_floor
+        assert floor is not None
+        customers = [c for c, (who, _when) in inbox.turns.items() if who == CUSTOMER]
+        assert customers, "the first fill learnt no customer's turn"
+        assert not [c for c in inbox.rows if inbox.unread(c)]  # the history is not news
+        # waits count the organisation's open hours (the header's schedule, Copenhagen's:
+        # from 08:00 on weekdays), not the night: 16:30 to 08:30 the next day is an hour
         assert app.session is not None
-        await app.session.live.refresh("thread")
-        await pilot.pause()
-        assert cid in inbox.read_marks and not inbox.unread(cid)
-        await console.burst(pilot, "escape")
-        await console.home(pilot)
+        await app.session.live.refresh("hours")
+        assert inbox.business_time is not None
+        evening = datetime(2026, 1, 7, 15, 30, tzinfo=UTC)
+        assert inbox.waited(evening, evening + timedelta(hours=16)) == 3600
 
+        # time goes on; a customer writes: unread, their turn, Needs reply
+        console.sandbox.clock.advance(60)
         await console.customer_writes(cid, "Anyone there?")
         await polled_until(pilot, lambda: inbox.unread(cid))
-        turn = inbox.turns[cid]
-        assert turn[0] == CUSTOMER
-        inbox_screen = app.screen
-        assert isinstance(inbox_screen, InboxScreen)
+        assert inbox.turns[cid][0] == CUSTOMER
+        assert isinstance(app.screen, InboxScreen)
         assert cid in [row.id for row in inbox.view("needs_reply")]
         assert "needs_reply" in inbox.views_of(inbox.rows[cid])
         assert inbox.counts()["needs_reply"] >= 1
+        assert [c for c in inbox.rows if inbox.unread(c)] == [cid]
 
-    # a restart: the mark is still there (read state and turns are kept locally)
+    # a restart: the floor and the mark are still there (kept locally)
     again = console.app(console.session())
     async with again.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         inbox = inbox_of(pilot)
+        assert inbox.read_floor == floor
         assert inbox.turns[cid][0] == CUSTOMER and inbox.unread(cid)
-        screen = ThreadScreen(cid)
-        await again.push_screen(screen)
-        await pilot.pause()
-        assert again.session is not None
-        await again.session.live.refresh("thread")
-        await pilot.pause()
+        assert [c for c in inbox.rows if inbox.unread(c)] == [cid]
+        screen = await console.open_thread(pilot, cid)
         view = screen.thread_view
         divided = [v for v in view.message_views if v.has_class("-first-new")]
         assert len(divided) == 1 and divided[0].border_title == "New"
         assert divided[0].message.id == view.messages[-1].id  # the one unread message
+        assert not inbox.unread(cid)
+        await console.burst(pilot, "escape")
+        await console.home(pilot)
+
+        # an agent answers (a colleague, through the service): their turn is not news
+        console.sandbox.clock.advance(60)
+        agent = console.sandbox.query("SELECT assigned_agent_id FROM conversations "
+                                      "WHERE id = ?", (cid,))[0]["assigned_agent_id"]
+        await console.agent_writes(cid, str(agent), "Here I am.")
+        await polled_until(pilot, lambda: inbox.turns[cid][0] == AGENT)
         assert not inbox.unread(cid)
 
 
@@ -124,6 +157,9 @@ def test_the_turn_cell() -> None:
     assert turn_text((CUSTOMER, now - timedelta(minutes=12)), True, now) == ("•← 12m", 0)
     assert turn_text((CUSTOMER, now - timedelta(hours=2)), False, now)[1] == 1
     assert turn_text((CUSTOMER, now - timedelta(hours=5)), False, now) == (" ←  5h", 2)
+    # counted in open hours: five hours overnight of which half an hour open is not late
+    assert turn_text((CUSTOMER, now - timedelta(hours=5)), False, now,
+                     lambda _since, _until: 1800.0) == (" ← 30m", 0)
 
 
 def test_first_new_is_the_oldest_message_after_the_read_mark() -> None:

@@ -65,15 +65,19 @@ def refresh(*topics: str) -> Step:
 
 
 async def ready(pilot: Pilot[Any]) -> None:
-    """Signed in, the inbox complete (every wanted record, tag and name fetched, a poll
-    changing nothing), the poll timers frozen, the header's topics fetched and the preview pane
-    (when shown) filled: the settled state the snapshot tests wait for."""
+    """Signed in, the inbox complete (every wanted record, tag and name fetched, every view's
+    count known, a poll changing nothing), the poll timers frozen, the header's topics
+    fetched and the preview pane (when shown) filled: the settled state the snapshot tests
+    wait for."""
     app = pilot.app
     session = getattr(app, "session", None)
     await app.workers.wait_for_complete()
     if session is None:
         return
     inbox = session.inbox
+    # the service's clock first: the Closed view's window and the read floor are set by it
+    if session.live.topic("hours") is not None:
+        await session.live.refresh("hours")
     for _ in range(500):
         version = inbox.version
         with contextlib.suppress(Exception):
@@ -84,7 +88,8 @@ async def ready(pilot: Pilot[Any]) -> None:
         # Conversations with recent activity are read again for a few seconds, and their
         # tags with them: wait for every row's tags, not for an empty re-read list.
         complete = (inbox.settled and not session.directory._pending
-                    and all(cid in inbox.tags for cid in inbox.rows))
+                    and all(cid in inbox.tags for cid in inbox.rows)
+                    and inbox.turns_known and (inbox.closed_known or not session.me_id))
         if complete and inbox.version == version:
             break
     timers = TIMERS.get(id(session))

@@ -7,7 +7,9 @@ ones not known yet) in small batches. When the service has no search (404), the 
 the working set alone, refreshed conversation by conversation, and says so once.
 
 Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`): Mine (assigned
-to me, open), Queue (waiting unassigned in my queues), Pending, Closed, All. Full records are
+to me, open), Needs reply, Queue (waiting unassigned in my queues), Pending, Closed (mine,
+closed in the last :data:`CLOSED_DAYS` days: read whole from the service's search once the
+first fill is done, not merely what closed while the console ran), All. Full records are
 read on demand (:class:`Records`): the last few thousand used stay in memory, the others are
 read back from the local store. The store is built from the local working set's JSON alone,
 so the console's first frame needs neither the models nor the HTTP stack.
@@ -32,6 +34,7 @@ from .topics import INBOX
 
 if TYPE_CHECKING:
     from ..api.models import Conversation, Message
+    from .business_time import BusinessTime
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
@@ -40,7 +43,18 @@ log = logging.getLogger("frontdesk.store")
 
 VIEWS = ("mine", "needs_reply", "queue", "pending", "closed", "all")
 VIEW_TITLES = {"mine": "Mine", "needs_reply": "Needs reply", "queue": "Queue",
-               "pending": "Pending", "closed": "Closed", "all": "All"}
+               "pending": "Pending", "closed": "Closed 7d", "all": "All"}
+#: the Closed view: my conversations closed within this many days
+CLOSED_DAYS = 7
+#: how often the Closed view is read whole again (its window slides with the service's time)
+CLOSED_AGAIN = timedelta(hours=1)
+#: how long after a failed reading the Closed view is read again
+CLOSED_RETRY = timedelta(minutes=1)
+#: waits in open hours kept (a few screenfuls of rows, each for the minute it was asked at)
+WAITS_KEPT = 1024
+#: ticks after the first fill that the service's time is waited for (the read floor and the
+#: Closed view's window are set by it), before this machine's clock is taken instead
+TIME_WAITED = 3
 #: who wrote a conversation's last message (:attr:`InboxStore.turns`)
 CUSTOMER = "customer"
 AGENT = "agent"
@@ -143,6 +157,18 @@ class InboxStore:
         self.turns: dict[int, tuple[str, datetime]] = {}
         #: per conversation, when the newest message seen here was written (local store)
         self.read_marks: dict[int, datetime] = self._local.read_marks()
+        #: the first start's moment (the service's clock): what was written before it counts
+        #: as read, so a first start does not call the whole history unread (None: not yet
+        #: known, and nothing is called unread)
+        self.read_floor: datetime | None = self._local.read_floor()
+        #: the open hours a customer's wait is counted in (None: no schedule, plain time)
+        self.business_time: BusinessTime | None = None
+        #: waits counted in open hours, by when the customer wrote and the minute asked at
+        self._waits: dict[tuple[datetime, datetime], float] = {}
+        #: the business hours were read (with a schedule, the service's clock with them)
+        self._hours_read = False
+        #: ticks since the first fill was done (how long the service's time is waited for)
+        self._ticks_filled = 0
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
@@ -167,6 +193,12 @@ class InboxStore:
         self._primed: set[str] = set()
         #: what the last search for activity found (found again within its overlap: no news)
         self._found: set[int] = set()
+        #: where the Closed view begins (None: not read from the service yet), and the
+        #: conversations its last reading found (their records are known once none waits)
+        self._closed_from: datetime | None = None
+        self._closed_found: set[int] = set()
+        #: when the last reading of the Closed view failed (None: it did not)
+        self._closed_refused: datetime | None = None
         #: the queues whose waiting conversations were read whole (the Queue view's priming)
         self._primed_queues: frozenset[str] = frozenset()
         #: where the last session's poll stood (adopted once who I am and my queues are known)
@@ -268,7 +300,8 @@ class InboxStore:
             shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
                      and c.agent_id == me]
         elif name == "needs_reply":
-            shown = [c for c in rows if self._needs_reply(c, me, mine_queues)]
+            known = self.rows
+            shown = [known[cid] for cid in self.needs_reply_ids()]
             # longest waiting first
             shown.sort(key=lambda c: self.turns[c.id][1])
             return shown
@@ -279,7 +312,9 @@ class InboxStore:
         elif name == "pending":
             shown = [c for c in rows if c.state in PENDING_STATES]
         elif name == "closed":
-            shown = [c for c in rows if c.state == "Closed"]
+            since = self.closed_from
+            shown = [c for c in rows if c.state == "Closed" and c.agent_id is not None
+                     and c.agent_id == me and c.when >= since]
         else:
             shown = list(rows)
         if self.activity:
@@ -296,6 +331,7 @@ class InboxStore:
         me = self._hub.me_id
         mine_queues = self._directory.my_queue_ids
         counts = dict.fromkeys(VIEWS, 0)
+        closed_from = self.closed_from
         for c in self.rows.values():
             counts["all"] += 1
             if self._needs_reply(c, me, mine_queues):
@@ -308,18 +344,75 @@ class InboxStore:
                     counts["queue"] += 1
             elif c.state in PENDING_STATES:
                 counts["pending"] += 1
-            elif c.state == "Closed":
+            elif c.state == "Closed" and c.agent_id is not None and c.agent_id == me \
+                    and c.when >= closed_from:
                 counts["closed"] += 1
         return counts
+
+    @property
+    def closed_from(self) -> datetime:
+        """Where the Closed view begins: :data:`CLOSED_DAYS` days before the service's time
+        when it was last read (before that, before now)."""
+        if self._closed_from is not None:
+            return self._closed_from
+        return self._hub.server_now() - timedelta(days=CLOSED_DAYS)
+
+    def needs_reply_ids(self) -> set[int]:
+        """The conversations of the Needs reply view (read from the turns known, far
+        fewer than the rows)."""
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
+        rows = self.rows
+        return {cid for cid, (who, _when) in self.turns.items()
+                if who == CUSTOMER and (row := rows.get(cid)) is not None
+                and self._mine_or_my_queues(row, me, mine_queues)}
+
+    def _closed_mine(self, row: InboxRow, me: str | None) -> bool:
+        """Closed, mine, and within the Closed view's days."""
+        return row.state == "Closed" and row.agent_id is not None and row.agent_id == me \
+            and row.when >= self.closed_from
+
+    @property
+    def closed_known(self) -> bool:
+        """Whether the Closed view was read from the service and every record it found is
+        in (its count is final until something closes)."""
+        return self._closed_from is not None and not (self._closed_found
+                                                      & self._backlog.keys())
 
     def _needs_reply(self, row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
         """Open, mine or unassigned in my queues, and the customer wrote last."""
         turn = self.turns.get(row.id)
-        if turn is None or turn[0] != CUSTOMER or row.state not in OPEN_STATES:
+        if turn is None or turn[0] != CUSTOMER:
+            return False
+        return self._mine_or_my_queues(row, me, mine_queues)
+
+    @staticmethod
+    def _mine_or_my_queues(row: InboxRow, me: str | None, mine_queues: Iterable[str]) -> bool:
+        """Open, and mine or unassigned in my queues (Mine's and Queue's rows)."""
+        if row.state not in OPEN_STATES:
             return False
         if row.agent_id is not None:
             return bool(me) and row.agent_id == me
         return row.queue_id is not None and (not mine_queues or row.queue_id in mine_queues)
+
+    @property
+    def turns_known(self) -> bool:
+        """Whether the Needs reply view is complete as far as the inbox can tell: the first
+        fill is done and no row of Mine or Queue still waits for its first last-message
+        read (where its turn comes from; it follows its record in the same tick). Derived
+        from what is fetched anyway: a conversation with a subject, whose messages the inbox
+        does not read, has a turn once its thread was opened."""
+        if not self.filled:
+            return False
+        me = self._hub.me_id
+        mine_queues = self._directory.my_queue_ids
+        rows, turns = self.rows, self.turns
+        for conversation_id in self._preview_backlog:
+            row = rows.get(conversation_id)
+            if conversation_id not in turns and row is not None \
+                    and self._mine_or_my_queues(row, me, mine_queues):
+                return False
+        return True
 
     def views_of(self, row: InboxRow) -> tuple[str, ...]:
         """The views a row belongs to (the same rules as :meth:`view` and :meth:`counts`)."""
@@ -334,7 +427,7 @@ class InboxStore:
                 return ("queue", "needs_reply", "all") if waiting else ("queue", "all")
         elif state in PENDING_STATES:
             return ("pending", "all")
-        elif state == "Closed":
+        elif self._closed_mine(row, self._hub.me_id):
             return ("closed", "all")
         return ("all",)
 
@@ -425,13 +518,59 @@ class InboxStore:
             self.turns[conversation_id] = (who, when)
             self._bump(conversation_id, row)
 
-    def unread(self, conversation_id: int) -> bool:
-        """Whether the last message known is newer than the newest one seen here."""
-        turn = self.turns.get(conversation_id)
-        if turn is None:
-            return False
+    def read_up_to(self, conversation_id: int) -> datetime | None:
+        """Until when a conversation counts as read: its newest message seen here, or the
+        read floor when that is later (None: neither is known)."""
         seen = self.read_marks.get(conversation_id)
-        return seen is None or turn[1] > seen
+        floor = self.read_floor
+        if seen is None or (floor is not None and floor > seen):
+            return floor
+        return seen
+
+    def unread(self, conversation_id: int) -> bool:
+        """Whether the customer wrote last, after what was read here (an agent's message,
+        mine or a colleague's, is never news to be read; before the read floor is known,
+        nothing is called unread)."""
+        turn = self.turns.get(conversation_id)
+        if turn is None or turn[0] != CUSTOMER:
+            return False
+        read = self.read_up_to(conversation_id)
+        return read is not None and turn[1] > read
+
+    def waited(self, since: datetime, until: datetime) -> float:
+        """How long a customer who wrote at ``since`` has waited at ``until``, in seconds:
+        the organisation's open hours only when it has a schedule (counted to the minute
+        and kept: a row repainted within the minute costs a lookup, where a wait of months
+        costs a third of a millisecond), else plain time."""
+        hours = self.business_time
+        if hours is None:
+            return max(0.0, (until - since).total_seconds())
+        minute = until.replace(second=0, microsecond=0)
+        key = (since, minute)
+        found = self._waits.get(key)
+        if found is None:
+            if len(self._waits) >= WAITS_KEPT:
+                self._waits.clear()
+            found = self._waits[key] = hours.seconds_between(since, minute)
+        return found
+
+    def set_business_time(self, hours: BusinessTime | None) -> None:
+        """Count waits in these open hours from now on (every row's wait may read
+        differently: the screens are told); None: the organisation has no schedule."""
+        self._hours_read = True
+        if hours is self.business_time:
+            return
+        self.business_time = hours
+        self._waits.clear()
+        self._bump()
+        self.changed()
+
+    def _set_read_floor(self, when: datetime) -> None:
+        """The first start (no floor kept yet): everything written until ``when`` counts as
+        read, now and at every later start."""
+        self.read_floor = when
+        self._local.set_read_floor(when)
+        self._bump()
 
     def mark_read(self, conversation_id: int, message_id: str, when: datetime) -> None:
         """The thread showed this message: it and every older one are read (kept locally,
@@ -516,6 +655,10 @@ class InboxStore:
         names and the tags wait until every record of Mine and Queue is in (the views are
         complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
+        if self.filled:
+            self._ticks_filled += 1
+        if self.read_floor is None and self._time_known():
+            self._set_read_floor(started)
         if self.search_available is not False:
             known = self._hub.clock_known()
             try:
@@ -579,6 +722,9 @@ class InboxStore:
                 self._primed_queues = frozenset(queues)
         if priming:
             return True
+        if me and self.filled and self._time_known() and self._closed_due():
+            await self._read_closed(me)  # and on: the cursor moves only past a search for
+            # what changed
         if not self.filled and self._backlog:
             return False
         since = self._since or self._hub.server_now() - SLACK
@@ -605,6 +751,56 @@ class InboxStore:
                 # its own; found again in the next search's overlap (SLACK), it is not
                 self._bump(conversation_id, self.rows.get(conversation_id))
         return True
+
+    def _time_known(self) -> bool:
+        """Whether :meth:`Hub.server_now` is as good as it gets: measured against the
+        service's clock; or this machine's when the organisation has no schedule to read
+        it from (or the hours could not be read a few ticks after the first fill)."""
+        return self._hub.clock_known() or self._hours_read or self._ticks_filled > TIME_WAITED
+
+    def _closed_due(self) -> bool:
+        """Whether the Closed view is to be read (never yet, or its window has slid by
+        :data:`CLOSED_AGAIN`; not within :data:`CLOSED_RETRY` of a reading refused)."""
+        now = self._hub.server_now()
+        refused = self._closed_refused
+        if refused is not None and now - refused < CLOSED_RETRY:
+            return False
+        closed_from = self._closed_from
+        return closed_from is None or now - timedelta(days=CLOSED_DAYS) - closed_from \
+            >= CLOSED_AGAIN
+
+    async def _read_closed(self, me: str) -> None:
+        """Read the Closed view whole: my conversations closed in the last
+        :data:`CLOSED_DAYS` days, a few pages of one search (the records not known closed
+        here follow in the background, a batch a tick, after whatever is on screen)."""
+        since = self._hub.server_now() - timedelta(days=CLOSED_DAYS)
+        body = _filters(
+            _field("AgentId", "IsOneOf", [me]),
+            _field("Status", "IsOneOf", ["closed"]),
+            _field("ClosedDate", "Since", timestamp=since))
+        found: set[int] = set()
+        key: str | None = None
+        try:
+            for _ in range(SINCE_PAGES):
+                page = await self._hub.client.search.conversations_page(
+                    filters=body, page_size=200, page_key=key, priority=Priority.BACKGROUND)
+                found.update(hit.id for hit in page.items)
+                key = page.next_key
+                if key is None:
+                    break
+        except NotFound:
+            raise  # no search at all: the poll says so and lives on the working set
+        except ApiError as error:
+            # the rest of the tick goes on; Closed stays unknown ("…") until a reading works
+            log.warning("the Closed view could not be read: %s", error)
+            self._closed_refused = self._hub.server_now()
+            return
+        self._closed_refused = None
+        wanted = {cid for cid in found
+                  if (row := self.rows.get(cid)) is None or row.state != "Closed"}
+        self.want(sorted(wanted), Priority.BACKGROUND)
+        self._closed_from, self._closed_found = since, wanted
+        self._bump()  # the window moved: every row's place in Closed may have changed
 
     def _prime_again(self) -> bool:
         """More changed since the cursor than a few pages hold (a start after a long
@@ -737,9 +933,14 @@ class InboxStore:
         record waiting (their rows are listed meanwhile, with their channel)."""
         ordered = sorted(self._preview_backlog.items(), key=lambda item: item[1])
         ordered = ordered[:PREVIEW_BATCH]
+        known = self.turns_known
         for conversation_id, _ in ordered:
             self._preview_backlog.pop(conversation_id, None)
         await asyncio.gather(*(self._fetch_preview(cid, priority) for cid, priority in ordered))
+        if not known and self.turns_known:
+            # Needs reply's count is known now, even where no turn changed: the view
+            # counts repaint (nothing moves)
+            self._bump(NAMES_CHANGED)
         if self._preview_backlog:
             self._hub.live.poke(INBOX)
 

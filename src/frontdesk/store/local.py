@@ -73,6 +73,10 @@ __all__ = [
 
 log = logging.getLogger("frontdesk.store")
 
+#: the read marks' row that is no conversation (ids start at 1): the read floor, the moment
+#: before which every message counts as read (:meth:`LocalStore.read_floor`)
+READ_FLOOR_ID = 0
+
 # SQLite primary result codes that mean "this file is not a usable database".
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
@@ -644,10 +648,11 @@ class LocalStore:
 
     def read_marks(self) -> dict[int, datetime]:
         """Per conversation, when the newest message seen was written (rows that do not
-        parse are skipped)."""
+        parse are skipped; the floor, :meth:`read_floor`, is not among them)."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT conversation_id, created_at FROM read_marks").fetchall()
+                "SELECT conversation_id, created_at FROM read_marks "
+                "WHERE conversation_id != ?", (READ_FLOOR_ID,)).fetchall()
         marks: dict[int, datetime] = {}
         for cid, raw in rows:
             try:
@@ -657,6 +662,28 @@ class LocalStore:
             if moment.tzinfo is not None:
                 marks[int(cid)] = moment
         return marks
+
+    def read_floor(self) -> datetime | None:
+        """The moment of the first start that kept read state: every message written
+        before it counts as read (None: not set yet)."""
+        with self._lock:
+            row = self._conn.execute("SELECT created_at FROM read_marks "
+                                     "WHERE conversation_id = ?", (READ_FLOOR_ID,)).fetchone()
+        if row is None:
+            return None
+        try:
+            moment = datetime.fromisoformat(str(row[0]))
+        except ValueError:
+            return None
+        return moment if moment.tzinfo is not None else None
+
+    def set_read_floor(self, when: datetime) -> None:
+        """Keep the first start's moment (:meth:`read_floor`); one already kept stays."""
+        with self._lock, _cache(), self._writing():
+            self._conn.execute(
+                "INSERT INTO read_marks (conversation_id, message_id, created_at) "
+                "VALUES (?, '', ?) ON CONFLICT (conversation_id) DO NOTHING",
+                (READ_FLOOR_ID, when.astimezone(UTC).isoformat()))
 
     # ------------------------------------------------------------------ snapshots
 

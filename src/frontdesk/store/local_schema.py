@@ -74,7 +74,8 @@ CREATE INDEX working_set_rows ON working_set (seen_at, conversation_id, row)
 """
 
 # Read state: per conversation, the newest message the agent has seen (the thread opened with
-# it on screen). Local only: marking a conversation read never costs a request.
+# it on screen). Local only: marking a conversation read never costs a request. Conversation 0
+# is the read floor: the first start's moment, before which every message counts as read.
 _V4 = """
 CREATE TABLE read_marks (
     conversation_id INTEGER PRIMARY KEY,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..api.client import ApiClient
     from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
+    from .business_time import BusinessTime
     from .inbox import InboxStore
     from .live import LiveStore
     from .local import LocalStore
@@ -97,21 +98,27 @@ class SessionTopics:
 
     async def _hours(self) -> HoursNow | None:
         client = self.client
+        hours: BusinessTime | None = None
         if self.schedule_id is None:
             wanted = self.settings.ui.business_hours_schedule
             page = await client.business_hours.list_schedules_page(priority=Priority.BACKGROUND)
             if not page.items:
+                self.inbox.set_business_time(None)  # plain waits, this machine's clock
                 return None
             chosen = next((s for s in page.items if wanted in (s.id, s.name)), page.items[0])
             definition = await client.business_hours.definition(chosen.id,
                                                                 priority=Priority.BACKGROUND)
             self.schedule_id = chosen.id
+            from .business_time import BusinessTime
             from .hours_calendar import zone_named
 
             self.schedule_zone = zone_named(definition.timezone)
+            hours = BusinessTime.of(definition)
         before = self.wall()
         status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
         after = self.wall()
         self.server_offset = status.timestamp - (before + (after - before) / 2)
         self.clock_known = True
+        if hours is not None:  # the first reading: the waits count these hours from now on
+            self.inbox.set_business_time(hours)
         return hours_now(status)

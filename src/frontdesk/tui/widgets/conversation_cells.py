@@ -10,6 +10,7 @@ use the same marks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 from typing import Final, NamedTuple
@@ -21,7 +22,7 @@ from ...text import one_line
 
 __all__ = ["AGENT_MARK", "CUSTOMER_MARK", "DRAFT_MARK", "LAST_WIDTHS", "MARKED", "STATE_GLYPHS",
            "TURN_WIDTH", "UNREAD_MARK", "Layout", "channel_label", "fit", "followup_text",
-           "layout_for", "mark_cell", "silent_text", "state_glyph", "turn_text"]
+           "layout_for", "mark_cell", "plain_wait", "silent_text", "state_glyph", "turn_text"]
 
 STATE_GLYPHS: Final = {"Open": "●", "Pending": "◐", "AwaitingPending": "◑", "Closed": "○"}
 #: what marks a row whose conversation has a draft (after its id)
@@ -82,19 +83,27 @@ def followup_text(until: datetime | None, reference: datetime) -> str:
     return local.strftime("%d %b")
 
 
-def turn_text(turn: tuple[str, datetime] | None, unread: bool,
-              reference: datetime) -> tuple[str, int]:
-    """The whose-turn cell (``•← 12m``: unread, the customer wrote last 12 minutes ago;
-    `` →``: I wrote last) and how late the customer's wait is: 0, 1 (an hour), 2 (four)."""
+def plain_wait(since: datetime, until: datetime) -> float:
+    """Seconds from ``since`` to ``until`` (none when it is later): the wait without a
+    schedule's open hours."""
+    return max(0.0, (until - since).total_seconds())
+
+
+def turn_text(turn: tuple[str, datetime] | None, unread: bool, reference: datetime,
+              waited: Callable[[datetime, datetime], float] = plain_wait) -> tuple[str, int]:
+    """The whose-turn cell (``•← 12m``: unread, the customer wrote last and has waited 12
+    minutes; `` →``: an agent wrote last) and how late the customer's wait is: 0, 1 (an
+    hour), 2 (four). ``waited`` counts the wait (the organisation's open hours, or plain
+    time)."""
     mark = UNREAD_MARK if unread else " "
     if turn is None:
         return mark, 0
     who, when = turn
     if who != "customer":
         return f"{mark}{AGENT_MARK}", 0
-    waited = max(0, int((reference - when).total_seconds()))
-    late = sum(1 for limit in TURN_LATE if waited >= limit)
-    return f"{mark}{CUSTOMER_MARK}{_short_wait(waited):>4}", late
+    seconds = max(0, int(waited(when, reference)))
+    late = sum(1 for limit in TURN_LATE if seconds >= limit)
+    return f"{mark}{CUSTOMER_MARK}{_short_wait(seconds):>4}", late
 
 
 def _short_wait(seconds: int) -> str:

@@ -235,7 +235,8 @@ class ConversationLines(ScrollView):
                 glyph_style = styles.get(_STATE_CLASSES.get(state, "dim"), styles["dim"])
                 append(Segment(state_glyph(state), base + glyph_style))
             elif key == "turn":
-                shown, late = turn_text(look.turn(row.id), look.unread(row.id), now())
+                shown, late = turn_text(look.turn(row.id), look.unread(row.id), now(),
+                                         look.waited)
                 style = (dim, base + styles["pending"], base + styles["late"])[late]
                 append(Segment(fit(shown, width), style))
             elif key == "channel":

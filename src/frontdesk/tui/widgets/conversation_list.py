@@ -25,7 +25,7 @@ from textual.strip import Strip
 from ...heap import give_back
 from ..clock import now
 from ..registry import owns_bindings
-from .conversation_cells import Layout
+from .conversation_cells import Layout, plain_wait
 from .conversation_filter import LARGE, ConversationFilter, SearchStrings
 from .conversation_lines import ConversationLines
 
@@ -64,8 +64,11 @@ class RowLookups(NamedTuple):
     marked: Callable[[int], bool] = lambda _cid: False
     #: who wrote the last message ("customer" or "agent") and when (None: not known here)
     turn: Callable[[int], tuple[str, datetime] | None] = lambda _cid: None
-    #: whether the conversation has a message newer than the newest one read here
+    #: whether the customer wrote after what was read here
     unread: Callable[[int], bool] = lambda _cid: False
+    #: how long a customer who wrote at a moment has waited at another, in seconds (the
+    #: organisation's open hours, or plain time)
+    waited: Callable[[datetime, datetime], float] = plain_wait
 
 
 @owns_bindings

@@ -67,7 +67,7 @@ EMPTY_TEXTS = {
     "mine": "No open conversations are assigned to you.",
     "queue": "Nothing is waiting in your queues.",
     "pending": "No conversations are pending.",
-    "closed": "No closed conversations known yet.",
+    "closed": "None of your conversations closed in the last 7 days.",
     "all": "No conversations known yet: s searches the service, o opens one by id.",
     SEARCH: "The search found nothing.",
 }
@@ -114,6 +114,7 @@ def session_lookups(session: Session | None) -> RowLookups:
         tag_colors=tag_colors,
         turn=inbox.turns.get,
         unread=inbox.unread,
+        waited=inbox.waited,
     )
 
 
@@ -164,6 +165,9 @@ class InboxScreen(ModeScreen, ConversationActions):
         #: the views' counts as painted, and who "me" and "my queues" were for them
         self._counts: dict[str, int] | None = None
         self._basis: tuple[str | None, frozenset[str]] | None = None
+        #: the conversations Needs reply counted (a turn is not in the row: an in-place
+        #: update cannot tell from a row before whether it was counted)
+        self._needing: set[int] = set()
         #: the filter line (None until mounted, right after the first frame)
         self._filter: Input | None = None
         self._filter_mounted: AwaitMount | None = None
@@ -310,19 +314,32 @@ class InboxScreen(ModeScreen, ConversationActions):
         renders["inbox.update"] = renders.get("inbox.update", 0) + 1
         counts = self._counts
         if counts is not None and not self._counts_due:
+            needing = self._needing
             for conversation_id, old in changes.items():
                 if old is not None:
                     for name in inbox.views_of(old):
                         counts[name] -= 1
                 row = inbox.rows.get(conversation_id)
-                if row is not None:
-                    for name in inbox.views_of(row):
-                        counts[name] += 1
+                views = inbox.views_of(row) if row is not None else ()
+                for name in views:
+                    counts[name] += 1
+                # whose turn is not in the row: Needs reply is counted by membership
+                if "needs_reply" in views:
+                    needing.add(conversation_id)
+                else:
+                    needing.discard(conversation_id)
+            counts["needs_reply"] = len(needing)
             self._paint_tabs(counts)
         elif not self._counts_due:
             self._counts_due = True
             self.call_after_refresh(self._paint_counts)
         return True
+
+    def _connected(self) -> bool:
+        """Whether the service can be asked now (offline, the counts are what is known)."""
+        session = self.session
+        return session is not None and \
+            session.live.connection.link.value not in ("offline", "signed out")
 
     def _loading(self) -> bool:
         """Whether the inbox is still being filled for the first time (and can be)."""
@@ -373,20 +390,30 @@ class InboxScreen(ModeScreen, ConversationActions):
         fresh = session is not None and session.inbox.version == self._shown_version \
             and self._basis == self._basis_now()
         self._counts = counts if fresh else None
+        if fresh and session is not None:
+            self._needing = session.inbox.needs_reply_ids()
         self._paint_tabs(counts)
 
     def _paint_tabs(self, counts: dict[str, int]) -> None:
         """The views' labels with their counts (a label that reads the same is left)."""
-        # before the first fill a 0 is not known yet: "…" until the service has answered
+        # before the first fill a 0 is not known yet: "…" until the service has answered;
+        # Needs reply's count, "…" until the turns of Mine's and Queue's rows are known;
+        # Closed's until it was read from the service
         session = self.session
-        unknown = "…" if self._loading() or session is None else "0"
+        loading = self._loading() or session is None
+        unknown = "…" if loading else "0"
+        connected = self._connected()
+        unsure = {name for name, known in (
+            ("needs_reply", session is not None and session.inbox.turns_known),
+            ("closed", session is not None and session.inbox.closed_known))
+            if loading or (not known and connected)}
         try:
             tabs = self.query_one(ViewTabs)
         except NoMatches:  # a store change before the screen is composed, or as it goes away:
             return  # its mount paints the counts
         for name in VIEWS:
-            tabs.set_label(f"view-{name}",
-                           f"{VIEW_TITLES[name]} {counts.get(name, 0) or unknown}")
+            count = "…" if name in unsure else counts.get(name, 0) or unknown
+            tabs.set_label(f"view-{name}", f"{VIEW_TITLES[name]} {count}")
         if tabs.label_of(f"view-{SEARCH}") is not None:
             if self._searching is not None:
                 label = f"Search: {one_line(self._searching, 24)} searching…"

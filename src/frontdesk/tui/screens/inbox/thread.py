@@ -164,7 +164,7 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
             self.set_timer(FOOTER_HELD, self.release_footer)
         session = self.session
         #: when the newest message read before this opening was written (the "New" divider)
-        self._read_before = session.inbox.read_marks.get(self.conversation_id)
+        self._read_before = session.inbox.read_up_to(self.conversation_id)
         state = session.threads.open(self.conversation_id, known=self._known)
         session.live.watch("thread")
         self._thread_watched = True

@@ -52,9 +52,11 @@ def legend() -> Text:
     out.append("before the state: marked (space); c x t T f B then act on every marked one. "
                "Marks are kept by conversation, also when it leaves the view; esc clears\n")
     out.append(f"  {UNREAD_MARK} ", style="bold")
-    out.append("in Turn: a message newer than the newest one you have read\n")
+    out.append("in Turn: the customer wrote since you last read it (what was written "
+               "before your first start counts as read)\n")
     out.append(f"  {CUSTOMER_MARK} 12m ", style="bold")
-    out.append("the customer wrote last, waiting 12 min (yellow from 1 h, red from 4 h)\n")
+    out.append("the customer wrote last, waiting 12 min (of open hours when the organisation "
+               "has a schedule; yellow from 1 h, red from 4 h)\n")
     out.append(f"  {AGENT_MARK} ", style="bold")
     out.append("an agent wrote last: waiting on the customer\n")
     out.append("  tags ", style="bold")
