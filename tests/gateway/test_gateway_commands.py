@@ -117,3 +117,61 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
     text = log.read_text()
     assert "not used yet" in text
     assert sandbox.key not in text and personal not in text
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, in PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "gateway.crt", folder / "gateway.key"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    key_file.chmod(0o600)
+    return cert_file, key_file
+
+
+def test_serve_speaks_tls_with_a_certificate_and_its_key(sandbox: SandboxServer,
+                                                         tmp_path: Path) -> None:
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    port = _free_port()
+    env = {**os.environ, "FRONTDESK_UPSTREAM_KEY": sandbox.key}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "frontdesk", "gateway", "serve", "--upstream",
+         sandbox.base_url, "--db", str(tmp_path / "gw" / "gateway.db"), "--port", str(port),
+         "--tls-cert", str(cert), "--tls-key", str(key)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    trust = ssl.create_default_context(cafile=str(cert))
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            assert process.poll() is None and time.monotonic() < deadline
+            try:
+                health = httpx.get(f"https://127.0.0.1:{port}/gateway/v1/health",
+                                   verify=trust, timeout=5)
+                break
+            except httpx.ConnectError:
+                time.sleep(0.05)
+        assert health.status_code == 200 and health.json()["data"]["upstream"] == "ok"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(PATIENCE)
