@@ -116,6 +116,7 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
         process.wait(PATIENCE)
     text = log.read_text()
     assert "not used yet" in text
+    assert "HTTP Request: GET" in text  # the DEBUG log was written: the keys are not in it
     assert sandbox.key not in text and personal not in text
 
 

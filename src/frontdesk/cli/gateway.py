@@ -174,6 +174,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = GatewayConfig(upstream_url=args.upstream, upstream_key=key, db=db,
                            integrations_url=args.upstream_integrations_url, rate=args.rate,
                            burst=args.burst, public_url=args.public_url)
+    _log_to_stderr()
     scheme = "https" if args.tls_cert else "http"
     print(f"frontdesk gateway: serving {scheme}://{args.host}:{args.port} for "
           f"{clean_text(args.upstream)} (database {db})", file=sys.stderr, flush=True)
@@ -182,6 +183,16 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
     serve(config, args.host, args.port, tls_cert=args.tls_cert, tls_key=args.tls_key)
     return 0
+
+
+def _log_to_stderr() -> None:
+    """The server's log on standard error, at FRONTDESK_LOG's level (default WARNING): what
+    a service manager (systemd, a container) collects. No key is ever written to it."""
+    import logging
+
+    level = os.environ.get("FRONTDESK_LOG", "WARNING").upper()
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=level if level in logging.getLevelNamesMapping() else "WARNING")
 
 
 def _add_member(args: argparse.Namespace) -> int:
