@@ -55,8 +55,11 @@ def test_members_are_added_listed_revoked_and_rotated_from_the_command_line(
     code, out, _ = _run(capsys, "members", "--db", db)
     assert code == 0 and DEMO_AGENT_EMAIL in out and "supervisor" in out and "live" in out
     assert personal not in out
+    assert _run(capsys, "set-role", DEMO_AGENT_EMAIL, "--role", "admin", "--db", db)[0] == 0
+    assert "admin" in _run(capsys, "members", "--db", db)[1]
     assert _run(capsys, "revoke", DEMO_AGENT_EMAIL, "--db", db)[0] == 0
     assert "revoked" in _run(capsys, "members", "--db", db)[1]
+    assert _run(capsys, "set-role", "nobody@example.com", "--role", "agent", "--db", db)[0] == 1
     code, out, _ = _run(capsys, "rotate", DEMO_AGENT_EMAIL, "--db", db)
     assert code == 0 and out.splitlines()[-1] != personal
     code, _, err = _run(capsys, "serve", "--upstream", sandbox.base_url, "--db", db)
@@ -111,6 +114,10 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
             rotated = _run(capsys, "rotate", DEMO_AGENT_EMAIL, "--db", db)[1].splitlines()[-1]
             assert http.get("/v1/tags", headers={"Authorization": rotated}).status_code == 200
             assert http.get("/v1/tags", headers={"Authorization": personal}).status_code == 401
+            assert _run(capsys, "set-role", DEMO_AGENT_EMAIL, "--role", "supervisor",
+                        "--db", db)[0] == 0
+            me = http.get("/gateway/v1/me", headers={"Authorization": rotated})
+            assert me.json()["data"]["role"] == "supervisor"
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(PATIENCE)
