@@ -55,8 +55,11 @@ def test_members_are_added_listed_revoked_and_rotated_from_the_command_line(
     code, out, _ = _run(capsys, "members", "--db", db)
     assert code == 0 and DEMO_AGENT_EMAIL in out and "supervisor" in out and "live" in out
     assert personal not in out
+    assert _run(capsys, "set-role", DEMO_AGENT_EMAIL, "--role", "admin", "--db", db)[0] == 0
+    assert "admin" in _run(capsys, "members", "--db", db)[1]
     assert _run(capsys, "revoke", DEMO_AGENT_EMAIL, "--db", db)[0] == 0
     assert "revoked" in _run(capsys, "members", "--db", db)[1]
+    assert _run(capsys, "set-role", "nobody@example.com", "--role", "agent", "--db", db)[0] == 1
     code, out, _ = _run(capsys, "rotate", DEMO_AGENT_EMAIL, "--db", db)
     assert code == 0 and out.splitlines()[-1] != personal
     code, _, err = _run(capsys, "serve", "--upstream", sandbox.base_url, "--db", db)
@@ -111,9 +114,72 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
             rotated = _run(capsys, "rotate", DEMO_AGENT_EMAIL, "--db", db)[1].splitlines()[-1]
             assert http.get("/v1/tags", headers={"Authorization": rotated}).status_code == 200
             assert http.get("/v1/tags", headers={"Authorization": personal}).status_code == 401
+            assert _run(capsys, "set-role", DEMO_AGENT_EMAIL, "--role", "supervisor",
+                        "--db", db)[0] == 0
+            me = http.get("/gateway/v1/me", headers={"Authorization": rotated})
+            assert me.json()["data"]["role"] == "supervisor"
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(PATIENCE)
     text = log.read_text()
     assert "not used yet" in text
+    assert "HTTP Request: GET" in text  # the DEBUG log was written: the keys are not in it
     assert sandbox.key not in text and personal not in text
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, in PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "gateway.crt", folder / "gateway.key"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    key_file.chmod(0o600)
+    return cert_file, key_file
+
+
+def test_serve_speaks_tls_with_a_certificate_and_its_key(sandbox: SandboxServer,
+                                                         tmp_path: Path) -> None:
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    port = _free_port()
+    env = {**os.environ, "FRONTDESK_UPSTREAM_KEY": sandbox.key}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "frontdesk", "gateway", "serve", "--upstream",
+         sandbox.base_url, "--db", str(tmp_path / "gw" / "gateway.db"), "--port", str(port),
+         "--tls-cert", str(cert), "--tls-key", str(key)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    trust = ssl.create_default_context(cafile=str(cert))
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            assert process.poll() is None and time.monotonic() < deadline
+            try:
+                health = httpx.get(f"https://127.0.0.1:{port}/gateway/v1/health",
+                                   verify=trust, timeout=5)
+                break
+            except httpx.ConnectError:
+                time.sleep(0.05)
+        assert health.status_code == 200 and health.json()["data"]["upstream"] == "ok"
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(PATIENCE)

@@ -115,6 +115,31 @@ def test_hand_made_hostile_requests_get_no_5xx(hostile: tuple[RunningGateway, st
         answers.append(member.get("/v1/tags", headers={b"X-Frontdesk-Priority": b"\xff" * 50}))
         answers.append(member.request("OPTIONS", "/v1/tags"))
         answers.append(member.request("HEAD", "/gateway/v1/health"))
+    agent_id = gateway.agent_ids()[1]
+    agent_key = gateway.add_member(agent_id, "agent")
+    other = gateway.agent_ids()[2]
+    deep = b"[" * 100_000 + b"]" * 100_000
+    open_one = gateway.sandbox.query(
+        "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
+    with gateway.client(agent_key) as agent:
+        for body, kind in ((deep, "application/json"),
+                           (b'{"agentId": "%s", "agentId": "%s", "message": "x"}'
+                            % (agent_id.encode(), other.encode()), "application/json"),
+                           (b"\xef\xbb\xbf" + b'{"agentId": "%s", "message": "x"}'
+                            % other.encode(), "application/json"),
+                           (b"agentId=" + other.encode() + b"&message=x",
+                            "application/x-www-form-urlencoded"),
+                           (b'{"agentId": {"$ne": null}, "message": "x"}', "application/json"),
+                           (b'{"data": [1, "x", null, {"agentId": 7}]}', "application/json")):
+            for path in (f"/v1/conversations/{open_one}/notes",
+                         f"/v1/conversations/{open_one}/notes/bulk"):
+                answer = agent.post(path, content=body, headers={"Content-Type": kind})
+                answers.append(answer)  # never a note written in another agent's name
+                assert answer.status_code in (400, 403), (path, body[:60], answer.text)
+        nested = agent.put("/v1/conversations/1/claim", content=deep,
+                           headers={"Content-Type": "application/json"})
+        assert nested.status_code == 400
+        answers.append(nested)
     for key_header in (b"fdg_" + b"\xff" * 100, b"a b", b"x" * 10_000, b"\xc3\xa9"):
         with httpx.Client(base_url=gateway.base_url, timeout=60) as stranger:
             answers.append(stranger.get("/v1/tags", headers={b"Authorization": key_header}))

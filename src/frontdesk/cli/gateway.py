@@ -37,6 +37,7 @@ team signs in with a personal key that carries a role (agent, supervisor, admin)
   members       list the members
   revoke        refuse a member's key from now on
   rotate        give a member a new key (the old one stops working at once)
+  set-role      change a member's role (their key stays)
   audit         what members wrote through the gateway, newest first
 
 The organisation's key is read from --upstream-key-file (mode 0600) or FRONTDESK_UPSTREAM_KEY.
@@ -61,6 +62,10 @@ def gateway_main(argv: Sequence[str]) -> int:
         command = commands.add_parser(name, help=text)
         command.add_argument("agent", metavar="AGENT", help="the member's email or agent id")
         _db_option(command)
+    set_role = commands.add_parser("set-role", help="change a member's role (the key stays)")
+    set_role.add_argument("agent", metavar="AGENT", help="the member's email or agent id")
+    set_role.add_argument("--role", required=True, choices=("agent", "supervisor", "admin"))
+    _db_option(set_role)
     audit = commands.add_parser("audit", help="what members wrote through the gateway")
     audit.add_argument("--member", metavar="M", help="only this member (email or agent id)")
     audit.add_argument("--since", metavar="T", help="only from this time on (ISO 8601)")
@@ -69,7 +74,7 @@ def gateway_main(argv: Sequence[str]) -> int:
     _db_option(audit)
     args = parse(parser, argv)
     handlers = {"serve": _serve, "add-member": _add_member, "members": _members,
-                "revoke": _revoke, "rotate": _rotate, "audit": _audit}
+                "revoke": _revoke, "rotate": _rotate, "set-role": _set_role, "audit": _audit}
     return handlers[args.command](args)
 
 
@@ -174,6 +179,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = GatewayConfig(upstream_url=args.upstream, upstream_key=key, db=db,
                            integrations_url=args.upstream_integrations_url, rate=args.rate,
                            burst=args.burst, public_url=args.public_url)
+    _log_to_stderr()
     scheme = "https" if args.tls_cert else "http"
     print(f"frontdesk gateway: serving {scheme}://{args.host}:{args.port} for "
           f"{clean_text(args.upstream)} (database {db})", file=sys.stderr, flush=True)
@@ -182,6 +188,16 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr, flush=True)
     serve(config, args.host, args.port, tls_cert=args.tls_cert, tls_key=args.tls_key)
     return 0
+
+
+def _log_to_stderr() -> None:
+    """The server's log on standard error, at FRONTDESK_LOG's level (default WARNING): what
+    a service manager (systemd, a container) collects. No key is ever written to it."""
+    import logging
+
+    level = os.environ.get("FRONTDESK_LOG", "WARNING").upper()
+    logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        level=level if level in logging.getLevelNamesMapping() else "WARNING")
 
 
 def _add_member(args: argparse.Namespace) -> int:
@@ -241,6 +257,19 @@ def _revoke(args: argparse.Namespace) -> int:
     except MemberError as error:
         raise Fail(1, str(error)) from None
     print(f"{_describe(member)}: key revoked (refused from the next request on).")
+    return 0
+
+
+def _set_role(args: argparse.Namespace) -> int:
+    from ..api.roles import Role
+    from ..gateway.members import MemberError
+
+    members = _members_of(args)
+    try:
+        member = members.set_role(args.agent, Role(args.role))
+    except MemberError as error:
+        raise Fail(1, str(error)) from None
+    print(f"{_describe(member)}: role set (from their next request on).")
     return 0
 
 

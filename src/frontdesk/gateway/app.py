@@ -35,7 +35,15 @@ from frontdesk.api.secrets import ApiKey
 
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
-from .guard import Forbidden, article, asks_assignee, check, check_assignee
+from .guard import (
+    Forbidden,
+    Unreadable,
+    article,
+    asks_assignee,
+    check,
+    check_assignee,
+    read_json,
+)
 from .members import Member, MemberError, Members
 from .routing import Route, allowed_methods, is_write, match, split_interface, targets
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
@@ -347,6 +355,8 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
             entry.refused(body)
         extra = {} if refusal.needed is None else {"requiredRole": refusal.needed.value}
         raise Refused(403, refusal.message, extra=extra) from None
+    except Unreadable as unreadable:
+        raise Refused(400, unreadable.message) from None
     headers = {name: request.headers[name] for name in _REQUEST_HEADERS
                if name in request.headers}
     if checked.rewritten:
@@ -398,8 +408,8 @@ async def _check_assignee(upstream: Upstream, member: Member, route: Route) -> N
     try:
         if answer.status_code != 200:
             return
-        document = json.loads(await answer.aread())
-    except (ValueError, httpx.HTTPError):
+        document = read_json(await answer.aread())
+    except httpx.HTTPError:
         return
     finally:
         await answer.aclose()

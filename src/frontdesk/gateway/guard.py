@@ -26,8 +26,9 @@ from frontdesk.api.roles import Role, required_role
 
 from .members import Member
 
-__all__ = ["AGENT_FIELDS", "ASSIGNEE_OPERATIONS", "AgentField", "Checked", "Forbidden",
-           "article", "asks_assignee", "check", "check_assignee"]
+__all__ = ["AGENT_FIELDS", "ASSIGNEE_OPERATIONS", "UNREADABLE", "AgentField", "Checked",
+           "Forbidden", "Unreadable", "article", "asks_assignee", "check", "check_assignee",
+           "read_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,29 @@ ASSIGNEE_OPERATIONS = frozenset({"conversations.close", "conversations.reopen",
                                  "conversations.transfer", "conversations.followup"})
 
 
+#: What :func:`read_json` returns for a body that is not JSON.
+UNREADABLE: Any = object()
+
+
+def read_json(body: bytes, *, empty: Any = None) -> Any:
+    """``body`` parsed as JSON (``empty`` when it is blank); UNREADABLE when it is not JSON,
+    nested too deeply included."""
+    if not body.strip():
+        return empty
+    try:
+        return json.loads(body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return UNREADABLE
+
+
+class Unreadable(Exception):
+    """A body the guard must read and cannot: 400 with ``message``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 class Forbidden(Exception):
     """A request the member may not make: 403 with ``message`` (and the role it needs)."""
 
@@ -119,12 +143,13 @@ def check(member: Member, operation: Operation, params: Mapping[str, str],
     body_fields = [f for f in fields if f.where == "body"]
     if not body_fields:
         return Checked(body, False)
-    try:
-        document = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
-        return Checked(body, False)  # names nobody: the service answers its own 400
+    document = read_json(body, empty={})
+    if document is UNREADABLE:
+        # what the guard cannot read it cannot vouch for (a lenient parser upstream might
+        # find an agent in it): refused as the service refuses a body it cannot read
+        raise Unreadable("Invalid value in request: the body is not JSON")
     if not isinstance(document, dict):
-        return Checked(body, False)
+        return Checked(body, False)  # names nobody: the service answers its own 400
     for field in body_fields:
         for holder in _holders(document, field):
             _check_field(holder, field, member, operation)
@@ -141,10 +166,7 @@ def asks_assignee(member: Member, operation: Operation, body: bytes) -> bool:
         return True
     if operation.name != "conversations.claim":
         return False
-    try:
-        document = json.loads(body) if body.strip() else {}
-    except (ValueError, UnicodeDecodeError):
-        return False
+    document = read_json(body, empty={})
     return isinstance(document, dict) and document.get("force") is True
 
 

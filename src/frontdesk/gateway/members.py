@@ -143,6 +143,14 @@ class Members:
             db.execute("UPDATE members SET revoked = 1 WHERE member_id = ?", (member.member_id,))
         return self.find(member.member_id)
 
+    def set_role(self, who: str, role: Role) -> Member:
+        """Give ``who`` the role ``role``, from their next request on (their key stays)."""
+        member = self.find(who)
+        with self._db() as db:
+            db.execute("UPDATE members SET role = ? WHERE member_id = ?",
+                       (role.value, member.member_id))
+        return self.find(member.member_id)
+
     def rotate(self, who: str) -> tuple[Member, str]:
         """A new key for ``who`` (live again if revoked); the old key is dead at once."""
         member = self.find(who)

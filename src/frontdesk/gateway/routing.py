@@ -113,7 +113,7 @@ def targets(route: Route, body: bytes) -> list[str]:
     found = [str(value) for value in route.params.values()]
     try:
         document = json.loads(body) if body.strip() else None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         document = None
     if isinstance(document, dict):
         for key in _TARGET_KEYS:
