@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["CHANNEL_NAMES", "SILENT_CHANNELS", "channel_icon", "channel_name"]
+__all__ = ["BOT_CHANNELS", "CHANNEL_NAMES", "SILENT_CHANNELS", "channel_icon", "channel_name"]
 
 #: the display name of every channel the service names, whichever way it names it
 CHANNEL_NAMES: Final[dict[str, str]] = {
@@ -44,6 +44,10 @@ CHANNEL_NAMES: Final[dict[str, str]] = {
     "kindlychat": "Kindly chat",
     "digitalgeniuschat": "DigitalGenius chat",
 }
+
+#: the chat bots' channels: a queue's availability names them, a conversation never does (so
+#: their names need not fit the inbox's channel column)
+BOT_CHANNELS: Final = frozenset({"adachat", "kindlychat", "digitalgeniuschat"})
 
 #: conversation channels whose conversations take no messages (calls, voicemail, …)
 SILENT_CHANNELS: Final = frozenset({"PstnPhone", "Callback", "Voicemail", "Twitter"})
