@@ -51,7 +51,7 @@ from .resources.templates import TemplatesResource
 from .resources.webhooks import WebhooksResource
 from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
-from .transport import DEFAULT_TIMEOUT, Transport
+from .transport import DEFAULT_TIMEOUT, Transport, remember_no_sniffio
 
 __all__ = [
     "DEFAULT_BURST",
@@ -147,6 +147,7 @@ class ApiClient:
         self.base_url = base_url.rstrip("/")
         self.integrations_url = None if integrations_url is None else integrations_url.rstrip("/")
         timeouts = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
+        remember_no_sniffio()
         self._pacer = pacer if pacer is not None else default_pacer()
         self._policy = retry if retry is not None else DEFAULT_POLICY
         http = httpx.AsyncClient(

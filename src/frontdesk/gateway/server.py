@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import socket
-import sys
 import threading
 from types import TracebackType
 
 import uvicorn
+
+from frontdesk.api.transport import remember_no_sniffio
 
 from .app import GatewayApp, GatewayConfig, create_app
 
@@ -35,19 +35,10 @@ def _config(app: GatewayApp, **options: object) -> uvicorn.Config:
     )
 
 
-def _remember_no_sniffio() -> None:
-    """httpcore asks ``import sniffio`` which async library runs, four times per request it
-    sends; without sniffio installed each ask is a failed import that searches the whole of
-    sys.path: measured, half a millisecond of every request through the gateway. Remembering
-    the failure once gives httpcore the same answer (asyncio) at no cost."""
-    if importlib.util.find_spec("sniffio") is None:
-        sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]  # "not installed"
-
-
 def serve(config: GatewayConfig, host: str, port: int, *, tls_cert: str | None = None,
           tls_key: str | None = None) -> None:
     """Serve ``config`` on ``host:port`` until interrupted (TLS when both files are given)."""
-    _remember_no_sniffio()
+    remember_no_sniffio()
     options: dict[str, object] = {"host": host, "port": port}
     if tls_cert and tls_key:
         options.update(ssl_certfile=tls_cert, ssl_keyfile=tls_key)
