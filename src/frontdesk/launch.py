@@ -180,6 +180,7 @@ def run_console(target: Target, settings: Settings) -> int:
 
         access = DemoAccess(target.base_url, target.integrations_url or "", target.key)
     app = FrontdeskApp(session, keys=dict(settings.keys), sandbox_access=access,
+                       alerts=settings.alerts,
                        key_check=target.check)
     with terminal_input():
         app.run()

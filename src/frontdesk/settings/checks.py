@@ -185,6 +185,17 @@ def check_flag(value: object) -> bool:
     return value
 
 
+#: where the console may show a desktop notification (``[alerts] desktop``)
+DESKTOP_CHOICES = ("auto", "osc9", "osc777", "off")
+
+
+def check_desktop(value: object) -> str:
+    """How alerts reach the desktop: one of :data:`DESKTOP_CHOICES`."""
+    if value not in DESKTOP_CHOICES:
+        raise ValueError("Input should be one of " + ", ".join(map(repr, DESKTOP_CHOICES)))
+    return str(value)
+
+
 def check_key_source(value: object) -> str:
     """One of the three places an API key can come from."""
     if not isinstance(value, str) or value not in KEY_SOURCES:

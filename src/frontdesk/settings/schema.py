@@ -14,6 +14,7 @@ from .checks import (
     SettingsProblem,
     check_agent_id,
     check_at_least_one,
+    check_desktop,
     check_email,
     check_fields,
     check_flag,
@@ -242,6 +243,37 @@ class UISettings(_Section):
     }
 
 
+class AlertSettings(_Section):
+    """When work arrives: which arrivals alert, and how."""
+
+    assigned: bool = True
+    """A conversation newly assigned to me."""
+    reply: bool = True
+    """A customer's reply in one of my conversations."""
+    queue: bool = True
+    """A new conversation in one of my queues, while I am available (Working)."""
+    bell: bool = True
+    """Ring the terminal's bell with each alert."""
+    desktop: str = "auto"
+    """A desktop notification: "auto" (where the terminal is known to show one), "osc9",
+    "osc777" or "off"."""
+    every: float = 5.0
+    """Seconds between two alerts at least (what arrives meanwhile joins the next one)."""
+
+    _CHECKS: ClassVar[Mapping[str, Check]] = {
+        "assigned": check_flag,
+        "reply": check_flag,
+        "queue": check_flag,
+        "bell": check_flag,
+        "desktop": check_desktop,
+        "every": check_positive_finite,
+    }
+
+    def wants(self, kind: str) -> bool:
+        """Whether arrivals of ``kind`` ("assigned", "reply", "queue") alert."""
+        return bool(getattr(self, kind, False))
+
+
 def _profiles(value: object) -> dict[str, Profile]:
     """Profiles by name; ``[profiles.work]`` may omit ``name = "work"``: the table key is the
     name."""
@@ -299,6 +331,8 @@ class Settings(_Section):
     """Remapped key bindings: binding id to key, e.g. ``"inbox.claim" = "c"``."""
     ui: UISettings = field(default_factory=UISettings)
     """Appearance."""
+    alerts: AlertSettings = field(default_factory=AlertSettings)
+    """Alerts when work arrives."""
 
     _CHECKS: ClassVar[Mapping[str, Check]] = {
         "default_profile": check_optional(check_text),
@@ -307,6 +341,7 @@ class Settings(_Section):
         "rate": _section(RateSettings),
         "keys": _keys,
         "ui": _section(UISettings),
+        "alerts": _section(AlertSettings),
     }
 
     def _check_whole(self) -> None:

@@ -175,6 +175,9 @@ class InboxStore:
         #: the conversations with a draft reply (marked in the list)
         self.drafts: set[int] = self._local.draft_ids()
         self.version = 0
+        #: conversation → the version of the last change this console made to it itself (an
+        #: optimistic action, a conversation it created): no alert for those
+        self.own_changes: dict[int, int] = {}
         self.search_available: bool | None = None
         #: the first fill is done: what the views lack is not merely still on its way
         self.filled = False
@@ -471,6 +474,8 @@ class InboxStore:
                 self.followups.pop(row.id, None)
             changed.append((conversation.id, wire, row.compact()))
             self._bump(conversation.id, old)
+            if source == "created":
+                self.own_changes[conversation.id] = self.version
         if changed:
             self._local.remember_rows(changed, source)
 
@@ -482,6 +487,7 @@ class InboxStore:
             conversation, digest_of(conversation.model_dump_json(exclude_none=True)))
         self.records.pin(conversation)
         self._bump(conversation.id, old_row)
+        self.own_changes[conversation.id] = self.version
         return old
 
     def set_tags(self, conversation_id: int, tag_ids: Iterable[str]) -> None:

@@ -24,7 +24,7 @@ from textual.worker import Worker
 from ..startup import driver_from_environment, release_gc
 from ..store.connection import Link
 from ..store.session import describe_presence
-from ..store.topics import CONNECTION, DISK, HOURS, MEMBER, MY_PRESENCE
+from ..store.topics import CONNECTION, DISK, HOURS, INBOX, MEMBER, MY_PRESENCE
 from ..text import clean
 from .commands import once_each, screen_commands
 from .css_cache import SharedStylesheet
@@ -41,7 +41,9 @@ from .worker_failures import ReportingWorkers, failure_line, log_failure
 if TYPE_CHECKING:
     from textual.driver import Driver
 
+    from ..settings import AlertSettings
     from ..store.session import Session
+    from .alerts import AlertCenter
 
 log = logging.getLogger("frontdesk.tui")
 
@@ -106,7 +108,8 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
     def __init__(self, session: Session | None, *, keys: dict[str, str] | None = None,
                  start_session: bool = True, sandbox_access: SandboxAccess | None = None,
-                 key_check: Callable[[], str | None] | None = None) -> None:
+                 key_check: Callable[[], str | None] | None = None,
+                 alerts: AlertSettings | None = None) -> None:
         super().__init__(driver_class=_terminal_driver())
         # each piece of CSS parsed once, not again at every refresh of the styles
         self.stylesheet = SharedStylesheet(variables=self.stylesheet._variables)
@@ -129,6 +132,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
         self._key_check = key_check
         #: what the service said when it refused the key (the console ended on it)
         self.key_refusal: str | None = None
+        #: alerts when work arrives (:mod:`frontdesk.tui.alerts`), once there is a session
+        self.alerts: AlertCenter | None = None
+        self._alert_settings = alerts
+        #: conversations alerted and not opened yet (the header's "N new")
+        self.status_new = 0
 
     # ------------------------------------------------------------------ start and stop
 
@@ -146,6 +154,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         session = self.session
         if session is not None:
             session.on_notice = self._notice
+            self._start_alerts(session)
             self._unsubscribe = session.live.subscribe(self._store_changed)
             if session.local.recovery:
                 self.notify(clean(session.local.recovery), title="Local database recovered",
@@ -155,6 +164,22 @@ class FrontdeskApp(OrderedKeysApp[None]):
                 # the session may have got this far before the app listened (a key that
                 # is missing is known at once): show what it already knows
                 self._store_changed(CONNECTION, session.live.connection)
+
+    def _start_alerts(self, session: Session) -> None:
+        """Alerts for this session, said through this app (its toasts, bell and, where the
+        terminal shows them, desktop notifications)."""
+        from ..settings import AlertSettings
+        from .alerts import AlertCenter
+        from .terminal_keys import terminal_writer
+
+        self.alerts = AlertCenter(self, session, self._alert_settings or AlertSettings(),
+                                  write=terminal_writer(self))
+
+        def new_count(count: int) -> None:
+            self.status_new = count
+            self._paint_statuses()
+
+        self.alerts.on_new = new_count
 
     @work(exclusive=True, group="session", exit_on_error=False, description="sign in")
     async def _start(self) -> None:
@@ -259,7 +284,12 @@ class FrontdeskApp(OrderedKeysApp[None]):
             if state.problem and state.link is not Link.LIVE:
                 log.info("connection: %s", state.problem)
         elif topic == MY_PRESENCE:
-            self.status_presence = describe_presence(MY_PRESENCE.of(topic, value))
+            presence = MY_PRESENCE.of(topic, value)
+            self.status_presence = describe_presence(presence)
+            if self.alerts is not None:
+                self.alerts.presence(presence)
+        elif topic == INBOX and self.alerts is not None:
+            self.alerts.inbox_changed(self._reading())
         elif topic == HOURS:
             self.status_hours = describe_hours(HOURS.of(topic, value))
         elif topic == DISK:
@@ -291,6 +321,14 @@ class FrontdeskApp(OrderedKeysApp[None]):
         bar.connection = self.status_connection
         bar.disk = self.status_disk
         bar.outbox = len(session.outbox.items()) if session is not None else 0
+        bar.new = self.status_new
+
+    def _reading(self) -> int | None:
+        """The conversation whose thread is in front, if one is."""
+        if not self.screen_stack:
+            return None
+        reading = getattr(self.screen, "conversation_id", None)
+        return reading if isinstance(reading, int) else None
 
     # ------------------------------------------------------------------ actions
 

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import os
 import selectors
+import weakref
 from codecs import getincrementaldecoder
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from textual import constants, events
 from textual._loop import loop_last
@@ -35,7 +37,27 @@ from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
-__all__ = ["EscapeFirstParser", "FrontdeskDriver"]
+if TYPE_CHECKING:
+    from textual.app import App
+
+__all__ = ["EscapeFirstParser", "FrontdeskDriver", "terminal_writer"]
+
+#: each running app's terminal driver, for what the console writes to the terminal itself
+#: (a desktop notification): Textual's public API has the bell, nothing more
+_DRIVERS: weakref.WeakKeyDictionary[App[Any], FrontdeskDriver] = weakref.WeakKeyDictionary()
+
+
+def terminal_writer(app: App[Any]) -> Callable[[str], None] | None:
+    """A function writing straight to ``app``'s terminal, or None when it has none of ours
+    (headless in tests, a browser tab): what it writes must already be safe."""
+
+    def write(text: str) -> None:
+        driver = _DRIVERS.get(app)
+        if driver is not None:
+            driver.write(text)
+            driver.flush()
+
+    return write
 
 ESC = "\x1b"
 #: characters that may follow ESC in a sequence the terminal sends (CSI, SS3, OSC, DCS, APC,
@@ -155,6 +177,10 @@ class FrontdeskDriver(LinuxDriver):
 
     ``run_input_thread`` is Textual's own (8.x), with the parser swapped.
     """
+
+    def __init__(self, app: App[Any], **options: Any) -> None:
+        super().__init__(app, **options)
+        _DRIVERS[app] = self
 
     def run_input_thread(self) -> None:
         """Wait for input and dispatch events."""

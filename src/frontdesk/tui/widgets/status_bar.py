@@ -45,6 +45,8 @@ class StatusBar(Widget):
     hours: reactive[str] = reactive("")
     connection: reactive[str] = reactive("connecting")
     outbox: reactive[int] = reactive(0)
+    #: conversations alerted whose thread has not been opened since ("2 new")
+    new: reactive[int] = reactive(0)
     mode: reactive[str] = reactive("")
     #: what keeps the local database from being written ("disk full"), "" when nothing
     disk: reactive[str] = reactive("")
@@ -70,6 +72,9 @@ class StatusBar(Widget):
         if self.mode:
             line.append(" · " + self.mode, style="bold")
         right = Text(no_wrap=True)
+        if self.new:
+            right.append(f"{self.new} new", style="bold magenta")
+            right.append("   ")
         if self.presence:  # words from the service: cleaned like all its text
             right.append(one_line(self.presence) + "   ")
         if self.hours:

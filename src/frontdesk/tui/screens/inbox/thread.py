@@ -170,6 +170,8 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         self._thread_watched = True
         self.set_interval(HEAD_TICK, self._tick)
         self._apply(state)
+        if self.fd.alerts is not None:  # read now: no longer "new" in the header
+            self.fd.alerts.opened(self.conversation_id)
 
     def on_unmount(self) -> None:
         self._resume_collection()

@@ -1,0 +1,141 @@
+"""What alerts, against the sandbox, without a console: a conversation assigned to me by
+someone else, a customer's reply in one of mine, a new conversation in my queue while I am
+available — and nothing for the first fill, for my own claim, for the thread I am reading, or
+for my queue while I am away; several arrivals within the window make one alert."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from frontdesk.api.client import ApiClient
+from frontdesk.api.pacing import Pacer
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.sandbox.server import SandboxServer
+from frontdesk.settings import AlertSettings, Settings
+from frontdesk.store.alerts import Alert, AlertKind, AlertWatch, Coalescer
+from frontdesk.store.inbox import InboxStore
+from frontdesk.store.live import LiveStore
+from frontdesk.store.local import LocalStore
+from frontdesk.store.session import Session
+from frontdesk.store.topics import INBOX
+
+
+async def _no_timer(delay: float) -> None:
+    """Polls run only when the test asks."""
+    await asyncio.get_running_loop().create_future()
+
+
+async def settled(inbox: InboxStore) -> None:
+    """Poll until the inbox has read everything it knows to read."""
+    for _ in range(60):
+        await inbox.poll()
+        if inbox.filled and inbox.settled:
+            return
+    raise AssertionError("the inbox never settled")
+
+
+def _inbound(value: str) -> dict[str, Any]:
+    return {"_type": "Inbound", "content": {"value": value, "_type": "Text"}}
+
+
+async def test_what_arrives_alerts_and_what_i_did_does_not(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    session.live = LiveStore(sleep=_no_timer)
+    inbox = session.inbox
+    watch = AlertWatch(inbox)
+    http = httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                        timeout=60)
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+
+    async def arrivals(*, available: bool = True, reading: int | None = None) -> list[Alert]:
+        clock.advance(5)
+        await settled(inbox)
+        return watch.check(me=session.me_id, queues=session.directory.my_queue_ids,
+                           available=available, reading=reading)
+
+    def new_chat(text: str) -> int:
+        requester = http.post("/v1/endusers", json={
+            "displayName": "Alert Tester", "email": f"alert-{uuid.uuid4().hex[:8]}@example.com"})
+        assert requester.status_code in (200, 201), requester.text
+        made = http.post("/v1/conversations", json={
+            "_type": "Chat", "requesterId": requester.json()["data"]["id"],
+            "widgetId": str(uuid.uuid4()), "message": _inbound(text)})
+        assert made.status_code == 200, made.text
+        return int(made.json()["data"]["id"])
+
+    try:
+        await session.start()
+        session.live.add(INBOX, inbox.poll, 60.0)
+        await settled(inbox)
+        me = session.me_id
+        my_queue = sorted(session.directory.my_queue_ids)[0]
+        # the first fill is the start: everything known then is no news
+        assert watch.check(me=me, queues=session.directory.my_queue_ids, available=True,
+                           reading=None) == []
+        assert await arrivals() == []
+
+        # a conversation a colleague (or a rule) gives me
+        given = new_chat("Can someone help me?")
+        assert http.put(f"/v1/conversations/{given}/claim",
+                        json={"agentId": me}).status_code == 204
+        assert await arrivals() == [Alert(AlertKind.ASSIGNED, given)]
+
+        # its customer writes again: a reply in one of mine
+        assert http.post(f"/v1/conversations/{given}/messages",
+                         json=_inbound("Hello? Still there?")).status_code in (200, 201)
+        assert await arrivals() == [Alert(AlertKind.REPLY, given)]
+        # ... but not while its thread is on screen
+        assert http.post(f"/v1/conversations/{given}/messages",
+                         json=_inbound("I am waiting")).status_code in (200, 201)
+        assert await arrivals(reading=given) == []
+
+        # a new conversation waiting in my queue: only while I am available
+        waiting = new_chat("Is anyone there?")
+        assert http.put(f"/v1/conversations/{waiting}/transfer/queue",
+                        json={"queueId": my_queue}).status_code == 204
+        assert await arrivals(available=False) == []
+        other = new_chat("Hello from another customer")
+        assert http.put(f"/v1/conversations/{other}/transfer/queue",
+                        json={"queueId": my_queue}).status_code == 204
+        assert await arrivals() == [Alert(AlertKind.QUEUE, other)]
+
+        # my own claim is no news to me
+        await session.actions.claim(waiting)
+        assert await arrivals() == []
+    finally:
+        http.close()
+        await session.close()
+
+
+def test_arrivals_within_the_window_make_one_alert() -> None:
+    now = [100.0]
+    coalescer = Coalescer(5.0, clock=lambda: now[0])
+    assert coalescer.due() is None and coalescer.take() is None
+    coalescer.add([Alert(AlertKind.ASSIGNED, 1)])
+    first = coalescer.take()
+    assert first is not None and [a.conversation_id for a in first.alerts] == [1]
+    coalescer.add([Alert(AlertKind.REPLY, 2), Alert(AlertKind.QUEUE, 3)])
+    coalescer.add([Alert(AlertKind.REPLY, 3)])  # one per conversation: the latest kind
+    assert coalescer.due() == 5.0 and coalescer.take() is None
+    now[0] += 5.0
+    second = coalescer.take()
+    assert second is not None
+    assert second.counts() == {AlertKind.REPLY: 2}
+    assert coalescer.due() is None
+
+
+def test_each_kind_is_switched_by_the_settings() -> None:
+    settings = AlertSettings.from_mapping({"reply": False, "desktop": "osc777", "every": 2})
+    assert settings.wants("assigned") and settings.wants("queue")
+    assert not settings.wants("reply")
+    assert settings.desktop == "osc777"
