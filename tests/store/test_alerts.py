@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -44,16 +46,22 @@ def _inbound(value: str) -> dict[str, Any]:
     return {"_type": "Inbound", "content": {"value": value, "_type": "Text"}}
 
 
+@pytest.fixture
+def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
+    """The service's API as anyone else (a colleague, a rule, a customer) uses it."""
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=60) as client:
+        yield client
+
+
 async def test_what_arrives_alerts_and_what_i_did_does_not(
-        sandbox: SandboxServer, tmp_path: Path) -> None:
+        sandbox: SandboxServer, http: httpx.Client, tmp_path: Path) -> None:
     client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
     session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
                       settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
     session.live = LiveStore(sleep=_no_timer)
     inbox = session.inbox
     watch = AlertWatch(inbox)
-    http = httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
-                        timeout=60)
     clock = sandbox.clock
     assert isinstance(clock, ManualClock)
 
@@ -62,6 +70,12 @@ async def test_what_arrives_alerts_and_what_i_did_does_not(
         await settled(inbox)
         return watch.check(me=session.me_id, queues=session.directory.my_queue_ids,
                            available=available, reading=reading)
+
+    def put(path: str, body: dict[str, Any]) -> int:
+        return http.put(path, json=body).status_code
+
+    def post(path: str, body: dict[str, Any]) -> int:
+        return http.post(path, json=body).status_code
 
     def new_chat(text: str) -> int:
         requester = http.post("/v1/endusers", json={
@@ -86,34 +100,29 @@ async def test_what_arrives_alerts_and_what_i_did_does_not(
 
         # a conversation a colleague (or a rule) gives me
         given = new_chat("Can someone help me?")
-        assert http.put(f"/v1/conversations/{given}/claim",
-                        json={"agentId": me}).status_code == 204
+        assert put(f"/v1/conversations/{given}/claim", {"agentId": me}) == 204
         assert await arrivals() == [Alert(AlertKind.ASSIGNED, given)]
 
         # its customer writes again: a reply in one of mine
-        assert http.post(f"/v1/conversations/{given}/messages",
-                         json=_inbound("Hello? Still there?")).status_code in (200, 201)
+        messages = f"/v1/conversations/{given}/messages"
+        assert post(messages, _inbound("Hello? Still there?")) in (200, 201)
         assert await arrivals() == [Alert(AlertKind.REPLY, given)]
         # ... but not while its thread is on screen
-        assert http.post(f"/v1/conversations/{given}/messages",
-                         json=_inbound("I am waiting")).status_code in (200, 201)
+        assert post(messages, _inbound("I am waiting")) in (200, 201)
         assert await arrivals(reading=given) == []
 
         # a new conversation waiting in my queue: only while I am available
         waiting = new_chat("Is anyone there?")
-        assert http.put(f"/v1/conversations/{waiting}/transfer/queue",
-                        json={"queueId": my_queue}).status_code == 204
+        assert put(f"/v1/conversations/{waiting}/transfer/queue", {"queueId": my_queue}) == 204
         assert await arrivals(available=False) == []
         other = new_chat("Hello from another customer")
-        assert http.put(f"/v1/conversations/{other}/transfer/queue",
-                        json={"queueId": my_queue}).status_code == 204
+        assert put(f"/v1/conversations/{other}/transfer/queue", {"queueId": my_queue}) == 204
         assert await arrivals() == [Alert(AlertKind.QUEUE, other)]
 
         # my own claim is no news to me
         await session.actions.claim(waiting)
         assert await arrivals() == []
     finally:
-        http.close()
         await session.close()
 
 

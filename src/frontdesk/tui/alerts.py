@@ -91,7 +91,8 @@ class AlertCenter:
         self.settings = settings
         self._watch = AlertWatch(session.inbox)
         self._coalescer = Coalescer(settings.every)
-        self._write = write
+        #: where desktop notifications are written (the terminal; None: nowhere)
+        self.write = write
         self._timer: Timer | None = None
         self._available = False
         #: conversations alerted whose thread has not been opened since
@@ -139,8 +140,8 @@ class AlertCenter:
         if self.settings.bell:
             self._app.bell()
         protocol = desktop_protocol(self.settings.desktop)
-        if protocol is not None and self._write is not None:
-            self._write(desktop_notification(protocol, "frontdesk", text))
+        if protocol is not None and self.write is not None:
+            self.write(desktop_notification(protocol, "frontdesk", text))
         self.new.update(alert.conversation_id for alert in summary.alerts)
         self._new_changed()
 
