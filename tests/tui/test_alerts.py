@@ -104,3 +104,34 @@ async def test_a_kind_switched_off_tells_nothing(console: Console) -> None:
         await polled_until(pilot, lambda: inbox.turns.get(chat) is not None
                            and inbox.turns[chat][0] == "customer", ticks=10)
         assert alerts.told == [] and app.status_new == 0
+
+
+async def test_the_settings_screen_saves_to_config_and_takes_effect(console: Console) -> None:
+    """f2 opens the alerts' settings; keys in one burst switch replies off and save: the
+    config file has it and the alerts use it at once. A window that is not a number is said
+    in one line and saves nothing."""
+    from frontdesk.settings import load_settings, settings_path
+    from frontdesk.tui.screens.shared.form import FormScreen
+
+    app = console.app()
+    async with app.run_test(size=SIZE) as pilot:
+        await console.ready(pilot)
+        assert app.alerts is not None
+        await console.burst(pilot, "f2")
+        form = app.screen
+        assert isinstance(form, FormScreen) and form.id == "alert-settings"
+        await console.burst(pilot, "tab", "space", "ctrl+s")
+        await console.settled(pilot)
+        assert not isinstance(app.screen, FormScreen)
+        assert app.alerts.settings.reply is False and app.alerts.settings.assigned is True
+        assert load_settings(settings_path()).alerts.reply is False
+        assert "[alerts]" in settings_path().read_text(encoding="utf-8")
+
+        await console.burst(pilot, "f2")
+        form = app.screen
+        assert isinstance(form, FormScreen)
+        form.set_values({"every": "soon"})
+        await console.burst(pilot, "ctrl+s")
+        await console.settled(pilot)
+        assert isinstance(app.screen, FormScreen)  # still open, with what was typed
+        assert load_settings(settings_path()).alerts.every == 5.0

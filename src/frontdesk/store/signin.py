@@ -33,6 +33,7 @@ from ..api.secrets import ApiKey
 from ..keycheck import identity_fields
 from ..service_address import NOT_JSON, no_service_text
 from ..settings import (
+    AlertSettings,
     KeyFileError,
     Profile,
     SecretStore,
@@ -55,6 +56,7 @@ __all__ = [
     "keep_key",
     "made_key_file",
     "remove_profile",
+    "save_alerts",
     "save_profile",
     "verify",
     "verify_member",
@@ -283,6 +285,15 @@ def save_profile(profile: Profile, path: Path | None = None) -> Settings:
     profiles = {**settings.profiles, profile.name: profile}
     default = settings.default_profile or profile.name
     updated = dataclasses.replace(settings, profiles=profiles, default_profile=default)
+    save_settings(updated, path)
+    return updated
+
+
+def save_alerts(alerts: AlertSettings, path: Path | None = None) -> Settings:
+    """Keep ``alerts`` as the settings file's ``[alerts]`` (the rest of the file as it was,
+    comments included). Returns the settings as saved."""
+    settings = load_settings(path)
+    updated = dataclasses.replace(settings, alerts=alerts)
     save_settings(updated, path)
     return updated
 

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from ..api.models import UserPresence
     from ..settings import AlertSettings
     from ..store.session import Session
+    from .screens.shared.form import FormScreen
 
-__all__ = ["AlertCenter", "desktop_notification", "desktop_protocol"]
+__all__ = ["AlertCenter", "alert_settings_form", "desktop_notification", "desktop_protocol"]
 
 #: the longest text a desktop notification carries (terminals and desktops cut it anyway)
 DESKTOP_WIDTH = 200
@@ -102,6 +103,15 @@ class AlertCenter:
         #: called when :attr:`new` changes (the app repaints the header)
         self.on_new: Callable[[int], None] | None = None
 
+    def use(self, settings: AlertSettings) -> None:
+        """New settings, in effect from the next arrival."""
+        self.settings = settings
+        self._coalescer.every = settings.every
+
+    def say(self, text: str) -> None:
+        """A line to the user (the app's toast)."""
+        self._app.notify(text, markup=False)
+
     def presence(self, presence: UserPresence | None) -> None:
         """My presence: queue alerts only while I am online and Working."""
         self._available = (presence is not None and presence.connection_status == "Online"
@@ -170,3 +180,48 @@ class AlertCenter:
             alert.conversation_id) or ""
         name = f"#{alert.conversation_id}"
         return one_line(f"{name} · {words}" if words else name, 80)
+
+
+_DESKTOP_CHOICES = (("when the terminal is known to show them", "auto"),
+                    ("OSC 9 (iTerm2, WezTerm, kitty, ghostty)", "osc9"),
+                    ("OSC 777 (GNOME Terminal, rxvt-unicode, foot)", "osc777"),
+                    ("never", "off"))
+
+
+def alert_settings_form(center: AlertCenter) -> FormScreen:
+    """The settings screen of alerts: each kind, the bell, the desktop notification and the
+    window; saved to config.toml's ``[alerts]`` (the rest of the file kept) and in effect at
+    once. A value the settings refuse is said in one line and nothing is saved."""
+    import asyncio
+
+    from ..settings import AlertSettings, SettingsError
+    from ..store.errors import Refused
+    from ..store.signin import save_alerts
+    from .screens.shared.form import FormField, FormScreen
+
+    now = center.settings
+    fields = [
+        FormField("assigned", "A conversation assigned to me", "bool", now.assigned),
+        FormField("reply", "A customer's reply in one of mine", "bool", now.reply),
+        FormField("queue", "A new conversation in my queues (while Working)", "bool", now.queue),
+        FormField("bell", "Ring the terminal's bell", "bool", now.bell),
+        FormField("desktop", "Desktop notification", "choice", now.desktop,
+                  choices=_DESKTOP_CHOICES),
+        FormField("every", "Seconds between two alerts at least", "text", f"{now.every:g}"),
+    ]
+
+    async def submit(values: dict[str, Any]) -> None:
+        try:
+            every = float(str(values["every"]).strip())
+            chosen = AlertSettings.from_mapping({**values, "every": every})
+        except (ValueError, SettingsError) as error:
+            raise Refused(f"Not saved: {error}") from error
+        try:
+            await asyncio.to_thread(save_alerts, chosen)
+        except (OSError, SettingsError) as error:
+            raise Refused(f"Could not save config.toml: {error}") from error
+        center.use(chosen)
+        center.say("Alerts saved to config.toml")
+
+    return FormScreen("Alerts", fields, submit, send_label="Save", form_id="alert-settings",
+                      intro="What tells you that work arrived (config.toml, [alerts]).")

@@ -103,6 +103,7 @@ class FrontdeskApp(OrderedKeysApp[None]):
         Binding("question_mark,f1", "help", "Help", id="app.help"),
         Binding("p", "presence", "My presence", id="app.presence", show=False),
         Binding("O", "outbox", "Outbox", id="app.outbox", show=False),
+        Binding("f2", "alert_settings", "Alerts settings", id="app.alert_settings", show=False),
         Binding("ctrl+q", "quit_safely", "Quit", id="app.quit", priority=True),
     ]
 
@@ -323,6 +324,14 @@ class FrontdeskApp(OrderedKeysApp[None]):
         bar.outbox = len(session.outbox.items()) if session is not None else 0
         bar.new = self.status_new
 
+    def action_alert_settings(self) -> None:
+        """The settings screen of alerts (saved to config.toml)."""
+        if self.alerts is None:
+            return
+        from .alerts import alert_settings_form
+
+        self.push_screen(alert_settings_form(self.alerts))
+
     def _reading(self) -> int | None:
         """The conversation whose thread is in front, if one is."""
         if not self.screen_stack:
@@ -459,6 +468,9 @@ class FrontdeskApp(OrderedKeysApp[None]):
             yield SystemCommand("Activity of the organisation (last 24 hours)",
                                 "who did what to which conversation (key: a in Team)",
                                 self.action_activity)
+        if self.alerts is not None:
+            yield SystemCommand("Alerts: settings", "which arrivals alert, bell, desktop "
+                                "notifications (key: f2)", self.action_alert_settings)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
         if self.sandbox_access is not None:
             yield SystemCommand("Sandbox: URL and key",
