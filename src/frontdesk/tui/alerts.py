@@ -207,7 +207,8 @@ def alert_settings_form(center: AlertCenter) -> FormScreen:
         FormField("bell", "Ring the terminal's bell", "bool", now.bell),
         FormField("desktop", "Desktop notification", "choice", now.desktop,
                   choices=_DESKTOP_CHOICES),
-        FormField("every", "Seconds between two alerts at least", "text", f"{now.every:g}"),
+        FormField("every", "Window (s)", "text", f"{now.every:g}",
+                  hint="seconds between two alerts at least; what arrives meanwhile joins"),
     ]
 
     async def submit(values: dict[str, Any]) -> None:
