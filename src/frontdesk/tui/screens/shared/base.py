@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 #: terminal widths below which the footer packs its keys closer (so they all fit)
 COMPACT_FOOTER_BELOW = 140
 #: terminal widths from which the footer shows the palette's key
-PALETTE_KEY_FROM = 120
+PALETTE_KEY_FROM = 100
 #: keys the footer shows first whatever the width (Back / Close / Cancel, Help, Quit): the
 #: screen's other keys take the room that is left, in their order
 KEPT_KEYS = frozenset({"escape", "question_mark", "ctrl+q"})

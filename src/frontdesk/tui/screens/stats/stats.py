@@ -133,7 +133,8 @@ class StatsScreen(ModeScreen):
         yield Static("", id="stats-records-title")
         table: DataTable[Any] = DataTable(id="stats-records", cursor_type="row",
                                           zebra_stripes=True)
-        table.add_columns("When", "Conversation", "Channel", "Queue", "Agent", "Value")
+        # "#" rather than "Conversation": the six columns fit 80 columns with their values
+        table.add_columns("When", "#", "Channel", "Queue", "Agent", "Value")
         yield table
 
     def _attach_store(self) -> StatsWatch | None:
@@ -227,7 +228,7 @@ class StatsScreen(ModeScreen):
             table.add_row(
                 Text(clock.shown(record.primary_timestamp_field.timestamp, "day")),
                 cell(_field(record, "csid"), 12), cell(_field(record, "initial_channel"), 16),
-                cell(_field(record, "queue"), 24), cell(_field(record, "agent"), 24),
+                cell(_field(record, "queue"), 20), cell(_field(record, "agent"), 20),
                 cell(amount, 14), key=str(index))
 
     # ------------------------------------------------------------------ actions
