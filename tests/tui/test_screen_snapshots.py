@@ -8,8 +8,8 @@ screen expected in front), so a picture costs its keys and not a sign-in. At eac
 checks what 80 columns must keep: the status bar's connection state, and the footer's way
 out, Help and Quit.
 
-Update them with ``pytest tests/tui -k snapshot --snapshot-update`` and look at the pictures
-before committing (``make screenshots`` writes the same screens to ``screenshots/``).
+Update them with ``pytest tests/tui/test_screen_snapshots.py --snapshot-update`` and look
+at the pictures before committing (``make snapshots`` takes every snapshot module's again).
 """
 
 from __future__ import annotations
