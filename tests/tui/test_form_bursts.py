@@ -23,6 +23,7 @@ from textual.widget import Widget
 
 import frontdesk.tui
 from frontdesk.tui.app import FrontdeskApp
+from frontdesk.tui.screens.first_run import ConnectScreen, FirstRunApp
 from frontdesk.tui.widgets.safe import Input, TextArea
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
@@ -173,13 +174,15 @@ SAME_AS = {
         "the type-back question (TypeBackScreen), walked from People's anonymise",
     f"{INBOX}thread_message_keys:ThreadMessageKeys._anonymize_asked":
         "the type-back question (TypeBackScreen), walked from People's anonymise",
-    "frontdesk.tui.screens.first_run:ConnectScreen":
-        "the first run's own app (tests/tui/test_first_run.py types into it)",
 }
 
 
+#: the first run's form, walked in its own app (below)
+FIRST_RUN = "frontdesk.tui.screens.first_run:ConnectScreen"
+
+
 def test_every_form_is_walked_or_said_to_be_the_same_as_one() -> None:
-    walked = {form for walk in WALKS for form in walk.forms}
+    walked = {form for walk in WALKS for form in walk.forms} | {FIRST_RUN}
     found = discovered()
     assert found - walked - set(SAME_AS) == set(), "forms no burst walks: add them to WALKS"
     assert (walked | set(SAME_AS)) - found == set(), "WALKS names forms that are gone"
@@ -234,6 +237,31 @@ async def fill(console: Console, pilot: Pilot[Any],
     return filled
 
 
+def misplaced(walk: Walk, filled: list[tuple[Widget, str, str]]) -> list[str]:
+    """What the burst left in a field other than it should (nothing: all is well)."""
+    wrong = [] if filled or walk.fields == 0 else [f"{walk.forms[0]}: no text field to fill"]
+    for widget, before, text in filled:
+        value = value_of(widget)
+        kept = "" if replaced(widget) else before
+        if text not in value or value.replace(text, "", 1) != kept:
+            wrong.append(f"{walk.forms[0]}: {widget!r} holds {value!r}, "
+                         f"not {text!r} typed into {kept!r}")
+    return wrong
+
+
+async def test_the_first_runs_connect_form_takes_a_burst(console: Console) -> None:
+    app = FirstRunApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # "Connect to a service"
+        await console.idle(pilot)
+        assert isinstance(app.screen, ConnectScreen)
+        walk = Walk((FIRST_RUN,), ("enter",), "ConnectScreen")
+        filled = await fill(console, pilot, walk)
+        assert len(filled) >= 4  # name, the two addresses, the key, who I am
+        assert misplaced(walk, filled) == []
+
+
 async def test_every_form_takes_a_burst_into_the_right_fields(console: Console) -> None:
     app = console.app()
     async with app.run_test(size=(80, 24)) as pilot:  # the least supported terminal
@@ -253,16 +281,7 @@ async def test_every_form_takes_a_burst_into_the_right_fields(console: Console) 
             if shown != walk.expect:
                 wrong.append(f"{walk.forms[0]}: {shown} in front, not {walk.expect}")
             else:
-                filled = await fill(console, pilot, walk)
-                if not filled and walk.fields != 0:
-                    wrong.append(f"{walk.forms[0]}: no text field to fill")
-                for widget, before, text in filled:
-                    value = value_of(widget)
-                    if replaced(widget):
-                        before = ""
-                    if text not in value or value.replace(text, "", 1) != before:
-                        wrong.append(f"{walk.forms[0]}: {widget!r} holds {value!r}, "
-                                     f"not {text!r} typed into {before!r}")
+                wrong.extend(misplaced(walk, await fill(console, pilot, walk)))
             await console.home(pilot)
             await app.switch_mode("inbox")  # not "1": a mode's own text field may be focused
             await console.fresh_inbox(pilot)
