@@ -1,11 +1,14 @@
-"""The status bar at the narrowest supported terminal (80 columns): its segments give way by
-rank, and the connection's state and the outbox count are always shown (README, "Terminal
-sizes")."""
+"""What the narrowest supported terminal (80 columns) keeps (README, "Terminal sizes"): the
+status bar's segments give way by rank, the connection's state and the outbox count always
+shown; a table's columns give up room from those that share it, a date's never."""
 
 from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from frontdesk.tui.screens.people.agents import COLUMNS as AGENT_COLUMNS
+from frontdesk.tui.screens.people.endusers import COLUMNS as ENDUSER_COLUMNS
+from frontdesk.tui.screens.shared.common import FittedTable
 from frontdesk.tui.widgets.status_bar import StatusBar
 
 
@@ -47,3 +50,16 @@ async def test_segments_give_way_by_rank_and_the_connection_and_outbox_stay() ->
         shown = str(bar.render())
         assert "disk full — not saving" in shown and "outbox 12 (O)" in shown
         assert "offline" in shown
+
+
+def test_tables_at_80_columns_cut_the_shared_columns_and_keep_the_fixed_ones() -> None:
+    for columns in (ENDUSER_COLUMNS, AGENT_COLUMNS):
+        table = FittedTable(columns)
+        for total in (78, 80):
+            widths = table.widths(total)
+            assert sum(widths) + 2 * len(columns) + 2 <= total
+            for column, width in zip(columns, widths, strict=True):
+                if not column.share:  # "Since": a whole date
+                    assert width == column.minimum
+        wide = table.widths(160)
+        assert all(w >= c.minimum for c, w in zip(columns, wide, strict=True))
