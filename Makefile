@@ -12,7 +12,7 @@ UV_VERSION := 0.13.9
 UV_BOOT := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/frontdesk/uv-$(UV_VERSION)
 UV := $(or $(shell command -v uv 2>/dev/null),$(UV_BOOT)/bin/uv)
 
-.PHONY: demo test bench screenshots lint typecheck serve clean lock
+.PHONY: demo test bench screenshots snapshots lint typecheck serve clean lock
 
 # uv installs the lock in seconds (the venv is made without pip, which alone takes longer);
 # where uv cannot be had or fails, pip installs the same lock. The project goes in editable,
@@ -81,6 +81,12 @@ bench: $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python -m frontdesk.screenshots screenshots
+
+# Every snapshot test's pictures taken again (80x24, 100x30, 160x45): look before committing.
+SNAPSHOT_TESTS = $(wildcard tests/tui/test_*snapshots.py) tests/tui/test_stats.py \
+	tests/tui/test_admin_webhooks.py
+snapshots: $(STAMP)
+	$(BIN)/python -m pytest $(SNAPSHOT_TESTS) -n 2 -q --snapshot-update
 
 # Resolve pyproject.toml's ranges again to the newest releases, with hashes.
 lock: $(STAMP)

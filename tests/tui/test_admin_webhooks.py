@@ -1,7 +1,7 @@
 """Admin → Webhooks against the sandbox and a real receiver on loopback: create (form, then the
 events picker), the last delivery of each event, an event's delivery log, the events sent
 (``v``), off and on, edit, delete with a question, the URL cut to the width and shown whole
-once there is room; and how the section looks at 100 by 30 and 160 by 45."""
+once there is room; and how the section looks at 80 by 24, 100 by 30 and 160 by 45."""
 
 from __future__ import annotations
 
@@ -195,7 +195,9 @@ async def test_webhooks_create_watch_deliveries_toggle_edit_delete(console: Any)
             assert screen.section != "webhooks" and not topic.active
 
 
-SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
+#: the least supported terminal, the usual one and a large one
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
+         pytest.param((160, 45), id="160x45")]
 
 
 @pytest.mark.parametrize("size", SIZES)

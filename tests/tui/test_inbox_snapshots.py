@@ -1,4 +1,4 @@
-"""SVG snapshots of the inbox and of the tag, transfer and follow-up pickers, at 100x30 and
+"""SVG snapshots of the inbox and of the tag, transfer and follow-up pickers, at 80x24, 100x30 and
 160x45 (with the preview pane), on the seeded demo data with the console's clock frozen.
 
 Update them with ``pytest tests/tui/test_inbox_snapshots.py --snapshot-update`` and look at
@@ -18,9 +18,8 @@ from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
-SIZES = [(100, 30), (160, 45)]
-#: the inbox itself also at the smallest terminal it supports (its whose-turn marks fit)
-INBOX_SIZES = [(80, 24), *SIZES]
+#: the least supported terminal, the usual one and a large one (with the preview pane)
+SIZES = [(80, 24), (100, 30), (160, 45)]
 
 
 def prepared(console: Console, *keys: str,
@@ -57,7 +56,7 @@ def prepared(console: Console, *keys: str,
     return run_before
 
 
-@pytest.mark.parametrize("size", INBOX_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_inbox(console: Console, snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(console.app(), terminal_size=size, run_before=prepared(console))
 

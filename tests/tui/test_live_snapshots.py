@@ -1,5 +1,5 @@
 """SVG snapshots of Team mode, Queues mode, a followed queue position and my presence toggles
-(``p``) at 100x30 and 160x45, on the seeded demo data with the console's clock frozen.
+(``p``) at 80x24, 100x30 and 160x45, on the seeded demo data with the console's clock frozen.
 
 Update after an intended change of the look: ``pytest tests/tui/test_live_snapshots.py
 --snapshot-update`` (then look at the pictures before committing them).
@@ -14,7 +14,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
+#: the least supported terminal, the usual one and a large one
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
+         pytest.param((160, 45), id="160x45")]
 
 Step = Callable[[Pilot[Any]], Awaitable[None]]
 

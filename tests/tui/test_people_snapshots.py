@@ -1,4 +1,4 @@
-"""How People (end users, agents) and Admin (tags, business hours) look, at 100 by 30 and
+"""How People (end users, agents) and Admin (tags, business hours) look, at 80 by 24, 100 by 30 and
 at 160 by 45, on the seeded sandbox with the console's clock frozen.
 
 Update the pictures after an intended change with ``--snapshot-update`` and look at them.
@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-SIZES = [pytest.param((100, 30), id="100x30"), pytest.param((160, 45), id="160x45")]
+#: the least supported terminal, the usual one and a large one
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
+         pytest.param((160, 45), id="160x45")]
 
 
 async def settle(pilot: Pilot[Any]) -> None:

@@ -1,5 +1,5 @@
 """SVG snapshots of the thread screen, and of the composer with its Markdown preview open, at
-100x30 and 160x45, on the seeded demo data with the console's clock frozen.
+80x24, 100x30 and 160x45, on the seeded demo data with the console's clock frozen.
 
 Update them with ``pytest tests/tui/test_thread_snapshots.py --snapshot-update`` and look at
 the pictures before committing.
@@ -16,7 +16,8 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
-SIZES = [(100, 30), (160, 45)]
+#: the least supported terminal, the usual one and a large one
+SIZES = [(80, 24), (100, 30), (160, 45)]
 
 #: An open chat, assigned, tagged, with a dozen messages and no stored files (whose URLs
 #: would carry the sandbox's port).

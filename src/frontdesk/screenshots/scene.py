@@ -15,7 +15,8 @@ __all__ = ["KEY", "NOW", "PROFILE", "REPLY", "SEED", "SIZES", "THREAD_WHERE", "W
 
 #: the frozen moment of the pictures (the sandbox tests' moment)
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
-SIZES: tuple[tuple[int, int], ...] = ((100, 30), (160, 45))
+#: the least supported terminal (80x24), the usual one and a large one
+SIZES: tuple[tuple[int, int], ...] = ((80, 24), (100, 30), (160, 45))
 SEED = 7
 KEY = "sbx_screenshots_key"
 #: the profile name in the pictures' status bar

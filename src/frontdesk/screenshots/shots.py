@@ -50,6 +50,8 @@ def shots() -> list[Shot]:
         Shot("transfer-picker", [*inbox, press("T")], "QueuePicker"),
         Shot("followup-picker", [*inbox, press("f")], "FollowupPicker"),
         Shot("help", [press("question_mark")], "HelpScreen"),
+        Shot("outbox", [press("O")], "OutboxScreen"),
+        Shot("new-conversation", [press("n")], "NewConversationScreen"),
         Shot("thread", [open_thread(THREAD_WHERE)], "ThreadScreen"),
         Shot("composer-preview",
              [open_thread(WHATSAPP_WHERE, [write_reply, press("ctrl+t")])], "ThreadScreen"),
@@ -66,4 +68,5 @@ def shots() -> list[Shot]:
         Shot("admin-business-hours",
              [press("5", "down", "down", "down", "down", "down", "enter", "plus")],
              "AdminScreen"),
+        Shot("stats", [press("6"), refresh("stats")], "StatsScreen"),
     ]

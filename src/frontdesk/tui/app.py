@@ -92,6 +92,9 @@ class FrontdeskApp(OrderedKeysApp[None]):
         "stats": lambda: _screen("stats.stats", "StatsScreen"),
     }
     DEFAULT_MODE = "inbox"
+    #: every screen is ``-narrow`` below 100 columns (down to 80, the least supported size),
+    #: where stylesheets pack things closer
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-roomy")]
     BINDINGS: ClassVar[list[Any]] = [
         # the footer shows the focused context's keys: the modes are in the help and palette
         Binding("1", "mode('inbox')", "Inbox", id="app.mode.inbox", show=False),

@@ -89,6 +89,7 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
     #: the inbox keeps polling under an open thread: it keeps the head's record current
     TOPICS = ("inbox",)
     NEEDS = {"history": "activity_log.for_conversation"}
+    FOOTER_FIRST = ("thread.reply", "thread.next_conversation", "thread.previous_conversation")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="thread.back"),
         Binding("i", "reply", "Reply", id="thread.reply"),

@@ -228,10 +228,11 @@ class QueuesScreen(ModeScreen):
     def _layout(self, width: int) -> bool:
         """Columns for ``width`` cells; True when they changed (columns rebuilt)."""
         wide = width >= WIDE
-        fixed = (8, 8, 8, 15)  # default, priority, members, waiting
+        narrow = width < 100  # "Waiting" alone heads its column: every column fits 80
+        fixed = (8, 8, 8, 10 if narrow else 15)  # default, priority, members, waiting
         channel_columns = len(AVAILABILITY_CHANNELS) if wide else 1
         padding = 2 * (4 + channel_columns) + 2
-        room = max(50, width - padding - sum(fixed))
+        room = max(30 if narrow else 50, width - padding - sum(fixed))
         if wide:
             channel = max(18, min(28, room * 2 // 9))
             name = room - channel * channel_columns
@@ -246,7 +247,7 @@ class QueuesScreen(ModeScreen):
         table = self.query_one("#queues-table", DataTable)
         table.clear(columns=True)
         labels = [("name", "Queue"), ("default", "Default"), ("priority", "Priority"),
-                  ("members", "Members"), ("waiting", "Waiting, oldest")]
+                  ("members", "Members"), ("waiting", "Waiting" if narrow else "Waiting, oldest")]
         if wide:
             labels += [(channel, channel_name(channel) or channel)
                        for channel in AVAILABILITY_CHANNELS]

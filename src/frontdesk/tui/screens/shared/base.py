@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -26,14 +27,20 @@ if TYPE_CHECKING:
 #: terminal widths below which the footer packs its keys closer (so they all fit)
 COMPACT_FOOTER_BELOW = 140
 #: terminal widths from which the footer shows the palette's key
-PALETTE_KEY_FROM = 120
+PALETTE_KEY_FROM = 100
+#: keys the footer shows first whatever the width (Back / Close / Cancel, Help, Quit): the
+#: screen's other keys take the room that is left, in their order
+KEPT_KEYS = frozenset({"escape", "question_mark", "ctrl+q"})
 
 
 class FittedFooter(Footer):
     """The footer, showing only the keys that fit whole (the others are in the help and
-    the palette) rather than cutting the last one in the middle of a word. Widths are
-    counted from the keys' text, as the footer's styles lay them out, so the choice does not
-    wait for a layout."""
+    the palette) rather than cutting the last one in the middle of a word. The way out
+    (Back, Close or Cancel), Help and Quit are always among them (``KEPT_KEYS``); the
+    screen's own keys fill what room is left, then the focused widget's (the keys stay in
+    their order on the line). Widths are counted from the
+    keys' text, as the footer's styles lay them out, so the choice does not wait for a
+    layout."""
 
     #: what the keys shown were built from (a recompose that would build the same is skipped)
     _shown: tuple[Any, ...] | None = None
@@ -81,6 +88,10 @@ class FittedFooter(Footer):
         return keys + 2 + (words + 1 if words else 0)  # " k " "Words "
 
     def _fit(self) -> None:
+        try:
+            screen = self.screen
+        except NoScreen:  # resized on its way out: no keys to choose
+            return
         room = self.app.size.width
         keys: list[FooterKey] = []
         for key in self.query_children(FooterKey):
@@ -88,11 +99,24 @@ class FittedFooter(Footer):
                 room -= self._width(key) + 1  # its border
             else:
                 keys.append(key)
-        used = 0
+        # the last key's margin may go past the edge
+        used = -1 if self.compact else 0
         for key in keys:
-            used += self._width(key)
-            # the last key's margin may go past the edge
-            key.display = used - (1 if self.compact else 0) <= room
+            if key.key in KEPT_KEYS:
+                key.display = True
+                used += self._width(key)
+        # then the screen's main actions (``FOOTER_FIRST``), its other keys, and last the
+        # focused widget's
+        rank: dict[str, int] = {}
+        first = set(getattr(screen, "FOOTER_FIRST", ()))
+        for name, (namespace, binding, *_) in screen.active_bindings.items():
+            rank[name] = 0 if binding.id in first else 1 if namespace is screen else 2
+        rest = [key for key in keys if key.key not in KEPT_KEYS]
+        for key in sorted(rest, key=lambda key: rank.get(key.key, 2)):
+            width = self._width(key)
+            key.display = used + width <= room
+            if key.display:
+                used += width
 
 
 class ModeScreen(Screen[None]):
@@ -112,6 +136,10 @@ class ModeScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """An action the member's role may not perform is not offered (nor its key)."""
         return offered(self, self.NEEDS, action)
+
+    #: ids of the bindings the footer keeps before the screen's other keys when not all fit
+    #: (after the way out, Help and Quit, which it always keeps)
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = ()
 
     def release_footer(self) -> None:
         """Let the footer build its keys now (idempotent)."""

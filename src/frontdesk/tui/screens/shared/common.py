@@ -112,11 +112,29 @@ class FittedTable(DataTable[Any]):
         padding = 2 * len(self.specs) + 2  # cell padding, and the scrollbar
         minimum = sum(c.minimum for c in self.specs)
         room = total - padding - minimum
-        if room < 0:  # a narrow terminal: every column gives up its part
-            usable = max(total - padding, 4 * len(self.specs))
-            return [max(4, c.minimum * usable // minimum) for c in self.specs]
+        if room < 0:
+            return self._narrowed(-room) or self._shrunk(total - padding, minimum)
         shares = sum(c.share for c in self.specs) or 1
         return [c.minimum + room * c.share // shares for c in self.specs]
+
+    def _narrowed(self, deficit: int) -> list[int] | None:
+        """Widths ``deficit`` cells narrower than the least, taken from the columns that
+        share the room, the largest share first, each down to half its least: a column that
+        takes no share (a date, an id) keeps its width, so its value is never cut (80
+        columns). None when that is not enough."""
+        widths = [c.minimum for c in self.specs]
+        for index in sorted(range(len(self.specs)), key=lambda i: -self.specs[i].share):
+            if not deficit or not self.specs[index].share:
+                break
+            give = min(deficit, widths[index] - max(4, widths[index] // 2))
+            widths[index] -= give
+            deficit -= give
+        return None if deficit else widths
+
+    def _shrunk(self, usable: int, minimum: int) -> list[int]:
+        """A very narrow terminal: every column gives up its part."""
+        usable = max(usable, 4 * len(self.specs))
+        return [max(4, c.minimum * usable // minimum) for c in self.specs]
 
     def fill(self, rows: Iterable[tuple[str, list[Cell]]], select: str | None = None) -> None:
         """Show ``rows`` (key, cells), highlighting ``select`` (or the row that was)."""

@@ -269,9 +269,10 @@ class TeamScreen(ModeScreen):
         room = max(60, width - 2 - 2 * 6)  # the table's border/scrollbar, cell padding
         status, load, seen = 18, 5, 9
         rest = room - status - load - seen - 2
-        name = max(14, rest * 26 // 100)
-        email = max(14, rest * 40 // 100)
-        channels = max(12, rest - name - email)
+        # at 80 columns the six columns still fit (a long name or address cut with "…")
+        name = max(12, rest * 26 // 100)
+        email = max(10, rest * 40 // 100)
+        channels = max(10, rest - name - email)
         widths = (name, email, status, load, channels, seen)
         if widths == self._widths:
             return False
