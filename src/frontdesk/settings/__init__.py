@@ -23,7 +23,7 @@ from .names import (
     SECRET_ENV,
     SETTINGS_FILE,
 )
-from .schema import PollSettings, Profile, RateSettings, Settings, UISettings
+from .schema import ComposeSettings, PollSettings, Profile, RateSettings, Settings, UISettings
 from .secret_store import SecretStore
 from .settings_file import load_settings, save_settings
 from .toml_text import dumps_toml, merge_toml
@@ -37,6 +37,7 @@ __all__ = [
     "SANDBOX_KEYS_ENV",
     "SECRET_ENV",
     "SETTINGS_FILE",
+    "ComposeSettings",
     "ConfigError",
     "KeyFileError",
     "KeyNotFound",

@@ -22,6 +22,7 @@ from .checks import (
     check_positive_finite,
     check_profile_name,
     check_text,
+    check_undo_seconds,
 )
 
 _S = TypeVar("_S", bound="_Section")
@@ -237,6 +238,18 @@ class UISettings(_Section):
     }
 
 
+class ComposeSettings(_Section):
+    """Writing and sending replies and notes."""
+
+    undo_seconds: float = 5.0
+    """Seconds a reply or note waits in the outbox before it leaves, so that ``ctrl+z`` can
+    take it back (0: sent at once, no undo)."""
+
+    _CHECKS: ClassVar[Mapping[str, Check]] = {
+        "undo_seconds": check_undo_seconds,
+    }
+
+
 def _profiles(value: object) -> dict[str, Profile]:
     """Profiles by name; ``[profiles.work]`` may omit ``name = "work"``: the table key is the
     name."""
@@ -294,6 +307,8 @@ class Settings(_Section):
     """Remapped key bindings: binding id to key, e.g. ``"inbox.claim" = "c"``."""
     ui: UISettings = field(default_factory=UISettings)
     """Appearance."""
+    compose: ComposeSettings = field(default_factory=ComposeSettings)
+    """Writing and sending."""
 
     _CHECKS: ClassVar[Mapping[str, Check]] = {
         "default_profile": check_optional(check_text),
@@ -302,6 +317,7 @@ class Settings(_Section):
         "rate": _section(RateSettings),
         "keys": _keys,
         "ui": _section(UISettings),
+        "compose": _section(ComposeSettings),
     }
 
     def _check_whole(self) -> None:
