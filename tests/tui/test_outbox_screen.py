@@ -127,5 +127,5 @@ def test_a_note_in_the_outbox_is_marked_as_a_note() -> None:
                       "pending", 0, None, 0.0, 0.0)
     reply = OutboxItem(2, 7, "x-2", reply_payload("hello", agent_id="a"), "failed", 1,
                        "Refused", 0.0, 0.0)
-    assert item_cells(note, 40)[-1].plain == "◆ note check billing"
-    assert item_cells(reply, 40)[-1].plain == "Refused · hello"
+    assert item_cells(note, 40, 0.0)[-1].plain == "◆ note check billing"
+    assert item_cells(reply, 40, 0.0)[-1].plain == "Refused · hello"

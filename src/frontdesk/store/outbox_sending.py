@@ -10,7 +10,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from frontdesk.api.errors import ApiError
@@ -46,6 +46,8 @@ class OutboxSending:
         def _claim_next(self) -> OutboxItem | None: ...
         def _changed(self) -> None: ...
         def next_release(self) -> float | None: ...
+        def release(self, item_ids: Iterable[int] | None = None) -> int: ...
+        def item(self, item_id: int) -> OutboxItem | None: ...
 
     async def flush(self) -> int:
         """Send every pending item whose hold is over, oldest first; returns how many the
@@ -67,6 +69,15 @@ class OutboxSending:
                     confirmed += 1
                 elif outcome == "retry":
                     return confirmed
+
+    async def send_now(self, item_ids: Iterable[int]) -> list[OutboxItem]:
+        """End these items' hold and send them now, with whatever else is due (quitting:
+        "send now"); returns those still in the outbox after it (the service unreachable or
+        refusing them: kept, and sent when the outbox runs again)."""
+        ids = list(item_ids)
+        self.release(ids)
+        await self.flush()
+        return [item for item in map(self.item, ids) if item is not None]
 
     async def _attempt(self, item: OutboxItem) -> Literal["sent", "retry", "failed"]:
         """Send one claimed item and record the outcome."""

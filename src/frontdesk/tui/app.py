@@ -335,11 +335,12 @@ class FrontdeskApp(OrderedKeysApp[None]):
         self.action_outbox()
 
     def action_quit_safely(self) -> None:
-        """Quit; asks first when replies are still waiting in the outbox, or when a draft
-        could not be saved (it would be lost)."""
+        """Quit; asks first when replies are still waiting in the outbox (held for undo:
+        send now, undo or wait), or when a draft could not be saved (it would be lost)."""
         session = self.session
         waiting = len(session.outbox.items()) if session is not None else 0
         unsaved = len(session.local.unsaved_drafts) if session is not None else 0
+        held = session.outbox.held() if session is not None and waiting else []
         if not waiting and not unsaved:
             self.exit()
             return
@@ -356,6 +357,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
             self.push_screen(ConfirmScreen(
                 f"{unsaved} draft{' was' if unsaved == 1 else 's were'} not saved ({problem}).",
                 "Quit anyway? What you typed since the last save is lost."), answer)
+            return
+        if held and session is not None:
+            from .screens.shared.quit_question import QuitQuestion
+
+            self.push_screen(QuitQuestion(session, held, waiting - len(held)))
             return
         self.push_screen(ConfirmScreen(
             f"{waiting} repl{'y is' if waiting == 1 else 'ies are'} still waiting to be sent.",

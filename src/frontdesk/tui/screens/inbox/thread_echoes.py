@@ -18,16 +18,17 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from ....api.models import Message
-from ....store.outbox import OutboxBusy, OutboxItem, TooLate, UndoTooLate, hold_left, is_note
+from ....store.outbox import OutboxBusy, OutboxItem, UndoTooLate, hold_left, is_note
 from ....store.threads import ThreadState
 from ....text import one_line
 from ...thread_notes import note_echo
 from ...widgets.thread_view import ThreadView
 from ...worker_failures import failure_said
 from ..shared.confirm import ConfirmScreen
+from .outbox import too_late
 from .thread_parts import ThreadParts
 
-__all__ = ["ECHO_PREFIX", "ThreadEchoes", "echo_message", "pending_status", "too_late"]
+__all__ = ["ECHO_PREFIX", "ThreadEchoes", "echo_message", "pending_status"]
 
 #: Ids of local echoes (messages still in the outbox) start with this.
 ECHO_PREFIX: Final = "outbox-"
@@ -59,20 +60,6 @@ def pending_status(item: OutboxItem, now: float) -> tuple[str, bool]:
     if item.state == "pending" and item.last_error:
         return f"not sent yet ({one_line(item.last_error, 80)}) — retrying", False
     return "sending…", False
-
-
-def too_late(why: TooLate, note: bool) -> str:
-    """What ``ctrl+z`` says when an item can no longer be taken back."""
-    what = "note" if note else "reply"
-    if why == "sent":
-        return (f"Too late to undo: the {what} was already "
-                f"{'added' if note else 'sent'}.")
-    if why == "sending":
-        return f"Too late to undo: the {what} is being sent right now."
-    if why == "tried":
-        return (f"Too late to undo: sending the {what} was tried already (it may have "
-                "arrived); O opens the outbox.")
-    return f"Nothing to undo: the {what} is no longer in the outbox."
 
 
 def echo_message(item: OutboxItem, author_id: str, channel: str) -> Message:
