@@ -362,16 +362,28 @@ class Outbox(OutboxSending):
         """
         with self._local.transaction():
             item = self.item(item_id)
-            if item is None:
-                raise UndoTooLate(item_id, "sent" if item_id in self._confirmed else "gone")
-            if item.state == "sending":
-                raise UndoTooLate(item_id, "sending")
-            if item.attempts or item.state != "pending":
-                raise UndoTooLate(item_id, "tried")
+            why = self._too_late(item_id, item)
+            if why is not None or item is None:
+                raise UndoTooLate(item_id, why or "gone")
             self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
             draft = self._put_back(item)
         self._changed()
         return draft
+
+    def too_late(self, item_id: int) -> TooLate | None:
+        """Why :meth:`undo` would refuse this item now, or None when it would take it back.
+        (The outbox's sender runs on the same thread: a caller that asks, then undoes, without
+        awaiting in between, gets what it was told.)"""
+        return self._too_late(item_id, self.item(item_id))
+
+    def _too_late(self, item_id: int, item: OutboxItem | None) -> TooLate | None:
+        if item is None:
+            return "sent" if item_id in self._confirmed else "gone"
+        if item.state == "sending":
+            return "sending"
+        if item.attempts or item.state != "pending":
+            return "tried"
+        return None
 
     def discard(self, item_id: int) -> dict[str, Any] | None:
         """Drop an item and return its payload (so the UI can put it back in the composer).

@@ -46,7 +46,7 @@ class ThreadComposing(ThreadParts):
     class Queued(Regarding[Composer.SendRequested, OutboxItem]):
         """The store answered the composer's reply or note (``about``: its request)."""
 
-    @work(group="composer-send", exit_on_error=False, description="queue the reply")
+    @work(group=compose_link.SENDING_GROUP, exit_on_error=False, description="queue the reply")
     async def _send(self, event: Composer.SendRequested) -> None:
         conversation = self._conversation()
         try:

@@ -4,13 +4,15 @@ The agent pressed ``ctrl+s`` moments ago: what they most likely want is the repl
 ``s`` (and ``enter``) sends the held ones now and quits once the outbox is done with them
 (at most :data:`SEND_WAIT` seconds: a service that cannot be reached keeps them in the outbox,
 sent the next time frontdesk starts). ``u`` undoes them — each back in its conversation's
-draft — and quits; one that has left meanwhile is said, and the console stays. ``w`` or
-``esc`` waits: back to the console, the countdown going on. Nothing is lost silently.
+draft — and quits; when one has left meanwhile, nothing is undone: that is said, and the
+console stays. ``w`` or ``esc`` waits: back to the console, the countdown going on. Nothing
+is lost silently.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from textual import work
@@ -73,7 +75,8 @@ class QuitQuestion(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         words = held_words(self._held)
-        waiting = "is" if len(self._held) == 1 else "are"
+        one = len(self._held) == 1
+        waiting, it, its = ("is", "it", "its") if one else ("are", "them", "their")
         with Vertical():
             yield Label(safe(f"{words} {waiting} waiting to be sent (undo time)."),
                         id="quit-question")
@@ -81,8 +84,9 @@ class QuitQuestion(ModalScreen[None]):
                 yield Label(safe(
                     f"{self._others} other{'' if self._others == 1 else 's'} in the outbox "
                     "will be kept and sent the next time frontdesk starts."), id="quit-others")
-            yield Label("s / enter: send now and quit    u: undo (back to the draft) and quit"
-                        "    w / esc: wait", classes="hint", id="quit-hint")
+            yield Label(f"s / enter  send {it} now, then quit\n"
+                        f"u          undo: back to {its} draft{'' if one else 's'}, then quit\n"
+                        "w / esc    wait (the console stays)", classes="hint", id="quit-hint")
 
     def action_wait(self) -> None:
         """Back to the console; the countdown goes on."""
@@ -117,20 +121,20 @@ class QuitQuestion(ModalScreen[None]):
             self.app.exit()
 
     def action_undo(self) -> None:
-        """Undo the held ones (each back in its draft) and quit; one that left meanwhile is
-        said, and the console stays."""
+        """Undo the held ones (each back in its draft) and quit. When one has left meanwhile
+        nothing is undone: that is said, and the console stays (the others still held)."""
         if self._busy:
             return
-        late: list[OutboxItem] = []
-        for item in self._held:
-            try:
-                self._session.outbox.undo(item.id)
-            except UndoTooLate as error:
-                if error.why != "gone":  # gone: undone or discarded already
-                    late.append(item)
-        if not late:
-            self.app.exit()
+        outbox = self._session.outbox
+        # gone: undone or discarded already; asked and undone with no await between, so
+        # the sender cannot take one in the meantime
+        late = [item for item in self._held if outbox.too_late(item.id) not in (None, "gone")]
+        if late:
+            self.notify(f"Too late to undo {held_words(late)}: already on its way or sent. "
+                        "Nothing was undone.", severity="warning", markup=False)
+            self.dismiss(None)
             return
-        self.notify(f"Too late to undo {held_words(late)}: already on its way or sent. "
-                    "Nothing else was sent.", severity="warning", markup=False)
-        self.dismiss(None)
+        for item in self._held:
+            with contextlib.suppress(UndoTooLate):  # gone meanwhile: nothing to take back
+                outbox.undo(item.id)
+        self.app.exit()
