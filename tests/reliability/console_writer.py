@@ -55,7 +55,7 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
     from frontdesk.api.client import ApiClient
     from frontdesk.api.pacing import Pacer
     from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
-    from frontdesk.settings import Settings
+    from frontdesk.settings import ComposeSettings, Settings
     from frontdesk.store.local import LocalStore
     from frontdesk.store.outbox import OutboxItem
     from frontdesk.store.session import Session
@@ -64,7 +64,8 @@ async def run(mode: str, db: Path, base_url: str, key: str, cid: int) -> None:
     from frontdesk.tui.widgets.composer import Composer
 
     session = Session(client=ApiClient(base_url, key, pacer=Pacer(enabled=False)),
-                      local=LocalStore(db), settings=Settings(), profile="writer",
+                      local=LocalStore(db), profile="writer",
+                      settings=Settings(compose=ComposeSettings(undo_seconds=0)),
                       identity=DEMO_AGENT_EMAIL)
 
     class WriterApp(App[None]):

@@ -11,7 +11,7 @@ from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.settings import Settings
+from frontdesk.settings import ComposeSettings, Settings
 from frontdesk.store.compose import Outgoing
 from frontdesk.store.errors import Refusal, Refused
 from frontdesk.store.local import LocalStore
@@ -25,7 +25,8 @@ async def test_a_note_is_written_once_never_as_a_message(sandbox: SandboxServer,
                             "ORDER BY id LIMIT 1")[0]["id"])
     client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
     session = Session(client=client, local=LocalStore(tmp_path / "console.db"),
-                      settings=Settings(), profile="notes", identity=DEMO_AGENT_EMAIL)
+                      settings=Settings(compose=ComposeSettings(undo_seconds=0)),
+                      profile="notes", identity=DEMO_AGENT_EMAIL)
     try:
         compose = session.compose
         # no agent known yet to write it in the name of: refused as such, nothing queued

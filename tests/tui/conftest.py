@@ -43,7 +43,7 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.settings import Settings
+from frontdesk.settings import ComposeSettings, Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
@@ -78,7 +78,9 @@ class Console:
     """Builds sessions and apps against one sandbox."""
 
     sandbox: SandboxServer
-    settings: Settings = field(default_factory=Settings)
+    #: a reply leaves at once (no hold for undo) unless a test is about undo send
+    settings: Settings = field(
+        default_factory=lambda: Settings(compose=ComposeSettings(undo_seconds=0)))
     sessions: list[Session] = field(default_factory=list)
     timers: dict[int, PollTimers] = field(default_factory=dict)
     #: the seeded organisation's filled local store (None: every session starts empty)

@@ -129,8 +129,8 @@ def test_a_note_in_the_outbox_is_marked_as_a_note() -> None:
                       "pending", 0, None, 0.0, 0.0)
     reply = OutboxItem(2, 7, "x-2", reply_payload("hello", agent_id="a"), "failed", 1,
                        "Refused", 0.0, 0.0)
-    assert item_cells(note, 40)[-1].plain == "◆ note check billing"
-    assert item_cells(reply, 40)[-1].plain == "Refused · hello"
+    assert item_cells(note, 40, 0.0)[-1].plain == "◆ note check billing"
+    assert item_cells(reply, 40, 0.0)[-1].plain == "Refused · hello"
     # its first minute in seconds (seven tries in it do not read as "now"), then as ages
     assert waited(clock.now() - timedelta(seconds=42)) in ("42 s", "43 s")
     assert waited(clock.now() - timedelta(minutes=5)) == "5 min"

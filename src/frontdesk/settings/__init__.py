@@ -23,7 +23,15 @@ from .names import (
     SECRET_ENV,
     SETTINGS_FILE,
 )
-from .schema import AlertSettings, PollSettings, Profile, RateSettings, Settings, UISettings
+from .schema import (
+    AlertSettings,
+    ComposeSettings,
+    PollSettings,
+    Profile,
+    RateSettings,
+    Settings,
+    UISettings,
+)
 from .secret_store import SecretStore
 from .settings_file import load_settings, save_settings
 from .toml_text import dumps_toml, merge_toml
@@ -38,6 +46,7 @@ __all__ = [
     "SECRET_ENV",
     "SETTINGS_FILE",
     "AlertSettings",
+    "ComposeSettings",
     "ConfigError",
     "KeyFileError",
     "KeyNotFound",

@@ -123,6 +123,18 @@ def check_positive_finite(value: object) -> float:
     return number
 
 
+#: The longest hold before a reply leaves (a minute: longer is a scheduled send, not an undo).
+MAX_UNDO_SECONDS = 60.0
+
+
+def check_undo_seconds(value: object) -> float:
+    """Seconds to hold a reply for undo: 0 (off) up to :data:`MAX_UNDO_SECONDS`."""
+    number = check_number(value)
+    if not math.isfinite(number) or not 0 <= number <= MAX_UNDO_SECONDS:
+        raise ValueError(f"Input should be a number of seconds from 0 to {MAX_UNDO_SECONDS:g}")
+    return number
+
+
 def check_at_least_one(value: object) -> int:
     """A whole number of at least 1; ``4.0`` and ``"4"`` count as 4, ``4.5`` does not."""
     number: int

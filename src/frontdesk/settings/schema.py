@@ -24,6 +24,7 @@ from .checks import (
     check_positive_finite,
     check_profile_name,
     check_text,
+    check_undo_seconds,
 )
 
 _S = TypeVar("_S", bound="_Section")
@@ -274,6 +275,18 @@ class AlertSettings(_Section):
         return bool(getattr(self, kind, False))
 
 
+class ComposeSettings(_Section):
+    """Writing and sending replies and notes."""
+
+    undo_seconds: float = 5.0
+    """Seconds a reply or note waits in the outbox before it leaves, so that ``ctrl+z`` can
+    take it back (0: sent at once, no undo)."""
+
+    _CHECKS: ClassVar[Mapping[str, Check]] = {
+        "undo_seconds": check_undo_seconds,
+    }
+
+
 def _profiles(value: object) -> dict[str, Profile]:
     """Profiles by name; ``[profiles.work]`` may omit ``name = "work"``: the table key is the
     name."""
@@ -333,6 +346,8 @@ class Settings(_Section):
     """Appearance."""
     alerts: AlertSettings = field(default_factory=AlertSettings)
     """Alerts when work arrives."""
+    compose: ComposeSettings = field(default_factory=ComposeSettings)
+    """Writing and sending."""
 
     _CHECKS: ClassVar[Mapping[str, Check]] = {
         "default_profile": check_optional(check_text),
@@ -342,6 +357,7 @@ class Settings(_Section):
         "keys": _keys,
         "ui": _section(UISettings),
         "alerts": _section(AlertSettings),
+        "compose": _section(ComposeSettings),
     }
 
     def _check_whole(self) -> None:

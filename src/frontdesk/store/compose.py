@@ -11,7 +11,8 @@ screen hands that here. What this does, and why here:
   picks it once.
 * **Sending** checks what the service would refuse, reads local files into ``data:`` URLs
   off the UI thread (a file can be megabytes), and enqueues the reply or the note in the
-  outbox, which keeps it on disk until the service confirms it and never sends it twice.
+  outbox, which keeps it on disk until the service confirms it and never sends it twice. It
+  is held there ``compose.undo_seconds`` first (undo send: :meth:`.outbox.Outbox.undo`).
 * **Delivering a note** (the outbox's send, for a note): notes carry no ``externalId``, so
   a note is dated by the console when it is written and, when an earlier attempt may have
   reached the service, the conversation's notes are read first and a note of the same
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -73,14 +75,19 @@ def note_problem(text: str, attachments: tuple[dict[str, str], ...] | list[dict[
 
 
 class Compose:
-    """The store side of the composer, for one session."""
+    """The store side of the composer, for one session.
 
-    def __init__(self, hub: Hub, local: LocalStore, outbox: Outbox, threads: ThreadStore
-                 ) -> None:
+    ``hold`` gives the seconds a reply or note waits in the outbox for undo (read at each
+    send: the setting may change while the console runs).
+    """
+
+    def __init__(self, hub: Hub, local: LocalStore, outbox: Outbox, threads: ThreadStore, *,
+                 hold: Callable[[], float] = lambda: 0.0) -> None:
         self._hub = hub
         self._local = local
         self._outbox = outbox
         self._threads = threads
+        self._hold = hold
 
     # ------------------------------------------------------------------ drafts
 
@@ -124,9 +131,10 @@ class Compose:
     async def send(self, outgoing: Outgoing, conversation: Conversation | None
                    ) -> OutboxItem:
         """Check ``outgoing`` and put it in the outbox (deleting the draft in the same
-        transaction); the item queued. Raises :class:`Refused` when it was not queued
-        (nothing is lost then): ``Refusal.NOT_SIGNED_IN`` while no agent is signed in to
-        write it in the name of, a rule's refusal for what the service would refuse."""
+        transaction), held for undo as long as the settings say; the item queued. Raises
+        :class:`Refused` when it was not queued (nothing is lost then):
+        ``Refusal.NOT_SIGNED_IN`` while no agent is signed in to write it in the name of, a
+        rule's refusal for what the service would refuse."""
         if not self._hub.me_id:
             raise Refused("Not signed in yet: it is kept, try again in a moment.",
                           kind=Refusal.NOT_SIGNED_IN)
@@ -149,9 +157,10 @@ class Compose:
             if problem is not None:
                 raise Refused(problem)
             payload = reply_payload(outgoing.text, agent_id=self._hub.me_id,
-                                    content_type=outgoing.content_type, attachments=files)
+                                    content_type=outgoing.content_type, attachments=files,
+                                    composed=[dict(entry) for entry in outgoing.attachments])
         try:
-            item = self._outbox.enqueue(outgoing.conversation_id, payload)
+            item = self._outbox.enqueue(outgoing.conversation_id, payload, hold=self._hold())
         except ValueError as error:
             raise Refused(f"It cannot be sent: {error}.") from error
         except LOCAL_FAILURES as error:  # the local store could not keep it: the text stays

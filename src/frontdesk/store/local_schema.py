@@ -84,9 +84,16 @@ CREATE TABLE read_marks (
 )
 """
 
+# Undo send: when a held reply or note may leave (seconds since the epoch, so a hold
+# survives a restart); NULL for one that may leave at once (every item kept before).
+_V5 = """
+ALTER TABLE outbox ADD COLUMN send_at REAL
+"""
+
 #: Migration steps: ``MIGRATIONS[n]`` takes a database from version ``n`` to ``n + 1``.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_script(_V1), _script(_V2),
-                                                          _script(_V3), _script(_V4)]
+                                                          _script(_V3), _script(_V4),
+                                                          _script(_V5)]
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,6 +19,15 @@ works. A refusal that retrying cannot fix (400, 403, 404, 409, other 4xx) makes 
 kept with the service's message so the user can edit it (:meth:`Outbox.restore_to_draft`),
 retry it (:meth:`Outbox.retry`) or drop it (:meth:`Outbox.discard`).
 
+Undo send: an item may be *held* (``send_at``, seconds since the epoch, stored with it) for a
+few seconds before it may leave (``compose.undo_seconds``). While it is held, and only then —
+``pending``, never attempted — :meth:`Outbox.undo` takes it out and back into its draft, in
+the same transaction that deletes it, so it can never leave. The sender claims an item only
+once its hold is over, in a transaction of its own; both run on the loop's thread, so undo
+and the send are one before the other, never both: undo wins (nothing was sent) or raises
+:class:`UndoTooLate` (being sent, sent, or tried already), and nothing else changes. A hold
+is on disk: after a restart the item keeps what is left of it, and leaves once it is over.
+
 Order: items are sent oldest first, one at a time, so each conversation's replies arrive in the
 order they were written; a conversation's later reply never overtakes an earlier one that is
 still waiting to be retried. A ``failed`` item does not hold back the replies after it.
@@ -35,7 +44,8 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Literal, NamedTuple, cast
 
 from frontdesk.api.retry import RetryPolicy
@@ -44,7 +54,7 @@ from frontdesk.api.wire_time import parse_wire_time
 from .draft_modes import set_draft_mode
 from .local import Draft, LocalStore
 from .local_failures import LOCAL_FAILURES
-from .outbox_payloads import CONTENT_TYPES, note_payload, reply_payload
+from .outbox_payloads import CONTENT_TYPES, composed_attachments, note_payload, reply_payload
 from .outbox_sending import OutboxSending
 
 __all__ = [
@@ -53,6 +63,9 @@ __all__ = [
     "OutboxBusy",
     "OutboxItem",
     "OutboxState",
+    "TooLate",
+    "UndoTooLate",
+    "hold_left",
     "is_note",
 ]
 
@@ -64,11 +77,27 @@ OutboxState = Literal["pending", "sending", "sent", "failed"]
 DEFAULT_OUTBOX_POLICY = RetryPolicy(base_delay=1.0, max_delay=30.0)
 
 _COLUMNS = ("id, conversation_id, external_id, payload, state, attempts, last_error, "
-            "created_at, updated_at")
+            "created_at, updated_at, send_at")
+#: How many confirmed items the outbox remembers, to tell "already sent" from "gone".
+_CONFIRMED_KEPT = 200
+
+#: Why an item could not be undone: ``sent`` (the service confirmed it), ``sending`` (an
+#: attempt is in flight), ``tried`` (an attempt was made: it may have arrived), ``gone``
+#: (no longer in the outbox: taken back or discarded elsewhere).
+TooLate = Literal["sent", "sending", "tried", "gone"]
 
 
 class OutboxBusy(Exception):
     """The item is being sent right now; it cannot be discarded or edited until that ends."""
+
+
+class UndoTooLate(Exception):
+    """An item can no longer be undone; ``why`` says what became of it (:data:`TooLate`)."""
+
+    def __init__(self, item_id: int, why: TooLate) -> None:
+        super().__init__(f"item {item_id} cannot be undone: {why}")
+        self.item_id = item_id
+        self.why: TooLate = why
 
 
 class OutboxItem(NamedTuple):
@@ -79,7 +108,8 @@ class OutboxItem(NamedTuple):
     ``external_id`` is the idempotency key sent with every attempt. ``state`` is ``"pending"``
     (waiting for an attempt), ``"sending"`` (an attempt in flight) or ``"failed"`` (refused;
     ``last_error`` says why); confirmed items are deleted, so ``"sent"`` is never stored.
-    ``attempts`` counts the requests made; times are seconds since the epoch.
+    ``attempts`` counts the requests made; times are seconds since the epoch. ``send_at`` is
+    when a held item may leave (None: at once).
     """
 
     id: int
@@ -91,6 +121,15 @@ class OutboxItem(NamedTuple):
     last_error: str | None
     created_at: float
     updated_at: float
+    send_at: float | None = None
+
+
+def hold_left(item: OutboxItem, now: float) -> float:
+    """Seconds ``item`` is still held for undo at ``now`` (epoch seconds); 0 once it may
+    leave, or once it was tried (then it is no longer the sender's alone to take back)."""
+    if item.send_at is None or item.state != "pending" or item.attempts:
+        return 0.0
+    return max(0.0, item.send_at - now)
 
 
 def is_note(payload: dict[str, Any]) -> bool:
@@ -136,14 +175,18 @@ def _check_payload(payload: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("agent_id is required")
     if not text and not attachments:
         raise ValueError("a reply needs text or an attachment")
+    composed = payload.get("composed")
     return reply_payload(text, agent_id=agent_id, content_type=content_type,
                          attachments=[{str(k): str(v) for k, v in entry.items()}
-                                      for entry in attachments])
+                                      for entry in attachments],
+                         composed=composed_attachments(payload)
+                         if isinstance(composed, list) else None)
 
 
 def _item(row: tuple[Any, ...]) -> OutboxItem:
     """An item from its row (columns in the order of ``_COLUMNS``)."""
-    item_id, conversation_id, external_id, payload, state, attempts, error, created, updated = row
+    (item_id, conversation_id, external_id, payload, state, attempts, error, created, updated,
+     send_at) = row
     try:
         decoded = json.loads(payload)
     except ValueError:
@@ -154,6 +197,7 @@ def _item(row: tuple[Any, ...]) -> OutboxItem:
         state=cast(OutboxState, state), attempts=int(attempts),
         last_error=None if error is None else str(error),
         created_at=float(created), updated_at=float(updated),
+        send_at=None if send_at is None else float(send_at),
     )
 
 
@@ -164,8 +208,9 @@ class Outbox(OutboxSending):
     item.external_id)``) and raises the API's typed errors; its return value is ignored.
     ``retry`` is the backoff policy between failed attempts (only its delays are used: the
     outbox never gives up on a reply). ``clock`` (monotonic seconds) and ``sleep`` drive the
-    backoff timer and can be replaced in tests. ``on_change`` is called, synchronously, after
-    every change of the items, so the UI can update its outbox count.
+    backoff timer and can be replaced in tests; ``wall`` (seconds since the epoch) is the clock
+    of holds, kept on disk. ``on_change`` is called, synchronously, after every change of the
+    items, so the UI can update its outbox count.
 
     Items left ``sending`` by a process that died mid-request become ``pending`` again here:
     resending them is safe because the same ``external_id`` goes with them.
@@ -180,6 +225,7 @@ class Outbox(OutboxSending):
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
         on_change: Callable[[], None] | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self._local = local
         self._send = send
@@ -187,6 +233,8 @@ class Outbox(OutboxSending):
         self._clock = clock
         self._sleep = sleep
         self._on_change = on_change
+        self._wall = wall
+        self._confirmed: deque[int] = deque(maxlen=_CONFIRMED_KEPT)
         self._wake = asyncio.Event()
         self._flushing = asyncio.Lock()
         self._retry_at: float | None = None
@@ -226,6 +274,22 @@ class Outbox(OutboxSending):
         rows = self._local.execute("SELECT count(*) FROM outbox WHERE state = 'failed'")
         return int(rows[0][0])
 
+    def held(self) -> list[OutboxItem]:
+        """The items still held for undo (none was tried yet), oldest first."""
+        now = self._wall()
+        return [item for item in self.items() if hold_left(item, now) > 0]
+
+    def now(self) -> float:
+        """The hold's clock (seconds since the epoch): what :func:`hold_left` is read at."""
+        return self._wall()
+
+    def next_release(self) -> float | None:
+        """Seconds until the next held item may leave, or None when none is held."""
+        rows = self._local.execute(
+            "SELECT min(send_at) FROM outbox WHERE state = 'pending' AND send_at IS NOT NULL")
+        first = rows[0][0] if rows else None
+        return None if first is None else max(0.0, float(first) - self._wall())
+
     def retry_in(self) -> float | None:
         """Seconds until the run loop tries again after a failure, or None when not waiting."""
         if self._retry_at is None:
@@ -234,31 +298,36 @@ class Outbox(OutboxSending):
 
     # ------------------------------------------------------------------ changing
 
-    def enqueue(self, conversation_id: int, payload: dict[str, Any]) -> OutboxItem:
+    def enqueue(self, conversation_id: int, payload: dict[str, Any], *,
+                hold: float = 0.0) -> OutboxItem:
         """Store a reply durably (and delete the conversation's draft, atomically), then wake
-        the :meth:`run` loop to send it. ``ValueError`` when the payload could never be sent.
+        the :meth:`run` loop to send it — after ``hold`` seconds, during which :meth:`undo`
+        can take it back. ``ValueError`` when the payload could never be sent.
         """
         clean = _check_payload(payload)
         now = time.time()
+        send_at = self._wall() + hold if hold > 0 else None
         external_id = uuid.uuid4().hex
         with self._local.transaction() as conn:
             cursor = conn.execute(
                 "INSERT INTO outbox (conversation_id, external_id, payload, state, attempts, "
-                "created_at, updated_at) VALUES (?, ?, ?, 'pending', 0, ?, ?)",
+                "created_at, updated_at, send_at) VALUES (?, ?, ?, 'pending', 0, ?, ?, ?)",
                 (conversation_id, external_id,
-                 json.dumps(clean, separators=(",", ":"), ensure_ascii=False), now, now),
+                 json.dumps(clean, separators=(",", ":"), ensure_ascii=False), now, now,
+                 send_at),
             )
             self._local.delete_draft(conversation_id)
         item = OutboxItem(int(cursor.lastrowid or 0), conversation_id, external_id, clean,
-                          "pending", 0, None, now, now)
+                          "pending", 0, None, now, now, send_at)
         self._changed()
         self._wake.set()
         return item
 
     def retry(self, item_id: int) -> OutboxItem | None:
-        """Send a failed (or backing-off) item again now; None when the item is gone."""
+        """Send a failed (or backing-off, or held) item again now; None when the item is
+        gone."""
         self._local.execute(
-            "UPDATE outbox SET state = 'pending', updated_at = ? "
+            "UPDATE outbox SET state = 'pending', send_at = NULL, updated_at = ? "
             "WHERE id = ? AND state IN ('pending', 'failed')", (time.time(), item_id))
         item = self.item(item_id)
         if item is not None:
@@ -266,6 +335,55 @@ class Outbox(OutboxSending):
             self._changed()
             self._wake.set()
         return item
+
+    def release(self, item_ids: Iterable[int] | None = None) -> int:
+        """End the hold of these items (all held ones when None): they leave now. Returns
+        how many were held."""
+        ids = None if item_ids is None else list(item_ids)
+        if ids == []:
+            return 0
+        where = "" if ids is None else f" AND id IN ({', '.join('?' * len(ids))})"
+        with self._local.transaction() as conn:
+            cursor = conn.execute(
+                "UPDATE outbox SET send_at = NULL WHERE state = 'pending' "
+                f"AND send_at IS NOT NULL{where}", tuple(ids or ()))
+        released = max(0, cursor.rowcount)
+        if released:
+            self._changed()
+            self._wake.set()
+        return released
+
+    def undo(self, item_id: int) -> Draft | None:
+        """Take a held item back out of the outbox into its conversation's draft, in one
+        transaction: it can never leave. The draft as :meth:`restore_to_draft` makes it.
+
+        Raises :class:`UndoTooLate` when the item is no longer only ours to take back: being
+        sent, sent, tried already (an attempt may have reached the service), or gone.
+        """
+        with self._local.transaction():
+            item = self.item(item_id)
+            why = self._too_late(item_id, item)
+            if why is not None or item is None:
+                raise UndoTooLate(item_id, why or "gone")
+            self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
+            draft = self._put_back(item)
+        self._changed()
+        return draft
+
+    def too_late(self, item_id: int) -> TooLate | None:
+        """Why :meth:`undo` would refuse this item now, or None when it would take it back.
+        (The outbox's sender runs on the same thread: a caller that asks, then undoes, without
+        awaiting in between, gets what it was told.)"""
+        return self._too_late(item_id, self.item(item_id))
+
+    def _too_late(self, item_id: int, item: OutboxItem | None) -> TooLate | None:
+        if item is None:
+            return "sent" if item_id in self._confirmed else "gone"
+        if item.state == "sending":
+            return "sending"
+        if item.attempts or item.state != "pending":
+            return "tried"
+        return None
 
     def discard(self, item_id: int) -> dict[str, Any] | None:
         """Drop an item and return its payload (so the UI can put it back in the composer).
@@ -291,20 +409,26 @@ class Outbox(OutboxSending):
             item = self._take(item_id)
             if item is None:
                 return None
-            text = str(item.payload.get("content") or "")
-            attachments = list(item.payload.get("attachments") or [])
-            current = self._local.draft(item.conversation_id)
-            if current is not None:
-                text = f"{text}\n\n{current.text}" if text and current.text else \
-                    text or current.text
-                attachments += current.attachments
-            self._local.save_draft(item.conversation_id, text, attachments)
-            draft = self._local.draft(item.conversation_id)
+            draft = self._put_back(item)
+        self._changed()
+        return draft
+
+    def _put_back(self, item: OutboxItem) -> Draft | None:
+        """Write ``item`` as its conversation's draft, as it was written (the composer's
+        attachments, a note as a note), before a draft begun since (inside the caller's
+        transaction, the item already deleted)."""
+        text = str(item.payload.get("content") or "")
+        attachments = composed_attachments(item.payload)
+        current = self._local.draft(item.conversation_id)
+        if current is not None:
+            text = f"{text}\n\n{current.text}" if text and current.text else \
+                text or current.text
+            attachments += current.attachments
+        self._local.save_draft(item.conversation_id, text, attachments)
         if is_note(item.payload):  # it comes back as a note, never as a reply
             with contextlib.suppress(*LOCAL_FAILURES):  # the text is back; only its mode is not
                 set_draft_mode(self._local, item.conversation_id, "note")
-        self._changed()
-        return draft
+        return self._local.draft(item.conversation_id)
 
     def _take(self, item_id: int) -> OutboxItem | None:
         """Delete an item that is not in flight (inside the caller's transaction)."""
@@ -321,14 +445,16 @@ class Outbox(OutboxSending):
     def _claim_next(self) -> OutboxItem | None:
         """Mark the next item due ``sending`` (counting the attempt) and return it.
 
-        The next item is the oldest pending one that is its conversation's oldest unsent,
-        unfailed item, so replies go out in order.
+        The next item is the oldest pending one whose hold is over and that is its
+        conversation's oldest unsent, unfailed item, so replies go out in order.
         """
         with self._local.transaction() as conn:
             row = conn.execute(
-                f"SELECT {_COLUMNS} FROM outbox AS o WHERE state = 'pending' AND NOT EXISTS ("
+                f"SELECT {_COLUMNS} FROM outbox AS o WHERE state = 'pending' "
+                "AND (send_at IS NULL OR send_at <= ?) AND NOT EXISTS ("
                 "SELECT 1 FROM outbox AS e WHERE e.conversation_id = o.conversation_id "
-                "AND e.id < o.id AND e.state IN ('pending', 'sending')) ORDER BY id LIMIT 1"
+                "AND e.id < o.id AND e.state IN ('pending', 'sending')) ORDER BY id LIMIT 1",
+                (self._wall(),),
             ).fetchone()
             if row is None:
                 return None
@@ -336,8 +462,7 @@ class Outbox(OutboxSending):
             conn.execute("UPDATE outbox SET state = 'sending', attempts = attempts + 1, "
                          "updated_at = ? WHERE id = ?", (now, row[0]))
         item = _item(row)
-        claimed = OutboxItem(item.id, item.conversation_id, item.external_id, item.payload,
-                             "sending", item.attempts + 1, item.last_error, item.created_at, now)
+        claimed = item._replace(state="sending", attempts=item.attempts + 1, updated_at=now)
         self._changed()
         return claimed
 

@@ -11,17 +11,36 @@ if TYPE_CHECKING:
 
     from .outbox import OutboxItem
 
-__all__ = ["CONTENT_TYPES", "note_payload", "outbound_message", "reply_payload"]
+__all__ = ["CONTENT_TYPES", "composed_attachments", "note_payload", "outbound_message",
+           "reply_payload"]
 
 #: The content types a reply can have.
 CONTENT_TYPES = ("Text", "Markdown", "Html")
 
 
 def reply_payload(text: str, *, agent_id: str, content_type: str = "Text",
-                  attachments: list[dict[str, str]] | None = None) -> dict[str, Any]:
-    """The payload of a reply, in the shape :meth:`Outbox.enqueue` stores."""
-    return {"content": text, "content_type": content_type,
-            "attachments": list(attachments or []), "agent_id": agent_id}
+                  attachments: list[dict[str, str]] | None = None,
+                  composed: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The payload of a reply, in the shape :meth:`Outbox.enqueue` stores.
+
+    ``composed`` are the attachments as the composer held them (a local file by its path)
+    when they differ from those sent (the file read into a ``data:`` URL): kept, never sent,
+    so a reply taken back out of the outbox comes back exactly as it was written.
+    """
+    payload: dict[str, Any] = {"content": text, "content_type": content_type,
+                               "attachments": list(attachments or []), "agent_id": agent_id}
+    if composed is not None and composed != payload["attachments"]:
+        payload["composed"] = [dict(entry) for entry in composed]
+    return payload
+
+
+def composed_attachments(payload: dict[str, Any]) -> list[dict[str, str]]:
+    """An item's attachments as the composer held them (what a draft takes back)."""
+    entries = payload.get("composed")
+    if not isinstance(entries, list):
+        entries = payload.get("attachments") or []
+    return [{str(k): str(v) for k, v in entry.items()} for entry in entries
+            if isinstance(entry, dict)]
 
 
 def note_payload(text: str, *, agent_id: str, created_at: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The outbox's sending: items go out oldest first, one at a time, each attempt's outcome
-recorded; the :meth:`OutboxSending.run` loop waits for a new item or for the backoff after a
-failure that retrying can fix. :class:`OutboxSending` is a part of
+recorded; the :meth:`OutboxSending.run` loop waits for a new item, the end of a hold (undo
+send) or the backoff after a failure that retrying can fix. :class:`OutboxSending` is a part of
 :class:`~frontdesk.store.outbox.Outbox`, which holds the items.
 """
 
@@ -9,13 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from frontdesk.api.errors import ApiError
 from frontdesk.api.retry import RetryPolicy, backoff
 
 from .local import LocalStore, LocalWriteError
+from .local_failures import LOCAL_FAILURES
 from .outbox_failures import TRANSIENT, describe, key_refused
 from .wake import sleep_or_wake
 
@@ -38,13 +40,18 @@ class OutboxSending:
     _wake: asyncio.Event
     _flushing: asyncio.Lock
     _retry_at: float | None
+    _confirmed: deque[int]
 
     if TYPE_CHECKING:
         def _claim_next(self) -> OutboxItem | None: ...
         def _changed(self) -> None: ...
+        def next_release(self) -> float | None: ...
+        def release(self, item_ids: Iterable[int] | None = None) -> int: ...
+        def item(self, item_id: int) -> OutboxItem | None: ...
 
     async def flush(self) -> int:
-        """Send every pending item now, oldest first; returns how many the service confirmed.
+        """Send every pending item whose hold is over, oldest first; returns how many the
+        service confirmed.
 
         Stops at the first failure that retrying can fix (the service is likely unreachable
         for all of them), setting the time of the next attempt for :meth:`run`. Never runs
@@ -62,6 +69,15 @@ class OutboxSending:
                     confirmed += 1
                 elif outcome == "retry":
                     return confirmed
+
+    async def send_now(self, item_ids: Iterable[int]) -> list[OutboxItem]:
+        """End these items' hold and send them now, with whatever else is due (quitting:
+        "send now"); returns those still in the outbox after it (the service unreachable or
+        refusing them: kept, and sent when the outbox runs again)."""
+        ids = list(item_ids)
+        self.release(ids)
+        await self.flush()
+        return [item for item in map(self.item, ids) if item is not None]
 
     async def _attempt(self, item: OutboxItem) -> Literal["sent", "retry", "failed"]:
         """Send one claimed item and record the outcome."""
@@ -98,12 +114,15 @@ class OutboxSending:
         self._changed()
 
     def _delete(self, item_id: int) -> None:
-        """The service confirmed the item: it leaves the outbox."""
+        """The service confirmed the item: it leaves the outbox (remembered as sent, so an
+        undo that comes too late says so)."""
         self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
+        self._confirmed.append(item_id)
         self._changed()
 
     async def run(self) -> None:
-        """Send for as long as the app runs: flush, then wait for a new item or the backoff.
+        """Send for as long as the app runs: flush, then wait for a new item, the backoff, or
+        (when not backing off) the end of the next hold.
 
         Cancel the task to stop it; an item in flight then goes back to ``pending``.
         """
@@ -117,8 +136,19 @@ class OutboxSending:
             except Exception:  # a boundary: the sender runs as long as the app: try again later
                 log.exception("the outbox could not flush")
                 self._retry_at = self._clock() + self._policy.max_delay
-            if self._retry_at is None:
+            wait = self._next_wait()
+            if wait is None:
                 await self._wake.wait()
             else:
-                await sleep_or_wake(self._sleep, max(0.0, self._retry_at - self._clock()),
-                                    self._wake)
+                await sleep_or_wake(self._sleep, wait, self._wake)
+
+    def _next_wait(self) -> float | None:
+        """Seconds until the next flush: the backoff's (a held item then leaves with the
+        retry, never ahead of it), else the next hold's end; None: until woken."""
+        if self._retry_at is not None:
+            return max(0.0, self._retry_at - self._clock())
+        try:
+            return self.next_release()
+        except LOCAL_FAILURES as error:  # a damaged store: look again after the longest wait
+            log.warning("the outbox could not read its holds: %s", error)
+            return self._policy.max_delay

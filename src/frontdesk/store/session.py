@@ -120,7 +120,9 @@ class Session(SessionStores, SessionTopics):
         hub = self.hub
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
-        self.outbox = Outbox(local, self._send, on_change=self._outbox_changed)
+        # holds for undo are read on the session's wall clock (tests drive it)
+        self.outbox = Outbox(local, self._send, on_change=self._outbox_changed,
+                             wall=lambda: self.wall().timestamp())
         self._threads: ThreadStore | None = None
         self._actions: Actions | None = None
         self.presence = MyPresence(hub)

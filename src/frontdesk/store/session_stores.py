@@ -93,7 +93,8 @@ class SessionStores:
         if self._compose is None:
             from .compose import Compose
 
-            self._compose = Compose(self.hub, self.local, self.outbox, self.threads)
+            self._compose = Compose(self.hub, self.local, self.outbox, self.threads,
+                                    hold=lambda: self.settings.compose.undo_seconds)
         return self._compose
 
     @property

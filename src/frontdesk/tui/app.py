@@ -8,6 +8,7 @@ status bar and to the screen in front.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.worker import Worker
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from ..startup import driver_from_environment, release_gc
 from ..store.connection import Link
@@ -409,12 +410,19 @@ class FrontdeskApp(OrderedKeysApp[None]):
         """A click on the header's outbox count opens the outbox."""
         self.action_outbox()
 
-    def action_quit_safely(self) -> None:
-        """Quit; asks first when replies are still waiting in the outbox, or when a draft
-        could not be saved (it would be lost)."""
+    async def action_quit_safely(self) -> None:
+        """Quit; asks first when replies are still waiting in the outbox (held for undo:
+        send now, undo or wait), or when a draft could not be saved (it would be lost). A
+        reply being queued (its ctrl+s came just before) is waited for, and counted."""
+        from .compose_link import SENDING_GROUP
+
+        for worker in [w for w in self.workers if w.group == SENDING_GROUP and w.is_running]:
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):  # said by their handler
+                await worker.wait()
         session = self.session
         waiting = len(session.outbox.items()) if session is not None else 0
         unsaved = len(session.local.unsaved_drafts) if session is not None else 0
+        held = session.outbox.held() if session is not None and waiting else []
         if not waiting and not unsaved:
             self.exit()
             return
@@ -431,6 +439,11 @@ class FrontdeskApp(OrderedKeysApp[None]):
             self.push_screen(ConfirmScreen(
                 f"{unsaved} draft{' was' if unsaved == 1 else 's were'} not saved ({problem}).",
                 "Quit anyway? What you typed since the last save is lost."), answer)
+            return
+        if held and session is not None:
+            from .screens.shared.quit_question import QuitQuestion
+
+            self.push_screen(QuitQuestion(session, held, waiting - len(held)))
             return
         drafts = len(session.local.drafts()) if session is not None else 0
         kept = (f" Your {drafts} draft{'' if drafts == 1 else 's'} "

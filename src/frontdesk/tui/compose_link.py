@@ -27,8 +27,13 @@ if TYPE_CHECKING:
     from ..store.outbox import OutboxItem
     from ..store.session import Session
 
-__all__ = ["Start", "answered", "remember_content_type", "remember_mode", "save_draft", "save_now",
-           "send", "start"]
+__all__ = ["SENDING_GROUP", "Start", "answered", "remember_content_type", "remember_mode",
+           "save_draft", "save_now", "send", "start"]
+
+
+#: The worker group of a host's :func:`send` (quitting waits for it: a reply being queued is
+#: counted once it is in the outbox).
+SENDING_GROUP = "composer-send"
 
 
 class Start(NamedTuple):

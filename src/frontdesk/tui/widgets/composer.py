@@ -206,6 +206,12 @@ class Composer(ComposerActions, ComposerInfo):
         return [dict(entry) for entry in self._attachments]
 
     @property
+    def sending(self) -> bool:
+        """Whether what was typed is with the host, being queued (the editor is read-only
+        until the answer)."""
+        return self._sending
+
+    @property
     def content_type(self) -> str:
         """``Text`` or ``Markdown``: what the channel forces, else what the user chose."""
         return forced_content_type(self._conversation) or self._chosen_type

@@ -163,7 +163,7 @@ class ComposerActions(Vertical):
             return
         self._attachments = []
         self._saved = (self.conversation_id, "", ())
-        self._editor.clear()
+        self._editor.load_text("")  # its edit history too: ctrl+z never brings it back
         if self._mode == "note":  # back to replies: the next words are for the customer
             self._mode = "reply"
             self._show_mode()

@@ -1,17 +1,20 @@
 """The outbox: every reply still waiting to be sent, and what to do with each.
 
 Opened with ``O`` anywhere, from the command palette, or by clicking the header's outbox
-count. One row per reply, oldest first: its conversation, where it stands (waiting, sending,
-refused — with the service's reason), attempts, age and its first line. ``r`` sends it again
-now, ``e`` takes it out of the outbox into its conversation's draft and opens that thread,
-``d`` discards it after a question. The list follows the outbox as it changes (the header's
-``outbox`` topic).
+count. One row per reply, oldest first: its conversation, where it stands (held for undo with
+its seconds left, waiting, sending, refused — with the service's reason), attempts, age and
+its first line. ``r`` sends it again now (a held one: now, without waiting), ``u`` undoes a
+held one (it never leaves: back in its conversation's draft, that thread opened), ``e`` takes
+any one not in flight out of the outbox into its draft and opens that thread, ``d`` discards
+it after a question. The list follows the outbox as it changes (the header's ``outbox``
+topic) and counts the holds down.
 """
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,7 +22,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from ....store.outbox import OutboxBusy, OutboxItem, is_note
+from ....store.outbox import (
+    OutboxBusy,
+    OutboxItem,
+    TooLate,
+    UndoTooLate,
+    hold_left,
+    is_note,
+)
 from ....text import one_line, safe
 from ... import clock
 from ...registry import owns_bindings
@@ -31,12 +41,32 @@ if TYPE_CHECKING:
 
 STATES = {"pending": ("waiting", "yellow"), "sending": ("sending…", "cyan"),
           "failed": ("refused", "bold red")}
+#: How often the list looks at the outbox again (the holds count down by the second).
+REPAINT_STEP: Final = 0.5
 
 
-def item_cells(item: OutboxItem, width: int) -> tuple[Text, ...]:
-    """The row of one reply or note: conversation, state, attempts, age, text (or the
-    refusal); a note is marked as one, so it is never taken for a reply."""
-    label, style = STATES.get(item.state, (item.state, ""))
+def too_late(why: TooLate, note: bool) -> str:
+    """What ``ctrl+z`` says when an item can no longer be taken back."""
+    what = "note" if note else "reply"
+    if why == "sent":
+        return (f"Too late to undo: the {what} was already "
+                f"{'added' if note else 'sent'}.")
+    if why == "sending":
+        return f"Too late to undo: the {what} is being sent right now."
+    if why == "tried":
+        return (f"Too late to undo: sending the {what} was tried already (it may have "
+                "arrived); O opens the outbox.")
+    return f"Nothing to undo: the {what} is no longer in the outbox."
+
+
+
+def item_cells(item: OutboxItem, width: int, now: float) -> tuple[Text, ...]:
+    """The row of one reply or note at ``now`` (the outbox's clock): conversation, state
+    (held: the seconds left), attempts, age, text (or the refusal); a note is marked as one,
+    so it is never taken for a reply."""
+    left = hold_left(item, now)
+    label, style = (f"held {math.ceil(left)} s", "green") if left > 0 else \
+        STATES.get(item.state, (item.state, ""))
     text = str(item.payload.get("content") or "")
     attachments = item.payload.get("attachments") or []
     if not text.strip():
@@ -68,6 +98,7 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
     HELP_NAME = "Outbox"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "retry", "Retry now", id="outbox.retry"),
+        Binding("u,ctrl+z", "undo", "Undo send", id="outbox.undo"),
         Binding("e", "edit", "Edit", id="outbox.edit"),
         Binding("d", "discard", "Discard…", id="outbox.discard"),
         Binding("escape,q", "close", "Close", id="outbox.close"),
@@ -86,6 +117,7 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._shown: tuple[OutboxItem, ...] | None = None
+        self._shown_holds: tuple[int, ...] = ()
 
     @property
     def session(self) -> Session | None:
@@ -97,8 +129,8 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
             yield Label("", id="outbox-title")
             table: DataTable[Text] = DataTable(id="outbox-table", cursor_type="row")
             yield table
-            yield Label(safe("r retry now · e edit in its thread · d discard (asks) · "
-                             "esc close"), id="outbox-hint")
+            yield Label(safe("r send now · u undo a held one · e edit in its thread · "
+                             "d discard (asks) · esc close"), id="outbox-hint")
 
     def on_mount(self) -> None:
         table = self.query_one("#outbox-table", DataTable)
@@ -107,6 +139,7 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
                                   ("text", "Reply or note", None)):
             table.add_column(label, key=key, width=width)
         self._paint()
+        self.set_interval(REPAINT_STEP, self._paint)  # the holds' seconds
         table.focus()
 
     def items(self) -> list[OutboxItem]:
@@ -119,17 +152,24 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
         if topic == "outbox":
             self._paint()
 
+    def _now(self) -> float:
+        session = self.session
+        return session.outbox.now() if session is not None else 0.0
+
     def _paint(self) -> None:
         items = tuple(self.items())
-        if items == self._shown:
+        now = self._now()
+        holds = tuple(math.ceil(hold_left(item, now)) for item in items)
+        if items == self._shown and holds == self._shown_holds:
             return
         self._shown = items
+        self._shown_holds = holds
         table = self.query_one("#outbox-table", DataTable)
         cursor = self.highlighted()
         table.clear()
         width = max(20, table.size.width - 45)
         for item in items:
-            table.add_row(*item_cells(item, width), key=str(item.id))
+            table.add_row(*item_cells(item, width, now), key=str(item.id))
         failed = sum(1 for item in items if item.state == "failed")
         title = Text("Outbox", style="bold")
         if not items:
@@ -167,9 +207,32 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
             return
         if session.outbox.retry(item.id) is None:
             self.notify("That reply is no longer in the outbox (it was sent).")
+        elif hold_left(item, self._now()) > 0:
+            self.notify(f"Sending the reply to #{item.conversation_id} now…")
         else:
             self.notify(f"Sending the reply to #{item.conversation_id} again…")
         self._paint()
+
+    def action_undo(self) -> None:
+        """Undo the highlighted held reply or note: it never leaves; it is back in its
+        conversation's draft, and that thread opens."""
+        item = self._target()
+        session = self.session
+        if item is None or session is None:
+            return
+        note = is_note(item.payload)
+        try:
+            session.outbox.undo(item.id)
+        except UndoTooLate as late:
+            self.notify(too_late(late.why, note), severity="warning", markup=False)
+            self._paint()
+            return
+        from .thread import ThreadScreen
+
+        self.notify("Undone: the note was not added; it is in its draft." if note else
+                    "Undone: the reply was not sent; it is in its draft.", markup=False)
+        self.dismiss(None)
+        self.app.push_screen(ThreadScreen(item.conversation_id))
 
     def action_edit(self) -> None:
         """Take the reply out of the outbox into its conversation's draft, and open it."""

@@ -16,7 +16,8 @@ from without leaving the screen, ``y`` copies the focused message, or the newest
 works over SSH), ``A`` anonymizes it (the message's short id typed back), ``o`` shows an
 attachment's URL and opens it only when confirmed, ``a`` edits the conversation's custom
 attributes, ``r`` refreshes; on a failed reply ``e`` puts it back in the composer, ``d``
-discards it and ``ctrl+r`` retries it. The conversation keys of the inbox (``c``/``C``
+discards it and ``ctrl+r`` retries it; while a reply or note is held for undo, ``ctrl+z`` takes it
+back into the composer. The conversation keys of the inbox (``c``/``C``
 claim, ``x``/``X`` close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reopen) come from
 :class:`~frontdesk.tui.conversation_actions.ConversationActions`.
 
@@ -59,6 +60,8 @@ from .thread_panels import ThreadPanels
 
 if TYPE_CHECKING:
     from datetime import datetime
+
+    from textual.timer import Timer
 
 __all__ = ["ThreadScreen"]
 
@@ -107,6 +110,9 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
                 id="thread.outbox_discard"),
         Binding("ctrl+r", "retry_unsent", "Retry unsent reply", show=False,
                 id="thread.outbox_retry"),
+        # only while a reply is held for undo (check_action); else the editor's own ctrl+z
+        Binding("ctrl+z", "undo_send", "Undo send", show=False, priority=True,
+                id="thread.undo_send"),
         # a focused message copies itself; elsewhere this copies the newest one
         Binding("y", "copy_message", "Copy", show=False, id="thread.copy_newest"),
         Binding("ctrl+o", "quick_response", "Quick response", id="thread.quick_response"),
@@ -123,6 +129,10 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         self._echoes: dict[str, OutboxItem] = {}
         self._settling: dict[str, float] = {}
         self._dropped: set[str] = set()
+        #: replies and notes held for undo here, kept a while after their hold (ctrl+z)
+        self._held: dict[str, OutboxItem] = {}
+        self._countdown: Timer | None = None
+        self._undo_asked = False
         self._state: ThreadState | None = None
         self._thread_watched = False
         #: resumes garbage collection, held from the mount until the service's messages are
@@ -304,6 +314,8 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         self._echoes.clear()
         self._settling.clear()
         self._dropped.clear()
+        self._held.clear()
+        self._undo_asked = False
         state = session.threads.open(conversation_id)
         session.live.poke("thread")
         view = self.thread_view

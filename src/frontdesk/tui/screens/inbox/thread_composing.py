@@ -4,6 +4,8 @@ and mode remembered, a reply or note handed to the store's outbox.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import work
 
 from ....store.outbox import OutboxItem
@@ -17,6 +19,9 @@ __all__ = ["ThreadComposing"]
 
 class ThreadComposing(ThreadParts):
     """The composer's asks (a part of the thread screen)."""
+
+    if TYPE_CHECKING:
+        def _undo_queued(self, item: OutboxItem | None) -> None: ...
 
     def on_composer_draft_changed(self, event: Composer.DraftChanged) -> None:
         """Save the draft (at once: nothing typed is lost)."""
@@ -41,7 +46,7 @@ class ThreadComposing(ThreadParts):
     class Queued(Regarding[Composer.SendRequested, OutboxItem]):
         """The store answered the composer's reply or note (``about``: its request)."""
 
-    @work(group="composer-send", exit_on_error=False, description="queue the reply")
+    @work(group=compose_link.SENDING_GROUP, exit_on_error=False, description="queue the reply")
     async def _send(self, event: Composer.SendRequested) -> None:
         conversation = self._conversation()
         try:
@@ -60,6 +65,7 @@ class ThreadComposing(ThreadParts):
         if item is not None and item.conversation_id == self.conversation_id:
             self._sync_now()  # the echo comes from the outbox's items, like every other one
             self.thread_view.action_end()
+        self._undo_queued(item)  # a ctrl+z that came while it was being queued
 
     def _composer_conversation(self) -> None:
         """Give the composer the conversation's record (and the channel's remembered type)."""

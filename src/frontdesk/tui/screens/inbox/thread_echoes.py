@@ -1,21 +1,31 @@
 """The thread's local echoes: replies and notes still in the outbox, shown dimmed among the
-messages with their status until the real message arrives, and the keys for a reply that
-failed (``e`` edit, ``d`` discard, ``ctrl+r`` retry).
+messages with their status until the real message arrives; the countdown of one held for undo
+("sending in 4 s · ctrl+z undo") and ``ctrl+z`` taking it back into the composer; and the keys
+for a reply that failed (``e`` edit, ``d`` discard, ``ctrl+r`` retry).
+
+Undo and the outbox's sender never both win (:meth:`frontdesk.store.outbox.Outbox.undo`):
+``ctrl+z`` either takes the item back before any attempt (it was never sent) or says what
+became of it (being sent, already sent) and leaves the composer as it is. A ``ctrl+z`` that
+comes while the composer's reply is still being queued (in the same burst of keys as its
+``ctrl+s``) is kept and done as soon as the reply is in the outbox.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from datetime import UTC, datetime
 from typing import Any, Final
 
 from ....api.models import Message
-from ....store.outbox import OutboxBusy, OutboxItem, is_note
+from ....store.outbox import OutboxBusy, OutboxItem, UndoTooLate, hold_left, is_note
 from ....store.threads import ThreadState
 from ....text import one_line
 from ...thread_notes import note_echo
 from ...widgets.thread_view import ThreadView
+from ...worker_failures import failure_said
 from ..shared.confirm import ConfirmScreen
+from .outbox import too_late
 from .thread_parts import ThreadParts
 
 __all__ = ["ECHO_PREFIX", "ThreadEchoes", "echo_message", "pending_status"]
@@ -25,6 +35,11 @@ ECHO_PREFIX: Final = "outbox-"
 #: A reply that left the outbox is shown as "sent" until the thread brings it back; after
 #: this long without it (it was discarded elsewhere), the echo goes.
 SETTLE_SECONDS: Final = 15.0
+#: How often a held item's countdown is looked at (its seconds change once a second).
+COUNTDOWN_STEP: Final = 0.25
+#: For this long after a hold ended, ``ctrl+z`` says what became of the item (sent, being
+#: sent) rather than going to the editor's own undo.
+UNDO_GRACE: Final = 10.0
 _ATTRIBUTES: Final[dict[str, str]] = {
     "WhatsApp": "WhatsAppAttributes",
     "Sms": "SmsAttributes",
@@ -33,11 +48,15 @@ _ATTRIBUTES: Final[dict[str, str]] = {
 }
 
 
-def pending_status(item: OutboxItem) -> tuple[str, bool]:
-    """What a local echo says about its outbox item, and whether it failed."""
+def pending_status(item: OutboxItem, now: float) -> tuple[str, bool]:
+    """What a local echo says about its outbox item at ``now`` (the outbox's clock), and
+    whether it failed."""
     if item.state == "failed":
         reason = one_line(item.last_error or "refused by the service", 120)
         return f"failed: {reason} — e edit, d discard, ctrl+r retry", True
+    left = hold_left(item, now)
+    if left > 0:
+        return f"sending in {math.ceil(left)} s · ctrl+z undo", False
     if item.state == "pending" and item.last_error:
         return f"not sent yet ({one_line(item.last_error, 80)}) — retrying", False
     return "sending…", False
@@ -81,8 +100,9 @@ class ThreadEchoes(ThreadParts):
         return str(conversation.channel) if conversation is not None else ""
 
     def _add_echo(self, view: ThreadView, item: OutboxItem) -> None:
-        status, failed = pending_status(item)
+        status, failed = pending_status(item, self._now())
         self._echoes[item.external_id] = item
+        self._note_hold(item)
         if is_note(item.payload):
             echo = note_echo(item, f"{ECHO_PREFIX}{item.id}", self.session.me_id)
         else:
@@ -92,14 +112,16 @@ class ThreadEchoes(ThreadParts):
     def _sync_pending(self, view: ThreadView, state: ThreadState) -> None:
         """Show each outbox item of this conversation, with its status, until it arrives."""
         waiting = {item.external_id: item for item in state.pending}
+        moment = self._now()
         for key, item in waiting.items():
             self._settling.pop(key, None)
             known = self._echoes.get(key)
             if known is None:
                 self._add_echo(view, item)
-            elif pending_status(known) != pending_status(item):
-                status, failed = pending_status(item)
+            elif known != item:
+                status, failed = pending_status(item, moment)
                 self._echoes[key] = item
+                self._note_hold(item)
                 view.set_pending_status(key, status, failed=failed)
         now = time.monotonic()
         for key in [k for k in self._echoes if k not in waiting]:
@@ -125,6 +147,100 @@ class ThreadEchoes(ThreadParts):
                 self._settling.pop(key, None)
                 self._echoes.pop(key, None)
                 self.thread_view.remove_pending(key)
+
+    # ------------------------------------------------------------------ undo send
+
+    def _now(self) -> float:
+        """The outbox's clock, which its holds are read at."""
+        return self.session.outbox.now()
+
+    def _note_hold(self, item: OutboxItem) -> None:
+        """Keep an item held for undo (``ctrl+z`` finds it) and count it down."""
+        if hold_left(item, self._now()) <= 0:
+            if item.external_id in self._held:
+                self._held[item.external_id] = item  # what became of it: sending, failed
+            return
+        self._held[item.external_id] = item
+        if self._countdown is None:
+            self._countdown = self.set_interval(COUNTDOWN_STEP, self._count_down)
+
+    def _count_down(self) -> None:
+        """Move the held echoes' countdowns on; stop once nothing is held or recent."""
+        moment = self._now()
+        view = self.thread_view
+        for key, item in self._echoes.items():
+            if item.send_at is not None and key not in self._settling:
+                status, failed = pending_status(item, moment)
+                view.set_pending_status(key, status, failed=failed)
+        for key in [key for key, item in self._held.items()
+                    if (item.send_at or 0.0) + UNDO_GRACE < moment]:
+            del self._held[key]
+        if not self._held and self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+
+    def _undo_wanted(self) -> bool:
+        """Whether ``ctrl+z`` is undo send here: a reply held (or held moments ago), or one
+        being queued with a hold; else it is the editor's own undo."""
+        if self._held:
+            return True
+        return self.composer.sending and self.session.settings.compose.undo_seconds > 0
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``ctrl+z`` is undo send only while there is one to undo (else the editor's)."""
+        if action == "undo_send":
+            return self._undo_wanted()
+        return super().check_action(action, parameters)
+
+    def action_undo_send(self) -> None:
+        """Take the newest held reply or note back into the composer (``ctrl+z``)."""
+        if self.composer.sending:
+            self._undo_asked = True  # still being queued: undone once it is in the outbox
+            return
+        if self._held:
+            self._undo(max(self._held.values(), key=lambda item: item.id))
+
+    def _undo_queued(self, item: OutboxItem | None) -> None:
+        """The composer's reply is in the outbox: do the ``ctrl+z`` that came meanwhile."""
+        if not self._undo_asked:
+            return
+        self._undo_asked = False
+        if item is not None and item.external_id in self._held:
+            self._undo(item)
+
+    def _undo(self, item: OutboxItem) -> None:
+        """Take ``item`` out of the outbox into the composer, or say why it is too late."""
+        session = self.session
+        composer = self.composer
+        note = is_note(item.payload)
+        here = composer.conversation_id == item.conversation_id
+        if here and (composer.text or composer.attachments):
+            try:  # what is typed now, so that the reply taken back goes before all of it
+                session.compose.save_draft(item.conversation_id, composer.text,
+                                           composer.attachments)
+            except Exception as error:  # a boundary: a message handler must not end the console
+                self.notify(failure_said("save the draft", error), severity="error",
+                            markup=False)
+                return
+        try:
+            draft = session.outbox.undo(item.id)
+        except UndoTooLate as late:
+            if late.why != "sending":
+                self._held.pop(item.external_id, None)
+            self.notify(too_late(late.why, note), severity="warning", markup=False)
+            return
+        except Exception as error:  # a boundary (a damaged store): the item stays queued
+            self.notify(failure_said("undo the send", error), severity="error", markup=False)
+            return
+        self._held.pop(item.external_id, None)
+        self._dropped.add(item.external_id)
+        if draft is not None and here:
+            composer.load_draft(draft.text, draft.attachments, "note" if note else "reply")
+        self._sync_now()
+        composer.focus_editor()
+        self.notify("Undone: the note was not added; it is back in the composer." if note
+                    else "Undone: the reply was not sent; it is back in the composer.",
+                    markup=False)
 
     # ------------------------------------------------------------------ unsent replies
 

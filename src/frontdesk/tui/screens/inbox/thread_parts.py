@@ -16,6 +16,8 @@ from ...widgets.thread_view import ThreadView
 from ..shared.base import ModeScreen
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from ....api.models import Conversation
     from ....store.outbox import OutboxItem
     from ....store.session import Session
@@ -33,6 +35,9 @@ class ThreadParts(ModeScreen):
         _echoes: dict[str, OutboxItem]
         _settling: dict[str, float]
         _dropped: set[str]
+        _held: dict[str, OutboxItem]
+        _countdown: Timer | None
+        _undo_asked: bool
 
         def _apply(self, state: ThreadState) -> None: ...
         def _conversation(self) -> Conversation | None: ...
