@@ -43,7 +43,7 @@ from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.settings import ComposeSettings, Settings
+from frontdesk.settings import AlertSettings, ComposeSettings, Settings
 from frontdesk.store.live import LiveStore
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
@@ -73,14 +73,22 @@ class PollTimers:
 Step = Callable[[Any, Pilot[Any]], Awaitable[None]]
 
 
+#: alerts switched off, for the tests that are not about them
+QUIET_ALERTS = AlertSettings(assigned=False, reply=False, queue=False, bell=False,
+                             desktop="off")
+
+
 @dataclass
 class Console:
     """Builds sessions and apps against one sandbox."""
 
     sandbox: SandboxServer
-    #: a reply leaves at once (no hold for undo) unless a test is about undo send
+    #: a reply leaves at once (no hold for undo) unless a test is about undo send, and work
+    #: arriving is told by no toast unless a test is about alerts (another test's notices
+    #: and pictures stay its own)
     settings: Settings = field(
-        default_factory=lambda: Settings(compose=ComposeSettings(undo_seconds=0)))
+        default_factory=lambda: Settings(compose=ComposeSettings(undo_seconds=0),
+                                         alerts=QUIET_ALERTS))
     sessions: list[Session] = field(default_factory=list)
     timers: dict[int, PollTimers] = field(default_factory=dict)
     #: the seeded organisation's filled local store (None: every session starts empty)
@@ -125,6 +133,7 @@ class Console:
             **options: Any) -> FrontdeskApp:
         """The console on a new session (``fresh``: on an empty local store) or the one
         given."""
+        options.setdefault("alerts", self.settings.alerts)
         return FrontdeskApp(session or self.session(fresh=fresh), **options)
 
     async def customer_writes(self, conversation_id: int, text: str) -> None:

@@ -113,7 +113,7 @@ async def test_the_settings_screen_saves_to_config_and_takes_effect(console: Con
     from frontdesk.settings import load_settings, settings_path
     from frontdesk.tui.screens.shared.form import FormScreen
 
-    app = console.app()
+    app = console.app(alerts=AlertSettings())
     async with app.run_test(size=SIZE) as pilot:
         await console.ready(pilot)
         assert app.alerts is not None
