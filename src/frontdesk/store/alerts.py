@@ -27,10 +27,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from .inbox import CUSTOMER, OPEN_STATES
+from .rows import InboxRow
 
 if TYPE_CHECKING:
     from .inbox import InboxStore
-    from .rows import InboxRow
 
 __all__ = ["Alert", "AlertKind", "AlertWatch", "Coalescer", "Summary"]
 
@@ -59,6 +59,10 @@ class _Seen(NamedTuple):
     open: bool
     #: when the customer last wrote, as far as the inbox knows (None: not known)
     customer_at: datetime | None
+    #: the inbox's row and turn this was read from: the same objects again mean nothing
+    #: changed (a change of "anything" is then a pass of identity checks, not of reading)
+    row: InboxRow
+    turn: tuple[str, datetime] | None
 
 
 @dataclass(slots=True)
@@ -93,8 +97,11 @@ class AlertWatch:
             if row is None:
                 self._seen.pop(conversation_id, None)
                 continue
-            now = self._seen_of(row)
             before = self._seen.get(conversation_id)
+            if before is not None and before.row is row \
+                    and before.turn is inbox.turns.get(conversation_id):
+                continue
+            now = self._seen_of(row)
             self._seen[conversation_id] = now
             if conversation_id == reading or inbox.own_changes.get(conversation_id, -1) > since:
                 continue
@@ -106,7 +113,8 @@ class AlertWatch:
     def _seen_of(self, row: InboxRow) -> _Seen:
         turn = self.inbox.turns.get(row.id)
         customer_at = turn[1] if turn is not None and turn[0] == CUSTOMER else None
-        return _Seen(row.agent_id, row.queue_id, row.state in OPEN_STATES, customer_at)
+        return _Seen(row.agent_id, row.queue_id, row.state in OPEN_STATES, customer_at, row,
+                     turn)
 
 
 def _arrival(before: _Seen | None, now: _Seen, me: str, queues: frozenset[str],
