@@ -32,6 +32,7 @@ from starlette.types import Receive, Scope, Send
 from frontdesk.api.pacing import Priority
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
+from frontdesk.api.transport import PRIORITY_HEADER
 
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
@@ -64,7 +65,6 @@ _REQUEST_HEADERS = ("content-type", "accept", "accept-encoding", "accept-languag
 _HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "te", "trailer",
                           "upgrade", "proxy-authenticate", "proxy-authorization", "server",
                           "date", "set-cookie"})
-PRIORITY_HEADER = "x-frontdesk-priority"
 
 
 @dataclass(frozen=True, slots=True)
