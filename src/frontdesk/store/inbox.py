@@ -172,6 +172,8 @@ class InboxStore:
         #: until when Pending conversations wait, as far as this console set them (the
         #: service's record does not say)
         self.followups: dict[int, datetime] = {}
+        #: when (the service's time) each follow-up in ``followups`` was set here
+        self._followups_set: dict[int, datetime] = {}
         #: the conversations with a draft reply (marked in the list)
         self.drafts: set[int] = self._local.draft_ids()
         self.version = 0
@@ -470,7 +472,7 @@ class InboxStore:
             if old is not None and old.digest == digest:
                 continue
             row = self.rows[conversation.id] = InboxRow.of(conversation, digest)
-            if row.state not in PENDING_STATES:
+            if row.state not in PENDING_STATES and self._followup_ended(row):
                 self.followups.pop(row.id, None)
             changed.append((conversation.id, wire, row.compact()))
             self._bump(conversation.id, old)
@@ -590,9 +592,20 @@ class InboxStore:
 
     def set_followup(self, conversation_id: int, until: datetime) -> None:
         """Remember until when a conversation set Pending here waits."""
+        self._followups_set[conversation_id] = self._hub.server_now()
         if self.followups.get(conversation_id) != until:
             self.followups[conversation_id] = until
             self._bump()
+
+    def _followup_ended(self, row: InboxRow) -> bool:
+        """Whether a record that is not Pending says the follow-up set here is over: it
+        tells of a moment after the follow-up was set. A record read just before the
+        follow-up, arriving after it, is older news and leaves its time alone."""
+        set_at = self._followups_set.get(row.id)
+        if set_at is not None and row.when <= set_at:
+            return False
+        self._followups_set.pop(row.id, None)
+        return True
 
     def refresh_drafts(self) -> bool:
         """Read again which conversations have drafts; True when that changed."""
