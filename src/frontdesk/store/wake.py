@@ -7,7 +7,6 @@ The sleep is the caller's own (tests drive it with virtual time).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Callable
 
 Sleep = Callable[[float], Awaitable[None]]
@@ -15,7 +14,12 @@ Sleep = Callable[[float], Awaitable[None]]
 
 async def sleep_or_wake(sleep: Sleep, delay: float, wake: asyncio.Event) -> None:
     """Wait ``delay`` seconds (with ``sleep``) or until ``wake`` is set, whichever comes
-    first; neither wait outlives the call."""
+    first; neither wait outlives the call.
+
+    A cancel of the caller always ends it, whenever it comes: the two waits are tidied up
+    with ``asyncio.wait``, which never raises their own cancellation, rather than by
+    awaiting each and swallowing a ``CancelledError`` (that swallowed the caller's too when
+    it arrived just then, and a poll loop being stopped polled on forever)."""
     waker = asyncio.ensure_future(wake.wait())
     sleeper = asyncio.ensure_future(sleep(delay))
     try:
@@ -23,5 +27,7 @@ async def sleep_or_wake(sleep: Sleep, delay: float, wake: asyncio.Event) -> None
     finally:
         for task in (waker, sleeper):
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await asyncio.wait({waker, sleeper})
+    failed = None if sleeper.cancelled() else sleeper.exception()
+    if failed is not None:  # the caller's sleep failed: its error is the caller's
+        raise failed
