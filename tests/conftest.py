@@ -199,7 +199,25 @@ def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked ``slow`` (a single item of ten seconds or more) run first, each kept in its
-    file's order: on two workers a long item started last would leave one worker finishing
-    alone while the other waits."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """Tests marked ``slow`` (a single item of ten seconds or more) run first, dealt out
+    one by one to the workers: a long item started last would leave one worker finishing
+    alone while the others wait, and all of them at the head of the list would go to the
+    first worker alone (pytest-xdist hands each worker an equal run of the list, in order,
+    before any stealing)."""
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    rest = [item for item in items if item.get_closest_marker("slow") is None]
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        share = left // (workers - worker)  # as the worksteal scheduler first shares
+        mine = slow[worker::workers][:share]
+        ordered.extend(mine)
+        take = share - len(mine)
+        ordered.extend(rest[:take])
+        del rest[:take]
+        left -= share
+    ordered.extend(rest)
+    taken = {id(item) for item in ordered}
+    ordered.extend(item for item in slow if id(item) not in taken)
+    items[:] = ordered

@@ -292,6 +292,7 @@ async def test_console_shows_customer_markup_literally_everywhere(
         assert app.is_running and watch.exits == [] and watch.opened == []
 
 
+@pytest.mark.slow
 async def test_links_are_shown_with_their_target_and_opened_only_after_a_key(
         console: Console, planted: hostile.Planted) -> None:
     app: FrontdeskApp = console.app()

@@ -162,9 +162,9 @@ class Console:
         assert isinstance(app, FrontdeskApp) and app.session is not None
         screen = ThreadScreen(conversation_id)
         await app.push_screen(screen)
-        await pilot.pause()
+        await pilot.pause(0)
         await app.session.live.refresh("thread")
-        await pilot.pause()
+        await pilot.pause(0)
         return screen
 
     async def ready(self, pilot: Pilot[Any]) -> None:
@@ -176,7 +176,7 @@ class Console:
         assert session is not None
         if session.live.topic("inbox") is not None:
             await session.live.refresh("inbox")
-        await pilot.pause()
+        await pilot.pause(0)
 
     async def burst(self, pilot: Pilot[Any], *keys: str) -> None:
         """Send ``keys`` in one burst, as one read of the terminal brings them (over SSH, a
@@ -202,13 +202,14 @@ class Console:
             return not busy_nodes(app) and not getattr(app, "keys_waiting", 0)
 
         for _ in range(rounds * 10):
-            await pilot.pause()
+            await pilot.pause(0)  # the screen has handled what it was sent
             with contextlib.suppress(WorkerCancelled, WorkerFailed):
                 await app.workers.wait_for_complete()
             if quiet():
-                await pilot.pause()
+                await pilot.pause(0)
                 if quiet():
                     return
+            await pilot.pause()  # still busy (keys held until a screen is up): let it work
         raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}, "
                              f"{getattr(app, 'keys_waiting', 0)} keys waiting")
 
@@ -219,7 +220,7 @@ class Console:
         app = pilot.app
         while len(app.screen_stack) > 1:
             await app.pop_screen()
-            await pilot.pause()
+            await pilot.pause(0)
         await self.idle(pilot)
 
     async def fresh_inbox(self, pilot: Pilot[Any]) -> None:
@@ -231,7 +232,7 @@ class Console:
         screen.show_view("mine")
         screen.conversation_list.action_cursor_first()
         screen.conversation_list.focus()
-        await pilot.pause()
+        await pilot.pause(0)
 
     async def walk(self, size: tuple[int, int], *steps: Step,
                    start: Callable[[Pilot[Any]], Awaitable[None]] | None = None,
@@ -267,7 +268,7 @@ class Console:
             version = inbox.version
             await app.workers.wait_for_complete()
             await live.refresh("inbox")
-            await pilot.pause()
+            await pilot.pause(0)
             # Conversations with recent activity are read again for a few seconds, and their
             # tags with them: wait for every row's tags, not for an empty re-read list.
             # The Closed view is read from the service after the first fill, and the Needs
@@ -285,7 +286,7 @@ class Console:
         await live.refresh("presence:me")
         await live.refresh("hours")
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause(0)
 
 
 def key_event(key: str) -> events.Key:

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, SelectionList, Static
 
@@ -348,6 +349,7 @@ async def admin_menu_at_the_top(pilot: Pilot[Any]) -> None:
         await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_admin_sections_walked(console: Console) -> None:
     """Admin on one console: tags, teams, anonymisation requests, a conversation's ratings
     panel, the palette's commands."""

@@ -200,6 +200,7 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"
          pytest.param((160, 45), id="160x45")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_webhooks_look(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
     sandbox = console.sandbox

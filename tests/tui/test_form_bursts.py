@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -280,6 +281,7 @@ async def test_the_first_runs_gateway_form_takes_a_burst(console: Console) -> No
         assert misplaced(walk, filled) == []
 
 
+@pytest.mark.slow
 async def test_every_form_takes_a_burst_into_the_right_fields(console: Console) -> None:
     app = console.app()
     async with app.run_test(size=(80, 24)) as pilot:  # the least supported terminal

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, Select
 
@@ -250,6 +251,7 @@ async def tab_keys_follow_the_tab(console: Console, pilot: Pilot[Any]) -> None:
     assert not isinstance(screen.query_one("#people-tabs"), Select)
 
 
+@pytest.mark.slow
 async def test_end_users_found_created_and_anonymized(console: Console) -> None:
     """People on one console: find by email and by name, nobody found, create, anonymize and
     follow the request, the keys that follow the tab."""

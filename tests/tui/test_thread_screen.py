@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from textual.pilot import Pilot
 
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
@@ -570,6 +571,7 @@ async def r_that_fails_says_so_in_one_line(console: Console, pilot: Pilot[Any]) 
 # One console per flow: each step starts from the inbox, on a conversation of its own.
 
 
+@pytest.mark.slow
 async def test_reading_a_thread_and_its_keys(console: Console) -> None:
     """Reading: messages, the head, conversations that take no reply; a message's keys (focus
     the composer, attributes, copy, open an attachment, anonymize); claiming from the thread;
@@ -591,6 +593,7 @@ async def test_reading_a_thread_and_its_keys(console: Console) -> None:
                        r_that_fails_says_so_in_one_line)
 
 
+@pytest.mark.slow
 async def test_replying_exactly_once_through_failures(console: Console) -> None:
     """Replying: stored once and shown, a customer's message arriving, a lost answer, the
     service down, refusals (edit, discard, retry), the WhatsApp rules."""
