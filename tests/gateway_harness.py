@@ -36,11 +36,14 @@ class RunningGateway:
     """A gateway served on loopback in front of ``sandbox``, with its database at ``db``.
 
     Like the tests' sandboxes, it paces nothing unless told to (``rate=10, burst=4`` are the
-    service's budget)."""
+    service's budget), and it runs no change feed unless given ``feed_interval``."""
 
     def __init__(self, sandbox: SandboxServer, db: Path, **options: Any) -> None:
         options.setdefault("rate", 100_000.0)
         options.setdefault("burst", 100_000)
+        # no change feed unless asked for: its searches (POSTs) would take a fault switched
+        # on for a member's request
+        options.setdefault("feed_interval", None)
         self.sandbox = sandbox
         self.db = db
         self.config = GatewayConfig(upstream_url=sandbox.base_url,

@@ -14,14 +14,14 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
 import httpx
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette import datastructures
 from starlette.background import BackgroundTask
@@ -36,6 +36,7 @@ from frontdesk.api.transport import PRIORITY_HEADER
 
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
+from .change_feed import INTERVAL, ChangeFeed, events
 from .guard import (
     Forbidden,
     Unreadable,
@@ -47,6 +48,7 @@ from .guard import (
 )
 from .members import Member, MemberError, Members
 from .routing import Route, allowed_methods, is_write, match, split_interface, targets
+from .shared_reads import ReadKey, SharedReads, read_key
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
 
 __all__ = ["MAX_REQUEST_BYTES", "Gateway", "GatewayApp", "GatewayConfig", "create_app",
@@ -79,6 +81,8 @@ class GatewayConfig:
     burst: int = 4
     public_url: str | None = None
     """For the webhooks of a later part: kept, not used yet."""
+    feed_interval: float | None = INTERVAL
+    """Seconds between the change feed's looks at the service (None: no feed)."""
     transport: httpx.AsyncBaseTransport | None = None
     """How to reach the service (tests and benchmarks may give their own)."""
 
@@ -115,6 +119,8 @@ class Gateway:
         self.audit = Audit(config.db)
         self.attempts = FailedAttempts()
         self.upstream: Upstream | None = None
+        self.feed: ChangeFeed | None = None
+        self.shared = SharedReads(fed=lambda: self.feed is not None and self.feed.hearing())
 
     def live_upstream(self) -> Upstream:
         if self.upstream is None:
@@ -147,9 +153,17 @@ def create_app(config: GatewayConfig) -> GatewayApp:
         gateway.upstream = Upstream(config.upstream_url, config.integrations_url,
                                     config.upstream_key, rate=config.rate, burst=config.burst,
                                     transport=config.transport)
+        polling: asyncio.Task[None] | None = None
+        if config.feed_interval is not None:
+            gateway.feed = ChangeFeed(gateway.upstream, gateway.shared,
+                                      interval=config.feed_interval)
+            polling = asyncio.create_task(gateway.feed.run(), name="change feed")
         try:
             yield
         finally:
+            if polling is not None:
+                polling.cancel()
+                await asyncio.wait({polling})
             upstream, gateway.upstream = gateway.upstream, None
             await upstream.aclose()
             gateway.audit.close()
@@ -235,6 +249,10 @@ _ERROR = {"content": {"application/json": {"schema": {
     "required": ["message"]}}}}
 _SIGNED_IN: dict[int | str, dict[str, Any]] = {
     401: {"description": "Unknown or revoked personal key", **_ERROR}}
+_STREAM: dict[int | str, dict[str, Any]] = {
+    **_SIGNED_IN,
+    400: {"description": "Invalid value in request", **_ERROR},
+    404: {"description": "The gateway runs without a change feed", **_ERROR}}
 _ADMIN_ONLY: dict[int | str, dict[str, Any]] = {
     **_SIGNED_IN,
     400: {"description": "Invalid value in request", **_ERROR},
@@ -274,6 +292,24 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
                      if value is not None}
             meta["next"] = f"/gateway/v1/audit?{urlencode({**query, 'pageKey': str(more)})}"
         return {"data": [entry.as_json() for entry in entries], "meta": meta}
+
+    @app.get("/gateway/v1/changes", summary="What changes at the service, as it is heard "
+             "(server-sent events: conversations, reset)", responses=_STREAM,
+             response_class=StreamingResponse)
+    async def changes(
+        request: Request,
+        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID",
+                                                    max_length=20)] = None,
+    ) -> StreamingResponse:
+        await gateway.member(request)
+        feed = gateway.feed
+        if feed is None:
+            raise Refused(404, "This gateway has no change feed (it was started without one)")
+        last = int(last_event_id) if last_event_id and last_event_id.isdigit() \
+            and last_event_id.isascii() else None
+        return StreamingResponse(events(feed, last), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
 
     @app.get("/gateway/v1/me", summary="The member the personal key belongs to",
              responses=_SIGNED_IN)
@@ -362,11 +398,18 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     if checked.rewritten:
         body = checked.body
         headers["content-type"] = "application/json"
+    query: bytes = request.scope.get("query_string", b"")
+    if not write:
+        return await _read(gateway, upstream, member, route,
+                           read_key(interface, request.method, path, query,
+                                    headers.get("accept-encoding", ""), body),
+                           lambda: upstream.send(request.method, interface, path, query,
+                                                 headers, body, _priority(request, write),
+                                                 member.member_id))
     if entry is not None:
         entry.begin(body)
     try:
-        answer = await upstream.send(request.method, interface, path,
-                                     request.scope.get("query_string", b""), headers, body,
+        answer = await upstream.send(request.method, interface, path, query, headers, body,
                                      _priority(request, write), member.member_id)
     except UpstreamDown as down:
         if down.sent and write:
@@ -390,7 +433,25 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
                            "gateway's admin must give it a valid key")
     if entry is not None:
         entry.finish("done", answer.status_code)
+    gateway.shared.wrote(route)
     return _streamed(answer)
+
+
+async def _read(gateway: Gateway, upstream: Upstream, member: Member, route: Route,
+                key: ReadKey, fetch: Callable[[], Awaitable[httpx.Response]]) -> Response:
+    """A read, answered from the team's shared reads (kept, coalesced or fetched now)."""
+    try:
+        answer = await gateway.shared.read(key, route, fetch)
+    except UpstreamDown as down:
+        raise Refused(503, f"{down.message}; try again shortly",
+                      headers={"Retry-After": str(DOWN_RETRY_AFTER)}) from None
+    if answer.status == 401:  # the organisation's key, not the member's, was refused
+        raise Refused(502, "The service refused the gateway's organisation key: the "
+                           "gateway's admin must give it a valid key")
+    response = Response(answer.body, status_code=answer.status)
+    for name, value in answer.headers:
+        response.headers.append(name, value)
+    return response
 
 
 async def _check_assignee(upstream: Upstream, member: Member, route: Route) -> None:

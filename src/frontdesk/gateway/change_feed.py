@@ -1,0 +1,266 @@
+"""One change feed for the whole team: the gateway asks the service what changed, once, for
+every member, drops the shared answers it touches and tells every console listening.
+
+The feed polls the service's conversation search for activity since its last look (one
+search every :data:`INTERVAL` seconds, a background read, whatever the number of consoles),
+on the service's clock: the offset to it is read from the first business-hours schedule's
+status at the start and every :data:`CLOCK_AGAIN` seconds (this machine's clock when the
+organisation has no schedule). Each conversation found is a notice; the searches overlap by
+:data:`OVERLAP`, so a conversation may be told of twice, never not at all. A search that finds
+more than a page, or a feed that could not look for a while, tells consoles to look for
+themselves (a ``reset``).
+
+Consoles listen on ``GET /gateway/v1/changes`` (server-sent events, :func:`events`): every
+notice has an ``id``; a console reconnecting with ``Last-Event-ID`` is sent what it missed
+while the gateway still holds it, or a ``reset``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from frontdesk.api.pacing import Priority
+
+from .shared_reads import SharedReads
+from .upstream import Upstream, UpstreamDown
+
+__all__ = ["HEARTBEAT", "INTERVAL", "ChangeFeed", "Notice", "events"]
+
+log = logging.getLogger("frontdesk.gateway.feed")
+
+#: Seconds between two looks at the service (one search each).
+INTERVAL = 2.0
+#: How far each search reaches back before the previous one began.
+OVERLAP = timedelta(seconds=2)
+#: Seconds between two readings of the service's clock.
+CLOCK_AGAIN = 600.0
+#: Seconds between two keep-alive comments on a stream with nothing to say.
+HEARTBEAT = 15.0
+#: Notices held for consoles reconnecting.
+HELD = 2048
+#: Notices queued for one console before it is told to look for itself instead.
+QUEUED = 512
+_FEED_MEMBER = "gateway-feed"
+_JSON = {"content-type": "application/json", "accept": "application/json"}
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One change: ``kind`` ``conversations`` (with their ids) or ``reset`` (look again at
+    everything)."""
+
+    seq: int
+    kind: str
+    conversations: tuple[int, ...] = ()
+
+    def event(self) -> str:
+        """The notice as one server-sent event."""
+        data = json.dumps({"conversations": list(self.conversations)})
+        return f"id: {self.seq}\nevent: {self.kind}\ndata: {data}\n\n"
+
+
+class _Listener:
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[Notice] = asyncio.Queue(QUEUED)
+        self.lagging = False
+
+
+class ChangeFeed:
+    """The team's one poller of the service, and the consoles listening to it."""
+
+    def __init__(self, upstream: Upstream, shared: SharedReads, *,
+                 interval: float = INTERVAL,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._upstream = upstream
+        self._shared = shared
+        self._interval = interval
+        self._clock = clock
+        self._offset: timedelta | None = None
+        self._offset_at = -float("inf")
+        self._since: datetime | None = None
+        self._heard_at = -float("inf")
+        self._seq = 0
+        self._held: deque[Notice] = deque(maxlen=HELD)
+        self._listeners: set[_Listener] = set()
+        self.searches = 0
+        """Searches sent to the service (tests and benchmarks count them)."""
+
+    # ------------------------------------------------------------------ the service
+
+    def hearing(self) -> bool:
+        """Whether the feed has looked at the service lately (answers it watches may then be
+        kept longer: a change would have dropped them)."""
+        return self._clock() - self._heard_at < 3 * self._interval
+
+    async def run(self) -> None:
+        """Look, tell, wait; for as long as the gateway runs."""
+        while True:
+            try:
+                await self.look()
+            except asyncio.CancelledError:
+                raise
+            except UpstreamDown as down:
+                log.info("the change feed could not look: %s", down.message)
+            except Exception:  # a bug: logged, and the feed goes on
+                log.exception("the change feed failed")
+            await asyncio.sleep(self._interval)
+
+    async def look(self) -> None:
+        """One look at the service: what changed since the last, told to every listener."""
+        now = await self._service_now()
+        since = self._since or now - OVERLAP
+        stale = self._clock() - self._heard_at > 3 * self._interval and self._since is not None
+        found, complete = await self._search(since)
+        self._since = now - OVERLAP
+        self._heard_at = self._clock()
+        self.searches += 1
+        if found:
+            self._shared.changed(str(cid) for cid in found)
+            self.publish("conversations", tuple(sorted(found)))
+        if stale or not complete:
+            self._shared.forget_all()
+            self.publish("reset")
+
+    async def _service_now(self) -> datetime:
+        if self._offset is None or self._clock() - self._offset_at > CLOCK_AGAIN:
+            self._offset = await self._read_offset()
+            self._offset_at = self._clock()
+        return datetime.now(UTC) + self._offset
+
+    async def _read_offset(self) -> timedelta:
+        """The service's clock less this machine's (zero when it cannot be read)."""
+        listed = await self._get("/v1/business-hours/schedules", b"pageLimit=1")
+        data = listed.get("data") if isinstance(listed, dict) else None
+        items = data.get("schedules") if isinstance(data, dict) else data
+        first = items[0] if isinstance(items, list) and items else None
+        schedule = first.get("id") if isinstance(first, dict) else None
+        if not isinstance(schedule, str):
+            return timedelta(0)
+        before = datetime.now(UTC)
+        status = await self._get(f"/v1/business-hours/schedules/{schedule}/status", b"")
+        after = datetime.now(UTC)
+        now = status.get("data", status) if isinstance(status, dict) else None
+        stamp = now.get("timestamp") if isinstance(now, dict) else None
+        try:
+            then = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+        except ValueError:
+            return timedelta(0)
+        if then.tzinfo is None:
+            then = then.replace(tzinfo=UTC)
+        return then - (before + (after - before) / 2)
+
+    async def _get(self, path: str, query: bytes) -> Any:
+        answer = await self._upstream.send("GET", "main", path, query, _JSON, b"",
+                                           Priority.BACKGROUND, _FEED_MEMBER)
+        try:
+            if answer.status_code != 200:
+                return None
+            return json.loads(await answer.aread())
+        except ValueError:
+            return None
+        finally:
+            await answer.aclose()
+
+    async def _search(self, since: datetime) -> tuple[set[int], bool]:
+        """The conversations with activity since ``since``, and whether one page held all."""
+        stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        body = json.dumps({"filters": {"strategy": "All", "conditions": [
+            {"field": {"_type": "LastActivity",
+                       "operator": {"_type": "Since", "timestamp": stamp}}}]}}).encode()
+        answer = await self._upstream.send("POST", "main", "/v1/search/conversations",
+                                           b"pageLimit=200", _JSON, body,
+                                           Priority.BACKGROUND, _FEED_MEMBER)
+        try:
+            if answer.status_code != 200:
+                raise UpstreamDown(f"the search answered {answer.status_code}", sent=True)
+            document = json.loads(await answer.aread())
+        except ValueError:
+            raise UpstreamDown("the search's answer was not JSON", sent=True) from None
+        finally:
+            await answer.aclose()
+        hits = document.get("data") if isinstance(document, dict) else None
+        found = {hit["id"] for hit in hits or () if isinstance(hit, dict)
+                 and isinstance(hit.get("id"), int)}
+        meta = document.get("meta") if isinstance(document, dict) else None
+        more = isinstance(meta, dict) and bool(meta.get("next"))
+        return found, not more
+
+    # ------------------------------------------------------------------ the consoles
+
+    def publish(self, kind: str, conversations: tuple[int, ...] = ()) -> Notice:
+        """Tell every listener (and hold the notice for those reconnecting)."""
+        self._seq += 1
+        notice = Notice(self._seq, kind, conversations)
+        self._held.append(notice)
+        for listener in self._listeners:
+            if listener.lagging:
+                continue
+            try:
+                listener.queue.put_nowait(notice)
+            except asyncio.QueueFull:
+                listener.lagging = True
+        return notice
+
+    def missed(self, last_seen: int | None) -> list[Notice]:
+        """What a console that last saw ``last_seen`` missed; a reset when it is no longer
+        held (or the number is not one this gateway gave: it was restarted)."""
+        if last_seen is None:
+            return []
+        if last_seen == self._seq:
+            return []
+        oldest = self._held[0].seq if self._held else self._seq + 1
+        if last_seen > self._seq or last_seen < oldest - 1:
+            return [Notice(self._seq, "reset")]
+        return [notice for notice in self._held if notice.seq > last_seen]
+
+    @contextlib.contextmanager
+    def listening(self) -> Any:
+        """A listener for the block (its queue of notices)."""
+        listener = _Listener()
+        self._listeners.add(listener)
+        try:
+            yield listener
+        finally:
+            self._listeners.discard(listener)
+
+    @property
+    def last(self) -> int:
+        """The number of the latest notice (0: none yet)."""
+        return self._seq
+
+    @property
+    def listeners(self) -> int:
+        """How many consoles listen now."""
+        return len(self._listeners)
+
+
+async def events(feed: ChangeFeed, last_seen: int | None,
+                 heartbeat: float = HEARTBEAT) -> AsyncIterator[str]:
+    """A console's stream: a greeting, what it missed, then each notice as it comes, with a
+    keep-alive comment when there is nothing to say."""
+    with feed.listening() as listener:
+        yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'last': feed.last})}\n\n"
+        for notice in feed.missed(last_seen):
+            yield notice.event()
+        while True:
+            if listener.lagging:
+                listener.lagging = False
+                while not listener.queue.empty():
+                    listener.queue.get_nowait()
+                yield Notice(feed.last, "reset").event()
+            try:
+                async with asyncio.timeout(heartbeat):
+                    notice = await listener.queue.get()
+            except TimeoutError:
+                yield ": still here\n\n"
+                continue
+            yield notice.event()

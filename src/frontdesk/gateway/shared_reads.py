@@ -1,0 +1,215 @@
+"""Reads shared by the whole team: one answer from the service for every member asking the
+same thing, while it is current.
+
+A read (a GET, or a POST that only reads: a search, an analytics query) is known by its
+interface, method, raw path, query, body and the ``Accept-Encoding`` it asks with. While one
+member's read of it is on its way to the service, the others asking the same wait for that
+answer instead of sending their own (coalesced); once answered with 200, the answer is kept
+and served to the next member asking, as long as it is **current**:
+
+* nothing it touches has changed since: a write through the gateway, or a change the team's
+  feed heard of (:mod:`~frontdesk.gateway.change_feed`), drops what it touches
+  (:meth:`SharedReads.wrote`, :meth:`SharedReads.changed`);
+* and it is younger than its bound: :data:`FRESH` seconds, or :data:`FED_FRESH` for what
+  the feed watches (a conversation, its parts, the conversation lists and searches) while the
+  feed is hearing the service, so a change the feed cannot see is never shown for longer.
+
+Who may read what is decided before (the guard): every member allowed a read gets the same
+answer from the service, so one answer serves them all. An answer read while something it
+touches changed is passed to those who asked but not kept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+
+import httpx
+
+from .routing import Route
+
+__all__ = ["FED_FRESH", "FRESH", "Answer", "ReadKey", "SharedReads", "read_key"]
+
+#: Seconds an answer stays current when no change feed vouches for it.
+FRESH = 3.0
+#: Seconds an answer the change feed watches stays current while the feed hears the service.
+FED_FRESH = 10.0
+#: Answers larger than this are passed on, never kept.
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+#: All answers kept, in bytes; the least recently used go first.
+MAX_KEPT_BYTES = 96 * 1024 * 1024
+
+#: The families of paths the change feed watches (``/v1/<family>/…``).
+FED_FAMILIES = frozenset({"conversations", "search"})
+#: Response headers never kept (the connection's own, and the answer's length, which the
+#: gateway's server sets again).
+_DROPPED = frozenset({"connection", "keep-alive", "transfer-encoding", "te", "trailer",
+                      "upgrade", "server", "date", "set-cookie", "content-length"})
+
+ReadKey = tuple[str, str, str, bytes, str, bytes]
+
+
+def read_key(interface: str, method: str, raw_path: str, query: bytes, accept_encoding: str,
+             body: bytes) -> ReadKey:
+    """What makes two reads the same read (the body by its digest)."""
+    digest = hashlib.blake2b(body, digest_size=16).digest() if body else b""
+    return (interface, method, raw_path, query, accept_encoding, digest)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A service's answer held whole: what every member asking the same is given."""
+
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    shared: bool = False
+    """Whether it came from another member's read (kept or coalesced), not this member's."""
+
+
+@dataclass(slots=True)
+class _Kept:
+    answer: Answer
+    family: str
+    conversation: str | None
+    at: float
+    size: int = field(default=0)
+
+
+def family_of(route: Route) -> str:
+    """``conversations`` for ``/v1/conversations/…``: what a change drops together."""
+    parts = route.operation.path.strip("/").split("/")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+class SharedReads:
+    """The gateway's kept answers and the reads on their way, with what they touch."""
+
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic,
+                 fed: Callable[[], bool] = lambda: False) -> None:
+        self._clock = clock
+        self._fed = fed
+        self._kept: OrderedDict[ReadKey, _Kept] = OrderedDict()
+        self._kept_bytes = 0
+        self._flying: dict[ReadKey, asyncio.Future[Answer]] = {}
+        self._epoch = 0
+        self.upstream_reads = 0
+        """Reads sent to the service (benchmarks and tests count them)."""
+        self.served_kept = 0
+        self.served_coalesced = 0
+
+    # ------------------------------------------------------------------ reading
+
+    async def read(self, key: ReadKey, route: Route,
+                   fetch: Callable[[], Awaitable[httpx.Response]]) -> Answer:
+        """The answer to ``key``: kept and current, or the one on its way, or fetched now
+        (``fetch`` sends the read upstream; its errors reach every member waiting)."""
+        kept = self._kept.get(key)
+        if kept is not None:
+            if self._current(kept):
+                self._kept.move_to_end(key)
+                self.served_kept += 1
+                return _shared(kept.answer)
+            self._drop(key)
+        flying = self._flying.get(key)
+        if flying is not None:
+            self.served_coalesced += 1
+            try:
+                return _shared(await asyncio.shield(flying))
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not flying.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                return await self.read(key, route, fetch)  # its asker left: ask anew
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._flying[key] = future
+        epoch = self._epoch
+        try:
+            answer = await self._fetch(fetch)
+        except Exception as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: a read nobody else waited on is no warning
+            raise
+        except BaseException:  # this asker left (cancelled): those waiting ask anew
+            future.cancel()
+            raise
+        finally:
+            if self._flying.get(key) is future:
+                del self._flying[key]
+        future.set_result(answer)
+        if answer.status == 200 and epoch == self._epoch \
+                and len(answer.body) <= MAX_ANSWER_BYTES:
+            self._keep(key, route, answer)
+        return answer
+
+    async def _fetch(self, fetch: Callable[[], Awaitable[httpx.Response]]) -> Answer:
+        self.upstream_reads += 1
+        response = await fetch()
+        try:
+            body = await response.aread()
+        finally:
+            await response.aclose()
+        headers = tuple((name, value) for name, value in response.headers.items()
+                        if name.lower() not in _DROPPED)
+        return Answer(response.status_code, headers, body)
+
+    def _current(self, kept: _Kept) -> bool:
+        age = self._clock() - kept.at
+        bound = FED_FRESH if kept.family in FED_FAMILIES and self._fed() else FRESH
+        return age < bound
+
+    def _keep(self, key: ReadKey, route: Route, answer: Answer) -> None:
+        self._drop(key)
+        kept = _Kept(answer, family_of(route), route.params.get("conversationId"),
+                     self._clock(), len(answer.body))
+        self._kept[key] = kept
+        self._kept_bytes += kept.size
+        while self._kept_bytes > MAX_KEPT_BYTES and self._kept:
+            self._drop(next(iter(self._kept)))
+
+    def _drop(self, key: ReadKey) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is not None:
+            self._kept_bytes -= kept.size
+
+    # ------------------------------------------------------------------ changes
+
+    def wrote(self, route: Route) -> None:
+        """A write through the gateway: what it touches is read afresh by the next member.
+        A write to a conversation drops that conversation's answers and the lists and
+        searches of conversations; any other write drops every answer (they are rare, and
+        an agent, a tag or a queue shows in many answers)."""
+        conversation = route.params.get("conversationId")
+        if conversation is None:
+            self.forget_all()
+        else:
+            self.changed([conversation])
+
+    def changed(self, conversations: Iterable[str]) -> None:
+        """Conversations changed at the service: their answers, and every list and search of
+        conversations, are read afresh."""
+        wanted = set(conversations)
+        self._epoch += 1
+        for key in [key for key, kept in self._kept.items()
+                    if kept.family in FED_FAMILIES
+                    and (kept.conversation is None or kept.conversation in wanted)]:
+            self._drop(key)
+
+    def forget_all(self) -> None:
+        """Drop every kept answer (and keep none being read now)."""
+        self._epoch += 1
+        self._kept.clear()
+        self._kept_bytes = 0
+
+    @property
+    def kept_bytes(self) -> int:
+        """The bytes of every answer kept."""
+        return self._kept_bytes
+
+
+def _shared(answer: Answer) -> Answer:
+    return Answer(answer.status, answer.headers, answer.body, shared=True)

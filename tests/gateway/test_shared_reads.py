@@ -1,0 +1,158 @@
+"""The team's shared reads and change feed, against a real sandbox behind a real gateway.
+
+Requests to the service are counted where they leave the gateway (its transport to the
+service), so "asked once" means the service saw one request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from frontdesk.sandbox.clock import ManualClock
+from frontdesk.sandbox.server import SandboxServer
+from gateway_harness import DEMO_AGENT_EMAIL, PATIENCE, RunningGateway, running_gateway
+
+
+class Counting(httpx.AsyncHTTPTransport):
+    """The gateway's transport to the service, counting each request by method and path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: Counter[tuple[str, str]] = Counter()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.seen[(request.method, request.url.path)] += 1
+        return await super().handle_async_request(request)
+
+
+def _open_conversation(sandbox: SandboxServer) -> int:
+    rows = sandbox.query("SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")
+    return int(rows[0]["id"])
+
+
+def test_the_same_read_by_many_members_is_asked_of_the_service_once(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    counting = Counting()
+    with running_gateway(sandbox, tmp_path, transport=counting, feed_interval=None) as gateway:
+        keys = [gateway.add_member(agent, "agent") for agent in gateway.agent_ids()[:3]]
+        conversation = _open_conversation(sandbox)
+        path = f"/v1/conversations/{conversation}/messages"
+
+        async def scene() -> list[httpx.Response]:
+            clients = [httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+                                         headers={"Authorization": key}) for key in keys]
+            try:
+                return await asyncio.gather(*(client.get(path) for client in clients
+                                              for _ in range(5)))
+            finally:
+                for client in clients:
+                    await client.aclose()
+
+        answers = asyncio.run(scene())
+    assert {answer.status_code for answer in answers} == {200}
+    assert len({answer.content for answer in answers}) == 1
+    assert counting.seen[("GET", path)] == 1, counting.seen
+
+
+def test_a_write_through_the_gateway_is_read_at_once_by_a_colleague(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    with running_gateway(sandbox, tmp_path, feed_interval=None) as gateway:
+        reader = gateway.add_member(gateway.agent_ids()[1], "agent")
+        writer = gateway.add_member(DEMO_AGENT_EMAIL, "supervisor")
+        writer_id = gateway.agent(DEMO_AGENT_EMAIL)["id"]
+        conversation = _open_conversation(sandbox)
+        path = f"/v1/conversations/{conversation}/messages"
+        with gateway.client(reader) as reads, gateway.client(writer) as writes:
+            before = reads.get(path).json()["data"]
+            sent = writes.post(path, json={"_type": "Outbound", "agentId": writer_id,
+                                           "content": {"_type": "Text",
+                                                       "value": "shared at once"}})
+            assert sent.status_code < 300, sent.text
+            after = reads.get(path).json()["data"]
+    assert len(after) == len(before) + 1
+    assert "shared at once" in json.dumps(after)
+
+
+def test_an_answer_kept_for_an_admin_is_never_served_to_an_agent(
+        gateway: RunningGateway) -> None:
+    admin = gateway.add_member(DEMO_AGENT_EMAIL, "admin")
+    agent = gateway.add_member(gateway.agent_ids()[1], "agent")
+    with gateway.client(admin) as admins, gateway.client(agent) as agents:
+        assert admins.get("/v1/webhooks").status_code == 200
+        refused = agents.get("/v1/webhooks")
+    assert refused.status_code == 403 and refused.json()["requiredRole"] == "admin"
+
+
+def _notices(gateway: RunningGateway, key: str, conversation: int,
+             last: str | None = None) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """The change stream's events (id, kind, data) as they come."""
+    headers = {"Last-Event-ID": last} if last is not None else {}
+    with gateway.client(key) as client, \
+            client.stream("GET", "/gateway/v1/changes", headers=headers) as stream:
+        assert stream.status_code == 200
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        fields: dict[str, str] = {}
+        for line in stream.iter_lines():
+            if not line:
+                if "event" in fields:
+                    yield (fields.get("id", ""), fields["event"],
+                           json.loads(fields.get("data", "{}")))
+                fields = {}
+            elif not line.startswith(":"):
+                name, _, value = line.partition(":")
+                fields[name] = value.strip()
+
+
+def _customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> None:
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(60)  # after the feed's last look, on the service's clock
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=PATIENCE) as http:
+        said = http.post(f"/v1/conversations/{conversation}/messages", json={
+            "_type": "Inbound", "content": {"_type": "Text", "value": text}})
+        assert said.status_code < 300, said.text
+
+
+def test_an_outside_change_is_told_to_every_listener_and_read_afresh(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    with running_gateway(sandbox, tmp_path, feed_interval=0.2) as gateway:
+        key = gateway.add_member(gateway.agent_ids()[1], "agent")
+        conversation = _open_conversation(sandbox)
+        path = f"/v1/conversations/{conversation}/messages"
+        with gateway.client(key) as reads:
+            kept = reads.get(path).json()["data"]
+        heard: list[tuple[str, str, dict[str, Any]]] = []
+        for notice in _notices(gateway, key, conversation):
+            heard.append(notice)
+            if notice[1] == "hello":
+                _customer_writes(sandbox, conversation, "told to the team")
+            elif notice[1] == "conversations" and conversation in notice[2]["conversations"]:
+                break
+        with gateway.client(key) as reads:
+            fresh = reads.get(path).json()["data"]
+        told = heard[-1][0]
+        # a console that was away since that notice is told what it missed
+        _customer_writes(sandbox, conversation, "while away")
+        missed = next(notice for notice in _notices(gateway, key, conversation, last=told)
+                      if notice[1] != "hello")
+        stranger = next(notice for notice in _notices(gateway, key, conversation,
+                                                      last="999999")
+                        if notice[1] != "hello")
+    assert len(fresh) == len(kept) + 1 and "told to the team" in json.dumps(fresh)
+    assert missed[1] == "conversations" and conversation in missed[2]["conversations"]
+    assert int(missed[0]) > int(told)
+    assert stranger[1] == "reset"  # a number this gateway never gave: look at everything
+
+
+def test_the_change_stream_needs_a_members_key(gateway: RunningGateway) -> None:
+    with gateway.client(None) as anonymous:
+        refused = anonymous.get("/gateway/v1/changes")
+    assert refused.status_code == 401
