@@ -5,7 +5,7 @@ line naming the role, and shows admins the gateway's audit."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
 from frontdesk.launch import local_store_path
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.store.errors import Refused
 from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
@@ -25,7 +26,7 @@ from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.tag_picker import TagPicker
 from frontdesk.tui.widgets.safe import DataTable, OptionList, Static
 from frontdesk.tui.widgets.status_bar import StatusBar
-from gateway_harness import RunningGateway, running_gateway
+from gateway_harness import DEMO_AGENT_EMAIL, RunningGateway, running_gateway
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 
@@ -245,3 +246,44 @@ async def test_the_role_the_gateway_says_wins_over_the_one_kept_from_last_time(
         assert app.session is not None
         assert app.session.local.snapshot("member") == {
             "role": "agent", "email": gateway.agent(who)["email"]}
+
+
+async def _until(pilot: Pilot[Any], what: str, condition: Callable[[], bool]) -> None:
+    """Let the console run until ``condition`` holds (the bound only ends a hang)."""
+    for _ in range(1200):
+        if condition():
+            return
+        await pilot.pause(0.1)
+    pytest.fail(f"the console never got to: {what}")
+
+
+async def test_a_console_is_told_what_changes_and_polls_by_itself_while_the_stream_is_down(
+        console: Console, tmp_path: Path) -> None:
+    with running_gateway(console.sandbox, tmp_path, feed_interval=0.2) as gateway:
+        app = member_app(console, gateway, DEMO_AGENT_EMAIL, "agent")
+        async with app.run_test(size=SIZE) as pilot:
+            await console.ready(pilot)
+            session = app.session
+            assert session is not None
+            await _until(pilot, "listening to the gateway", lambda: session.changes.pushed)
+            bar = app.screen.query_one(StatusBar)
+            assert bar.via == "via gateway · agent"
+            cid = open_chat(console)
+            clock = console.sandbox.clock
+            assert isinstance(clock, ManualClock)
+            clock.advance(60)  # the customer writes after the feed's last look
+            told = session.changes.notices
+            await console.customer_writes(cid, "heard through the gateway")
+            await _until(pilot, "told of the customer's message",
+                         lambda: session.changes.notices > told
+                         and cid in session.inbox.activity)
+            # the gateway stops: the console says it polls by itself, and listens again
+            # once the gateway is back
+            gateway.stop()
+            await _until(pilot, "polling by itself", lambda: session.changes.dropped)
+            await console.idle(pilot)
+            assert app.screen.query_one(StatusBar).via == "via gateway · agent · polling"
+            gateway.start()
+            await _until(pilot, "listening again", lambda: session.changes.pushed)
+            await console.idle(pilot)
+            assert app.screen.query_one(StatusBar).via == "via gateway · agent"

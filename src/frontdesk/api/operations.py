@@ -236,6 +236,7 @@ GATEWAY_OPERATION_TABLE: tuple[Operation, ...] = (
     _op("GET", "/gateway/v1/health", "gateway.health"),
     _op("GET", "/gateway/v1/me", "gateway.me"),
     _op("GET", "/gateway/v1/audit", "gateway.audit"),
+    _op("GET", "/gateway/v1/changes", "gateway.changes"),
 )
 
 #: The least role (``api.roles.Role``'s value) for each of the gateway's own operations;
@@ -245,6 +246,7 @@ GATEWAY_LEAST_ROLES: dict[str, str] = {
     "gateway.health": "agent",
     "gateway.me": "agent",
     "gateway.audit": "admin",
+    "gateway.changes": "agent",
 }
 
 #: ``(METHOD, path template)`` → dotted client method name.

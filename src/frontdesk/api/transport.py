@@ -27,7 +27,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +65,11 @@ log = logging.getLogger("frontdesk.api")
 
 #: Connect within 5 s; every other phase (each read, write, pool wait) within 15 s.
 DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
+#: Seconds of silence after which an event stream is taken for lost (a gateway sends a
+#: keep-alive every 15 s).
+EVENTS_READ_TIMEOUT = 45.0
+#: The longest line of an event stream read (a notice is a few hundred bytes).
+MAX_EVENT_LINE = 256 * 1024
 
 QueryItems = list[tuple[str, str | int | float | bool | None]]
 
@@ -300,6 +305,44 @@ class Transport(BodyReader):
                                               response.headers.get("retry-after"))
                 return Reply(status, decode_body(raw, content_type, status, op), op,
                              response.headers.get("etag"))
+        except (ApiError, FinalError):
+            raise
+        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:
+            raise error_from_exception(exc, op.label) from exc
+
+    async def events(self, op: Operation, *, last_event_id: str | None = None,
+                     read_timeout: float = EVENTS_READ_TIMEOUT
+                     ) -> AsyncIterator[tuple[str | None, str, str]]:
+        """A stream of server-sent events (``op`` a GET answering ``text/event-stream``):
+        each event's ``(id, event, data)`` as it comes, for as long as the server sends.
+        Silence longer than ``read_timeout`` (the server's keep-alives come more often) or a
+        line longer than :data:`MAX_EVENT_LINE` ends it with a :class:`TransportError`;
+        an answer other than 200 is the service's error, as :meth:`send` raises it."""
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        timeout = httpx.Timeout(15.0, connect=5.0, read=read_timeout)
+        try:
+            async with self._http.stream("GET", self.url_for(op, None), headers=headers,
+                                         timeout=timeout) as response:
+                if response.status_code != 200:
+                    raw = await response.aread()
+                    raise error_from_response(response.status_code, raw,
+                                              response.headers.get("content-type", ""),
+                                              op.label, response.headers.get("retry-after"))
+                fields: dict[str, str] = {}
+                async for line in response.aiter_lines():
+                    if len(line) > MAX_EVENT_LINE:
+                        raise TransportError("An event line was too long", operation=op.label,
+                                             sent=True)
+                    if not line:
+                        if "event" in fields or "data" in fields:
+                            yield fields.get("id"), fields.get("event", "message"), \
+                                fields.get("data", "")
+                        fields = {}
+                    elif not line.startswith(":"):
+                        name, _, value = line.partition(":")
+                        fields[name] = value[1:] if value.startswith(" ") else value
         except (ApiError, FinalError):
             raise
         except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:

@@ -93,6 +93,7 @@ class ChangeFeed:
         self._listeners: set[_Listener] = set()
         self.searches = 0
         """Searches sent to the service (tests and benchmarks count them)."""
+        self.closing = False
 
     # ------------------------------------------------------------------ the service
 
@@ -232,6 +233,14 @@ class ChangeFeed:
         finally:
             self._listeners.discard(listener)
 
+    def close(self) -> None:
+        """The gateway is stopping: every stream ends now (consoles listen again when it is
+        back), so no open stream holds the stop up."""
+        self.closing = True
+        for listener in self._listeners:
+            with contextlib.suppress(asyncio.QueueFull):  # full: it reads on, and sees this
+                listener.queue.put_nowait(Notice(self._seq, "closing"))
+
     @property
     def last(self) -> int:
         """The number of the latest notice (0: none yet)."""
@@ -251,7 +260,7 @@ async def events(feed: ChangeFeed, last_seen: int | None,
         yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'last': feed.last})}\n\n"
         for notice in feed.missed(last_seen):
             yield notice.event()
-        while True:
+        while not feed.closing:
             if listener.lagging:
                 listener.lagging = False
                 while not listener.queue.empty():
@@ -263,4 +272,6 @@ async def events(feed: ChangeFeed, last_seen: int | None,
             except TimeoutError:
                 yield ": still here\n\n"
                 continue
+            if notice.kind == "closing":
+                return
             yield notice.event()

@@ -27,6 +27,21 @@ __all__ = ["GatewayServer", "serve"]
 GRACE = 30
 
 
+class _Uvicorn(uvicorn.Server):
+    """uvicorn, ending the consoles' change streams as it starts to stop (an open stream
+    would otherwise hold the stop for the whole grace period)."""
+
+    def __init__(self, config: uvicorn.Config, app: GatewayApp) -> None:
+        super().__init__(config)
+        self._app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        feed = self._app.gateway.feed
+        if feed is not None:
+            feed.close()
+        await super().shutdown(sockets)
+
+
 def _config(app: GatewayApp, **options: object) -> uvicorn.Config:
     return uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="on", log_config=None,
@@ -42,7 +57,8 @@ def serve(config: GatewayConfig, host: str, port: int, *, tls_cert: str | None =
     options: dict[str, object] = {"host": host, "port": port}
     if tls_cert and tls_key:
         options.update(ssl_certfile=tls_cert, ssl_keyfile=tls_key)
-    uvicorn.Server(_config(create_app(config), **options)).run()
+    app = create_app(config)
+    _Uvicorn(_config(app, **options), app).run()
 
 
 class GatewayServer:
@@ -78,7 +94,7 @@ class GatewayServer:
         sock.listen(2048)
         self._socket = sock
         self.app = create_app(self.config)
-        server = uvicorn.Server(_config(self.app))
+        server = _Uvicorn(_config(self.app), self.app)
         self._server = server
         started = threading.Event()
         failure: list[BaseException] = []

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
@@ -198,6 +199,11 @@ class InboxStore:
         self._primed: set[str] = set()
         #: what the last search for activity found (found again within its overlap: no news)
         self._found: set[int] = set()
+        #: while a team gateway's change stream tells what changed: the seconds between two
+        #: searches for activity of the inbox's own (None: it searches every tick)
+        self.pushed: float | None = None
+        self._searched_at = -float("inf")
+        self._search_now = False
         #: where the Closed view begins (None: not read from the service yet), and the
         #: conversations its last reading found (their records are known once none waits)
         self._closed_from: datetime | None = None
@@ -746,6 +752,11 @@ class InboxStore:
             # what changed
         if not self.filled and self._backlog:
             return False
+        if self.pushed is not None and not self._search_now \
+                and time.monotonic() - self._searched_at < self.pushed:
+            return False  # told what changed: the cursor stays for the next safety search
+        self._search_now = False
+        self._searched_at = time.monotonic()
         since = self._since or self._hub.server_now() - SLACK
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         hits: list[int] = []
@@ -770,6 +781,21 @@ class InboxStore:
                 # its own; found again in the next search's overlap (SLACK), it is not
                 self._bump(conversation_id, self.rows.get(conversation_id))
         return True
+
+    def heard(self, conversation_ids: Iterable[int]) -> None:
+        """The team gateway said these conversations changed: each is read again, first
+        among what waits, as a search finding it would have it read."""
+        now = self._hub.server_now()
+        for conversation_id in conversation_ids:
+            self.want([conversation_id], Priority.VISIBLE)
+            self.activity[conversation_id] = now
+            self._stale_previews.add(conversation_id)
+            self._bump(conversation_id, self.rows.get(conversation_id))
+
+    def look_everywhere(self) -> None:
+        """The next tick searches for what changed, whatever the stream said (it was told
+        it missed something)."""
+        self._search_now = True
 
     def _time_known(self) -> bool:
         """Whether :meth:`Hub.server_now` is as good as it gets: measured against the

@@ -24,6 +24,7 @@ from ..api import left_out
 from ..api.errors import ApiError, TransportError, Unauthorized
 from ..channels import channel_name
 from ..text import one_line
+from .change_stream import ChangeStream
 from .connection import Link
 from .directory import Directory
 from .hub import Hub, Notice
@@ -138,6 +139,9 @@ class Session(SessionStores, SessionTopics):
         self._stats: StatsWatch | None = None
         self._compose: Compose | None = None
         self._outbox_task: asyncio.Task[None] | None = None
+        #: the team gateway's change stream (listened to only through a gateway)
+        self.changes = ChangeStream(lambda: self.client, self.live, self.inbox)
+        self._listening: asyncio.Task[None] | None = None
         self.started = False
 
     # ------------------------------------------------------------------ identity and time
@@ -340,6 +344,8 @@ class Session(SessionStores, SessionTopics):
         self.live.add(MY_PRESENCE, self._my_presence, poll.presence, always=True)
         self.live.add(HOURS, self._hours, poll.business_hours, always=True)
         self._outbox_task = asyncio.get_running_loop().create_task(self.outbox.run())
+        if self.membership.gateway:  # told what changes instead of asking
+            self._listening = asyncio.get_running_loop().create_task(self.changes.run())
         try:
             await self.resolve_me()
         except (ApiError, LookupError) as error:
@@ -361,7 +367,7 @@ class Session(SessionStores, SessionTopics):
         """Stop polling and sending; keep what the next start paints from."""
         self._stop_hearing_left_out()
         await self.live.stop()
-        for task in (self._rekeying, self._signing_in):
+        for task in (self._rekeying, self._signing_in, self._listening):
             if task is not None:
                 task.cancel()
         if self._outbox_task is not None:

@@ -47,6 +47,8 @@ OUTBOX: TopicKey[int] = TopicKey("outbox")
 #: the role of the member signed in through a team gateway, once the gateway said it
 #: (announced; never without a gateway)
 MEMBER: TopicKey[str] = TopicKey("member")
+#: whether the team gateway's change stream is up (announced as it goes up and down)
+PUSHED: TopicKey[bool] = TopicKey("pushed")
 
 
 def anonymization_topic(request_id: str) -> TopicKey[AnonymizationRequestStatus]:

@@ -497,11 +497,14 @@ class FrontdeskApp(OrderedKeysApp[None]):
 
 def _via(session: Session | None) -> str:
     """The header's word on how the console is signed in: through a team gateway, and with
-    which role once the gateway said it ("via gateway · agent"); "" with the service's key."""
+    which role once the gateway said it ("via gateway · agent"), and "polling" while the
+    gateway's change stream is down; "" with the service's key."""
     if session is None or not session.membership.gateway:
         return ""
     role = session.membership.role_name
-    return f"via gateway · {role}" if role else "via gateway"
+    said = f"via gateway · {role}" if role else "via gateway"
+    # told what changes while the gateway's stream is up; polling by itself after it dropped
+    return f"{said} · polling" if session.changes.dropped else said
 
 
 def _screen(module: str, name: str) -> Screen[Any]:

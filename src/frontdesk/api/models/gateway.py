@@ -48,4 +48,14 @@ class AuditEntry(Record):
                               "(nothing was done) or unknown (it may have been done)")
 
 
-__all__ = ["AuditEntry", "GatewayHealth", "GatewayMember"]
+class ChangeNotice(Record):
+    """One notice of the gateway's change stream: ``kind`` is ``hello`` (listening),
+    ``conversations`` (these changed at the service) or ``reset`` (look at everything
+    again); ``seq`` is what to give back as ``Last-Event-ID`` when listening again."""
+
+    seq: int | None = None
+    kind: str
+    conversations: list[int] = Field(default_factory=list)
+
+
+__all__ = ["AuditEntry", "ChangeNotice", "GatewayHealth", "GatewayMember"]

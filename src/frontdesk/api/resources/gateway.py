@@ -3,13 +3,14 @@ audit of what members did through it (``/gateway/v1/…``, never served by the s
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from datetime import datetime
 
 import httpx
 
 from ..models.common import format_utc
-from ..models.gateway import AuditEntry, GatewayHealth, GatewayMember
+from ..models.gateway import AuditEntry, ChangeNotice, GatewayHealth, GatewayMember
 from ..operations import operation
 from ..pacing import Priority
 from ._base import Page, Resource, check_text_id, fail, parse_one, unwrap
@@ -19,6 +20,7 @@ __all__ = ["GatewayResource"]
 _HEALTH = operation("gateway.health")
 _ME = operation("gateway.me")
 _AUDIT = operation("gateway.audit")
+_CHANGES = operation("gateway.changes")
 
 class GatewayResource(Resource):
     """``client.gateway``: the team gateway in front of the service (only when the base URL
@@ -33,6 +35,25 @@ class GatewayResource(Resource):
         """The member the key belongs to: the agent they act as and their role."""
         reply = await self._send(_ME, priority=priority)
         return parse_one(_ME, unwrap(_ME, reply.body), GatewayMember)
+
+    async def changes(self, *, last_seen: int | None = None) -> AsyncIterator[ChangeNotice]:
+        """What changes at the service, as the gateway hears it, for as long as the stream
+        lasts (a :class:`~frontdesk.api.errors.TransportError` when it breaks). ``last_seen``
+        is the ``seq`` of the last notice had: what came since is sent first (or a
+        ``reset`` when the gateway no longer holds it)."""
+        stream = self._transport.events(
+            _CHANGES, last_event_id=None if last_seen is None else str(last_seen))
+        async for seq, kind, data in stream:
+            try:
+                said = json.loads(data) if data else {}
+            except ValueError:
+                said = {}
+            listed = said.get("conversations") if isinstance(said, dict) else None
+            yield ChangeNotice(
+                seq=int(seq) if seq is not None and seq.isascii() and seq.isdigit() else None,
+                kind=kind,
+                conversations=[c for c in listed or () if isinstance(c, int)
+                               and not isinstance(c, bool)])
 
     def audit(
         self,
