@@ -202,6 +202,12 @@ def _gateway(ctx: BenchContext) -> Outcome:
     return bench_gateway.run(ctx)
 
 
+def _team(ctx: BenchContext) -> Outcome:
+    from . import bench_team
+
+    return bench_team.run(ctx)
+
+
 #: name → (what it measures, the function, the sandbox servers it needs)
 BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, ...]]] = {
     "startup": ("(a) cold start → first frame", _startup, ("small",)),
@@ -218,6 +224,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "sandbox": ("(j) sandbox throughput, small vs large", _sandbox, ("shipped", "small", "big")),
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
     "gateway": ("(o) the team gateway's added latency on a read", _gateway, ("small",)),
+    "team": ("(p) a team of consoles on one gateway and one key", _team, ("limited",)),
 }
 
 #: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)

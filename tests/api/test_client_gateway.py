@@ -48,7 +48,7 @@ def test_a_role_refusal_is_forbidden_and_names_the_role() -> None:
 
 def test_the_gateway_operations_are_not_the_service_s() -> None:
     names = {op.name for op in GATEWAY_OPERATION_TABLE}
-    assert names == {"gateway.health", "gateway.me", "gateway.audit"}
+    assert names == {"gateway.health", "gateway.me", "gateway.audit", "gateway.changes"}
     assert not {op.key for op in GATEWAY_OPERATION_TABLE} & set(OPERATIONS)
     assert operation("gateway.me").path == "/gateway/v1/me"
 

@@ -140,14 +140,16 @@ def test_an_outside_change_is_told_to_every_listener_and_read_afresh(
             fresh = reads.get(path).json()["data"]
         told = heard[-1][0]
         # a console that was away since that notice is told what it missed
-        _customer_writes(sandbox, conversation, "while away")
-        missed = next(notice for notice in _notices(gateway, key, conversation, last=told)
+        other = int(sandbox.query("SELECT id FROM conversations WHERE state = 'Open' "
+                                  "AND id != ? ORDER BY id LIMIT 1", (conversation,))[0]["id"])
+        _customer_writes(sandbox, other, "while away")
+        missed = next(notice for notice in _notices(gateway, key, other, last=told)
                       if notice[1] != "hello")
         stranger = next(notice for notice in _notices(gateway, key, conversation,
                                                       last="999999")
                         if notice[1] != "hello")
     assert len(fresh) == len(kept) + 1 and "told to the team" in json.dumps(fresh)
-    assert missed[1] == "conversations" and conversation in missed[2]["conversations"]
+    assert missed[1] == "conversations" and other in missed[2]["conversations"]
     assert int(missed[0]) > int(told)
     assert stranger[1] == "reset"  # a number this gateway never gave: look at everything
 

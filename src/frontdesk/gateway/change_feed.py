@@ -5,8 +5,10 @@ The feed polls the service's conversation search for activity since its last loo
 search every :data:`INTERVAL` seconds, a background read, whatever the number of consoles),
 on the service's clock: the offset to it is read from the first business-hours schedule's
 status at the start and every :data:`CLOCK_AGAIN` seconds (this machine's clock when the
-organisation has no schedule). Each conversation found is a notice; the searches overlap by
-:data:`OVERLAP`, so a conversation may be told of twice, never not at all. A search that finds
+organisation has no schedule). The searches overlap by :data:`OVERLAP`; a conversation found
+that the previous search did not find is a notice (one found again within the overlap is
+not: a second change that soon is heard when the overlap has passed, or by the consoles' own
+reads of what they show). A search that finds
 more than a page, or a feed that could not look for a while, tells consoles to look for
 themselves (a ``reset``).
 
@@ -39,8 +41,10 @@ log = logging.getLogger("frontdesk.gateway.feed")
 
 #: Seconds between two looks at the service (one search each).
 INTERVAL = 2.0
-#: How far each search reaches back before the previous one began.
-OVERLAP = timedelta(seconds=2)
+#: How far each search reaches back before the previous one began: the service's clock is
+#: only known to within its readings (a reading seen a few seconds off), and a change inside
+#: the overlap found again is no news.
+OVERLAP = timedelta(seconds=10)
 #: Seconds between two readings of the service's clock.
 CLOCK_AGAIN = 600.0
 #: Seconds between two keep-alive comments on a stream with nothing to say.
@@ -87,6 +91,7 @@ class ChangeFeed:
         self._offset: timedelta | None = None
         self._offset_at = -float("inf")
         self._since: datetime | None = None
+        self._found: set[int] = set()
         self._heard_at = -float("inf")
         self._seq = 0
         self._held: deque[Notice] = deque(maxlen=HELD)
@@ -120,7 +125,8 @@ class ChangeFeed:
         now = await self._service_now()
         since = self._since or now - OVERLAP
         stale = self._clock() - self._heard_at > 3 * self._interval and self._since is not None
-        found, complete = await self._search(since)
+        hits, complete = await self._search(since)
+        found, self._found = hits - self._found, hits
         self._since = now - OVERLAP
         self._heard_at = self._clock()
         self.searches += 1

@@ -1,0 +1,167 @@
+"""A team on one key: N consoles through one gateway on a sandbox enforcing the service's
+budget (10 requests/s, bursts of 4).
+
+Each console is headless: the real session (store and client, the settings' pacer), signed
+in through the gateway with a member's own key, its inbox watched as the Inbox mode watches
+it. The gateway runs in this process (its change feed on) with a transport that counts every
+request it sends to the service: a request counts when the service sees it.
+
+Measured for each N, after every console's first fill:
+
+* ``team.idle[N]``: requests to the service per second with nothing changing, over a window
+  (budget ≤ 2.0 by polling, whatever N);
+* ``team.change[N]``: a customer writes (straight to the service, as the channel would):
+  seconds until every console's inbox has heard of it, p95 over the changes (budget ≤ 10 s
+  by polling);
+* 429s seen by any console (budget: none), beside.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .common import BenchContext, Result, ServerInfo, db_rows, failed, measured, percentile
+
+IDLE_BUDGET = 2.0
+CHANGE_BUDGET = 10.0
+
+
+class _Counting(httpx.AsyncHTTPTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent = 0
+        self.kinds: Counter[str] = Counter()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.sent += 1
+        parts = ["{id}" if part.isdigit() or len(part) == 36 else part
+                 for part in request.url.path.split("/")]
+        self.kinds[request.method + " " + "/".join(parts)] += 1
+        return await super().handle_async_request(request)
+
+
+async def _team(server: ServerInfo, n: int, window: float, changes: int,
+                folder: Path) -> dict[str, Any]:
+    from frontdesk.api.client import ApiClient, pacer_for
+    from frontdesk.api.roles import Role
+    from frontdesk.api.secrets import ApiKey
+    from frontdesk.gateway.app import GatewayConfig
+    from frontdesk.gateway.members import Members
+    from frontdesk.gateway.server import GatewayServer
+    from frontdesk.settings import Settings
+    from frontdesk.store.local import LocalStore
+    from frontdesk.store.session import Session
+    from frontdesk.store.topics import INBOX
+
+    agents = db_rows(Path(server.db_path),
+                     "SELECT id, email, display_name FROM users WHERE kind = 'agent' "
+                     "ORDER BY id LIMIT ?", (n,))
+    db = folder / "gateway" / "gateway.db"
+    members = Members(db)
+    keys = [(agent["id"], members.add(agent["id"], agent["email"], agent["display_name"],
+                                      Role.AGENT)[1]) for agent in agents]
+    counting = _Counting()
+    config = GatewayConfig(upstream_url=server.base_url, upstream_key=ApiKey(server.key),
+                           db=db, transport=counting)
+    gateway = GatewayServer(config).start()
+    settings = Settings()
+    statuses: Counter[int] = Counter()
+    sessions: list[Session] = []
+
+    async def on_response(response: Any) -> None:
+        statuses[response.status_code] += 1
+
+    try:
+        for index, (agent_id, key) in enumerate(keys):
+            client = ApiClient(gateway.base_url, key, gateway.integrations_url,
+                               pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+            client._http.event_hooks["response"].append(on_response)
+            session = Session(client=client, local=LocalStore(folder / f"local-{index}.db"),
+                              settings=settings, profile=f"bench-{index}", identity=agent_id,
+                              gateway=True)
+            sessions.append(session)
+        for session in sessions:
+            session.live.watch(INBOX)
+        started = time.perf_counter()
+        await asyncio.gather(*(session.start() for session in sessions))
+        while not all(s.inbox.filled and s.changes.pushed for s in sessions):
+            if time.perf_counter() - started > 600:
+                raise RuntimeError("the consoles' first fill did not end in 10 minutes")
+            await asyncio.sleep(0.2)
+        fill_seconds = time.perf_counter() - started
+        fill_requests = counting.sent
+        await asyncio.sleep(3.0)  # the last reads of the fill settle
+        before, kinds = counting.sent, Counter(counting.kinds)
+        await asyncio.sleep(window)
+        idle = (counting.sent - before) / window
+        idle_kinds = dict((counting.kinds - kinds).most_common(8))
+        open_ids = [int(r["id"]) for r in db_rows(
+            Path(server.db_path), "SELECT id FROM conversations WHERE state = 'Open' "
+            "AND channel = 'WidgetChat' ORDER BY id LIMIT ?", (changes,))]
+        heard: list[float] = []
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30,
+                                     headers={"Authorization": server.key}) as direct:
+            for cid in open_ids:
+                marks = [s.inbox.activity.get(cid) for s in sessions]
+                written = time.perf_counter()
+                said = await direct.post(f"/v1/conversations/{cid}/messages", json={
+                    "_type": "Inbound", "content": {"_type": "Text", "value": "bench"}})
+                said.raise_for_status()
+                while any(s.inbox.activity.get(cid) == mark
+                          for s, mark in zip(sessions, marks, strict=True)):
+                    if time.perf_counter() - written > 60:
+                        break
+                    await asyncio.sleep(0.05)
+                heard.append(time.perf_counter() - written)
+                await asyncio.sleep(1.0)
+        assert gateway.app is not None
+        feed = gateway.app.gateway.feed
+        return {"idle": idle, "idle_kinds": idle_kinds, "heard": heard,
+                "feed": None if feed is None else {"searches": feed.searches,
+                                                   "notices": feed.last},
+                "told": [session.changes.notices for session in sessions], "fill_s": fill_seconds,
+                "fill_requests": fill_requests, "429": statuses[429]}
+    finally:
+        for session in sessions:
+            await session.close()
+        gateway.stop()
+
+
+def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """Idle requests per second and change latency for teams of N consoles."""
+    server = ctx.server("limited")
+    sizes = (2,) if ctx.quick else (1, 10, 50)
+    window, changes = (3.0, 1) if ctx.quick else (20.0, 5)
+    rows: list[Result] = []
+    details: dict[str, Any] = {}
+    for n in sizes:
+        folder = Path(tempfile.mkdtemp(prefix="bench-team-"))
+        try:
+            found = asyncio.run(_team(server, n, window, changes, folder))
+        except Exception as error:  # the table says what went wrong
+            rows.append(failed(f"team.error[{n}]", f"a team of {n}", repr(error)))
+            continue
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        details[str(n)] = found
+        rows.append(measured(
+            f"team.idle[{n}]", f"{n} console(s) on one gateway: requests to the service/s, "
+            "idle", [found["idle"]], unit="req/s", budget=f"≤ {IDLE_BUDGET:g} by polling",
+            met=found["idle"] <= IDLE_BUDGET and found["429"] == 0,
+            note=f"{found['429']} 429s to any console; first fill {found['fill_s']:.1f} s, "
+                 f"{found['fill_requests']} requests to the service"))
+        heard = found["heard"]
+        rows.append(measured(
+            f"team.change[{n}]", f"{n} console(s): a customer's message heard by every one",
+            heard, unit="s", budget=f"p95 ≤ {CHANGE_BUDGET:g} s by polling",
+            met=bool(heard) and percentile(heard, 95) <= CHANGE_BUDGET,
+            note=f"p95 {percentile(heard, 95):.2f} s over {len(heard)} changes"))
+    return rows, details
