@@ -147,7 +147,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         try:
             found = asyncio.run(_team(server, n, window, changes, folder))
         except Exception as error:  # the table says what went wrong
-            rows.append(failed(f"team.error[{n}]", f"a team of {n}", repr(error)))
+            rows.append(failed("team.error", f"a team of {n}", repr(error)))
             continue
         finally:
             shutil.rmtree(folder, ignore_errors=True)
