@@ -283,6 +283,8 @@ async def test_a_console_is_told_what_changes_and_polls_by_itself_while_the_stre
             await _until(pilot, "polling by itself", lambda: session.changes.dropped)
             await console.idle(pilot)
             assert app.screen.query_one(StatusBar).via == "via gateway · agent · polling"
+            # the header says it (below 120 columns as "agent · polling")
+            assert "agent · polling" in str(app.screen.query_one(StatusBar).render())
             gateway.start()
             await _until(pilot, "listening again", lambda: session.changes.pushed)
             await console.idle(pilot)

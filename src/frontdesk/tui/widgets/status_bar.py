@@ -121,9 +121,10 @@ class StatusBar(Widget):
         left = [Segment(Text("frontdesk", style="bold"), Rank.NAME)]
         if self.profile:
             left.append(Segment(Text(one_line(self.profile, 24)), Rank.PROFILE))
-        if self.via:  # narrower than VIA_IN_FULL_FROM: the role alone ("agent")
+        if self.via:  # narrower than VIA_IN_FULL_FROM: the role alone ("agent", "agent ·
+            # polling")
             via = self.via if self.size.width >= VIA_IN_FULL_FROM else \
-                self.via.rsplit(" · ", 1)[-1]
+                self.via.removeprefix("via gateway · ")
             left.append(Segment(Text(one_line(via, 32), style="italic"), Rank.ROLE))
         if self.mode:
             left.append(Segment(Text(self.mode, style="bold"), Rank.MODE))
