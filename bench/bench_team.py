@@ -137,7 +137,7 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
 
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """Idle requests per second and change latency for teams of N consoles."""
-    server = ctx.server("limited")
+    server = ctx.server("team")
     sizes = (2,) if ctx.quick else (1, 10, 50)
     window, changes = (3.0, 1) if ctx.quick else (20.0, 5)
     rows: list[Result] = []
