@@ -411,6 +411,9 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
         _app, _session, _screen, listing = parts(pilot)
         pane = app.screen.query_one(PreviewPane)
         assert pane.display
+        # the rest before a read is long here: on a loaded machine the key's handling alone
+        # can outlast the real 0.3 s, and the read would be under way before flush() asks
+        monkeypatch.setattr(PreviewPane, "DEBOUNCE", 30.0)
         await pilot.press("j")
         assert pane.conversation_id == listing.highlighted_id
         worker = pane.flush()
@@ -421,9 +424,8 @@ async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.Monk
             "SELECT body_text FROM messages WHERE conversation_id = ? "
             "ORDER BY created_at DESC LIMIT 1", (listing.highlighted_id,))[0]["body_text"]
         assert last.split()[0] in str(pane.render())
-        # running down the list asks for nothing until the cursor rests (a long rest here:
-        # three key presses on a loaded machine can take longer than the real 0.3 s)
-        monkeypatch.setattr(PreviewPane, "DEBOUNCE", 30.0)
+        # running down the list asks for nothing until the cursor rests (the long rest set
+        # above: three key presses on a loaded machine can take longer than the real 0.3 s)
         fetches = pane.fetches
         await pilot.press("j", "k")
         assert pane.fetches == fetches
