@@ -150,9 +150,11 @@ class LiveStore(LiveConnection):
             topic.watchers -= 1
 
     def poke(self, name: str | None = None) -> None:
-        """Refresh one topic (or every active one) now instead of at its next tick."""
+        """Refresh one topic (or every one) now instead of at its next tick, if a screen
+        shows it: a paused topic is not fetched for a poke (``watch`` fetches it when a
+        screen shows it again)."""
         for topic in self._topics.values():
-            if name is None or topic.name == name:
+            if (name is None or topic.name == name) and topic.active:
                 topic._wake.set()
 
     # ------------------------------------------------------------------ listeners
