@@ -6,10 +6,15 @@ in through the gateway with a member's own key, its inbox watched as the Inbox m
 it. The gateway runs in this process (its change feed on) with a transport that counts every
 request it sends to the service: a request counts when the service sees it.
 
-Measured for each N, after every console's first fill:
+The sandbox is given agents enough for N + 1 members. Measured for each N (``N`` from
+``FRONTDESK_BENCH_TEAM``, a comma-separated list, when set), after every console's first fill
+and the background reads that follow it (names, tags, last messages):
 
 * ``team.idle[N]``: requests to the service per second with nothing changing, over a window
   (budget ≤ 2.0 by polling, whatever N);
+* ``team.warm[N]``: one more console starts through the gateway the team warmed: the requests
+  sent to the service for it until it has nothing left to read (budget ≤ 20 where N is a
+  team, :data:`WARM_TEAM` or more: a lone console warms only its own agent's view);
 * ``team.change[N]``: a customer writes (straight to the service, as the channel would):
   seconds until every console's inbox has heard of it, p95 over the changes (budget ≤ 10 s
   by polling);
@@ -19,6 +24,7 @@ Measured for each N, after every console's first fill:
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import tempfile
 import time
@@ -31,6 +37,10 @@ import httpx
 from .common import BenchContext, Result, ServerInfo, db_rows, failed, measured, percentile
 
 IDLE_BUDGET = 2.0
+WARM_BUDGET = 20
+#: The fewest consoles whose reads make a warm gateway: one console reads its own agent's
+#: conversations, not the organisation's
+WARM_TEAM = 10
 CHANGE_BUDGET = 10.0
 
 
@@ -48,6 +58,25 @@ class _Counting(httpx.AsyncHTTPTransport):
         return await super().handle_async_request(request)
 
 
+async def _enough_agents(server: ServerInfo, wanted: int) -> None:
+    """Add agents to the sandbox until it has ``wanted`` (a team of 200 needs 200 people)."""
+    have = len(db_rows(Path(server.db_path), "SELECT id FROM users WHERE kind = 'agent'", ()))
+    missing = list(range(have, wanted))
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=60,
+                                 headers={"Authorization": server.key}) as direct:
+        for start in range(0, len(missing), 50):
+            batch = [{"displayName": f"Bench agent {i}", "email": f"bench-agent-{i}@example.com"}
+                     for i in missing[start:start + 50]]
+            made = await direct.post("/v1/agents/bulk", json={"data": batch})
+            made.raise_for_status()
+
+
+def _settled(session: Any) -> bool:
+    """Whether a console has nothing left to read: its inbox's records, tags and last
+    messages, and its customers' names."""
+    return bool(session.inbox.settled and session.directory.settled)
+
+
 async def _team(server: ServerInfo, n: int, window: float, changes: int,
                 folder: Path) -> dict[str, Any]:
     from frontdesk.api.client import ApiClient, pacer_for
@@ -61,13 +90,15 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
     from frontdesk.store.session import Session
     from frontdesk.store.topics import INBOX
 
+    await _enough_agents(server, n + 1)
     agents = db_rows(Path(server.db_path),
                      "SELECT id, email, display_name FROM users WHERE kind = 'agent' "
-                     "ORDER BY id LIMIT ?", (n,))
+                     "ORDER BY id LIMIT ?", (n + 1,))
     db = folder / "gateway" / "gateway.db"
     members = Members(db)
-    keys = [(agent["id"], members.add(agent["id"], agent["email"], agent["display_name"],
-                                      Role.AGENT)[1]) for agent in agents]
+    added = [(agent["id"], *members.add(agent["id"], agent["email"], agent["display_name"],
+                                        Role.AGENT)) for agent in agents]
+    newcomer = added.pop()  # starts once the team is settled: the warm start
     counting = _Counting()
     config = GatewayConfig(upstream_url=server.base_url, upstream_key=ApiKey(server.key),
                            db=db, transport=counting)
@@ -79,17 +110,19 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
     async def on_response(response: Any) -> None:
         statuses[response.status_code] += 1
 
+    def console(index: int, agent_id: str, key: str) -> Session:
+        client = ApiClient(gateway.base_url, key, gateway.integrations_url,
+                           pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+        client._http.event_hooks["response"].append(on_response)
+        session = Session(client=client, local=LocalStore(folder / f"local-{index}.db"),
+                          settings=settings, profile=f"bench-{index}", identity=agent_id,
+                          gateway=True)
+        session.live.watch(INBOX)
+        return session
+
     try:
-        for index, (agent_id, key) in enumerate(keys):
-            client = ApiClient(gateway.base_url, key, gateway.integrations_url,
-                               pacer=pacer_for(settings.rate.rate, settings.rate.burst))
-            client._http.event_hooks["response"].append(on_response)
-            session = Session(client=client, local=LocalStore(folder / f"local-{index}.db"),
-                              settings=settings, profile=f"bench-{index}", identity=agent_id,
-                              gateway=True)
-            sessions.append(session)
-        for session in sessions:
-            session.live.watch(INBOX)
+        sessions.extend(console(index, agent_id, key)
+                        for index, (agent_id, _, key) in enumerate(added))
         started = time.perf_counter()
         await asyncio.gather(*(session.start() for session in sessions))
         while not all(s.inbox.filled and s.changes.pushed for s in sessions):
@@ -97,8 +130,15 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
                 raise RuntimeError("the consoles' first fill did not end in 10 minutes")
             await asyncio.sleep(0.2)
         fill_seconds = time.perf_counter() - started
-        fill_requests = counting.sent
-        await asyncio.sleep(3.0)  # the last reads of the fill settle
+        fill_requests, fill_kinds = counting.sent, dict(counting.kinds.most_common(12))
+        # the fill's background reads (names, tags, last messages) end before the window
+        while not all(_settled(s) for s in sessions):
+            if time.perf_counter() - started > 900:
+                raise RuntimeError("the consoles' background reads did not end in 15 minutes")
+            await asyncio.sleep(0.2)
+        settle_seconds = time.perf_counter() - started - fill_seconds
+        settle_requests = counting.sent - fill_requests
+        await asyncio.sleep(3.0)  # the last tick's reads land
         before, kinds = counting.sent, Counter(counting.kinds)
         await asyncio.sleep(window)
         idle = (counting.sent - before) / window
@@ -123,12 +163,29 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
                 heard.append(time.perf_counter() - written)
                 await asyncio.sleep(1.0)
         assert gateway.app is not None
+        upstream = gateway.app.gateway.upstream
+        assert upstream is not None
+        # a colleague starts through the warm gateway: what it costs the service
+        late = console(n, newcomer[0], newcomer[2])
+        sessions.append(late)
+        begun, kinds = time.perf_counter(), Counter(counting.kinds)
+        await late.start()
+        while not (late.inbox.filled and late.changes.pushed and _settled(late)):
+            if time.perf_counter() - begun > 600:
+                raise RuntimeError("a console's start through the warm gateway took 10 minutes")
+            await asyncio.sleep(0.2)
+        warm_seconds = time.perf_counter() - begun
+        warm_requests = upstream.sent_by[newcomer[1].member_id]
+        warm_kinds = dict((counting.kinds - kinds).most_common(12))
         feed = gateway.app.gateway.feed
         return {"idle": idle, "idle_kinds": idle_kinds, "heard": heard,
                 "feed": None if feed is None else {"searches": feed.searches,
                                                    "notices": feed.last},
                 "told": [session.changes.notices for session in sessions], "fill_s": fill_seconds,
-                "fill_requests": fill_requests, "429": statuses[429]}
+                "fill_requests": fill_requests, "fill_kinds": fill_kinds,
+                "settle_s": settle_seconds, "settle_requests": settle_requests,
+                "warm_s": warm_seconds, "warm_requests": warm_requests, "warm_kinds": warm_kinds,
+                "429": statuses[429]}
     finally:
         for session in sessions:
             await session.close()
@@ -138,7 +195,9 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """Idle requests per second and change latency for teams of N consoles."""
     server = ctx.server("team")
-    sizes = (2,) if ctx.quick else (1, 10, 50)
+    chosen = os.environ.get("FRONTDESK_BENCH_TEAM", "")
+    sizes = (tuple(int(n) for n in chosen.split(",")) if chosen
+             else (2,) if ctx.quick else (1, 10, 50))
     window, changes = (3.0, 1) if ctx.quick else (20.0, 5)
     rows: list[Result] = []
     details: dict[str, Any] = {}
@@ -158,6 +217,16 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             met=found["idle"] <= IDLE_BUDGET and found["429"] == 0,
             note=f"{found['429']} 429s to any console; first fill {found['fill_s']:.1f} s, "
                  f"{found['fill_requests']} requests to the service"))
+        # one console warms the gateway with its own agent's view alone: the budget is for a
+        # gateway a team warmed
+        warm = n >= WARM_TEAM
+        rows.append(measured(
+            f"team.warm[{n}]", f"one more console's start beside {n}: requests to the "
+            "service", [found["warm_requests"]], unit="requests",
+            budget=f"≤ {WARM_BUDGET}" if warm else f"— (a team is {WARM_TEAM}+)",
+            met=found["warm_requests"] <= WARM_BUDGET if warm else None,
+            note=f"settled in {found['warm_s']:.1f} s; the team's own first start cost "
+                 f"{found['fill_requests'] + found['settle_requests']} requests"))
         heard = found["heard"]
         rows.append(measured(
             f"team.change[{n}]", f"{n} console(s): a customer's message heard by every one",

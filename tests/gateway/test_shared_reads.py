@@ -158,3 +158,93 @@ def test_the_change_stream_needs_a_members_key(gateway: RunningGateway) -> None:
     with gateway.client(None) as anonymous:
         refused = anonymous.get("/gateway/v1/changes")
     assert refused.status_code == 401
+
+
+def test_each_agents_own_presence_costs_the_service_one_read_of_everybodys(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    counting = Counting()
+    with running_gateway(sandbox, tmp_path, transport=counting, feed_interval=None) as gateway:
+        agents = gateway.agent_ids()[:4]
+        keys = [gateway.add_member(agent, "agent") for agent in agents]
+
+        async def scene() -> list[httpx.Response]:
+            clients = [httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+                                         headers={"Authorization": key}) for key in keys]
+            try:
+                return await asyncio.gather(*(
+                    client.get(f"/v1/agents/{agent}/presence")
+                    for client, agent in zip(clients, agents, strict=True)))
+            finally:
+                for client in clients:
+                    await client.aclose()
+
+        answers = asyncio.run(scene())
+        with gateway.client(keys[0]) as reads:
+            unknown = reads.get("/v1/agents/00000000-0000-4000-8000-000000000000/presence")
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=PATIENCE) as direct:
+        truth = [direct.get(f"/v1/agents/{agent}/presence").json()["data"] for agent in agents]
+    assert [answer.status_code for answer in answers] == [200] * len(agents)
+    got = [answer.json()["data"] for answer in answers]
+    for mine, true in zip(got, truth, strict=True):
+        mine.pop("requestTime", None)
+        true.pop("requestTime", None)
+    assert got == truth
+    assert counting.seen[("GET", "/v1/agents/presence")] == 1, counting.seen
+    assert not any(path.endswith("/presence") and path != "/v1/agents/presence"
+                   for method, path in counting.seen if method == "GET" and
+                   path != unknown.url.path)
+    assert unknown.status_code == 404  # not in everybody's: asked of the service as it was
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_answer_lasts_as_long_as_what_it_holds_can_change_unseen() -> None:
+    from frontdesk.gateway.routing import match
+    from frontdesk.gateway.shared_reads import FRESH, LASTING, SharedReads, read_key
+
+    clock = _Clock()
+    fed = [True]
+    shared = SharedReads(clock=clock, fed=lambda: fed[0])
+    asked: Counter[str] = Counter()
+
+    async def read(path: str) -> None:
+        route = match("main", "GET", path)
+        assert route is not None
+
+        async def fetch() -> httpx.Response:
+            asked[path] += 1
+            return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
+
+        await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
+
+    paths = {"volatile": "/v1/agents/presence", "lasting": "/v1/tags",
+             "watched": "/v1/conversations/7/messages"}
+
+    async def scene() -> dict[str, list[int]]:
+        seen: dict[str, list[int]] = {name: [] for name in paths}
+        for step in (0.0, FRESH + 1, LASTING - FRESH - 2, FRESH + 1):
+            clock.now += step
+            for name, path in paths.items():
+                await read(path)
+                seen[name].append(asked[path])
+        fed[0] = False  # the feed stopped hearing: what it watched lasts FRESH again
+        clock.now += FRESH + 1
+        for name, path in paths.items():
+            await read(path)
+            seen[name].append(asked[path])
+        return seen
+
+    seen = asyncio.run(scene())
+    assert seen["volatile"] == [1, 2, 3, 4, 5]
+    assert seen["lasting"] == [1, 1, 1, 2, 2]
+    assert seen["watched"] == [1, 1, 1, 2, 3]
+    shared.changed(["7"])  # the feed heard of it: read afresh whatever its age
+    asyncio.run(read(paths["watched"]))
+    assert asked[paths["watched"]] == 4

@@ -34,6 +34,7 @@ from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
 from frontdesk.api.transport import PRIORITY_HEADER
 
+from .agents import ALL_PRESENCE, presence_of
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
 from .change_feed import INTERVAL, ChangeFeed, events
@@ -400,12 +401,13 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
         headers["content-type"] = "application/json"
     query: bytes = request.scope.get("query_string", b"")
     if not write:
+        priority = _priority(request, write)
         return await _read(gateway, upstream, member, route,
                            read_key(interface, request.method, path, query,
                                     headers.get("accept-encoding", ""), body),
                            lambda: upstream.send(request.method, interface, path, query,
-                                                 headers, body, _priority(request, write),
-                                                 member.member_id))
+                                                 headers, body, priority, member.member_id),
+                           priority)
     if entry is not None:
         entry.begin(body)
     try:
@@ -438,8 +440,14 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
 
 
 async def _read(gateway: Gateway, upstream: Upstream, member: Member, route: Route,
-                key: ReadKey, fetch: Callable[[], Awaitable[httpx.Response]]) -> Response:
-    """A read, answered from the team's shared reads (kept, coalesced or fetched now)."""
+                key: ReadKey, fetch: Callable[[], Awaitable[httpx.Response]],
+                priority: Priority) -> Response:
+    """A read, answered from the team's shared reads (kept, coalesced or fetched now); one
+    agent's presence from every agent's."""
+    if route.operation.name == "agents.presence" and not key[3]:
+        picked = await _one_presence(gateway, upstream, member, route, priority)
+        if picked is not None:
+            return picked
     try:
         answer = await gateway.shared.read(key, route, fetch)
     except UpstreamDown as down:
@@ -452,6 +460,25 @@ async def _read(gateway: Gateway, upstream: Upstream, member: Member, route: Rou
     for name, value in answer.headers:
         response.headers.append(name, value)
     return response
+
+
+async def _one_presence(gateway: Gateway, upstream: Upstream, member: Member, route: Route,
+                        priority: Priority) -> Response | None:
+    """One agent's presence picked from every agent's, read once for the whole team (a
+    shared read); None when that cannot answer it (the one is then read as asked)."""
+    every = match("main", "GET", ALL_PRESENCE)
+    assert every is not None, "the service lists every agent's presence"
+    headers = {"accept": "application/json", "accept-encoding": "identity"}
+    try:
+        answer = await gateway.shared.read(
+            read_key("main", "GET", ALL_PRESENCE, b"", "identity", b""), every,
+            lambda: upstream.send("GET", "main", ALL_PRESENCE, b"", headers, b"", priority,
+                                  member.member_id))
+    except UpstreamDown:
+        return None
+    body = None if answer.status != 200 else presence_of(answer.body,
+                                                         route.params["agentId"])
+    return None if body is None else Response(body, media_type="application/json")
 
 
 async def _check_assignee(upstream: Upstream, member: Member, route: Route) -> None:

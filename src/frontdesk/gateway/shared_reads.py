@@ -10,9 +10,19 @@ and served to the next member asking, as long as it is **current**:
 * nothing it touches has changed since: a write through the gateway, or a change the team's
   feed heard of (:mod:`~frontdesk.gateway.change_feed`), drops what it touches
   (:meth:`SharedReads.wrote`, :meth:`SharedReads.changed`);
-* and it is younger than its bound: :data:`FRESH` seconds, or :data:`FED_FRESH` for what
-  the feed watches (a conversation, its parts, the conversation lists and searches) while the
-  feed is hearing the service, so a change the feed cannot see is never shown for longer.
+* and it is younger than its lifetime, which depends on what it is (:func:`lifetime_of`):
+  - what changes by the minute without a write — presence, queue availability and
+    positions, business hours' status, analytics, delivery logs — lasts :data:`FRESH`
+    seconds;
+  - a conversation, its parts, and the lists and searches of conversations last
+    :data:`LASTING` seconds while the feed hears the service (it drops them the moment they
+    change), and :data:`FRESH` seconds while it does not;
+  - the rest — agents, end users, tags, teams, queues, the help centre, the organisation's
+    settings — changes only when someone writes it: :data:`LASTING` seconds.
+
+  A change no feed tells of (a tag set in another tool, say, which the service does not count
+  as activity) is thus shown at most :data:`LASTING` seconds late; one made through the
+  gateway never is.
 
 Who may read what is decided before (the guard): every member allowed a read gets the same
 answer from the service, so one answer serves them all. An answer read while something it
@@ -32,12 +42,12 @@ import httpx
 
 from .routing import Route
 
-__all__ = ["FED_FRESH", "FRESH", "Answer", "ReadKey", "SharedReads", "read_key"]
+__all__ = ["FRESH", "LASTING", "Answer", "ReadKey", "SharedReads", "lifetime_of", "read_key"]
 
-#: Seconds an answer stays current when no change feed vouches for it.
+#: Seconds a volatile answer stays current, or one the feed watches while it is not hearing.
 FRESH = 3.0
-#: Seconds an answer the change feed watches stays current while the feed hears the service.
-FED_FRESH = 10.0
+#: Seconds an answer stays current when only a write changes it, or the feed watches it.
+LASTING = 120.0
 #: Answers larger than this are passed on, never kept.
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 #: All answers kept, in bytes; the least recently used go first.
@@ -45,6 +55,14 @@ MAX_KEPT_BYTES = 96 * 1024 * 1024
 
 #: The families of paths the change feed watches (``/v1/<family>/…``).
 FED_FAMILIES = frozenset({"conversations", "search"})
+#: The reads whose answers change without anybody writing them: kept :data:`FRESH` seconds.
+VOLATILE = frozenset({
+    "agents.list_presence", "agents.presence", "teams.presence", "queues.members",
+    "queues.availability", "queues.conversation_position", "business_hours.status",
+    "business_hours.upcoming", "endusers.conversations", "anonymization.get_request",
+    "webhooks.delivery_status", "webhooks.delivery_log", "analytics.metric_data",
+    "analytics.records", "analytics.list_records", "analytics.get_record",
+    "analytics.filter_values", "integrations.list_endpoints", "integrations.get_endpoint"})
 #: Response headers never kept (the connection's own, and the answer's length, which the
 #: gateway's server sets again).
 _DROPPED = frozenset({"connection", "keep-alive", "transfer-encoding", "te", "trailer",
@@ -76,6 +94,7 @@ class _Kept:
     answer: Answer
     family: str
     conversation: str | None
+    volatile: bool
     at: float
     size: int = field(default=0)
 
@@ -84,6 +103,14 @@ def family_of(route: Route) -> str:
     """``conversations`` for ``/v1/conversations/…``: what a change drops together."""
     parts = route.operation.path.strip("/").split("/")
     return parts[1] if len(parts) > 1 else parts[0]
+
+
+def lifetime_of(volatile: bool, family: str, fed: bool) -> float:
+    """Seconds an answer stays current: :data:`FRESH` for a volatile one, and for one the
+    feed watches while it is not hearing; :data:`LASTING` otherwise."""
+    if volatile or (family in FED_FAMILIES and not fed):
+        return FRESH
+    return LASTING
 
 
 class SharedReads:
@@ -149,8 +176,8 @@ class SharedReads:
     async def _fetch(self, fetch: Callable[[], Awaitable[httpx.Response]]) -> Answer:
         self.upstream_reads += 1
         response = await fetch()
-        try:
-            body = await response.aread()
+        try:  # as sent: the headers kept say how it is encoded
+            body = b"".join([chunk async for chunk in response.aiter_raw()])
         finally:
             await response.aclose()
         headers = tuple((name, value) for name, value in response.headers.items()
@@ -158,14 +185,12 @@ class SharedReads:
         return Answer(response.status_code, headers, body)
 
     def _current(self, kept: _Kept) -> bool:
-        age = self._clock() - kept.at
-        bound = FED_FRESH if kept.family in FED_FAMILIES and self._fed() else FRESH
-        return age < bound
+        return self._clock() - kept.at < lifetime_of(kept.volatile, kept.family, self._fed())
 
     def _keep(self, key: ReadKey, route: Route, answer: Answer) -> None:
         self._drop(key)
         kept = _Kept(answer, family_of(route), route.params.get("conversationId"),
-                     self._clock(), len(answer.body))
+                     route.operation.name in VOLATILE, self._clock(), len(answer.body))
         self._kept[key] = kept
         self._kept_bytes += kept.size
         while self._kept_bytes > MAX_KEPT_BYTES and self._kept:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Mapping
 
 import httpx
@@ -93,6 +94,8 @@ class Upstream:
             timeout=_TIMEOUT, transport=transport, follow_redirects=False,
             limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
         )
+        self.sent_by: Counter[str] = Counter()
+        """Requests sent to the service, by the member they were sent for."""
         self._healthy: bool | None = None
         self._checked = -float("inf")
         self._probe: asyncio.Task[bool] | None = None
@@ -125,6 +128,7 @@ class Upstream:
             self._turns.served(priority, turn)
             request = self._client.build_request(method, url, headers=headers, content=body)
             request.headers["Authorization"] = self._key.reveal()
+            self.sent_by[member] += 1
             response = await self._exchange(request)
             if response.status_code != 429:
                 return response

@@ -27,8 +27,11 @@ __all__ = ["RETRY_MAX", "SAFETY_POLL", "ChangeStream"]
 
 log = logging.getLogger("frontdesk.store.changes")
 
-#: Seconds between the inbox's own searches for what changed while the stream is up.
-SAFETY_POLL = 60.0
+#: Seconds between the inbox's own searches for what changed while the stream is up: a
+#: stream gone silent is noticed by its keep-alives, so this only guards against a gateway
+#: that keeps the stream up but stopped telling (each console's search is its own: with 200
+#: consoles, one every 300 s is 0.67 requests a second).
+SAFETY_POLL = 300.0
 #: The longest wait, in seconds, before listening again after the stream dropped.
 RETRY_MAX = 30.0
 

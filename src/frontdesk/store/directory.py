@@ -116,6 +116,11 @@ class Directory:
             out[record.id] = record
         return out
 
+    @property
+    def settled(self) -> bool:
+        """No name asked for is still waiting to be looked up."""
+        return not self._pending
+
     def name(self, user_id: str | None) -> str:
         """A person's display name, or a short form of the id while it is looked up."""
         if not user_id:
