@@ -82,6 +82,7 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
     from frontdesk.api.client import ApiClient, pacer_for
     from frontdesk.api.roles import Role
     from frontdesk.api.secrets import ApiKey
+    from frontdesk.api.transport import GATEWAY_TIMEOUT
     from frontdesk.gateway.app import GatewayConfig
     from frontdesk.gateway.members import Members
     from frontdesk.gateway.server import GatewayServer
@@ -112,7 +113,8 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
 
     def console(index: int, agent_id: str, key: str) -> Session:
         client = ApiClient(gateway.base_url, key, gateway.integrations_url,
-                           pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+                           pacer=pacer_for(settings.rate.rate, settings.rate.burst),
+                           timeout=GATEWAY_TIMEOUT)
         client._http.event_hooks["response"].append(on_response)
         session = Session(client=client, local=LocalStore(folder / f"local-{index}.db"),
                           settings=settings, profile=f"bench-{index}", identity=agent_id,

@@ -147,11 +147,13 @@ def connect(target: Target, settings: Settings) -> ApiClient:
     The session calls this on a worker thread once the first frame is painted.
     """
     from .api.client import ApiClient, pacer_for
+    from .api.transport import DEFAULT_TIMEOUT, GATEWAY_TIMEOUT
 
     if target.wait_ready is not None:
         target.wait_ready()
     return ApiClient(target.base_url, target.api_key(), target.integrations_url,
-                     pacer=pacer_for(settings.rate.rate, settings.rate.burst))
+                     pacer=pacer_for(settings.rate.rate, settings.rate.burst),
+                     timeout=GATEWAY_TIMEOUT if target.gateway else DEFAULT_TIMEOUT)
 
 
 def run_console(target: Target, settings: Settings) -> int:

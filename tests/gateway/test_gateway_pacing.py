@@ -130,3 +130,43 @@ def test_a_write_whose_answer_breaks_is_audited_as_the_service_said_and_breaks_f
         entry = member.get("/gateway/v1/audit").json()["data"][0]
     assert (entry["operation"], entry["status"], entry["state"]) == ("tags.create", 200,
                                                                       "done")
+
+
+class _Seen(httpx.AsyncHTTPTransport):
+    """The gateway's transport to the service, keeping the paths it sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.paths.append(request.url.path)
+        return await super().handle_async_request(request)
+
+
+def test_a_read_whose_console_gave_up_waiting_its_turn_is_never_sent(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """A team's first start queues reads behind the one budget; a console that stops waiting
+    (its own timeout) takes its read out of the queue rather than leave it to be sent for
+    nobody."""
+    seen = _Seen()
+    with running_gateway(sandbox, tmp_path, rate=0.001, burst=1, transport=seen) as gateway:
+        key = gateway.add_member(DEMO_AGENT_EMAIL, "agent")
+        upstream = gateway.state.upstream
+        assert upstream is not None
+
+        async def scene() -> None:
+            async with httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+                                         headers={"Authorization": key}) as member:
+                assert (await member.get("/v1/tags")).status_code == 200  # the one token
+                waiting = asyncio.create_task(member.get("/v1/queues"))
+                await _until_waiting(gateway, 1)
+                waiting.cancel()  # the console gives up: its connection closes
+                await asyncio.wait({waiting})
+            deadline = time.monotonic() + PATIENCE
+            while upstream.pacer.waiting:
+                assert time.monotonic() < deadline, "the read stayed in the queue"
+                await asyncio.sleep(0.01)
+
+        asyncio.run(scene())
+    assert seen.paths == ["/v1/tags"]

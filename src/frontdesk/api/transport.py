@@ -53,7 +53,8 @@ from .pacing import Pacer, Priority
 from .retry import RetryPolicy, next_delay
 from .secrets import ApiKey, redact
 
-__all__ = ["DEFAULT_TIMEOUT", "NO_BODY", "PRIORITY_HEADER", "RawBody", "Reply", "Transport",
+__all__ = ["DEFAULT_TIMEOUT", "GATEWAY_TIMEOUT", "NO_BODY", "PRIORITY_HEADER", "RawBody", "Reply",
+           "Transport",
            "remember_no_sniffio"]
 
 #: Says who waits for a request: ``interactive`` (a person, now) or ``background`` (polling
@@ -65,6 +66,9 @@ log = logging.getLogger("frontdesk.api")
 
 #: Connect within 5 s; every other phase (each read, write, pool wait) within 15 s.
 DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
+#: Through a team gateway, an answer may wait its turn behind the whole team's budget (a
+#: team starting at nine, say) before the service is asked: a read waits up to 90 s.
+GATEWAY_TIMEOUT = httpx.Timeout(90.0, connect=5.0)
 #: Seconds of silence after which an event stream is taken for lost (a gateway sends a
 #: keep-alive every 15 s).
 EVENTS_READ_TIMEOUT = 45.0

@@ -402,12 +402,13 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
     query: bytes = request.scope.get("query_string", b"")
     if not write:
         priority = _priority(request, write)
-        return await _read(gateway, upstream, member, route,
-                           read_key(interface, request.method, path, query,
-                                    headers.get("accept-encoding", ""), body),
-                           lambda: upstream.send(request.method, interface, path, query,
-                                                 headers, body, priority, member.member_id),
-                           priority)
+        return await _unless_left(request, _read(
+            gateway, upstream, member, route,
+            read_key(interface, request.method, path, query, headers.get("accept-encoding", ""),
+                     body),
+            lambda: upstream.send(request.method, interface, path, query, headers, body,
+                                  priority, member.member_id),
+            priority))
     if entry is not None:
         entry.begin(body)
     try:
@@ -460,6 +461,32 @@ async def _read(gateway: Gateway, upstream: Upstream, member: Member, route: Rou
     for name, value in answer.headers:
         response.headers.append(name, value)
     return response
+
+
+async def _unless_left(request: Request, reading: Awaitable[Response]) -> Response:
+    """The answer to a read, unless its member leaves first: a console that gave up waiting
+    its turn behind the team's budget (its timeout) takes its place in the queue with it, so
+    the read is never sent for nobody (a colleague waiting for the same read asks it anew).
+    Writes are not dropped so: one may already be on its way."""
+    work = asyncio.ensure_future(reading)
+    gone = asyncio.ensure_future(_left(request))
+    try:
+        await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not work.done():
+            work.cancel()
+        await asyncio.wait({work, gone})
+    if work.cancelled():
+        return error_response(499, "The member left before the answer came")
+    return work.result()
+
+
+async def _left(request: Request) -> None:
+    """Returns when the member's connection closes (the body is read: what comes next from
+    the server is the disconnect)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
 
 
 async def _one_presence(gateway: Gateway, upstream: Upstream, member: Member, route: Route,

@@ -47,7 +47,7 @@ __all__ = ["FRESH", "LASTING", "Answer", "ReadKey", "SharedReads", "lifetime_of"
 #: Seconds a volatile answer stays current, or one the feed watches while it is not hearing.
 FRESH = 3.0
 #: Seconds an answer stays current when only a write changes it, or the feed watches it.
-LASTING = 120.0
+LASTING = 600.0
 #: Answers larger than this are passed on, never kept.
 MAX_ANSWER_BYTES = 4 * 1024 * 1024
 #: All answers kept, in bytes; the least recently used go first.
