@@ -208,6 +208,12 @@ def _team(ctx: BenchContext) -> Outcome:
     return bench_team.run(ctx)
 
 
+def _soak(ctx: BenchContext) -> Outcome:
+    from . import bench_soak
+
+    return bench_soak.run(ctx)
+
+
 #: name → (what it measures, the function, the sandbox servers it needs)
 BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, ...]]] = {
     "startup": ("(a) cold start → first frame", _startup, ("small",)),
@@ -225,6 +231,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
     "local": ("(k) draft save, remember 100,000, hostile bodies", _local, ()),
     "gateway": ("(o) the team gateway's added latency on a read", _gateway, ("small",)),
     "team": ("(p) a team of consoles on one gateway and one key", _team, ("team",)),
+    "soak": ("(q) a soak of the gateway: 40 members, every answer checked", _soak, ("soak",)),
 }
 
 #: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)
@@ -278,7 +285,7 @@ class Servers:
                 process = SandboxProcess("big", self.large_db)
             elif name == "shipped":
                 process = SandboxProcess("shipped", self._copy(name), nodelay=False)
-            elif name in ("limited", "team"):  # each its own key's budget (10/s)
+            elif name in ("limited", "team", "soak"):  # each its own key's budget (10/s)
                 process = SandboxProcess(name, self._copy(name), rate_limit=True)
             else:
                 raise KeyError(name)

@@ -58,7 +58,7 @@ class _Counting(httpx.AsyncHTTPTransport):
         return await super().handle_async_request(request)
 
 
-async def _enough_agents(server: ServerInfo, wanted: int) -> None:
+async def enough_agents(server: ServerInfo, wanted: int) -> None:
     """Add agents to the sandbox until it has ``wanted`` (a team of 200 needs 200 people)."""
     have = len(db_rows(Path(server.db_path), "SELECT id FROM users WHERE kind = 'agent'", ()))
     missing = list(range(have, wanted))
@@ -91,7 +91,7 @@ async def _team(server: ServerInfo, n: int, window: float, changes: int,
     from frontdesk.store.session import Session
     from frontdesk.store.topics import INBOX
 
-    await _enough_agents(server, n + 1)
+    await enough_agents(server, n + 1)
     agents = db_rows(Path(server.db_path),
                      "SELECT id, email, display_name FROM users WHERE kind = 'agent' "
                      "ORDER BY id LIMIT ?", (n + 1,))

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ("startup", "thread", "inbox", "poll", "idle", "client", "memory", "sandbox",
-              "local", "slow", "fill", "search", "gateway", "team")
+              "local", "slow", "fill", "search", "gateway", "team", "soak")
 
 
 @pytest.mark.slow
