@@ -6,6 +6,10 @@ every test folder (the fixtures built on it are in tests/gateway/conftest.py).
         ApiClient(gateway.base_url, key, gateway.integrations_url)
 
 A member sends ``Authorization: <personal key>``, as to the service.
+
+``running_gateway(sandbox, tmp_path, public_url=OWN_URL, feed_interval=…)`` hears the
+sandbox's webhooks: its public URL is its own loopback address (its port is taken before it
+starts, and kept across restarts), which is where the sandbox delivers (loopback only).
 """
 
 from __future__ import annotations
@@ -26,10 +30,12 @@ from frontdesk.gateway.server import GatewayServer
 from frontdesk.sandbox.seed.names import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 
-__all__ = ["DEMO_AGENT_EMAIL", "PATIENCE", "RunningGateway", "running_gateway"]
+__all__ = ["DEMO_AGENT_EMAIL", "OWN_URL", "PATIENCE", "RunningGateway", "running_gateway"]
 
 #: How long a test's plain HTTP client waits for an answer (a guard against a hang only).
 PATIENCE = 120.0
+#: ``public_url=OWN_URL``: the gateway's public URL is its own loopback address.
+OWN_URL = "<the gateway's own loopback URL>"
 
 
 class RunningGateway:
@@ -50,6 +56,10 @@ class RunningGateway:
                                     integrations_url=sandbox.integrations_url,
                                     upstream_key=ApiKey(sandbox.key), db=db, **options)
         self.server = GatewayServer(self.config)
+        if self.config.public_url == OWN_URL:
+            self.server.bind()  # the port, known before the gateway starts
+            self.config = replace(self.config, public_url=self.server.base_url)
+            self.server.config = self.config
         self.members = Members(db)
 
     @property

@@ -122,7 +122,8 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
         process.send_signal(signal.SIGINT)
         process.wait(PATIENCE)
     text = log.read_text()
-    assert "not used yet" in text
+    assert "hearing the service's webhooks at https://gw.example.com/gateway/v1/webhooks" \
+        in text
     assert "HTTP Request: GET" in text  # the DEBUG log was written: the keys are not in it
     assert sandbox.key not in text and personal not in text
 

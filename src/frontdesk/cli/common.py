@@ -23,7 +23,8 @@ COMMANDS_HELP = """commands:
   profiles            list the profiles ('*' marks the default)
   locate              show where config, settings, data, logs and cache live, and the
                       running demo's address and API key
-  gateway             the team gateway: serve, add-member, members, revoke, rotate, audit
+  gateway             the team gateway: serve, add-member, members, revoke, rotate, audit,
+                      unsubscribe
   web                 the console in a browser tab on this machine (the web extra)
   sandbox             run the local sandbox alone ('frontdesk sandbox --help')
 

@@ -1,7 +1,8 @@
 """``frontdesk gateway …``: run the team gateway and manage its members.
 
 ``serve`` runs the server; ``add-member``, ``members``, ``revoke``, ``rotate`` and ``audit``
-work on its database (a running gateway sharing the file sees every change at once). The
+work on its database (a running gateway sharing the file sees every change at once);
+``unsubscribe`` removes the webhook subscription ``serve --public-url`` made at the service. The
 organisation's key comes from ``--upstream-key-file`` (a file only its owner may read) or
 ``FRONTDESK_UPSTREAM_KEY``, never from the command line, where every user of the machine could
 read it.
@@ -39,6 +40,8 @@ team signs in with a personal key that carries a role (agent, supervisor, admin)
   rotate        give a member a new key (the old one stops working at once)
   set-role      change a member's role (their key stays)
   audit         what members wrote through the gateway, newest first
+  unsubscribe   remove the gateway's webhook subscription at the service (serve
+                --public-url makes it)
 
 The organisation's key is read from --upstream-key-file (mode 0600) or FRONTDESK_UPSTREAM_KEY.
 """
@@ -72,9 +75,15 @@ def gateway_main(argv: Sequence[str]) -> int:
     audit.add_argument("--limit", type=int, default=100, metavar="N",
                        help="at most N entries (default 100)")
     _db_option(audit)
+    unsubscribe = commands.add_parser("unsubscribe", help="remove the gateway's webhook "
+                                      "subscription at the service")
+    unsubscribe.add_argument("--public-url", metavar="URL", required=True,
+                             help="the public URL the gateway was served with")
+    _upstream_options(unsubscribe)
     args = parse(parser, argv)
     handlers = {"serve": _serve, "add-member": _add_member, "members": _members,
-                "revoke": _revoke, "rotate": _rotate, "set-role": _set_role, "audit": _audit}
+                "revoke": _revoke, "rotate": _rotate, "set-role": _set_role, "audit": _audit,
+                "unsubscribe": _unsubscribe}
     return handlers[args.command](args)
 
 
@@ -107,8 +116,9 @@ def _serve_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="P",
                        help=f"port to listen on (default {DEFAULT_PORT})")
     serve.add_argument("--public-url", metavar="URL",
-                       help="the address the service reaches the gateway at (for webhooks, "
-                       "not used yet)")
+                       help="the address the service reaches the gateway at: the gateway "
+                       "then hears the service's webhooks at URL/gateway/v1/webhooks and "
+                       "polls it only as a safety net")
     serve.add_argument("--tls-cert", metavar="F", help="TLS certificate (PEM)")
     serve.add_argument("--tls-key", metavar="F", help="TLS private key (PEM)")
     serve.add_argument("--rate", type=float, default=10.0, metavar="R",
@@ -169,6 +179,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise Fail(2, "--tls-cert and --tls-key go together")
     if args.rate <= 0 or args.burst < 1:
         raise Fail(2, "--rate must be above 0 and --burst at least 1")
+    public_url = None if args.public_url is None else _public_url(args.public_url)
     key = _upstream_key(args)
     db = _db_path(args)
     try:
@@ -178,16 +189,28 @@ def _serve(args: argparse.Namespace) -> int:
             from None
     config = GatewayConfig(upstream_url=args.upstream, upstream_key=key, db=db,
                            integrations_url=args.upstream_integrations_url, rate=args.rate,
-                           burst=args.burst, public_url=args.public_url)
+                           burst=args.burst, public_url=public_url)
     _log_to_stderr()
     scheme = "https" if args.tls_cert else "http"
     print(f"frontdesk gateway: serving {scheme}://{args.host}:{args.port} for "
           f"{clean_text(args.upstream)} (database {db})", file=sys.stderr, flush=True)
-    if args.public_url:
-        print("frontdesk gateway: --public-url is kept for webhooks and not used yet",
-              file=sys.stderr, flush=True)
+    if public_url:
+        from ..gateway.webhook_feed import hook_url
+
+        print(f"frontdesk gateway: hearing the service's webhooks at "
+              f"{clean_text(hook_url(public_url))} ('frontdesk gateway unsubscribe' removes "
+              "the subscription)", file=sys.stderr, flush=True)
     serve(config, args.host, args.port, tls_cert=args.tls_cert, tls_key=args.tls_key)
     return 0
+
+
+def _public_url(value: str) -> str:
+    from ..gateway.webhook_feed import check_public_url
+
+    try:
+        return check_public_url(value)
+    except ValueError as error:
+        raise Fail(2, f"--public-url: {error}") from None
 
 
 def _log_to_stderr() -> None:
@@ -315,4 +338,31 @@ def _audit(args: argparse.Namespace) -> int:
         targets = ",".join(entry.targets) or "-"
         print(clean_text(f"{entry.at}  {entry.email} ({entry.role})  {entry.operation}  "
                          f"{targets}  {status} {entry.state}"))
+    return 0
+
+
+def _unsubscribe(args: argparse.Namespace) -> int:
+    from ..api.client import ApiClient
+    from ..gateway.webhook_feed import WebhookError, hook_url, unsubscribe
+
+    url = args.upstream or os.environ.get(URL_ENV)
+    if not url:
+        raise Fail(2, f"the service's address is needed: --upstream URL or {URL_ENV}")
+    public_url = _public_url(args.public_url)
+    key = _upstream_key(args)
+
+    async def remove() -> list[str]:
+        async with ApiClient(url, key) as client:
+            return await unsubscribe(client, public_url)
+
+    try:
+        removed = asyncio.run(remove())
+    except WebhookError as error:
+        raise Fail(1, error.message) from None
+    where = clean_text(hook_url(public_url))
+    if not removed:
+        print(f"No webhook subscription delivers to {where}: nothing to remove.")
+    else:
+        print(f"Removed the gateway's webhook subscription ({', '.join(removed)}): the service "
+              f"no longer delivers to {where}.")
     return 0

@@ -6,6 +6,10 @@ and path (404 when the service has no such operation), the body read (up to
 :data:`MAX_REQUEST_BYTES`), the guard asked (403), and then the request goes upstream through
 the one :class:`~frontdesk.gateway.upstream.Upstream`; the answer comes back streamed, with its
 status, content type and Retry-After as the service sent them.
+
+With a public URL the gateway also hears the service's webhooks at ``POST
+/gateway/v1/webhooks`` (no member's key: the delivery's signature is its authentication; see
+:mod:`~frontdesk.gateway.webhook_feed`), and its change feed polls only as a safety net.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from frontdesk.api.models.webhooks import SIGNATURE_HEADER, SUBSCRIPTION_HEADER
 from frontdesk.api.pacing import Priority
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
@@ -51,6 +56,7 @@ from .members import Member, MemberError, Members
 from .routing import Route, allowed_methods, is_write, match, split_interface, targets
 from .shared_reads import ReadKey, SharedReads, read_key
 from .upstream import DOWN_RETRY_AFTER, Upstream, UpstreamDown
+from .webhook_feed import MAX_DELIVERY_BYTES, Refusal, WebhookFeed
 
 __all__ = ["MAX_REQUEST_BYTES", "Gateway", "GatewayApp", "GatewayConfig", "create_app",
            "error_response"]
@@ -81,7 +87,8 @@ class GatewayConfig:
     rate: float = 10.0
     burst: int = 4
     public_url: str | None = None
-    """For the webhooks of a later part: kept, not used yet."""
+    """The address the service reaches the gateway at: with it (and a change feed) the
+    gateway subscribes to the service's webhooks at ``<public_url>/gateway/v1/webhooks``."""
     feed_interval: float | None = INTERVAL
     """Seconds between the change feed's looks at the service (None: no feed)."""
     transport: httpx.AsyncBaseTransport | None = None
@@ -121,6 +128,7 @@ class Gateway:
         self.attempts = FailedAttempts()
         self.upstream: Upstream | None = None
         self.feed: ChangeFeed | None = None
+        self.webhooks: WebhookFeed | None = None
         self.shared = SharedReads(fed=lambda: self.feed is not None and self.feed.hearing())
 
     def live_upstream(self) -> Upstream:
@@ -154,17 +162,24 @@ def create_app(config: GatewayConfig) -> GatewayApp:
         gateway.upstream = Upstream(config.upstream_url, config.integrations_url,
                                     config.upstream_key, rate=config.rate, burst=config.burst,
                                     transport=config.transport)
-        polling: asyncio.Task[None] | None = None
+        tasks: set[asyncio.Task[None]] = set()
         if config.feed_interval is not None:
             gateway.feed = ChangeFeed(gateway.upstream, gateway.shared,
                                       interval=config.feed_interval)
-            polling = asyncio.create_task(gateway.feed.run(), name="change feed")
+            tasks.add(asyncio.create_task(gateway.feed.run(), name="change feed"))
+        if config.public_url is not None and gateway.feed is None:
+            log.warning("the public URL is not used: webhooks are heard by the change feed, "
+                        "and this gateway runs without one")
+        elif config.public_url is not None and gateway.feed is not None:
+            gateway.webhooks = WebhookFeed(gateway.upstream, gateway.feed, config.public_url)
+            tasks.add(asyncio.create_task(gateway.webhooks.run(), name="webhook subscription"))
         try:
             yield
         finally:
-            if polling is not None:
-                polling.cancel()
-                await asyncio.wait({polling})
+            for task in tasks:
+                task.cancel()
+            if tasks:
+                await asyncio.wait(tasks)
             upstream, gateway.upstream = gateway.upstream, None
             await upstream.aclose()
             gateway.audit.close()
@@ -258,6 +273,14 @@ _ADMIN_ONLY: dict[int | str, dict[str, Any]] = {
     **_SIGNED_IN,
     400: {"description": "Invalid value in request", **_ERROR},
     403: {"description": "Needs the admin role", **_ERROR}}
+_DELIVERY: dict[int | str, dict[str, Any]] = {
+    204: {"description": "Taken: the change is told to every console listening"},
+    400: {"description": "The body is not a JSON event", **_ERROR},
+    401: {"description": "Not this gateway's subscription, a signature that does not hold or "
+                         "is too old, or a delivery heard before", **_ERROR},
+    404: {"description": "The gateway runs without webhooks (no public URL)", **_ERROR},
+    413: {"description": f"A body larger than {MAX_DELIVERY_BYTES} bytes", **_ERROR},
+    503: {"description": "The gateway's subscription is not set up yet", **_ERROR}}
 
 
 def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
@@ -265,7 +288,27 @@ def _add_own_routes(app: FastAPI, gateway: Gateway) -> None:
     async def health() -> dict[str, dict[str, str]]:
         upstream = gateway.upstream
         up = upstream is not None and await upstream.healthy()
-        return {"data": {"status": "ok", "upstream": "ok" if up else "down"}}
+        data = {"status": "ok", "upstream": "ok" if up else "down"}
+        if gateway.webhooks is not None:
+            data["webhooks"] = gateway.webhooks.state()
+        return {"data": data}
+
+    @app.post("/gateway/v1/webhooks", summary="A delivery of the service's webhooks (no "
+              "member's key: its signature is checked)", status_code=204,
+              response_class=Response, responses=_DELIVERY)
+    async def webhook(request: Request) -> Response:
+        webhooks = gateway.webhooks
+        if webhooks is None:
+            raise Refused(404, "This gateway does not hear webhooks (it was started without "
+                               "--public-url)")
+        body = await _read_body(request, MAX_DELIVERY_BYTES)
+        try:
+            webhooks.receive(request.headers.get(SUBSCRIPTION_HEADER),
+                             request.headers.get(SIGNATURE_HEADER), body)
+        except Refusal as refusal:
+            headers = {"Retry-After": "10"} if refusal.status == 503 else None
+            raise Refused(refusal.status, refusal.message, headers=headers) from None
+        return Response(status_code=204)
 
     @app.get("/gateway/v1/audit", summary="What members wrote through the gateway, newest "
              "first (admins only)", responses=_ADMIN_ONLY)
@@ -340,18 +383,18 @@ def _page_key(value: str | None) -> int | None:
     return int(value)
 
 
-async def _read_body(request: Request) -> bytes:
-    """The request's body, refused past MAX_REQUEST_BYTES (kept whole: the guard reads it and
-    a request waited out after a 429 is sent again)."""
+async def _read_body(request: Request, limit: int = MAX_REQUEST_BYTES) -> bytes:
+    """The request's body, refused past ``limit`` bytes without reading on (kept whole: the
+    guard reads it and a request waited out after a 429 is sent again)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_REQUEST_BYTES:
-        raise Refused(413, f"The request body is larger than {MAX_REQUEST_BYTES} bytes")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused(413, f"The request body is larger than {limit} bytes")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_REQUEST_BYTES:
-            raise Refused(413, f"The request body is larger than {MAX_REQUEST_BYTES} bytes")
+        if size > limit:
+            raise Refused(413, f"The request body is larger than {limit} bytes")
         chunks.append(chunk)
     return b"".join(chunks)
 

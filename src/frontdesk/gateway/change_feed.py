@@ -15,6 +15,21 @@ themselves (a ``reset``).
 Consoles listen on ``GET /gateway/v1/changes`` (server-sent events, :func:`events`): every
 notice has an ``id``; a console reconnecting with ``Last-Event-ID`` is sent what it missed
 while the gateway still holds it, or a ``reset``.
+
+With webhooks (``serve --public-url``, :mod:`~frontdesk.gateway.webhook_feed`) the service
+tells the gateway of each change as it happens (:meth:`ChangeFeed.heard`), and the poller
+becomes a safety net: the rule is one flag, *silent*.
+
+* While the gateway's subscription is set up and the webhooks are not silent, the feed looks
+  :data:`SLOWER` times less often (every 30 s at the default interval, so the service is
+  asked far less than once a second when nothing happens).
+* A look that finds a change no delivery told of since the previous look means the webhooks
+  are silent (the service cannot reach the public URL, the subscription was disabled, a
+  delivery was lost): the feed looks at its own interval again, and tells the change itself.
+* The next delivery heard ends the silence: slow again.
+
+So without webhooks, or while they are silent, there is one poller at its interval; while they
+are heard, each change is told once, by its delivery.
 """
 
 from __future__ import annotations
@@ -25,7 +40,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -35,12 +50,14 @@ from frontdesk.api.pacing import Priority
 from .shared_reads import SharedReads
 from .upstream import Upstream, UpstreamDown
 
-__all__ = ["HEARTBEAT", "INTERVAL", "ChangeFeed", "Notice", "events"]
+__all__ = ["HEARTBEAT", "INTERVAL", "SLOWER", "ChangeFeed", "Notice", "events"]
 
 log = logging.getLogger("frontdesk.gateway.feed")
 
 #: Seconds between two looks at the service (one search each).
 INTERVAL = 2.0
+#: How many times less often the feed looks while the service's webhooks are heard.
+SLOWER = 15
 #: How far each search reaches back before the previous one began: the service's clock is
 #: only known to within its readings (a reading seen a few seconds off), and a change inside
 #: the overlap found again is no news.
@@ -93,6 +110,11 @@ class ChangeFeed:
         self._since: datetime | None = None
         self._found: set[int] = set()
         self._heard_at = -float("inf")
+        self._clock_read = asyncio.Lock()
+        self._webhooks = False
+        self._silent = False
+        self._told: set[int] = set()
+        self._pace = interval
         self._seq = 0
         self._held: deque[Notice] = deque(maxlen=HELD)
         self._listeners: set[_Listener] = set()
@@ -105,7 +127,37 @@ class ChangeFeed:
     def hearing(self) -> bool:
         """Whether the feed has looked at the service lately (answers it watches may then be
         kept longer: a change would have dropped them)."""
-        return self._clock() - self._heard_at < 3 * self._interval
+        return self._clock() - self._heard_at < 3 * max(self._interval, self._pace)
+
+    def pace(self) -> float:
+        """Seconds until the next look: :data:`SLOWER` times the interval while webhooks are
+        heard, the interval otherwise (the rule is in the module's docstring)."""
+        return self._interval * SLOWER if self.webhooks_heard() else self._interval
+
+    def webhooks_heard(self) -> bool:
+        """Whether the service's webhooks tell the changes: the gateway's subscription is set
+        up and no look found a change they did not tell since the last delivery."""
+        return self._webhooks and not self._silent
+
+    def expect_webhooks(self, subscribed: bool) -> None:
+        """The gateway's webhook subscription at the service is set up (True: the feed may
+        look less often) or gone (False)."""
+        self._webhooks = subscribed
+        self._silent = False
+
+    def heard(self, conversations: Iterable[int]) -> None:
+        """A delivery of the service's webhooks told of ``conversations`` (none: an event of
+        no conversation): what a look does when it finds them, the answers that hold them
+        dropped and every listener told, and the webhooks are not silent."""
+        told = tuple(sorted(set(conversations)))
+        if self._silent:
+            log.info("the service's webhooks are heard again: the feed looks every %g s",
+                     self._interval * SLOWER)
+        self._silent = False
+        self._told.update(told)
+        if told:
+            self._shared.changed(str(cid) for cid in told)
+            self.publish("conversations", told)
 
     async def run(self) -> None:
         """Look, tell, wait; for as long as the gateway runs."""
@@ -118,18 +170,28 @@ class ChangeFeed:
                 log.info("the change feed could not look: %s", down.message)
             except Exception:  # a bug: logged, and the feed goes on
                 log.exception("the change feed failed")
-            await asyncio.sleep(self._interval)
+            self._pace = self.pace()
+            await asyncio.sleep(self._pace)
 
     async def look(self) -> None:
-        """One look at the service: what changed since the last, told to every listener."""
-        now = await self._service_now()
+        """One look at the service: what changed since the last, told to every listener
+        (but what a webhook delivery told since the last look: it was told then)."""
+        now = await self.service_now()
+        first = self._since is None
         since = self._since or now - OVERLAP
-        stale = self._clock() - self._heard_at > 3 * self._interval and self._since is not None
+        stale = self._clock() - self._heard_at > 3 * max(self._interval, self._pace) \
+            and self._since is not None
         hits, complete = await self._search(since)
-        found, self._found = hits - self._found, hits
+        told, self._told = self._told, set()
+        found, self._found = hits - self._found - told, hits
         self._since = now - OVERLAP
         self._heard_at = self._clock()
         self.searches += 1
+        if found and self.webhooks_heard() and not first:
+            # (the first look finds what changed before anything was heard: no sign)
+            self._silent = True
+            log.info("the service's webhooks are silent (a look found %d change(s) no "
+                     "delivery told of): the feed looks every %g s", len(found), self._interval)
         if found:
             self._shared.changed(str(cid) for cid in found)
             self.publish("conversations", tuple(sorted(found)))
@@ -137,11 +199,19 @@ class ChangeFeed:
             self._shared.forget_all()
             self.publish("reset")
 
-    async def _service_now(self) -> datetime:
-        if self._offset is None or self._clock() - self._offset_at > CLOCK_AGAIN:
-            self._offset = await self._read_offset()
-            self._offset_at = self._clock()
-        return datetime.now(UTC) + self._offset
+    async def service_now(self) -> datetime:
+        """The time on the service's clock (its offset to this machine's read again every
+        :data:`CLOCK_AGAIN` seconds)."""
+        async with self._clock_read:
+            if self._offset is None or self._clock() - self._offset_at > CLOCK_AGAIN:
+                self._offset = await self._read_offset()
+                self._offset_at = self._clock()
+            return datetime.now(UTC) + self._offset
+
+    def service_time(self) -> float:
+        """Unix seconds on the service's clock as last read, without asking it (this
+        machine's clock until :meth:`service_now` has read it once)."""
+        return time.time() + (self._offset or timedelta(0)).total_seconds()
 
     async def _read_offset(self) -> timedelta:
         """The service's clock less this machine's (zero when it cannot be read)."""

@@ -84,15 +84,24 @@ class GatewayServer:
         """The base URL of the deprecated endpoint listing through the gateway."""
         return self.base_url + "/integrations"
 
+    def bind(self) -> GatewayServer:
+        """Take the port now, before serving (a port of 0 becomes a free one): its URL is
+        then known to build the configuration on (a public URL for webhooks). ``start``
+        binds when this was not called."""
+        if self._socket is None:
+            # IPPROTO_TCP so asyncio turns Nagle's algorithm off (headers and body go apart)
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.port))
+            self.port = sock.getsockname()[1]
+            self._socket = sock
+        return self
+
     def start(self) -> GatewayServer:
         """Serve in a background thread; returns once it accepts connections."""
-        # IPPROTO_TCP so asyncio turns Nagle's algorithm off (headers and body go apart)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.host, self.port))
-        self.port = sock.getsockname()[1]
+        sock = self.bind()._socket
+        assert sock is not None
         sock.listen(2048)
-        self._socket = sock
         self.app = create_app(self.config)
         server = _Uvicorn(_config(self.app), self.app)
         self._server = server

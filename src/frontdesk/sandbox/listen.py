@@ -16,7 +16,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, TextIO
 
-from .webhooks import EVENT_HEADER, SIGNATURE_HEADER, TOLERANCE, verify
+from ..api.models.webhooks import SIGNATURE_HEADER, TOLERANCE, verify
+from .webhooks import EVENT_HEADER
 
 MAX_BODY = 5_000_000
 #: Seconds a delivery may take to arrive whole (a sender that drips is cut off).

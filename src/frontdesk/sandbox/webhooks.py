@@ -21,7 +21,9 @@ practices" for webhooks), so a receiver written from that page accepts it:
 ``application/json`` — none of the three can be overwritten by a custom header. The sandbox
 adds ``X-Frontdesk-Event`` and ``X-Frontdesk-Delivery`` (the event's kind and id, the same on
 each retry) for people reading deliveries; receivers need neither. A receiver refuses a
-signature older than five minutes by default (``verify``).
+signature older than five minutes by default (``verify``). The scheme itself (``sign``,
+``verify``, the two headers) is the contract's, in ``api.models.webhooks``: the team gateway
+checks with the same code what the sandbox signs.
 
 Deliveries go to loopback addresses only unless the sandbox was started to deliver anywhere
 (``serve --webhooks-anywhere``): a sandbox should not reach out to the world unasked. A
@@ -31,14 +33,18 @@ thread.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import ipaddress
 import re
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
+# the signature scheme is the contract's (the gateway checks what the sandbox signs); sign,
+# verify and the headers are offered here too, where the sandbox has always offered them
+from ..api.models.webhooks import SIGNATURE_HEADER as SIGNATURE_HEADER
+from ..api.models.webhooks import SUBSCRIPTION_HEADER as SUBSCRIPTION_HEADER
+from ..api.models.webhooks import TOLERANCE as TOLERANCE
+from ..api.models.webhooks import sign as sign
+from ..api.models.webhooks import verify as verify
 from . import origins, worker
 from .context import SandboxContext
 from .db import dumps, loads
@@ -76,13 +82,10 @@ ENQUEUED_BY = frozenset({"ConversationCreatedByCustomer", "TransferSuccessful",
 #: Seconds to wait after the 1st, 2nd, … failed attempt; then the event is given up.
 RETRY_DELAYS: tuple[float, ...] = (10, 60, 300, 1800, 7200)
 
-#: The vendor's signature header, and the subscription's id on every delivery.
-SIGNATURE_HEADER = "X-DIXA-SIGNATURE"
-SUBSCRIPTION_HEADER = "X-DIXA-SUBSCRIPTION-ID"
+#: The sandbox's own headers on every delivery (the vendor's, signature and subscription id,
+#: are the contract's: ``api.models.webhooks``).
 EVENT_HEADER = "X-Frontdesk-Event"
 DELIVERY_HEADER = "X-Frontdesk-Delivery"
-#: How old a signature a receiver takes by default, in seconds.
-TOLERANCE = 300.0
 #: Headers the sandbox sets itself: a subscription's custom headers may not name them.
 RESERVED_HEADERS = frozenset({
     "authorization", "content-type", "content-length", "host", "user-agent", "connection",
@@ -91,40 +94,6 @@ RESERVED_HEADERS = frozenset({
 })
 _JOB = "webhook.deliver"
 _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-def _key(secret: str) -> bytes:
-    """The HMAC key of a subscription's secret: the secret is hex (as the service makes
-    them), and the key is the bytes it encodes; a secret that is not hex is used as text."""
-    try:
-        return bytes.fromhex(secret)
-    except ValueError:
-        return secret.encode()
-
-
-def sign(secret: str, millis: int, body: bytes) -> str:
-    """The ``X-DIXA-SIGNATURE`` value for ``body`` sent at ``millis`` (Unix milliseconds)."""
-    stamp = str(millis)
-    digest = hmac.new(_key(secret), stamp.encode() + b"." + body, hashlib.sha256)
-    return f"t={stamp},v1={digest.hexdigest()}"
-
-
-def verify(secret: str, header: str, body: bytes, *, now: float | None = None,
-           tolerance: float | None = TOLERANCE) -> bool:
-    """Whether ``header`` (an ``X-DIXA-SIGNATURE`` value) signs ``body`` with the
-    subscription's secret, sent within ``tolerance`` seconds of ``now`` (Unix seconds; the
-    clock's when None; no age check when ``tolerance`` is None): what a receiver checks. A
-    timestamp that is not a whole number of milliseconds (``nan``, ``1e3``, empty) fails."""
-    fields = dict(part.partition("=")[::2] for part in header.split(","))
-    stamp, signature = fields.get("t", "").strip(), fields.get("v1", "").strip()
-    if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 16 and signature):
-        return False
-    if tolerance is not None:
-        current = time.time() if now is None else now
-        if abs(current * 1000 - int(stamp)) > tolerance * 1000:
-            return False
-    expected = sign(secret, int(stamp), body).partition(",v1=")[2]
-    return hmac.compare_digest(expected, signature)
 
 
 def upper_snake(name: str) -> str:

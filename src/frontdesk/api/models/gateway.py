@@ -17,6 +17,8 @@ class GatewayHealth(Record):
 
     status: str = Field(description="ok when the gateway itself works")
     upstream: str = Field(description="ok, or down when the service cannot be reached")
+    webhooks: str | None = Field(default=None, description="with a public URL: heard, silent "
+                                 "(the change feed polls), subscribing or failed")
 
 
 class GatewayMember(Record):

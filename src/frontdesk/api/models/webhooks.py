@@ -1,8 +1,19 @@
 """Webhooks: subscriptions that have the service POST each chosen event to a receiver's URL,
-signed with the subscription's secret, and the delivery status and logs of each event."""
+signed with the subscription's secret, and the delivery status and logs of each event.
+
+The signature scheme is here too, in one place, because both sides of the contract use it:
+the sandbox signs its deliveries with :func:`sign`, and a receiver (the team gateway, the
+sandbox's ``listen``) checks them with :func:`verify`. As the service's vendor documents it
+("Security best practices" for webhooks): ``X-DIXA-SIGNATURE: t=<unix ms>,v1=<hex>`` where
+``v1`` is the HMAC-SHA256 of ``"<t>.<raw body>"`` keyed with the subscription's
+``secretKey`` **hex-decoded**; ``X-DIXA-SUBSCRIPTION-ID`` names the subscription.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import time
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -193,7 +204,53 @@ class EventDeliveryLog(Record):
     payload: str
 
 
+# ------------------------------------------------------------------ signatures
+
+#: The vendor's signature header, and the subscription's id on every delivery.
+SIGNATURE_HEADER = "X-DIXA-SIGNATURE"
+SUBSCRIPTION_HEADER = "X-DIXA-SUBSCRIPTION-ID"
+#: How old a signature a receiver takes by default, in seconds.
+TOLERANCE = 300.0
+
+
+def signing_key(secret: str) -> bytes:
+    """The HMAC key of a subscription's secret: the secret is hex (as the service makes
+    them), and the key is the bytes it encodes; a secret that is not hex is used as text."""
+    try:
+        return bytes.fromhex(secret)
+    except ValueError:
+        return secret.encode()
+
+
+def sign(secret: str, millis: int, body: bytes) -> str:
+    """The ``X-DIXA-SIGNATURE`` value for ``body`` sent at ``millis`` (Unix milliseconds)."""
+    stamp = str(millis)
+    digest = hmac.new(signing_key(secret), stamp.encode() + b"." + body, hashlib.sha256)
+    return f"t={stamp},v1={digest.hexdigest()}"
+
+
+def verify(secret: str, header: str, body: bytes, *, now: float | None = None,
+           tolerance: float | None = TOLERANCE) -> bool:
+    """Whether ``header`` (an ``X-DIXA-SIGNATURE`` value) signs ``body`` with the
+    subscription's secret, sent within ``tolerance`` seconds of ``now`` (Unix seconds; the
+    clock's when None; no age check when ``tolerance`` is None): what a receiver checks. A
+    timestamp that is not a whole number of milliseconds (``nan``, ``1e3``, empty) fails."""
+    fields = dict(part.partition("=")[::2] for part in header.split(","))
+    stamp, signature = fields.get("t", "").strip(), fields.get("v1", "").strip()
+    if not (stamp.isascii() and stamp.isdigit() and len(stamp) <= 16 and signature):
+        return False
+    if tolerance is not None:
+        current = time.time() if now is None else now
+        if abs(current * 1000 - int(stamp)) > tolerance * 1000:
+            return False
+    expected = sign(secret, int(stamp), body).partition(",v1=")[2]
+    return hmac.compare_digest(expected, signature)
+
+
 __all__ = [
+    "SIGNATURE_HEADER",
+    "SUBSCRIPTION_HEADER",
+    "TOLERANCE",
     "BasicAuth",
     "CombinedFilters",
     "CreateWebhookInput",
@@ -211,4 +268,7 @@ __all__ = [
     "WebhookEvent",
     "WebhookFilters",
     "WebhookSubscription",
+    "sign",
+    "signing_key",
+    "verify",
 ]
