@@ -211,6 +211,9 @@ async def _poll_one(app: Any, screen: Any, inbox: Any, pilot: Any, polls: PollHo
     (``InboxStore.upsert``) and the screen shows it (its store-change handler): the time on
     the UI thread, and how many list builds the change caused (the console's polling held
     still meanwhile; see the module's description)."""
+    from frontdesk.store.topics import INBOX
+    from frontdesk.tui.store_changed import StoreChanged
+
     listing = screen.conversation_list
     deadline = time.monotonic() + 120
     while not inbox.filled and time.monotonic() < deadline:  # the first fill's end rebuilds
@@ -228,7 +231,7 @@ async def _poll_one(app: Any, screen: Any, inbox: Any, pilot: Any, polls: PollHo
         before = listing.builds
         started = time.perf_counter()
         inbox.upsert([changed], "inbox")
-        screen.on_store_change("inbox", inbox.version)
+        screen.on_store_changed(StoreChanged(INBOX, inbox.version))
         times.append((time.perf_counter() - started) * 1000)
         await _quiet(app, inbox, pilot)  # and whatever the change set off, to its end
         caused += listing.builds - before

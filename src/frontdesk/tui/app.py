@@ -2,8 +2,9 @@
 
 The app is handed a ``Session`` (the store) and paints from its local snapshot at once; the
 session signs in and starts polling in a worker, so the first frame never waits on the
-network. Store changes arrive as plain callbacks on the app's loop and are passed to the
-status bar and to the screen in front.
+network. Store changes arrive as plain callbacks on the app's loop: the app keeps the status
+bar up to date and posts each change to the screen in front as a ``StoreChanged`` message
+(``tui/store_changed.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .offered import may, offered
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.inbox.inbox import InboxScreen
 from .screens.shared.base import LiveModal, ModeScreen
+from .store_changed import StoreChanged
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
 from .widgets.status_bar import StatusBar, describe_hours
@@ -308,8 +310,10 @@ class FrontdeskApp(OrderedKeysApp[None]):
         if not self.screen_stack:  # the console is closing: no screen to tell
             return
         screen = self.screen
-        if isinstance(screen, (ModeScreen, LiveModal)):
-            screen.on_store_change(topic, value)
+        if _shows_live_topics(screen):
+            # queued: the screen handles the changes in the order they came, each with its own
+            # handler's boundary (a bug there is said, and the store's listeners go on)
+            screen.post_message(StoreChanged(topic, value))
 
     def _paint_statuses(self) -> None:
         for screen in self.screen_stack:
@@ -505,6 +509,11 @@ def _via(session: Session | None) -> str:
     said = f"via gateway · {role}" if role else "via gateway"
     # told what changes while the gateway's stream is up; polling by itself after it dropped
     return f"{said} · polling" if session.changes.dropped else said
+
+
+def _shows_live_topics(screen: Screen[Any]) -> bool:
+    """Whether the app posts ``screen`` the store's changes while it is in front."""
+    return isinstance(screen, (ModeScreen, LiveModal))
 
 
 def _screen(module: str, name: str) -> Screen[Any]:

@@ -6,7 +6,8 @@ worker manager: every such worker that ends in error is handed to one callback, 
 the traceback to the log file and tells the user, in one line, what did not happen.
 Expected refusals are handled inside the workers; what arrives here is a bug or a surprise.
 Code outside a worker that must not fail (a message handler) says its failures the same way
-with :func:`failure_said`.
+with :func:`failure_said` (a screen's handler of store changes has it done for it:
+``tui/store_changed.py``).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def what_failed(worker: Worker[Any]) -> str:
     if description and not description.startswith("<"):  # Textual's default is a repr
         return description
     words = re.sub(r"[_\s]+", " ", worker.name).strip() or "finish a task"
-    place = _place(worker)
+    place = place_of(worker.node)
     return f"{words} ({place})" if place else words
 
 
@@ -92,9 +93,9 @@ def _line(what: str, error: object) -> str:
     return f"Could not {what}: {reason} — the details are in the log."
 
 
-def _place(worker: Worker[Any]) -> str:
-    """The name the help gives the worker's widget or screen (``HELP_NAME``), if any."""
-    node: Any = worker.node
+def place_of(node: Any) -> str:
+    """The name the help gives a widget or the screen it is on (``HELP_NAME``), if any: where
+    a failure happened (the worker's node; the screen whose message handler failed)."""
     while node is not None:
         name = getattr(node, "HELP_NAME", "")
         if isinstance(name, str) and name and name != "Everywhere":

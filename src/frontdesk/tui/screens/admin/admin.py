@@ -28,9 +28,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ContentSwitcher
 
-from ....store.topics import MEMBER
+from ....store.connection import Link
+from ....store.topics import CONNECTION, MEMBER
 from ...offered import may, offered, offered_entries, through_gateway
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Option, OptionList
 from ..shared.base import ModeScreen
 from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
@@ -114,18 +116,19 @@ class AdminScreen(ModeScreen):
         self._offer_sections()
         self._watch_pane_topics(self.pane())
 
-    def on_store_change(self, topic: str, value: object) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """Once the service answers, sections read before it did are read again; once a
         team gateway says the member's role, the menu offers what the role may use; the
-        section in front hears of its own topics."""
-        if topic == "connection" and getattr(value, "link", None) == "live":
+        section in front hears of its own topics (a message of its own, after this one)."""
+        if (state := message.of(CONNECTION)) is not None and state.link is Link.LIVE:
             for pane in self.query(AdminPane):
                 pane.connected()
-        elif topic == MEMBER:
+        elif message.topic == MEMBER:
             self._offer_sections()
         pane = self.pane()
-        if topic in pane.TOPICS:
-            pane.on_store_change(topic, value)
+        if message.topic in pane.TOPICS:
+            pane.post_message(StoreChanged(message.topic, message.value))
 
     _pane_topics: tuple[str, ...] = ()
 

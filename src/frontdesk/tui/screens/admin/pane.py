@@ -1,6 +1,7 @@
 """What every Admin section shares: it loads when first shown, reloads on ``r``, says what
 it shows (or why it cannot) on its caption line, and names the store topics that poll while
-it is in front (``TOPICS``: the Admin screen watches them and hands their changes over)."""
+it is in front (``TOPICS``: the Admin screen watches them and posts their changes on to it as
+``StoreChanged`` messages, which a section handles with ``@store_change_handler``)."""
 
 from __future__ import annotations
 
@@ -44,9 +45,6 @@ class AdminPane(Vertical):
 
     def reload(self) -> None:
         """Read the section again from the service (sections override)."""
-
-    def on_store_change(self, topic: str, value: object) -> None:
-        """One of the section's ``TOPICS`` changed (sections that have some override)."""
 
     def focus_main(self) -> None:
         """Put the cursor in the section's main list."""

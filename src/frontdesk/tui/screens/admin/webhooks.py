@@ -22,6 +22,7 @@ from ....store.errors import Refused
 from ....store.webhooks import EVENTS, STATUS_TOPIC, Deliveries
 from ....text import one_line, safe
 from ...answers import Regarding, Returned, answer_of, refusal_of
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Label
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
@@ -160,9 +161,10 @@ class WebhooksPane(AdminPane):
             return
         self._status(hook)
 
-    def on_store_change(self, topic: str, value: object) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """The followed subscription's deliveries changed: shown without a request."""
-        hook, deliveries = self.current, STATUS_TOPIC.of(topic, value)
+        hook, deliveries = self.current, message.of(STATUS_TOPIC)
         if isinstance(deliveries, Deliveries) and hook is not None \
                 and deliveries.webhook_id == hook.id:
             self.post_message(self.StatusRead(hook, list(deliveries.statuses)))

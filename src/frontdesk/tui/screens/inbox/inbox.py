@@ -33,11 +33,13 @@ from textual.css.query import NoMatches
 
 from ....store.errors import Refused
 from ....store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
+from ....store.topics import CONNECTION, INBOX
 from ....text import one_line
 from ...answers import Returned, answer_of
 from ...clock import ago
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.conversation_list import ConversationList, RowLookups
 from ...widgets.safe import Label
 from ...widgets.view_tabs import ViewTabs
@@ -255,17 +257,18 @@ class InboxScreen(ModeScreen, ConversationActions):
         if session is not None and session.inbox.version != self._shown_version:
             self.rebuild()
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """A new inbox version: rebuild the list (an unchanged version repaints nothing);
         before the first fill, a change of connection may change what an empty view says."""
         session = self.session
         if session is None:
             return
         inbox = session.inbox
-        if topic == "inbox" and inbox.version != self._shown_version:
+        if message.topic == INBOX and inbox.version != self._shown_version:
             if not self.update_in_place():
                 self.rebuild()
-        elif topic == "connection" and not inbox.filled:
+        elif message.topic == CONNECTION and not inbox.filled:
             self.rebuild()
 
     def _at_top_while_filling(self) -> bool:

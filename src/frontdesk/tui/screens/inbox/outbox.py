@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,9 +30,11 @@ from ....store.outbox import (
     hold_left,
     is_note,
 )
+from ....store.topics import OUTBOX
 from ....text import one_line, safe
 from ... import clock
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Label
 from ..shared.base import LiveModal
 
@@ -147,9 +149,10 @@ class OutboxScreen(LiveModal, ModalScreen[None]):
         session = self.session
         return session.outbox.items() if session is not None else []
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """The outbox changed: show it as it is now."""
-        if topic == "outbox":
+        if message.topic == OUTBOX:
             self._paint()
 
     def _now(self) -> float:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from textual import events, work
 from textual.app import ComposeResult
@@ -45,9 +45,11 @@ from ....api.models import Conversation, Message
 from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxItem
 from ....store.threads import ThreadState
+from ....store.topics import INBOX, THREAD
 from ... import clock, compose_link
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...thread_notes import NOTE_PREFIX, with_notes
 from ...widgets.composer import Composer
 from ...widgets.thread_head import ThreadHead
@@ -210,13 +212,14 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         if state is not None:
             self._apply(state)
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """The store changed: apply the open thread's new state."""
-        if topic == "thread" and isinstance(value, ThreadState):
-            self._apply(value)
+        if isinstance(state := message.of(THREAD), ThreadState):
+            self._apply(state)
         elif self._state is not None:
             self._show_head(self._state)  # names, queues, connection: repainted only if changed
-            if topic == "inbox":  # the authors' names may have been resolved meanwhile
+            if message.topic == INBOX:  # the authors' names may have been resolved meanwhile
                 self.thread_view.refresh_names()
 
     # ------------------------------------------------------------------ applying state

@@ -14,14 +14,16 @@ do the work. Every action is also a palette command, from either tab.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 
 from ....store.team import PRESENCE_TOPIC, TeamSnapshot
+from ....store.topics import anonymization_topic
 from ...offered import offered, offered_entries
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, TabbedContent, TabPane
 from ..shared.base import ModeScreen
 from ..shared.palette import PaletteCommands, PaletteEntry, palette_of, section_palette
@@ -155,12 +157,14 @@ class PeopleScreen(ModeScreen):
         """Every action of both tabs (those the role may use)."""
         return palette_of(self, offered_entries(self, self.NEEDS, self.PALETTE))
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """A followed anonymisation request changed, or someone's presence."""
-        if topic.startswith("anonymization:"):
-            self.users.render_followed()
-        elif topic == PRESENCE_TOPIC and isinstance(value, TeamSnapshot):
-            self.agents.apply_presence(value.rows)
+        users = self.users
+        if any(message.topic == anonymization_topic(request) for request in users.followed):
+            users.render_followed()
+        elif isinstance(snapshot := message.of(PRESENCE_TOPIC), TeamSnapshot):
+            self.agents.apply_presence(snapshot.rows)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """``enter`` (or a click) on a row opens it."""

@@ -32,6 +32,7 @@ from ....store.queues import POSITION_TOPIC, QUEUES_TOPIC, QueueWatch
 from ....text import one_line
 from ... import clock
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Input, Label, Static
 from ..shared.base import ModeScreen
 from ..shared.table_rows import Cell, TableRows
@@ -193,11 +194,12 @@ class QueuesScreen(ModeScreen):
 
     # ------------------------------------------------------------------ live changes
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """Repaint the rows or the position line."""
-        if topic == QUEUES_TOPIC:
+        if message.topic == QUEUES_TOPIC:
             self._paint()
-        elif topic == POSITION_TOPIC:
+        elif message.topic == POSITION_TOPIC:
             self._paint_position()
 
     def _visible_ids(self) -> list[str] | None:

@@ -1,7 +1,9 @@
 """What every mode screen shares: the status bar, the footer, and live topics it watches.
 
 A screen names the store topics it shows in ``TOPICS``; they poll while the screen is shown
-and pause when it is not (the header's topics always run).
+and pause when it is not (the header's topics always run). While it is in front, the app posts
+it every change of the store as a ``StoreChanged`` message (``tui/store_changed.py``), which
+a screen that shows one handles with ``@store_change_handler``.
 """
 
 from __future__ import annotations
@@ -199,12 +201,8 @@ class ModeScreen(Screen[None]):
             for topic in self.TOPICS:
                 session.live.unwatch(topic)
 
-    def on_store_change(self, topic: str, value: Any) -> None:
-        """A topic changed: screens override to update their widgets (called on the loop)."""
-
 
 class LiveModal:
-    """A mix-in for a modal that shows a live store topic: the app hands it the changes."""
-
-    def on_store_change(self, topic: str, value: Any) -> None:
-        """A topic changed: modals override to update their widgets (called on the loop)."""
+    """A mix-in for a modal that shows a live store topic: while it is in front, the app
+    posts it the store's changes as ``StoreChanged`` messages (as it does to a mode
+    screen)."""

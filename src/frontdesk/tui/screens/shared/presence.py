@@ -1,4 +1,6 @@
-"""My presence (``p``, anywhere): toggles for the four working channels, sent at once."""
+"""My presence (``p``, anywhere): toggles for the four working channels, sent at once; the
+switches follow what the service reports (the ``presence:me`` topic, a ``StoreChanged``
+message while the screen is in front)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from textual.widgets import Switch
 from ....channels import channel_name
 from ....store.presence import CHANNELS
 from ....store.session import describe_presence
+from ....store.topics import MY_PRESENCE
 from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import Label
+from .base import LiveModal
 
 if TYPE_CHECKING:
     from ....store.errors import Refused
@@ -24,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @owns_bindings
-class PresenceScreen(ModalScreen[None]):
+class PresenceScreen(LiveModal, ModalScreen[None]):
     """Switches for Email, InteractiveChat, Messaging and Speak; each change goes to the
     service at once and the switch shows what the service confirmed."""
 
@@ -82,13 +87,16 @@ class PresenceScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.sync()
-        self._unsubscribe = self.session.live.subscribe(self._changed)
 
-    def on_unmount(self) -> None:
-        self._unsubscribe()
+    def on_screen_resume(self) -> None:
+        """Back in front (the help or the palette was over it): catch up with what the
+        service reported meanwhile (the store's changes reach only the screen in front)."""
+        self.sync()
 
-    def _changed(self, topic: str, _: object) -> None:
-        if topic == "presence:me":
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
+        """The service reported my presence: show it."""
+        if message.topic == MY_PRESENCE:
             self.sync()
 
     def sync(self) -> None:

@@ -4,14 +4,16 @@ for how long. Queue names are shown as Rich ``Text`` after :func:`frontdesk.text
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from ....api.models import Queue
+from ....store.queues import QUEUES_TOPIC
 from ....text import one_line
 from ...clock import ago
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import Option
 from .base import LiveModal
 from .pickers import DIM, NAME_WIDTH, FilterPicker
@@ -72,9 +74,10 @@ class QueuePicker(LiveModal, FilterPicker[str | None]):
         rows = self.queue_watch.rows if self.queue_watch is not None else ()
         return {row.queue_id: waiting_text(row) for row in rows}
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """New waiting counts: refill the list, keeping the highlighted queue."""
-        if topic != "queues" or self.queue_watch is None:
+        if message.topic != QUEUES_TOPIC or self.queue_watch is None:
             return
         waiting = self._waiting_texts()
         if waiting != self._waiting:

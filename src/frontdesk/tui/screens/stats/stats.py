@@ -24,6 +24,7 @@ from ....text import one_line, safe
 from ... import clock
 from ...answers import Answered, Returned, answer_of, refusal_of
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Select, Static
 from ..shared.base import ModeScreen
 from ..shared.common import cell
@@ -157,9 +158,10 @@ class StatsScreen(ModeScreen):
         super().on_screen_resume()
         self._paint()
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """New figures: paint them."""
-        if topic == STATS_TOPIC:
+        if message.topic == STATS_TOPIC:
             self._paint()
 
     @work(exclusive=True, group="stats-filters", exit_on_error=False)

@@ -39,6 +39,7 @@ from ....store.team import (
 from ....text import one_line
 from ... import clock
 from ...registry import owns_bindings
+from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import DataTable, Input, Select, Static
 from ..shared.base import ModeScreen
 from ..shared.table_rows import Cell, TableRows
@@ -172,11 +173,12 @@ class TeamScreen(ModeScreen):
 
     # ------------------------------------------------------------------ live changes
 
-    def on_store_change(self, topic: str, value: Any) -> None:
+    @store_change_handler
+    def on_store_changed(self, message: StoreChanged) -> None:
         """Repaint what changed: the rows, or the team picker."""
-        if topic in (PRESENCE_TOPIC, LOAD_TOPIC):
+        if message.topic in (PRESENCE_TOPIC, LOAD_TOPIC):
             self._paint()
-        elif topic == LIST_TOPIC:
+        elif message.topic == LIST_TOPIC:
             self._paint_teams()
 
     def _paint_all(self) -> None:
