@@ -9,7 +9,7 @@ the channel would). When the time is up the writing stops, and after the polling
 (10 s) each member reads every conversation it read, through the gateway, and compares each
 answer with the service's own: an answer that differs is stale.
 
-Reported: ``team.soak[40]``, the stale answers found (budget: none), with the 429s any member
+Reported: ``soak.stale[40]``, the stale answers found (budget: none), with the 429s any member
 saw (budget: none) and the requests beside.
 """
 
@@ -146,7 +146,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return [measured(
-        f"team.soak[{members_n}]", f"{members_n} members through one gateway for "
+        f"soak.stale[{members_n}]", f"{members_n} members through one gateway for "
         f"{seconds:g} s: stale answers after {BOUND:g} s", [found["stale"]], unit="count",
         budget="none, and no 429", met=found["stale"] == 0 and found["429"] == 0,
         note=f"{found['checked']:,} answers checked; {found['requests']:,} requests by the "
