@@ -57,12 +57,12 @@ MAX_KEPT_BYTES = 96 * 1024 * 1024
 FED_FAMILIES = frozenset({"conversations", "search"})
 #: The reads whose answers change without anybody writing them: kept :data:`FRESH` seconds.
 VOLATILE = frozenset({
-    "agents.list_presence", "agents.presence", "teams.presence", "queues.members",
-    "queues.availability", "queues.conversation_position", "business_hours.status",
-    "business_hours.upcoming", "endusers.conversations", "anonymization.get_request",
-    "webhooks.delivery_status", "webhooks.delivery_log", "analytics.metric_data",
-    "analytics.records", "analytics.list_records", "analytics.get_record",
-    "analytics.filter_values", "integrations.list_endpoints", "integrations.get_endpoint"})
+    "agents.list_presence", "agents.presence", "teams.presence", "queues.availability",
+    "queues.conversation_position", "business_hours.status", "business_hours.upcoming",
+    "endusers.conversations", "anonymization.get_request", "webhooks.delivery_status",
+    "webhooks.delivery_log", "analytics.metric_data", "analytics.records",
+    "analytics.list_records", "analytics.get_record", "analytics.filter_values",
+    "integrations.list_endpoints", "integrations.get_endpoint"})
 #: Response headers never kept (the connection's own, and the answer's length, which the
 #: gateway's server sets again).
 _DROPPED = frozenset({"connection", "keep-alive", "transfer-encoding", "te", "trailer",
