@@ -248,3 +248,39 @@ def test_an_answer_lasts_as_long_as_what_it_holds_can_change_unseen() -> None:
     shared.changed(["7"])  # the feed heard of it: read afresh whatever its age
     asyncio.run(read(paths["watched"]))
     assert asked[paths["watched"]] == 4
+
+
+def test_every_role_is_told_the_same_changes(sandbox: SandboxServer, tmp_path: Path) -> None:
+    """A conversation is readable by every role, so every member's stream tells of it."""
+    with running_gateway(sandbox, tmp_path, feed_interval=0.2) as gateway:
+        ids = gateway.agent_ids()
+        keys = {role: gateway.add_member(ids[n], role)
+                for n, role in enumerate(("agent", "supervisor", "admin"))}
+        conversation = _open_conversation(sandbox)
+
+        async def listen(key: str, ready: asyncio.Event) -> list[int]:
+            async with httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+                                         headers={"Authorization": key}) as client, \
+                    client.stream("GET", "/gateway/v1/changes") as stream:
+                event = ""
+                async for line in stream.aiter_lines():
+                    if line.startswith("event:"):
+                        event = line.partition(":")[2].strip()
+                        if event == "hello":
+                            ready.set()
+                    elif line.startswith("data:") and event == "conversations":
+                        told: list[int] = json.loads(line.partition(":")[2])["conversations"]
+                        if conversation in told:
+                            return told
+            return []
+
+        async def scene() -> list[list[int]]:
+            readies = {role: asyncio.Event() for role in keys}
+            listening = [asyncio.create_task(listen(key, readies[role]))
+                         for role, key in keys.items()]
+            await asyncio.gather(*(ready.wait() for ready in readies.values()))
+            await asyncio.to_thread(_customer_writes, sandbox, conversation, "for everyone")
+            return await asyncio.gather(*listening)
+
+        told = asyncio.run(scene())
+    assert all(conversation in each for each in told), told
