@@ -523,36 +523,25 @@ def test_start_up_failures_end_in_one_line(
     assert "a bug" in log_file.read_text() and "Traceback" in log_file.read_text()
 
 
-@contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """``folder`` cannot be written to while inside, for root too: its mode for anyone else,
-    the file system's immutable flag (``chattr +i``) for root, whom modes do not bind."""
-    if os.geteuid() != 0:
-        folder.chmod(0o500)
-        try:
-            yield
-        finally:
-            folder.chmod(0o700)
-        return
-    flagged = subprocess.run(["chattr", "+i", str(folder)], capture_output=True, check=False)
-    if flagged.returncode != 0:
-        pytest.skip(f"cannot make {folder} read-only for root here: {flagged.stderr!r}")
-    try:
-        yield
-    finally:
-        subprocess.run(["chattr", "-i", str(folder)], check=True)
-
-
-@pytest.mark.skipif(os.name != "posix", reason="file modes and chattr are POSIX")
-def test_a_read_only_data_directory_is_one_line(
+def test_a_data_directory_the_database_cannot_be_written_in_is_one_line(
         sandbox: SandboxServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    data_dir().mkdir(parents=True)
+    """The data directory is there but the local store cannot write its database in it (as
+    in a read-only directory): one line naming the database, and the console never opens.
+
+    The database's place is taken by a directory, which no one can open for writing, root
+    included (CI runs as root, whom a read-only mode does not bind): the store meets the
+    same failure a read-only directory gives it, creating its file (``_private_file``),
+    after the data directory itself was found (a data directory that cannot be made is
+    ``test_start_up_failures_end_in_one_line``)."""
+    database = launch.local_store_path(cli.console.script_profile_name(sandbox.base_url))
+    database.mkdir(parents=True)
     monkeypatch.setenv(API_KEY_ENV, sandbox.key)
-    with read_only(data_dir()):
-        code, _, err = run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
+    code, _, err = run(capsys, "--base-url", sandbox.base_url, "--as", DEMO_AGENT_EMAIL)
     assert code == 1
     assert len(err.strip().splitlines()) == 1 and str(data_dir()) in err
+    assert f"Cannot open {database}" in err, err
+    assert database.is_dir() and list(database.iterdir()) == []  # nothing moved or written
 
 
 def test_the_console_never_reads_keys_from_an_ended_stdin(

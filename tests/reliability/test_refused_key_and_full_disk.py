@@ -2,9 +2,10 @@
 
 The whole console (``FrontdeskApp`` on a session built as ``launch.run_console`` builds it, with
 a key read again from a key file) against a real sandbox: the sandbox revokes the key
-(``SandboxServer.set_keys``), the local store's fault switch (``simulate_disk_full``) makes
-every write fail as on a full disk (the store's conversion of SQLite's own "database or disk is
-full" is ``tests/store/test_local.py::test_a_really_full_database_is_a_write_error``).
+(``SandboxServer.set_keys``), and the local store's disk fills up: the console's store is a
+:class:`full_disk.FullDiskStore`, whose every write fails with SQLite's own "database or disk is
+full" while its disk is full (SQLITE_FULL from a real limit is
+``tests/store/test_local.py::test_a_really_full_database_is_a_write_error``).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen
 from frontdesk.tui.widgets.composer import Composer
 from frontdesk.tui.widgets.status_bar import StatusBar
+from full_disk import FullDiskStore
 
 SIZE = (120, 32)
 REPLY = "Written while the key was refused."
@@ -51,7 +53,14 @@ def key_file(sandbox: SandboxServer, tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def session(sandbox: SandboxServer, key_file: Path) -> Iterator[Session]:
+def local() -> Iterator[FullDiskStore]:
+    """The console's local store, on a disk a test can fill (and empty again)."""
+    with FullDiskStore(local_store_path("work")) as store:
+        yield store
+
+
+@pytest.fixture
+def session(sandbox: SandboxServer, key_file: Path, local: FullDiskStore) -> Iterator[Session]:
     """A session built like the console's: it reads the key file again when refused."""
     from frontdesk.api.client import ApiClient
 
@@ -61,7 +70,7 @@ def session(sandbox: SandboxServer, key_file: Path) -> Iterator[Session]:
                     reread=lambda: read_key_file(key_file))
     client = ApiClient(target.base_url, target.api_key(), target.integrations_url,
                        pacer=Pacer(enabled=False))
-    yield Session(client=client, local=LocalStore(local_store_path("work")),
+    yield Session(client=client, local=local,
                   settings=Settings(poll=QUIET), profile="work", identity=DEMO_AGENT_EMAIL,
                   new_key=target.fresh_key)
     clock.freeze(None)
@@ -134,8 +143,8 @@ async def test_a_refused_key_is_said_and_a_new_key_is_picked_up_without_a_restar
 
 
 async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(
-        sandbox: SandboxServer, session: Session) -> None:
-    session.local.simulate_disk_full = True  # the console starts on a full disk
+        sandbox: SandboxServer, session: Session, local: FullDiskStore) -> None:
+    local.full = True  # the console starts on a full disk
     app = FrontdeskApp(session)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, session)
@@ -167,7 +176,7 @@ async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(
         await pilot.pause()
         assert app.is_running and app._exception is None
         # Space returns: the next keystroke saves the draft, the header clears by itself.
-        session.local.simulate_disk_full = False
+        local.full = False
         await pilot.press("!")
         await pilot.pause()
         draft = session.local.draft(chat)
@@ -175,7 +184,7 @@ async def test_a_full_disk_is_said_quitting_asks_and_it_recovers(
         assert session.local.unsaved_drafts == set()
         assert "disk full" not in header(app)
         # Full again, and this time the person chooses to quit: it ends cleanly.
-        session.local.simulate_disk_full = True
+        local.full = True
         await pilot.press("?")
         await pilot.pause()
         await pilot.press("ctrl+q")

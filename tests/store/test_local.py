@@ -27,6 +27,7 @@ from frontdesk.store.local import (
 )
 from frontdesk.store.local_schema import MIGRATIONS, SCHEMA_VERSION
 from frontdesk.store.outbox import Outbox, OutboxItem
+from full_disk import FullDiskStore
 
 AGENT = "4c1b1b3e-2a65-4f33-9e55-0d1c55a9b1a2"
 
@@ -309,10 +310,10 @@ def test_local_store_is_private(db_path: Path) -> None:
 
 def test_a_full_disk_is_said_and_passes(db_path: Path) -> None:
     seen: list[str | None] = []
-    with LocalStore(db_path) as store:
+    with FullDiskStore(db_path) as store:
         store.on_disk_problem = seen.append
         store.save_draft(1, "kept")
-        store.simulate_disk_full = True
+        store.full = True
         with pytest.raises(LocalWriteError, match="disk full"):
             store.save_draft(1, "not kept")
         assert store.unsaved_drafts == {1} and store.disk_problem == "disk full"
@@ -322,7 +323,7 @@ def test_a_full_disk_is_said_and_passes(db_path: Path) -> None:
         with pytest.raises(LocalWriteError):
             Outbox(store, _never_sent).enqueue(1, {"content": "not kept", "agent_id": AGENT})
         assert store.draft(1) is not None and store.draft(1).text == "kept"  # type: ignore[union-attr]
-        store.simulate_disk_full = False  # space returns
+        store.full = False  # space returns
         store.probe()  # what each poll does: a tiny write clears the problem
         assert store.disk_problem is None
         store.save_draft(1, "kept again")
@@ -330,24 +331,21 @@ def test_a_full_disk_is_said_and_passes(db_path: Path) -> None:
         assert seen == ["disk full", None]
 
 
-def test_a_store_opened_on_a_full_disk_says_so_and_recovers(
-        db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_store_opened_on_a_full_disk_says_so_and_recovers(db_path: Path) -> None:
     """On a full disk SQLite cannot create the WAL's shared-memory file and the open fails;
     the store opens with that index in memory instead, says writes fail, and clears that as
     soon as one succeeds."""
     with LocalStore(db_path) as store:
         store.save_draft(1, "kept")
-    monkeypatch.setattr(LocalStore, "simulate_disk_full", True)  # the disk is full …
-    with LocalStore(db_path) as store:
+    with FullDiskStore(db_path, full=True) as store:  # the disk is full …
         assert store.disk_problem == "disk full"
         assert store.draft(1) is not None and store.draft(1).text == "kept"  # type: ignore[union-attr]
         with pytest.raises(LocalWriteError):
             store.save_draft(2, "not yet")
-        store.simulate_disk_full = False  # … until space returns
+        store.full = False  # … until space returns
         store.probe()  # what each poll does: a tiny write clears the problem
         assert store.disk_problem is None
         store.save_draft(2, "written after")
-    monkeypatch.setattr(LocalStore, "simulate_disk_full", False)
     with LocalStore(db_path) as store:
         assert store.draft(2) is not None and store.disk_problem is None
 

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from crash_writer import AGENT_ID, OUTBOX_CONVERSATION, Writer
 
+from frontdesk.api.client import ApiClient
 from frontdesk.api.errors import (
     ApiError,
     Conflict,
@@ -553,11 +554,9 @@ async def test_exactly_once_through_the_api_client(
     sandbox: SandboxServer, local: LocalStore
 ) -> None:
     """The app's own sender: ``client.messages.add`` with the item's external id."""
-    client_module = pytest.importorskip("frontdesk.api.client")
     conversation_id, agent_id = _conversation_with_agent(sandbox)
     # One attempt per call, so the outbox (not the client) does the retrying here.
-    client = client_module.ApiClient(sandbox.base_url, sandbox.key,
-                                     retry=RetryPolicy(max_attempts=1))
+    client = ApiClient(sandbox.base_url, sandbox.key, retry=RetryPolicy(max_attempts=1))
     async with client:
 
         async def send(item: OutboxItem) -> Any:

@@ -1,6 +1,7 @@
 """People → End users: change a profile (only the edited fields; a hostile pre-filled name
 shown inert and not rewritten), a full update, the same from a profile (u), and create and
-update many from a CSV with a report per line — one walk through the whole flow."""
+update many from a CSV with a report per line — each on a console of its own (a second or
+so each), so that one failing does not hide the others."""
 
 from __future__ import annotations
 
@@ -46,29 +47,36 @@ def plant_name(http: httpx.Client, user: str) -> None:
     assert answer.status_code == 200, answer.text
 
 
-async def test_edit_patch_profile_and_csv(console: Any, http: httpx.Client,
-                                          tmp_path: Path) -> None:
+def endusers(console: Any) -> list[dict[str, Any]]:
+    """The two oldest end users with an email and a phone number."""
+    found: list[dict[str, Any]] = console.sandbox.query(
+        "SELECT id, email, phone_number, last_name FROM users WHERE kind = 'enduser' "
+        "AND anonymized_at IS NULL AND email IS NOT NULL AND phone_number IS NOT NULL "
+        "ORDER BY created_at, id LIMIT 2")
+    return found
+
+
+async def people_at(console: Any, pilot: Pilot[Any], user: str) -> PeopleScreen:
+    """People → End users, signed in, with the cursor on ``user``."""
+    await console.ready(pilot)
+    await pilot.press("4")
+    await settle(pilot)
+    people = front(pilot.app)
+    assert isinstance(people, PeopleScreen) and people.tab == "users"
+    table = people.users.table
+    table.move_cursor(row=table.get_row_index(user))
+    return people
+
+
+async def test_edit_changes_only_the_edited_fields(console: Any, http: httpx.Client) -> None:
+    """E: the form pre-filled, the hostile name inert; the last name changed alone (and the
+    emptied external id cleared), the name not rewritten."""
     sandbox = console.sandbox
-    users = sandbox.query("SELECT id, email, phone_number FROM users WHERE kind = 'enduser' "
-                          "AND anonymized_at IS NULL AND email IS NOT NULL "
-                          "AND phone_number IS NOT NULL ORDER BY created_at, id LIMIT 2")
-    user, other = users[0]["id"], users[1]["id"]
+    user = endusers(console)[0]["id"]
     plant_name(http, user)
-    csv_file = tmp_path / "endusers.csv"
-    csv_file.write_text("id,displayName,email,externalId\n"
-                        f"{other},Olga Updated,,\n"
-                        ",Nia New,nia.new@example.org,crm-77\n"
-                        ",Bad Mail,not-an-email,\n", encoding="utf-8")
     app = console.app()
     async with app.run_test(size=(140, 40)) as pilot:
-        await console.ready(pilot)
-        await pilot.press("4")
-        await settle(pilot)
-        people = front(app)
-        assert isinstance(people, PeopleScreen) and people.tab == "users"
-        table = people.users.table
-        table.move_cursor(row=table.get_row_index(user))
-        # E: the form pre-filled, the hostile name inert; change the last name only
+        people = await people_at(console, pilot, user)
         await pilot.press("E")
         await settle(pilot)
         form = front(app)
@@ -84,7 +92,18 @@ async def test_edit_patch_profile_and_csv(console: Any, http: httpx.Client,
                                "WHERE id = ?", (user,))[0]
         assert stored == {"display_name": HOSTILE_NAME, "last_name": "Quill",
                           "external_id": None}
-        # e: a full update — the emptied phone is cleared, the name kept as it was
+
+
+async def test_a_full_update_clears_what_was_emptied(console: Any, http: httpx.Client) -> None:
+    """e: a full update — the emptied phone is cleared, the hostile name and the rest kept
+    as they were."""
+    sandbox = console.sandbox
+    chosen = endusers(console)[0]
+    user = chosen["id"]
+    plant_name(http, user)
+    app = console.app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        people = await people_at(console, pilot, user)
         await pilot.press("e")
         await settle(pilot)
         form = front(app)
@@ -96,8 +115,18 @@ async def test_edit_patch_profile_and_csv(console: Any, http: httpx.Client,
         stored = sandbox.query("SELECT display_name, phone_number, email, last_name "
                                "FROM users WHERE id = ?", (user,))[0]
         assert stored == {"display_name": HOSTILE_NAME, "phone_number": None,
-                          "email": users[0]["email"], "last_name": "Quill"}
-        # the profile: u changes the details there, and the page shows them
+                          "email": chosen["email"], "last_name": chosen["last_name"]}
+
+
+async def test_a_profile_changes_its_details_with_u(console: Any, http: httpx.Client) -> None:
+    """The profile: u with nothing edited sends nothing (the hostile pre-filled name counts
+    as unchanged) and says so; a new name is sent and the page shows it."""
+    sandbox = console.sandbox
+    user = endusers(console)[0]["id"]
+    plant_name(http, user)
+    app = console.app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        people = await people_at(console, pilot, user)
         await pilot.press("enter")
         await settle(pilot)
         profile = front(app)
@@ -109,13 +138,32 @@ async def test_edit_patch_profile_and_csv(console: Any, http: httpx.Client,
         await pilot.press("ctrl+s")  # nothing edited: nothing sent, the form says so
         await settle(pilot)
         assert front(app) is form and "Nothing changed" in frame(app)
+        assert sandbox.query("SELECT display_name FROM users WHERE id = ?", (user,)) == [
+            {"display_name": HOSTILE_NAME}]
         form.set_values({"display_name": "Mallory Quill"})
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert front(app) is profile and "Mallory Quill" in frame(app)
+        assert sandbox.query("SELECT display_name FROM users WHERE id = ?", (user,)) == [
+            {"display_name": "Mallory Quill"}]
         await pilot.press("escape")
         await settle(pilot)
-        # b: a CSV of one change, one new end user and a line refused before sending
+        assert front(app) is people
+
+
+async def test_a_csv_creates_and_changes_after_a_question_with_a_report_per_line(
+        console: Any, tmp_path: Path) -> None:
+    """b: a CSV of one change, one new end user and a line refused before sending."""
+    sandbox = console.sandbox
+    user, other = (row["id"] for row in endusers(console))
+    csv_file = tmp_path / "endusers.csv"
+    csv_file.write_text("id,displayName,email,externalId\n"
+                        f"{other},Olga Updated,,\n"
+                        ",Nia New,nia.new@example.org,crm-77\n"
+                        ",Bad Mail,not-an-email,\n", encoding="utf-8")
+    app = console.app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        people = await people_at(console, pilot, user)
         await pilot.press("b")
         await settle(pilot)
         form = front(app)

@@ -50,11 +50,14 @@ def test_a_boundary_outside_a_worker_says_its_failure_the_same_way(
     assert records[0].exc_info[0] is Boom
 
 
+#: wide: the inbox builds its preview pane
+WIDE = (160, 45)
+
+
 async def test_a_failed_worker_is_logged_and_said_in_one_line(
-        console: Any, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        console: Any, caplog: pytest.LogCaptureFixture) -> None:
     app = console.app()
-    async with app.run_test(size=(160, 45)) as pilot:  # wide: the preview pane is built
+    async with app.run_test(size=WIDE) as pilot:
         await console.settled(pilot)  # the polls held still: no activity to read again for
         assert isinstance(app, FrontdeskApp)
 
@@ -76,7 +79,14 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         assert len(records) == 1 and records[0].exc_info is not None
         assert records[0].exc_info[0] is Boom
 
-        # the console goes on: a worker told what it does is named by that
+
+async def test_a_worker_told_what_it_does_is_named_by_that_and_the_console_goes_on(
+        console: Any) -> None:
+    app = console.app()
+    async with app.run_test(size=WIDE) as pilot:
+        await console.settled(pilot)
+        assert isinstance(app, FrontdeskApp)
+
         async def _again() -> None:
             raise KeyError("id")
 
@@ -86,8 +96,15 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         last = [n.message for n in app._notifications][-1]
         assert last == "Could not read the tags: KeyError: 'id' — the details are in the log."
 
-        # the preview pane: a bug reading the messages is said once, and the pane says they
-        # could not be read instead of "Loading…"
+
+async def test_the_preview_pane_says_a_failed_read_once_and_not_loading_for_good(
+        console: Any) -> None:
+    """A bug reading the messages is said once, and the pane says they could not be read
+    instead of "Loading…"."""
+    app = console.app()
+    async with app.run_test(size=WIDE) as pilot:
+        await console.settled(pilot)
+        assert isinstance(app, FrontdeskApp)
         inbox = app.screen
         assert isinstance(inbox, InboxScreen)
         pane = inbox.query_one(PreviewPane)
@@ -109,7 +126,20 @@ async def test_a_failed_worker_is_logged_and_said_in_one_line(
         one_line_only(new[0])
         assert "The messages could not be read." in str(pane.render())
 
-        # the composer: a bug while queueing is said once, and the text stays, editable
+
+async def test_the_composer_says_a_failed_queueing_once_and_keeps_the_text(
+        console: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug while queueing is said once, and the text stays, editable; the console goes
+    on (another mode opens)."""
+    app = console.app()
+    async with app.run_test(size=WIDE) as pilot:
+        await console.settled(pilot)
+        assert isinstance(app, FrontdeskApp)
+        inbox = app.screen
+        assert isinstance(inbox, InboxScreen)
+        row = inbox.conversation_list.highlighted
+        assert row is not None
+
         async def broken_send(self: Compose, outgoing: Outgoing, conversation: Any) -> None:
             raise Boom("the outbox is confused")
 

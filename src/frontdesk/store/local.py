@@ -38,8 +38,7 @@ Full disk: a draft or an outbox write that does not reach the disk raises
 :class:`LocalWriteError` (the conversation stays in :attr:`LocalStore.unsaved_drafts` until a
 save succeeds); a cache write (working set, snapshots, names) that fails is skipped. Either way
 :attr:`LocalStore.disk_problem` says what is wrong until a write succeeds again, and
-:attr:`LocalStore.on_disk_problem` is told of each change. ``simulate_disk_full`` is the store's
-fault switch: writes fail as on a full disk (tests, like the sandbox's fault switches).
+:attr:`LocalStore.on_disk_problem` is told of each change.
 """
 
 from __future__ import annotations
@@ -171,9 +170,6 @@ class LocalStore:
     why the previous file was moved aside and where it went.
     """
 
-    #: fault switch: every write (and, set on the class, opening) fails as on a full disk
-    simulate_disk_full: bool = False
-
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.recovery: str | None = None
@@ -233,8 +229,6 @@ class LocalStore:
         except sqlite3.Error as exc:
             raise LocalStoreError(f"Cannot open {self.path}: {exc}") from exc
         try:
-            if self.simulate_disk_full and not exclusive:
-                raise sqlite3.OperationalError("database or disk is full (simulated)")
             conn.execute("PRAGMA busy_timeout = 5000")
             if exclusive:
                 conn.execute("PRAGMA locking_mode = EXCLUSIVE")
@@ -336,9 +330,6 @@ class LocalStore:
     def _writing(self) -> Iterator[None]:
         """One write: a write that cannot reach the disk becomes :class:`LocalWriteError`
         and sets :attr:`disk_problem`; a write that succeeds clears it."""
-        if self.simulate_disk_full:
-            self._disk("disk full")
-            raise LocalWriteError("disk full: database or disk is full (simulated)")
         try:
             yield
         except sqlite3.OperationalError as exc:
