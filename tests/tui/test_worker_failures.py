@@ -5,19 +5,25 @@ nothing: the text stays, the pane never says "Loading…" for good."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import logging
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from textual.worker import Worker
 
-from frontdesk.api.models import Message
+import frontdesk.tui
+from frontdesk.api.models import Conversation, Message
 from frontdesk.store.compose import Compose, Outgoing
+from frontdesk.store.finder import Finder
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
+from frontdesk.tui.screens.inbox.open_conversation import OpenConversationScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from frontdesk.tui.widgets.preview_pane import PreviewPane
-from frontdesk.tui.worker_failures import failure_line, failure_said
+from frontdesk.tui.worker_failures import ReportsFailedWorkers, failure_line, failure_said
 
 
 class Boom(RuntimeError):
@@ -167,3 +173,86 @@ async def test_the_composer_says_a_failed_queueing_once_and_keeps_the_text(
         await pilot.press("2")
         await console.idle(pilot)
         assert app.current_mode == "queues"
+
+
+async def test_a_worker_on_a_modal_screen_is_said_once(
+        console: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Textual's ``Worker.StateChanged`` does not bubble to the app: a modal's worker reaches
+    the one reporter through the modal's own handler (the mix-in), once, and the modal
+    stays."""
+    app = console.app()
+    async with app.run_test(size=WIDE) as pilot:
+        await console.settled(pilot)
+        assert isinstance(app, FrontdeskApp)
+
+        class BrokenFinder:
+            async def open_by_id(self, conversation_id: int) -> Conversation:
+                raise Boom(f"no #{conversation_id}\nat all")
+
+        modal = OpenConversationScreen(cast(Finder, BrokenFinder()))
+        await app.push_screen(modal)
+        await console.idle(pilot)
+        caplog.set_level(logging.ERROR, logger="frontdesk.tui.workers")
+        before = len(said(app))
+        await pilot.press("4", "2", "enter")
+        await console.idle(pilot)
+        new = said(app)[before:]
+        assert len(new) == 1 and "Boom: no #42 at all" in new[0], new
+        one_line_only(new[0])
+        records = [r for r in caplog.records if r.name == "frontdesk.tui.workers"]
+        assert len(records) == 1 and records[0].exc_info is not None
+        assert app.is_running and app.screen is modal
+
+
+#: helpers that run a worker on a node handed to them (``asker.run_worker``): the nodes
+#: their callers pass are of classes that run workers themselves (an admin pane, the people
+#: panes and screens), so they take the mix-in; a new helper is checked the same way, then
+#: listed here
+RUN_ON_A_NODE_HANDED = {
+    "screens/admin/members.py:read_choice",
+    "screens/people/anonymize.py:_send",
+    "screens/people/enduser_edit.py:_ask_bulk",
+}
+
+
+def _runs_workers(tree: ast.AST, *, on_self: bool) -> bool:
+    """Whether ``tree`` has a ``@work`` method (or ``self.run_worker``), or, with
+    ``on_self`` false, a ``run_worker`` on any other node."""
+    for node in ast.walk(tree):
+        if on_self and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(target, ast.Name) and target.id == "work":
+                    return True
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "run_worker"):
+            receiver = node.func.value
+            is_self = isinstance(receiver, ast.Name) and receiver.id == "self"
+            if is_self == on_self:
+                return True
+    return False
+
+
+def test_every_class_that_runs_workers_reports_their_failures() -> None:
+    """Each class of the console that runs workers takes :class:`ReportsFailedWorkers`:
+    without it, its workers' failures would go unsaid (the message does not bubble)."""
+    tui = Path(frontdesk.tui.__file__).parent
+    missing: list[str] = []
+    helpers: set[str] = set()
+    for path in sorted(tui.rglob("*.py")):
+        relative = path.relative_to(tui)
+        parts = relative.with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        name = ".".join(("frontdesk.tui", *parts))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for top in tree.body:
+            if isinstance(top, ast.ClassDef) and _runs_workers(top, on_self=True):
+                cls = getattr(importlib.import_module(name), top.name)
+                if not issubclass(cls, ReportsFailedWorkers):
+                    missing.append(f"{relative}:{top.name}")
+            elif (isinstance(top, ast.FunctionDef | ast.AsyncFunctionDef)
+                  and _runs_workers(top, on_self=False)):
+                helpers.add(f"{relative.as_posix()}:{top.name}")
+    assert not missing, f"run workers without ReportsFailedWorkers: {missing}"
+    assert helpers == RUN_ON_A_NODE_HANDED

@@ -39,7 +39,7 @@ from .store_changed import StoreChanged
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
 from .widgets.status_bar import StatusBar, describe_hours
-from .worker_failures import ReportingWorkers, failure_line, log_failure
+from .worker_failures import ReportsFailedWorkers, failure_line, log_failure
 
 if TYPE_CHECKING:
     from textual.driver import Driver
@@ -78,7 +78,7 @@ class SandboxAccess(Protocol):
 
 
 @owns_bindings
-class FrontdeskApp(OrderedKeysApp[None]):
+class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
     """frontdesk, the console."""
 
     TITLE = "frontdesk"
@@ -120,8 +120,6 @@ class FrontdeskApp(OrderedKeysApp[None]):
         super().__init__(driver_class=_terminal_driver())
         # each piece of CSS parsed once, not again at every refresh of the styles
         self.stylesheet = SharedStylesheet(variables=self.stylesheet._variables)
-        # every worker that fails unexpectedly is reported in one place: worker_failed
-        self._workers = ReportingWorkers(self, self.worker_failed)
         self.session = session
         #: the demo's own sandbox: the palette shows its URL and key (for curl)
         self.sandbox_access = sandbox_access

@@ -30,6 +30,7 @@ from ..text import one_line
 from . import clock
 from .answers import Answered, Regarding, refusal_of
 from .registry import owns_bindings
+from .worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ..api.models import Conversation
@@ -59,7 +60,7 @@ Call = Callable[["Session"], Awaitable[None]]
 
 
 @owns_bindings
-class ConversationActions(DOMNode):
+class ConversationActions(DOMNode, ReportsFailedWorkers):
     """Mixin for screens that act on one conversation at a time (inbox, thread)."""
 
     HELP_NAME = "Conversation"

@@ -25,9 +25,10 @@ from functools import partial
 from typing import TypeVar
 
 from textual import events
-from textual._context import active_message_pump
 from textual.app import App, ScreenStackError, UnknownModeError
 from textual.screen import Screen
+
+from .textual_private import active_message_pump
 
 __all__ = ["KEY_PATIENCE", "OrderedKey", "OrderedKeysApp"]
 

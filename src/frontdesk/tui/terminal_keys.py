@@ -30,12 +30,10 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from textual import constants, events
-from textual._loop import loop_last
-from textual._parser import ParseError
-from textual._time import get_time
-from textual._xterm_parser import XTermParser
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
+
+from .textual_private import ParseError, XTermParser, get_time, loop_last
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -1,9 +1,16 @@
 """The one place a console worker's unexpected failure goes.
 
 Workers run with ``exit_on_error=False`` so that a failure never ends the console; Textual
-then keeps the error to itself (its devtools log). :class:`ReportingWorkers` is the app's
-worker manager: every such worker that ends in error is handed to one callback, which writes
-the traceback to the log file and tells the user, in one line, what did not happen.
+then keeps the error to itself (its devtools log). What it does say, through its public API,
+is each worker's change of state: a ``Worker.StateChanged`` message posted to the node the
+worker runs on (the app, a screen, a widget). That message does not bubble (Textual declares
+it ``bubble=False``), so the app never sees the workers of its screens and widgets: every
+class that runs workers (``@work``, ``run_worker``) takes the mix-in
+:class:`ReportsFailedWorkers`, whose handler hands each worker that ended in error to the
+app's :meth:`FailureReporter.worker_failed`, once; it writes the traceback to the log file
+and tells the user, in one line, what did not happen. A worker run on a node handed to a
+helper (``asker.run_worker``) reports through that node's class, which takes the mix-in too
+(``tests/tui/test_worker_failures.py`` checks that every class running workers has it).
 Expected refusals are handled inside the workers; what arrives here is a bug or a surprise.
 Code outside a worker that must not fail (a message handler) says its failures the same way
 with :func:`failure_said` (a screen's handler of store changes has it done for it:
@@ -14,41 +21,60 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
+from weakref import WeakSet
 
 from textual.worker import Worker, WorkerState
-from textual.worker_manager import WorkerManager
 
 from ..text import one_line
-
-if TYPE_CHECKING:
-    from textual.app import App
 
 log = logging.getLogger("frontdesk.tui.workers")
 
 #: how much of the error's own text the one line keeps
 _REASON_WIDTH = 120
 
-Failed = Callable[[Worker[Any]], None]
+#: the failed workers already handed on: each is reported once, however many of its nodes'
+#: classes handle the message (and should Textual ever let it bubble)
+_reported: WeakSet[Worker[Any]] = WeakSet()
 
 
-class ReportingWorkers(WorkerManager):
-    """Textual's worker manager, handing each worker that failed (and was told not to end
-    the app) to ``on_failure``."""
+@runtime_checkable
+class FailureReporter(Protocol):
+    """The app, as the one place failed workers go (``FrontdeskApp.worker_failed``)."""
 
-    def __init__(self, app: App[Any], on_failure: Failed) -> None:
-        super().__init__(app)
-        self._on_failure = on_failure
+    def worker_failed(self, worker: Worker[Any]) -> None:
+        """Log the worker's failure and say it in one line."""
+        ...
 
-    def _remove_worker(self, worker: Worker[Any]) -> None:
-        # Textual calls this once, when the worker's task is done, whatever its end.
-        super()._remove_worker(worker)
-        if worker.state is WorkerState.ERROR and not worker.exit_on_error:
-            try:
-                self._on_failure(worker)
-            except Exception:  # reporting must never take the console down
-                log.exception("could not report a failed worker")
+
+class ReportsFailedWorkers:
+    """A mix-in for the app and every screen or widget that runs workers: each of its
+    workers that failed (and was told not to end the app) is handed to the app's
+    :meth:`FailureReporter.worker_failed`. It goes last among a class's bases, so the order
+    in which Textual merges the bindings of the classes (the footer's keys) stays as it was.
+    A subclass that handles ``Worker.StateChanged`` itself must not call
+    ``prevent_default()`` on it, which would skip this handler."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        report_if_failed(event.worker)
+
+
+def report_if_failed(worker: Worker[Any]) -> None:
+    """Hand ``worker`` to the app's reporter if it ended in error with ``exit_on_error``
+    off and was not handed on before; under an app that is no reporter (a test's bare app),
+    the failure is logged. Reporting never raises: it must not take the console down."""
+    if (worker.state is not WorkerState.ERROR or worker.exit_on_error
+            or worker in _reported):
+        return
+    _reported.add(worker)
+    try:
+        app = worker.node.app
+        if isinstance(app, FailureReporter):
+            app.worker_failed(worker)
+        else:
+            log_failure(worker)
+    except Exception:  # reporting must never take the console down
+        log.exception("could not report a failed worker")
 
 
 def what_failed(worker: Worker[Any]) -> str:

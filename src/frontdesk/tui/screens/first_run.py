@@ -50,6 +50,7 @@ from ...text import safe
 from ..answers import answer_of
 from ..key_order import OrderedKeysApp
 from ..widgets.safe import Button, Input, Label, Option, OptionList, Static
+from ..worker_failures import ReportsFailedWorkers
 
 log = logging.getLogger("frontdesk.tui.first_run")
 
@@ -175,7 +176,7 @@ class KeyPlaceScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConnectScreen(Screen[None]):
+class ConnectScreen(Screen[None], ReportsFailedWorkers):
     """The form that connects a new profile: checked with the service before it is saved."""
 
     BINDINGS: ClassVar[list[Any]] = [

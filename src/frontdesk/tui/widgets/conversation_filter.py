@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from ...channels import channel_name
 from ...heap import give_back
 from ...text import one_line
+from ..worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ...store.rows import InboxRow
@@ -52,7 +53,7 @@ class SearchStrings(NamedTuple):
     previews: list[str]
 
 
-class ConversationFilter(ScrollView):
+class ConversationFilter(ScrollView, ReportsFailedWorkers):
     """The list's filter and search strings (a part of ``ConversationList``)."""
 
     lookups: RowLookups

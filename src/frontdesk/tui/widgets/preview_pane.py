@@ -26,6 +26,7 @@ from textual.worker import Worker
 
 from ...text import one_line
 from ..answers import Regarding, answer_of
+from ..worker_failures import ReportsFailedWorkers
 from .conversation_cells import channel_label, state_glyph
 from .conversation_list import RowLookups
 from .safe import Static
@@ -47,7 +48,7 @@ _GLYPHS: Final = {"Inbound": "◀", "Outbound": "▶", "Internal": "◆"}
 BODY_LINES: Final = 8
 
 
-class PreviewPane(Static):
+class PreviewPane(Static, ReportsFailedWorkers):
     """The highlighted conversation's head and its last messages."""
 
     DEBOUNCE: ClassVar[float] = 0.3

@@ -26,6 +26,7 @@ from ...answers import Answered, Regarding, Returned, answer_of, refusal_of
 from ...offered import offered
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import cell, highlighted_key, move_to, session_of
 from ..shared.confirm import ConfirmScreen
 from .article_editor import ArticleEditor
@@ -42,7 +43,7 @@ def state_of(draft: ArticleTranslation, published: ArticleTranslation | None) ->
 
 
 @owns_bindings
-class ArticleScreen(ModalScreen[bool]):
+class ArticleScreen(ModalScreen[bool], ReportsFailedWorkers):
     """One article's translations and the actions on them; closes with whether anything
     changed (the list behind reads again)."""
 

@@ -18,6 +18,7 @@ from ....text import safe
 from ...answers import Answered, Regarding, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Static, TextArea
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import session_of
 from ..shared.pickers import PromptScreen
 
@@ -27,7 +28,7 @@ Save = Callable[[str, str, str], Awaitable[None]]
 
 
 @owns_bindings
-class ArticleEditor(ModalScreen[bool]):
+class ArticleEditor(ModalScreen[bool], ReportsFailedWorkers):
     """Write one translation: language (new ones only), title and body. ``ctrl+s`` saves (a
     refusal shows here and nothing typed is lost), ``ctrl+a`` adds an image, ``esc``
     cancels."""

@@ -18,6 +18,7 @@ from ....text import one_line, safe
 from ...answers import Answered, Regarding, answer_of, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import session_of
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def choose_members(asker: Widget, message: ChoiceRead[Any, M], title: str,
 
 
 @owns_bindings
-class MembersScreen(ModalScreen[bool]):
+class MembersScreen(ModalScreen[bool], ReportsFailedWorkers):
     """Tick the members: ``space`` toggles, ``ctrl+s`` applies, ``esc`` cancels."""
 
     HELP_NAME = "Members"

@@ -11,9 +11,10 @@ from textual.containers import Vertical
 
 from ....text import safe
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 
 
-class AdminPane(Vertical):
+class AdminPane(Vertical, ReportsFailedWorkers):
     """One section of the Admin mode (the right-hand side)."""
 
     #: The section's name in the menu.

@@ -21,6 +21,7 @@ from ....store.actions import Outcome
 from ....text import one_line, safe
 from ...registry import owns_bindings
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ....store.session import Session
@@ -32,7 +33,7 @@ Act = Callable[["Session", int], Awaitable[None]]
 
 
 @owns_bindings
-class BulkReport(ModalScreen[list[Outcome]]):
+class BulkReport(ModalScreen[list[Outcome]], ReportsFailedWorkers):
     """What came of one action on each marked conversation."""
 
     HELP_NAME = "Report of an action on many"

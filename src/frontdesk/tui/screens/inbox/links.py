@@ -18,6 +18,7 @@ from ....text import one_line
 from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, OptionList, Select, Static
+from ...worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ....store.errors import Refused
@@ -95,7 +96,7 @@ class LinkedScreen(ModalScreen[int | None]):
 
 
 @owns_bindings
-class LinkParentScreen(ModalScreen[int | None]):
+class LinkParentScreen(ModalScreen[int | None], ReportsFailedWorkers):
     """Link a conversation under a parent: its number and how they relate. Answers the
     parent's id once the service has linked them, else None."""
 

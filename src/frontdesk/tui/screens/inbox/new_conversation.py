@@ -28,6 +28,7 @@ from ...answers import Regarding, Returned, answer_of
 from ...clock import now
 from ...registry import owns_bindings
 from ...widgets.safe import Button, Input, Label, Select, TabbedContent, TabPane, TextArea
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.confirm import ConfirmScreen
 
 __all__ = ["NewConversationScreen"]
@@ -57,7 +58,7 @@ def _message(direction: str, body: str, me_id: str) -> dict[str, Any]:
 
 
 @owns_bindings
-class NewConversationScreen(ModalScreen[int | None]):
+class NewConversationScreen(ModalScreen[int | None], ReportsFailedWorkers):
     """A form to create or import a conversation; answers the new conversation's id."""
 
     HELP_NAME = "New conversation"

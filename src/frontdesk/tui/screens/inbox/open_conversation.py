@@ -21,6 +21,7 @@ from ....store.finder import Finder
 from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label
+from ...worker_failures import ReportsFailedWorkers
 
 __all__ = ["OpenConversationScreen", "parse_conversation_id"]
 
@@ -41,7 +42,7 @@ def parse_conversation_id(typed: str) -> int | str:
 
 
 @owns_bindings
-class OpenConversationScreen(ModalScreen[int | None]):
+class OpenConversationScreen(ModalScreen[int | None], ReportsFailedWorkers):
     """Ask for a conversation id, check it exists, answer it."""
 
     HELP_NAME = "Open by id"

@@ -23,6 +23,7 @@ from ...answers import Regarding, answer_of
 from ...offered import offered, offered_entries
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Label, Static
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import admin_store, cell, highlighted_key
 from ..shared.form import FormField, FormScreen, Values
 from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
@@ -35,7 +36,7 @@ RATING_TYPES: tuple[tuple[str, str], ...] = (
 
 
 @owns_bindings
-class RatingsScreen(ModalScreen[None]):
+class RatingsScreen(ModalScreen[None], ReportsFailedWorkers):
     """Offer ratings and see each question's status."""
 
     HELP_NAME = "Ratings"

@@ -14,12 +14,13 @@ from ... import clock
 from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Label, Static
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import people_store
 from .agents import presence_text
 
 
 @owns_bindings
-class AgentDetailScreen(ModalScreen[None]):
+class AgentDetailScreen(ModalScreen[None], ReportsFailedWorkers):
     """An agent's details, teams and presence (read from the service when opened)."""
 
     HELP_NAME = "Agent"

@@ -23,6 +23,7 @@ from ....store.team import MemberRow
 from ....text import one_line, safe
 from ...answers import Regarding, answer_of, refusal_of
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import Column, FittedTable, highlighted_key, people_store
 from ..shared.confirm import ConfirmScreen
 from ..shared.form import FormField, FormScreen, Values
@@ -67,7 +68,7 @@ def presence_cell(presence: UserPresence | None) -> Text:
     return out
 
 
-class AgentsPane(Vertical):
+class AgentsPane(Vertical, ReportsFailedWorkers):
     """The agents tab."""
 
     def __init__(self) -> None:

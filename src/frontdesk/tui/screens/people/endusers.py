@@ -19,6 +19,7 @@ from ....text import one_line, safe
 from ... import clock
 from ...answers import Returned, answer_of
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import Column, FittedTable, highlighted_key, people_store, session_of
 from ..shared.form import FormField, FormScreen, Values
 from .anonymize import Anonymized, ask_and_anonymize, describe_request, requested
@@ -38,7 +39,7 @@ _KIND_NAMES = {"auto": "anything", "id": "an id", "email": "an email address",
                "phone": "a phone number", "external_id": "an external id", "name": "a name"}
 
 
-class EndUsersPane(Vertical):
+class EndUsersPane(Vertical, ReportsFailedWorkers):
     """The end users tab."""
 
     def __init__(self) -> None:

@@ -27,6 +27,7 @@ from ...registry import owns_bindings
 from ...widgets.attribute_editor import describe_value
 from ...widgets.safe import DataTable, Label, Static
 from ...widgets.status_bar import StatusBar
+from ...worker_failures import ReportsFailedWorkers
 from ..shared.common import Column, FittedTable, highlighted_key, people_store, session_of
 from ..shared.palette import PaletteCommands, PaletteEntry, palette_of
 from .anonymize import Anonymized, ask_and_anonymize, describe_request, requested
@@ -36,7 +37,7 @@ CONVERSATION_COLUMNS = (Column("#", 6), Column("Channel", 11), Column("State", 8
 
 
 @owns_bindings
-class EndUserProfileScreen(Screen[None]):
+class EndUserProfileScreen(Screen[None], ReportsFailedWorkers):
     """One end user."""
 
     HELP_NAME = "End user"

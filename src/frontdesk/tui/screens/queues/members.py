@@ -23,6 +23,7 @@ from ....text import one_line
 from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Selection, SelectionList, Static
+from ...worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ....store.directory import Directory
@@ -42,7 +43,7 @@ class AgentFilter(Input):
 
 
 @owns_bindings
-class QueueMembersScreen(ModalScreen[bool]):
+class QueueMembersScreen(ModalScreen[bool], ReportsFailedWorkers):
     """Pick a queue's members from every agent; dismissed with True when something changed."""
 
     HELP_NAME = "Queue members"

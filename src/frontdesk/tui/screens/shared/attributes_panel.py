@@ -22,6 +22,7 @@ from ...answers import Regarding, Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.attribute_editor import AttributeEditor, AttributeValue
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 from .common import people_store
 from .palette import PaletteCommands, PaletteEntry, palette_of
 
@@ -29,7 +30,7 @@ Entity = Literal["Conversation", "Contact"]
 
 
 @owns_bindings
-class AttributesPanel(ModalScreen[bool]):
+class AttributesPanel(ModalScreen[bool], ReportsFailedWorkers):
     """Edit the custom attributes of one end user or conversation."""
 
     HELP_NAME = "Custom attributes"

@@ -17,10 +17,11 @@ from textual.app import ComposeResult
 from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 from ...offered import offered
+from ...textual_private import FooterKey
 from ...widgets.status_bar import StatusBar
+from ...worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ...app import FrontdeskApp
@@ -121,7 +122,7 @@ class FittedFooter(Footer):
                 used += width
 
 
-class ModeScreen(Screen[None]):
+class ModeScreen(Screen[None], ReportsFailedWorkers):
     """A screen of one mode (Inbox, Queues, Team, People, Admin)."""
 
     MODE_NAME: ClassVar[str] = ""

@@ -25,7 +25,7 @@ from ....text import safe
 from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...widgets.safe import Checkbox, Input, Label, Select, Static
-from ...worker_failures import failure_said
+from ...worker_failures import ReportsFailedWorkers, failure_said
 
 FieldKind = Literal["text", "bool", "choice"]
 Values = dict[str, Any]
@@ -47,7 +47,7 @@ class FormField:
 
 
 @owns_bindings
-class FormScreen(ModalScreen[bool]):
+class FormScreen(ModalScreen[bool], ReportsFailedWorkers):
     """A modal form: ``ctrl+s`` or ``enter`` sends, ``esc`` cancels. The cursor starts in
     the first field, or in the one named by ``focus``. On a choice, ``enter`` sends too (as
     the hint says); ``space`` or the arrows open its list."""

@@ -26,6 +26,7 @@ from ... import clock
 from ...answers import Returned, answer_of
 from ...registry import owns_bindings
 from ...widgets.safe import DataTable, Input, Label, Static
+from ...worker_failures import ReportsFailedWorkers
 
 __all__ = ["ActivityScreen", "HistoryScreen", "describe", "followups_until", "who"]
 
@@ -125,7 +126,7 @@ def who(entry: ActivityLogEntry, names: Callable[[str], str] | None = None) -> s
     return one_line(name or author.email or author.phone_number or "…" + author.id[-6:], 40)
 
 
-class _LogScreen(ModalScreen[None]):
+class _LogScreen(ModalScreen[None], ReportsFailedWorkers):
     """A table of activity entries over the screen, with a line saying what is shown."""
 
     TITLE_TEXT = ""

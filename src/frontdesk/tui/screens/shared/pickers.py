@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from ....text import safe
 from ...registry import owns_bindings
 from ...widgets.safe import Input, Label, Option, OptionList
+from ...worker_failures import ReportsFailedWorkers
 
 __all__ = ["BOLD", "DIM", "NAME_WIDTH", "FilterPicker", "PickerInput", "PickerOptions",
            "PromptScreen"]
@@ -45,7 +46,7 @@ class PickerInput(Input):
 
 
 @owns_bindings
-class FilterPicker(ModalScreen[T], Generic[T]):
+class FilterPicker(ModalScreen[T], ReportsFailedWorkers, Generic[T]):
     """A modal with a filter line and a list of options."""
 
     HELP_NAME = "Picker"

@@ -21,6 +21,7 @@ from ...answers import Answered, refusal_of
 from ...registry import owns_bindings
 from ...store_changed import StoreChanged, store_change_handler
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 from .base import LiveModal
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 
 @owns_bindings
-class PresenceScreen(LiveModal, ModalScreen[None]):
+class PresenceScreen(LiveModal, ModalScreen[None], ReportsFailedWorkers):
     """Switches for Email, InteractiveChat, Messaging and Speak; each change goes to the
     service at once and the switch shows what the service confirmed."""
 

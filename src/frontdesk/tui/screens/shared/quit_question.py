@@ -25,6 +25,7 @@ from ....store.outbox import OutboxItem, UndoTooLate, is_note
 from ....text import safe
 from ...registry import owns_bindings
 from ...widgets.safe import Label
+from ...worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ....store.session import Session
@@ -49,7 +50,7 @@ def held_words(held: list[OutboxItem]) -> str:
 
 
 @owns_bindings
-class QuitQuestion(ModalScreen[None]):
+class QuitQuestion(ModalScreen[None], ReportsFailedWorkers):
     """Quitting with replies held for undo: send now and quit, undo and quit, or wait."""
 
     HELP_NAME = "Quit"

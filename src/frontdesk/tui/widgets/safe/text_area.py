@@ -6,9 +6,8 @@ from typing import Any
 
 from textual import events
 from textual import widgets as textual_widgets
-from textual.document._document import EditResult
-from textual.document._edit import Edit
 from textual.strip import Strip
+from textual.widgets.text_area import Edit, EditResult
 
 from . import inert_strip, typed_block, written_key
 

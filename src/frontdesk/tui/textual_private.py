@@ -1,0 +1,109 @@
+"""Every private name of Textual the console relies on, in one list.
+
+Textual's public API does not reach a few things the console does: reading keys a burst at a
+time, parsing each stylesheet once, keeping what the service says inert in Textual's own
+widgets. Each name used for them that Textual keeps private (a leading underscore, or a name
+only a private module exports) is listed in :data:`PRIVATE_NAMES`: where it lives, what we do
+with it and which behaviour of ours needs it. A Textual upgrade may remove or rename any of
+them without notice, so ``tests/tui/test_textual_private.py`` looks each one up (and an
+override's parameters) and fails by its name; read that entry's module first when upgrading.
+
+The names imported from Textual's private modules are imported from here (re-exported below),
+so the list is also where those imports are. The private attributes and the methods we
+override are used where they belong (``tui/key_order.py``, ``tui/css_cache.py``, …): they
+are listed, not wrapped. Everything else of Textual the console uses is public. Importing this
+module costs nothing at start: Textual's app, driver and footer load these modules anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual._context import active_message_pump
+from textual._loop import loop_last
+from textual._parser import ParseError
+from textual._time import get_time
+from textual._xterm_parser import XTermParser
+from textual.widgets._footer import FooterKey
+
+__all__ = ["PRIVATE_NAMES", "FooterKey", "ParseError", "PrivateName", "XTermParser",
+           "active_message_pump", "get_time", "loop_last"]
+
+
+@dataclass(frozen=True)
+class PrivateName:
+    """One private name of Textual's that the console uses."""
+
+    #: the module the test imports (where we take the name from)
+    module: str
+    #: the name in it: ``XTermParser``, or ``Class._attribute`` for an attribute of a class
+    name: str
+    #: what we do with it, and which behaviour of ours needs it
+    why: str
+    #: for a method we override, its parameters after ``self`` as our override is written
+    overridden: tuple[str, ...] | None = None
+    #: an attribute Textual's ``__init__`` sets on each instance (not found on the class)
+    per_instance: bool = False
+
+
+PRIVATE_NAMES: tuple[PrivateName, ...] = (
+    # keys a burst at a time (tui/key_order.py)
+    PrivateName("textual._context", "active_message_pump",
+                "OrderedKey.stop tells a screen passing every key on from a widget taking "
+                "it: the next key of a burst goes only when this one is done"),
+    PrivateName("textual.message_pump", "MessagePump._message_queue",
+                "OrderedKeysApp._screen_busy: the next held key waits until no message waits "
+                "in the screen or its widgets (a burst acts as keys typed one by one)"),
+    # reading the terminal (tui/terminal_keys.py)
+    PrivateName("textual._xterm_parser", "XTermParser",
+                "EscapeFirstParser is Textual's terminal reader with Esc-then-key read as "
+                "two keys and a bracketed paste read whole"),
+    PrivateName("textual._parser", "ParseError",
+                "FrontdeskDriver.run_input_thread (Textual's own, parser swapped) ends "
+                "reading on it, as Textual's does"),
+    PrivateName("textual._time", "get_time",
+                "EscapeFirstParser times a lone Esc (ESCDELAY) on Textual's clock"),
+    PrivateName("textual._loop", "loop_last",
+                "FrontdeskDriver.run_input_thread, as Textual's: the last read of the input "
+                "ends the decoder"),
+    PrivateName("textual.driver", "Driver._debug", per_instance=True,
+                why="FrontdeskDriver hands the driver's debug flag to its parser, as "
+                "Textual's run_input_thread does"),
+    # keys people may remap (tui/keymap.py)
+    PrivateName("textual.keys", "_character_to_key",
+                "_key_names: the name of each printable key, so a keymap entry naming a key "
+                "Textual never delivers is refused"),
+    # the footer (tui/screens/shared/base.py)
+    PrivateName("textual.widgets._footer", "FooterKey",
+                "FittedFooter measures and styles the footer's keys (only the keys that fit "
+                "whole are shown)"),
+    PrivateName("textual.widgets", "Footer._bindings_ready",
+                "FittedFooter builds and rebuilds the keys only once the bindings are known, "
+                "and skips a rebuild that would show the same keys"),
+    # CSS parsed once per process (tui/css_cache.py, tui/app.py)
+    PrivateName("textual.css.stylesheet", "Stylesheet._parse_rules",
+                "SharedStylesheet keeps the rules parsed from each CSS text (a faster first "
+                "frame)",
+                overridden=("css", "read_from", "is_default_rules", "tie_breaker", "scope")),
+    PrivateName("textual.css.stylesheet", "Stylesheet._variables", per_instance=True,
+                why="SharedStylesheet keys its rules by the variables; the app makes its "
+                "stylesheet with the app's variables"),
+    PrivateName("textual.css.stylesheet", "Stylesheet._rules", per_instance=True,
+                why="SharedStylesheet.reparse swaps the fresh rules in, as Textual's does"),
+    PrivateName("textual.css.stylesheet", "Stylesheet._rules_map", per_instance=True,
+                why="SharedStylesheet.reparse drops the rules' index, as Textual's does"),
+    PrivateName("textual.css.stylesheet", "Stylesheet._require_parse", per_instance=True,
+                why="SharedStylesheet.reparse marks the rules parsed, as Textual's does"),
+    PrivateName("textual.css.stylesheet", "Stylesheet._invalid_css", per_instance=True,
+                why="SharedStylesheet.reparse keeps what was invalid for Textual's report"),
+    # text from the service inert in Textual's widgets (tui/widgets/safe/)
+    PrivateName("textual.widgets", "Checkbox._make_label", overridden=("label",),
+                why="the safe Checkbox makes every label inert, however it is set"),
+    PrivateName("textual.widgets.option_list", "Option._set_prompt", overridden=("prompt",),
+                why="the safe Option and Selection make every prompt inert, however it is "
+                "set (an option made elsewhere too)"),
+    # the thread (tui/widgets/thread_window.py)
+    PrivateName("textual.dom", "DOMNode._pruning", per_instance=True,
+                why="ThreadWindow focuses a message view once mounted unless it is being "
+                "removed"),
+)
