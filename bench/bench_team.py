@@ -46,6 +46,8 @@ IDLE_BUDGET = 2.0
 HOOKED_IDLE_BUDGET = 1.0
 HOOKED_CHANGE_BUDGET = 2.0
 WARM_BUDGET = 20
+#: Seconds over which the service must see a request a second at most before the idle window.
+QUIET = 5.0
 #: Seconds a team's first fill may take before the run gives up on it.
 FILL_PATIENCE = float(os.environ.get("FRONTDESK_BENCH_FILL_PATIENCE", "900"))
 #: The fewest consoles whose reads make a warm gateway: one console reads its own agent's
@@ -172,14 +174,23 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
             # the fill's background reads (names, tags, last messages) end before the window
             await until("the background reads", lambda: all(_settled(s) for s in sessions),
                         started)
+            # and quiet at the service: reads a tick began after that (what a search found
+            # changed meanwhile) are part of the fill, not of idling
+            while True:
+                quiet_from = counting.sent
+                await asyncio.sleep(QUIET)
+                if counting.sent - quiet_from <= QUIET:  # a request a second at most
+                    break
+                if time.perf_counter() - started > FILL_PATIENCE:
+                    raise RuntimeError("the service never went quiet after the fill")
             settle_seconds = time.perf_counter() - started - fill_seconds
             settle_requests = counting.sent - sent - fill_requests
-            await asyncio.sleep(3.0)  # the last tick's reads land
             before, kinds = counting.sent, Counter(counting.kinds)
             await asyncio.sleep(window)
             idle = (counting.sent - before) / window
             idle_kinds = dict((counting.kinds - kinds).most_common(8))
             heard: list[float] = []
+            unheard: list[dict[str, Any]] = []
             async with httpx.AsyncClient(base_url=server.base_url, timeout=30,
                                          headers={"Authorization": server.key}) as direct:
                 for cid in rng.sample(open_ids, changes):
@@ -194,6 +205,13 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
                             break
                         await asyncio.sleep(0.05)
                     heard.append(time.perf_counter() - written)
+                    deaf = [s for s, mark in zip(sessions, marks, strict=True)
+                            if s.inbox.activity.get(cid) == mark]
+                    if deaf:  # what the consoles that never heard of it were doing
+                        unheard.append({"conversation": cid, "consoles": len(deaf),
+                                        "listening": sum(s.changes.pushed for s in deaf),
+                                        "told": sorted({s.changes.notices for s in deaf})[:5],
+                                        "feed_notices": state.feed.last if state.feed else None})
                     await asyncio.sleep(1.0)
             upstream = state.upstream
             assert upstream is not None
@@ -209,7 +227,7 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
             warm_requests = upstream.sent_by[added[len(sessions) - 1][1].member_id]
             feed = state.feed
             found[str(n)] = {
-                "idle": idle, "idle_kinds": idle_kinds, "heard": heard,
+                "idle": idle, "idle_kinds": idle_kinds, "heard": heard, "unheard": unheard,
                 "feed": None if feed is None else {"searches": feed.searches,
                                                    "notices": feed.last},
                 "joined": len(joining), "fill_s": fill_seconds, "fill_requests": fill_requests,
