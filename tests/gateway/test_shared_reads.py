@@ -284,3 +284,44 @@ def test_every_role_is_told_the_same_changes(sandbox: SandboxServer, tmp_path: P
 
         told = asyncio.run(scene())
     assert all(conversation in each for each in told), told
+
+
+def test_a_conversation_that_just_changed_is_read_afresh_until_it_cannot_change_untold() -> None:
+    """The feed tells a conversation once while its overlapping searches keep finding it: a
+    second change in that time is untold, so its answers (and the lists) last FRESH then."""
+    from frontdesk.gateway.routing import match
+    from frontdesk.gateway.shared_reads import FRESH, HOT, SharedReads, read_key
+
+    clock = _Clock()
+    shared = SharedReads(clock=clock, fed=lambda: True)
+    asked: Counter[str] = Counter()
+
+    async def read(path: str) -> None:
+        route = match("main", "GET", path)
+        assert route is not None
+
+        async def fetch() -> httpx.Response:
+            asked[path] += 1
+            return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
+
+        await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
+
+    hot, calm = "/v1/conversations/7/messages", "/v1/conversations/8/messages"
+
+    async def scene() -> None:
+        await read(hot)
+        await read(calm)
+        shared.changed(["7"])  # told once: 7 may change again untold for HOT seconds
+        await read(hot)
+        await read(calm)
+        clock.now += FRESH + 1
+        await read(hot)  # hot: read afresh
+        await read(calm)  # 8 did not change: kept
+        clock.now += HOT
+        await read(hot)  # read afresh once more (it was hot when last read) …
+        clock.now += FRESH + 1
+        await read(hot)  # … and kept from then on
+
+    asyncio.run(scene())
+    assert asked[hot] == 4
+    assert asked[calm] == 1

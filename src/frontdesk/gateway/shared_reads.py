@@ -22,7 +22,9 @@ and served to the next member asking, as long as it is **current**:
 
   A change no feed tells of (a tag set in another tool, say, which the service does not count
   as activity) is thus shown at most :data:`LASTING` seconds late; one made through the
-  gateway never is.
+  gateway never is. A conversation that changed may change again within :data:`HOT`
+  seconds without the feed telling (its searches overlap): an answer of it read in that time,
+  and a list or search read within that time of any change, lasts :data:`FRESH` seconds.
 
 Who may read what is decided before (the guard): every member allowed a read gets the same
 answer from the service, so one answer serves them all. An answer read while something it
@@ -53,6 +55,11 @@ MAX_ANSWER_BYTES = 4 * 1024 * 1024
 #: All answers kept, in bytes; the least recently used go first.
 MAX_KEPT_BYTES = 96 * 1024 * 1024
 
+#: Seconds after a change during which a conversation may change again untold (the feed's
+#: searches overlap by 10 s and tell a conversation once while they keep finding it, a look
+#: every 2 s): its answers read meanwhile, and the lists and searches, last :data:`FRESH`
+#: seconds.
+HOT = 15.0
 #: The families of paths the change feed watches (``/v1/<family>/…``).
 FED_FAMILIES = frozenset({"conversations", "search"})
 #: The reads whose answers change without anybody writing them: kept :data:`FRESH` seconds.
@@ -124,6 +131,8 @@ class SharedReads:
         self._kept_bytes = 0
         self._flying: dict[ReadKey, asyncio.Future[Answer]] = {}
         self._epoch = 0
+        self._hot_until: dict[str, float] = {}
+        self._hot_horizon = -1.0
         self.upstream_reads = 0
         """Reads sent to the service (benchmarks and tests count them)."""
         self.served_kept = 0
@@ -185,7 +194,19 @@ class SharedReads:
         return Answer(response.status_code, headers, body)
 
     def _current(self, kept: _Kept) -> bool:
-        return self._clock() - kept.at < lifetime_of(kept.volatile, kept.family, self._fed())
+        age = self._clock() - kept.at
+        if kept.family in FED_FAMILIES and age >= FRESH and self._suspect(kept):
+            return False
+        return age < lifetime_of(kept.volatile, kept.family, self._fed())
+
+    def _suspect(self, kept: _Kept) -> bool:
+        """Whether ``kept`` was read while its conversation (a list or search: any
+        conversation) could still change untold: within :data:`HOT` seconds of a change, when
+        the feed's overlapping searches, still finding that change, would not tell another.
+        Such an answer lasts :data:`FRESH` seconds."""
+        if kept.conversation is None:
+            return kept.at < self._hot_horizon
+        return kept.at < self._hot_until.get(kept.conversation, -1.0)
 
     def _keep(self, key: ReadKey, route: Route, answer: Answer) -> None:
         self._drop(key)
@@ -219,6 +240,14 @@ class SharedReads:
         conversations, are read afresh."""
         wanted = set(conversations)
         self._epoch += 1
+        now = self._clock()
+        until = now + HOT
+        for cid in wanted:
+            self._hot_until[cid] = until
+        self._hot_horizon = until
+        if len(self._hot_until) > 4096:  # no answer kept is older than LASTING
+            for cid in [cid for cid, end in self._hot_until.items() if end < now - LASTING]:
+                del self._hot_until[cid]
         for key in [key for key, kept in self._kept.items()
                     if kept.family in FED_FAMILIES
                     and (kept.conversation is None or kept.conversation in wanted)]:
