@@ -27,10 +27,12 @@ from frontdesk.api.secrets import ApiKey
 from frontdesk.gateway.app import Gateway, GatewayConfig
 from frontdesk.gateway.members import Members
 from frontdesk.gateway.server import GatewayServer
+from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed.names import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
 
-__all__ = ["DEMO_AGENT_EMAIL", "OWN_URL", "PATIENCE", "RunningGateway", "running_gateway"]
+__all__ = ["DEMO_AGENT_EMAIL", "OWN_URL", "PATIENCE", "RunningGateway", "customer_writes",
+           "running_gateway"]
 
 #: How long a test's plain HTTP client waits for an answer (a guard against a hang only).
 PATIENCE = 120.0
@@ -132,3 +134,16 @@ def running_gateway(sandbox: SandboxServer, folder: Path, **options: Any
         yield gateway
     finally:
         gateway.stop()
+
+
+def customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> None:
+    """A customer writes into ``conversation``, straight to the service (as the channel would),
+    a minute after the change feed's last look on the service's (manual) clock."""
+    clock = sandbox.clock
+    assert isinstance(clock, ManualClock)
+    clock.advance(60)  # after the feed's last look, on the service's clock
+    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+                      timeout=PATIENCE) as http:
+        said = http.post(f"/v1/conversations/{conversation}/messages", json={
+            "_type": "Inbound", "content": {"_type": "Text", "value": text}})
+        assert said.status_code < 300, said.text

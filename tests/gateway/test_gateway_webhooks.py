@@ -28,9 +28,15 @@ from frontdesk.api.pacing import Pacer
 from frontdesk.cli.main import main
 from frontdesk.gateway.change_feed import SLOWER, ChangeFeed
 from frontdesk.gateway.webhook_feed import EVENTS, MAX_DELIVERY_BYTES, NAME, WebhookFeed
-from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.server import SandboxServer
-from gateway_harness import DEMO_AGENT_EMAIL, OWN_URL, PATIENCE, RunningGateway, running_gateway
+from gateway_harness import (
+    DEMO_AGENT_EMAIL,
+    OWN_URL,
+    PATIENCE,
+    RunningGateway,
+    customer_writes,
+    running_gateway,
+)
 
 #: The poller's interval while a test needs it out of the way: one look at the start, then
 #: none for as long as any test runs (what reaches a console came by webhook).
@@ -87,17 +93,6 @@ def _open_conversations(sandbox: SandboxServer) -> list[int]:
     return [int(row["id"]) for row in rows]
 
 
-def _customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> None:
-    clock = sandbox.clock
-    assert isinstance(clock, ManualClock)
-    clock.advance(60)  # after the feed's last look, on the service's clock
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
-                      timeout=PATIENCE) as http:
-        said = http.post(f"/v1/conversations/{conversation}/messages", json={
-            "_type": "Inbound", "content": {"_type": "Text", "value": text}})
-        assert said.status_code < 300, said.text
-
-
 def _set_subscription(sandbox: SandboxServer, webhook_id: str, **changes: Any) -> None:
     with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=PATIENCE) as http:
@@ -135,7 +130,7 @@ async def test_the_gateway_subscribes_and_a_customers_message_reaches_a_console_
                 contextlib.aclosing(stream) as changes:  # the timeout: a hang guard only
             async for notice in changes:
                 if notice.kind == "hello":
-                    await asyncio.to_thread(_customer_writes, sandbox, conversation,
+                    await asyncio.to_thread(customer_writes, sandbox, conversation,
                                             "heard by webhook")
                 elif notice.kind == "conversations":
                     told.extend(notice.conversations)
@@ -273,7 +268,7 @@ def test_the_poller_slows_while_webhooks_are_heard_and_looks_again_when_they_are
             # change at its slow pace, tells it, and looks at its own interval again
             _set_subscription(sandbox, row["id"], enabled=False)
             told = feed.last
-            _customer_writes(sandbox, first, "while the webhooks are silent")
+            customer_writes(sandbox, first, "while the webhooks are silent")
             _until(lambda: any(first in ids for _, ids in _told_since(feed, told)),
                    "the poller tells the change")
             assert not feed.webhooks_heard() and feed.pace() == interval
@@ -281,7 +276,7 @@ def test_the_poller_slows_while_webhooks_are_heard_and_looks_again_when_they_are
             assert anonymous.get("/gateway/v1/health").json()["data"]["webhooks"] == "silent"
             # delivering again: the next delivery is heard, and the poller slows down again
             _set_subscription(sandbox, row["id"], enabled=True)
-            _customer_writes(sandbox, second, "heard again")
+            customer_writes(sandbox, second, "heard again")
             _until(lambda: webhooks.taken == 1, "the delivery")
             assert feed.webhooks_heard() and feed.pace() == interval * SLOWER
             assert anonymous.get("/gateway/v1/health").json()["data"]["webhooks"] == "heard"

@@ -15,9 +15,14 @@ from typing import Any
 
 import httpx
 
-from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.server import SandboxServer
-from gateway_harness import DEMO_AGENT_EMAIL, PATIENCE, RunningGateway, running_gateway
+from gateway_harness import (
+    DEMO_AGENT_EMAIL,
+    PATIENCE,
+    RunningGateway,
+    customer_writes,
+    running_gateway,
+)
 
 
 class Counting(httpx.AsyncHTTPTransport):
@@ -110,17 +115,6 @@ def _notices(gateway: RunningGateway, key: str, conversation: int,
                 fields[name] = value.strip()
 
 
-def _customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> None:
-    clock = sandbox.clock
-    assert isinstance(clock, ManualClock)
-    clock.advance(60)  # after the feed's last look, on the service's clock
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
-                      timeout=PATIENCE) as http:
-        said = http.post(f"/v1/conversations/{conversation}/messages", json={
-            "_type": "Inbound", "content": {"_type": "Text", "value": text}})
-        assert said.status_code < 300, said.text
-
-
 def test_an_outside_change_is_told_to_every_listener_and_read_afresh(
         sandbox: SandboxServer, tmp_path: Path) -> None:
     with running_gateway(sandbox, tmp_path, feed_interval=0.2) as gateway:
@@ -133,7 +127,7 @@ def test_an_outside_change_is_told_to_every_listener_and_read_afresh(
         for notice in _notices(gateway, key, conversation):
             heard.append(notice)
             if notice[1] == "hello":
-                _customer_writes(sandbox, conversation, "told to the team")
+                customer_writes(sandbox, conversation, "told to the team")
             elif notice[1] == "conversations" and conversation in notice[2]["conversations"]:
                 break
         with gateway.client(key) as reads:
@@ -142,7 +136,7 @@ def test_an_outside_change_is_told_to_every_listener_and_read_afresh(
         # a console that was away since that notice is told what it missed
         other = int(sandbox.query("SELECT id FROM conversations WHERE state = 'Open' "
                                   "AND id != ? ORDER BY id LIMIT 1", (conversation,))[0]["id"])
-        _customer_writes(sandbox, other, "while away")
+        customer_writes(sandbox, other, "while away")
         missed = next(notice for notice in _notices(gateway, key, other, last=told)
                       if notice[1] != "hello")
         stranger = next(notice for notice in _notices(gateway, key, conversation,
@@ -205,9 +199,23 @@ class _Clock:
         return self.now
 
 
-def test_an_answer_lasts_as_long_as_what_it_holds_can_change_unseen() -> None:
+async def _read(shared: Any, asked: Counter[str], path: str) -> None:
+    """A GET of ``path`` through ``shared`` (a SharedReads), each fetch counted in ``asked``."""
     from frontdesk.gateway.routing import match
-    from frontdesk.gateway.shared_reads import FRESH, LASTING, SharedReads, read_key
+    from frontdesk.gateway.shared_reads import read_key
+
+    route = match("main", "GET", path)
+    assert route is not None
+
+    async def fetch() -> httpx.Response:
+        asked[path] += 1
+        return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
+
+    await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
+
+
+def test_an_answer_lasts_as_long_as_what_it_holds_can_change_unseen() -> None:
+    from frontdesk.gateway.shared_reads import FRESH, LASTING, SharedReads
 
     clock = _Clock()
     fed = [True]
@@ -215,14 +223,7 @@ def test_an_answer_lasts_as_long_as_what_it_holds_can_change_unseen() -> None:
     asked: Counter[str] = Counter()
 
     async def read(path: str) -> None:
-        route = match("main", "GET", path)
-        assert route is not None
-
-        async def fetch() -> httpx.Response:
-            asked[path] += 1
-            return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
-
-        await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
+        await _read(shared, asked, path)
 
     paths = {"volatile": "/v1/agents/presence", "lasting": "/v1/tags",
              "watched": "/v1/conversations/7/messages"}
@@ -279,7 +280,7 @@ def test_every_role_is_told_the_same_changes(sandbox: SandboxServer, tmp_path: P
             listening = [asyncio.create_task(listen(key, readies[role]))
                          for role, key in keys.items()]
             await asyncio.gather(*(ready.wait() for ready in readies.values()))
-            await asyncio.to_thread(_customer_writes, sandbox, conversation, "for everyone")
+            await asyncio.to_thread(customer_writes, sandbox, conversation, "for everyone")
             return await asyncio.gather(*listening)
 
         told = asyncio.run(scene())
@@ -289,22 +290,14 @@ def test_every_role_is_told_the_same_changes(sandbox: SandboxServer, tmp_path: P
 def test_a_conversation_that_just_changed_is_read_afresh_until_it_cannot_change_untold() -> None:
     """The feed tells a conversation once while its overlapping searches keep finding it: a
     second change in that time is untold, so its answers (and the lists) last FRESH then."""
-    from frontdesk.gateway.routing import match
-    from frontdesk.gateway.shared_reads import FRESH, HOT, SharedReads, read_key
+    from frontdesk.gateway.shared_reads import FRESH, HOT, SharedReads
 
     clock = _Clock()
     shared = SharedReads(clock=clock, fed=lambda: True)
     asked: Counter[str] = Counter()
 
     async def read(path: str) -> None:
-        route = match("main", "GET", path)
-        assert route is not None
-
-        async def fetch() -> httpx.Response:
-            asked[path] += 1
-            return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
-
-        await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
+        await _read(shared, asked, path)
 
     hot, calm = "/v1/conversations/7/messages", "/v1/conversations/8/messages"
 
