@@ -240,7 +240,7 @@ BENCHMARKS: dict[str, tuple[str, Callable[[BenchContext], Outcome], tuple[str, .
 #: The benchmarks paced by a sandbox enforcing the service's budget (each its own): what they
 #: measure is what the budget allows, barely this machine's speed, and they spend most of
 #: their time waiting for it. A full run runs them side by side, after the others have run
-#: one at a time, so that ``make bench`` stays within 15 minutes.
+#: one at a time, so that they add the longest of them to the run rather than their sum.
 PACED = ("idle", "fill", "team", "soak")
 
 #: the servers a benchmark needs with ``--quick`` besides its own (it starts none of its own)
