@@ -318,3 +318,38 @@ def test_a_conversation_that_just_changed_is_read_afresh_until_it_cannot_change_
     asyncio.run(scene())
     assert asked[hot] == 4
     assert asked[calm] == 1
+
+
+def test_a_late_look_tells_every_conversation_it_finds_and_resets_nothing() -> None:
+    """A look long after the last (the feed waited its turn behind a busy team) cannot tell
+    which of the conversations the last look found changed again: it tells them all, and
+    drops no answer but theirs (a reset would send every console searching at once)."""
+    from datetime import UTC, datetime, timedelta
+
+    from frontdesk.gateway.change_feed import ChangeFeed
+    from frontdesk.gateway.shared_reads import SharedReads
+
+    service = [datetime(2026, 1, 5, 9, 0, tzinfo=UTC)]
+    answers: list[set[int]] = [{7}, {7}, {7, 8}]
+
+    class Scripted(ChangeFeed):
+        """The feed with the service's clock and search answers scripted."""
+
+        async def service_now(self) -> datetime:
+            return service[0]
+
+        async def _search(self, since: datetime) -> tuple[set[int], bool]:
+            return answers.pop(0), True
+
+    feed = Scripted(None, SharedReads())  # type: ignore[arg-type]
+
+    async def scene() -> list[tuple[str, tuple[int, ...]]]:
+        await feed.look()  # 7 found: told
+        service[0] += timedelta(seconds=2)
+        await feed.look()  # 7 again, 2 s later: within the overlap, not told again
+        service[0] += timedelta(seconds=40)
+        await feed.look()  # 40 s later: 7 may have changed again; told with 8
+        return [(notice.kind, notice.conversations) for notice in feed.missed(0)]
+
+    told = asyncio.run(scene())
+    assert told == [("conversations", (7,)), ("conversations", (7, 8))]

@@ -6,11 +6,12 @@ search every :data:`INTERVAL` seconds, a background read, whatever the number of
 on the service's clock: the offset to it is read from the first business-hours schedule's
 status at the start and every :data:`CLOCK_AGAIN` seconds (this machine's clock when the
 organisation has no schedule). The searches overlap by :data:`OVERLAP`; a conversation found
-that the previous search did not find is a notice (one found again within the overlap is
-not: a second change that soon is heard when the overlap has passed, or by the consoles' own
-reads of what they show). A search that finds
-more than a page, or a feed that could not look for a while, tells consoles to look for
-themselves (a ``reset``).
+that the previous search did not find is a notice. One found again within the overlap is
+not: the search gives ids, not times, so a second change that soon goes untold (the shared
+answers read meanwhile last only seconds: ``shared_reads.HOT``; a console sees it when it
+reads the conversation again). A look long after the previous one (the feed could not look,
+or waited its turn behind a busy team) tells every conversation it finds. A search that
+finds more than a page tells consoles to look for themselves (a ``reset``).
 
 Consoles listen on ``GET /gateway/v1/changes`` (server-sent events, :func:`events`): every
 notice has an ``id``; a console reconnecting with ``Last-Event-ID`` is sent what it missed
@@ -179,15 +180,18 @@ class ChangeFeed:
         now = await self.service_now()
         first = self._since is None
         since = self._since or now - OVERLAP
-        stale = self._clock() - self._heard_at > 3 * max(self._interval, self._pace) \
-            and self._since is not None
         hits, complete = await self._search(since)
+        # a look long after the last (the feed could not look, or waited its turn behind a
+        # busy team) tells every conversation found: one the last look found may have changed
+        # again since, and the search cannot say (it gives ids, not times)
+        late = self._since is not None and now - (self._since + OVERLAP) > OVERLAP
         told, self._told = self._told, set()
-        found, self._found = hits - self._found - told, hits
+        found = hits - told if late else hits - self._found - told
+        self._found = hits
         self._since = now - OVERLAP
         self._heard_at = self._clock()
         self.searches += 1
-        if found and self.webhooks_heard() and not first:
+        if found and self.webhooks_heard() and not first and not late:
             # (the first look finds what changed before anything was heard: no sign)
             self._silent = True
             log.info("the service's webhooks are silent (a look found %d change(s) no "
@@ -195,7 +199,7 @@ class ChangeFeed:
         if found:
             self._shared.changed(str(cid) for cid in found)
             self.publish("conversations", tuple(sorted(found)))
-        if stale or not complete:
+        if not complete:  # more changed than a page holds: look at everything
             self._shared.forget_all()
             self.publish("reset")
 
