@@ -353,3 +353,40 @@ def test_a_late_look_tells_every_conversation_it_finds_and_resets_nothing() -> N
 
     told = asyncio.run(scene())
     assert told == [("conversations", (7,)), ("conversations", (7, 8))]
+
+
+def test_the_feeds_clock_is_not_set_by_a_reading_that_waited_behind_a_busy_team() -> None:
+    """The service's time read after a long wait for the budget would put the feed's clock
+    ahead of the service's (its looks would then search the future): such a reading is kept
+    only when there is no other, and read again soon."""
+    from datetime import UTC, datetime, timedelta
+
+    from frontdesk.gateway.change_feed import ChangeFeed
+    from frontdesk.gateway.shared_reads import SharedReads
+
+    wall = [datetime(2026, 1, 5, 9, 0, tzinfo=UTC)]
+    waits = [0.2, 60.0]  # the second reading waits a minute for its turn
+
+    class Scripted(ChangeFeed):
+        """The feed with the service's answers scripted; the service's clock = this one."""
+
+        async def _get(self, path: str, query: bytes) -> object:
+            if path.endswith("/status"):
+                wait = waits.pop(0)
+                wall[0] += timedelta(seconds=wait)  # answered at the end of the wait
+                return {"data": {"timestamp": wall[0].isoformat()}}
+            return {"data": [{"id": "hours"}]}
+
+    monotonic = [0.0]
+    feed = Scripted(None, SharedReads(), clock=lambda: monotonic[0],  # type: ignore[arg-type]
+                    wall=lambda: wall[0])
+
+    async def scene() -> tuple[timedelta, timedelta]:
+        first = await feed.service_now() - wall[0]
+        monotonic[0] += 601  # time to read the clock again
+        second = await feed.service_now() - wall[0]
+        return first, second
+
+    first, second = asyncio.run(scene())
+    assert abs(first) <= timedelta(seconds=0.2)
+    assert abs(second) <= timedelta(seconds=0.2)  # not 30 s ahead

@@ -65,6 +65,8 @@ SLOWER = 15
 OVERLAP = timedelta(seconds=10)
 #: Seconds between two readings of the service's clock.
 CLOCK_AGAIN = 600.0
+#: Seconds the service's clock may take to be read for the reading to be trusted.
+CLOCK_TRUST = 2.0
 #: Seconds between two keep-alive comments on a stream with nothing to say.
 HEARTBEAT = 15.0
 #: Notices held for consoles reconnecting.
@@ -101,11 +103,13 @@ class ChangeFeed:
 
     def __init__(self, upstream: Upstream, shared: SharedReads, *,
                  interval: float = INTERVAL,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self._upstream = upstream
         self._shared = shared
         self._interval = interval
         self._clock = clock
+        self._wall = wall
         self._offset: timedelta | None = None
         self._offset_at = -float("inf")
         self._since: datetime | None = None
@@ -208,36 +212,45 @@ class ChangeFeed:
         :data:`CLOCK_AGAIN` seconds)."""
         async with self._clock_read:
             if self._offset is None or self._clock() - self._offset_at > CLOCK_AGAIN:
-                self._offset = await self._read_offset()
-                self._offset_at = self._clock()
-            return datetime.now(UTC) + self._offset
+                offset, trusted = await self._read_offset()
+                if trusted or self._offset is None:
+                    self._offset = offset
+                # a reading that waited its turn behind a busy team is read again soon
+                self._offset_at = self._clock() - (0.0 if trusted else CLOCK_AGAIN - 30.0)
+            return self._wall() + self._offset
 
     def service_time(self) -> float:
         """Unix seconds on the service's clock as last read, without asking it (this
         machine's clock until :meth:`service_now` has read it once)."""
         return time.time() + (self._offset or timedelta(0)).total_seconds()
 
-    async def _read_offset(self) -> timedelta:
-        """The service's clock less this machine's (zero when it cannot be read)."""
+    async def _read_offset(self) -> tuple[timedelta, bool]:
+        """The service's clock less this machine's (zero when it cannot be read), and whether
+        the reading can be trusted: the status's answer came within :data:`CLOCK_TRUST`
+        seconds of asking. The time it is asked includes its wait for the team's budget (a
+        background read): after a minute's wait behind 200 starting consoles, the midpoint
+        would put the feed's clock half a minute ahead of the service's, and every look would
+        search from a time still to come there, finding nothing."""
         listed = await self._get("/v1/business-hours/schedules", b"pageLimit=1")
         data = listed.get("data") if isinstance(listed, dict) else None
         items = data.get("schedules") if isinstance(data, dict) else data
         first = items[0] if isinstance(items, list) and items else None
         schedule = first.get("id") if isinstance(first, dict) else None
         if not isinstance(schedule, str):
-            return timedelta(0)
-        before = datetime.now(UTC)
+            return timedelta(0), True
+        before = self._wall()
         status = await self._get(f"/v1/business-hours/schedules/{schedule}/status", b"")
-        after = datetime.now(UTC)
+        after = self._wall()
         now = status.get("data", status) if isinstance(status, dict) else None
         stamp = now.get("timestamp") if isinstance(now, dict) else None
         try:
             then = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
         except ValueError:
-            return timedelta(0)
+            return timedelta(0), True
         if then.tzinfo is None:
             then = then.replace(tzinfo=UTC)
-        return then - (before + (after - before) / 2)
+        trusted = after - before <= timedelta(seconds=CLOCK_TRUST)
+        return then - (before + (after - before) / 2), trusted
 
     async def _get(self, path: str, query: bytes) -> Any:
         answer = await self._upstream.send("GET", "main", path, query, _JSON, b"",
