@@ -174,7 +174,7 @@ SAME_AS = {
         "the type-back question (TypeBackScreen), walked from People's anonymise",
     f"{ADMIN}anonymization:AnonymizationPane.request_deprecated.filled":
         "the type-back question (TypeBackScreen), walked from People's anonymise",
-    f"{INBOX}thread_message_keys:ThreadMessageKeys._anonymize_asked":
+    f"{INBOX}thread:ThreadScreen._anonymize_asked":
         "the type-back question (TypeBackScreen), walked from People's anonymise",
     f"{ADMIN}audit:AuditPane":
         "Admin → Audit is offered only through a team gateway (this console has none); its "

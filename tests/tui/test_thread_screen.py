@@ -12,8 +12,7 @@ from textual.pilot import Pilot
 
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.tui.app import FrontdeskApp
-from frontdesk.tui.screens.inbox.thread import ThreadScreen
-from frontdesk.tui.screens.inbox.thread_message_keys import copy_text
+from frontdesk.tui.screens.inbox.thread import ThreadScreen, copy_text
 from frontdesk.tui.screens.shared.confirm import ConfirmScreen, TypeBackScreen
 from frontdesk.tui.widgets.composer import Composer
 from frontdesk.tui.widgets.status_bar import StatusBar

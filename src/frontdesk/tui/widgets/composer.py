@@ -22,10 +22,9 @@ and an optional Markdown preview opens beside the editor (closed once the reply 
 * **Typing stays cheap.** A keystroke costs the editor's own repaint and one draft save; the
   thread above is never touched, the preview is rendered only while it is shown.
 
-The composer's keys are all in :attr:`Composer.BINDINGS`, one place. The widget holds the
-state and the drafts here; its parts are modules of their own: what its keys do
-(``composer_actions``), what it shows around the editor (``composer_info``), and the
-attachments with their screen (``attachments``).
+The composer's keys are all in :attr:`Composer.BINDINGS`, one place, and the class is whole
+here: its state and drafts, what its keys do, and what it shows around the editor; the
+attachments' screen is a module of its own (``attachments``).
 """
 
 from __future__ import annotations
@@ -33,28 +32,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.style import Style
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.message import Message as TextualMessage
 
-from ...api.models import Conversation
+from ...api.models import Conversation, reply_subject
 from ...store.compose import ComposeMode, Outgoing
 from ...store.replies import (
+    EMAIL_CHANNELS,
     blocked_reason,
     forced_content_type,
     is_anonymized,
 )
+from ...text import one_line
 from ..registry import owns_bindings
-from .composer_actions import ComposerActions
-from .composer_info import ComposerInfo, placeholder
+from ..render import render_body
+from .attachments import AttachScreen
 from .safe import Static, TextArea
 
 if TYPE_CHECKING:
     from ...store.local import Draft
 
 __all__ = ["Composer", "ReplyEditor"]
+
+
+_INFO = Style(dim=True)
+_TYPE = Style(bold=True)
+_BLOCKED = Style(color="yellow", bold=True)
+_NOTE = Style(color="black", bgcolor="yellow", bold=True)
+
+
+def placeholder(mode: ComposeMode) -> str:
+    """What the empty editor says in each mode."""
+    if mode == "note":
+        return "Write an internal note…  (only agents see it; ctrl+s adds it)"
+    return "Write a reply…  (ctrl+s sends · ctrl+n writes a note instead)"
 
 
 class ReplyEditor(TextArea):
@@ -81,10 +97,14 @@ class ReplyEditor(TextArea):
 
 
 @owns_bindings
-class Composer(ComposerActions, ComposerInfo):
+class Composer(Vertical):
     """The reply (or note) box of one conversation; ``open`` moves it to another one.
 
     ``names`` resolves a user id to a display name (the email header's recipient).
+
+    One class over 400 lines: its keys, its drafts and what it shows around the editor all
+    read and change the same few fields (the mode, the content type, the attachments, the
+    conversation), and parts of it would each have to re-declare them.
     """
 
     HELP_NAME = "Composer"
@@ -357,6 +377,214 @@ class Composer(ComposerActions, ComposerInfo):
         if not self._save_failed:
             self._save_failed = True
             self.notify(f"Drafts cannot be saved: {error}", severity="error", markup=False)
+
+    # ------------------------------------------------------------------ keys
+
+    def action_toggle_mode(self) -> None:
+        """Switch between a reply to the customer and an internal note (asks nothing)."""
+        self._set_mode("reply" if self._mode == "note" else "note")
+        self.notify("Writing an internal note: only agents see it." if self._mode == "note"
+                    else "Writing a reply: the customer sees it.", markup=False)
+
+    def _set_mode(self, mode: ComposeMode) -> None:
+        self._mode = mode
+        self._show_mode()
+        self._apply_rules()
+        self.post_message(self.ModeChanged(self.conversation_id, mode))
+
+    def action_toggle_preview(self) -> None:
+        """Show or hide the rendered reply beside the editor."""
+        self.preview = not self.preview
+        self._preview.display = self.preview
+        self.set_class(self.preview, "-preview")
+        self._update_preview()
+
+    def action_cycle_type(self) -> None:
+        """Switch the reply between Text and Markdown (WhatsApp is always Markdown)."""
+        if self._mode == "note":
+            self.notify("Notes are plain text.", markup=False)
+            return
+        if forced_content_type(self._conversation):
+            self.notify("WhatsApp replies are always Markdown.", markup=False)
+            return
+        self._chosen_type = "Markdown" if self._chosen_type == "Text" else "Text"
+        if self._conversation is not None:
+            self.post_message(self.ContentTypeChosen(self.channel, self._chosen_type))
+        self._update_info()
+        self._update_preview()
+
+    def action_attach(self) -> None:
+        """Add or remove attachments (links or local files)."""
+        if self.blocked is not None:
+            self.notify(self.blocked, severity="warning", markup=False)
+            return
+        if self._mode == "note" and not self._attachments:
+            self.notify("A note takes text only: switch to Reply (ctrl+n) to attach.",
+                        markup=False)
+            return
+        hint = ""
+        if forced_content_type(self._conversation):
+            hint = "WhatsApp: one attachment, .jpg .jpeg .png .pdf .doc .docx .pptx .xlsx"
+        cid = self.conversation_id
+
+        def done(entries: list[dict[str, str]] | None) -> None:
+            if entries is None or cid != self.conversation_id:
+                return
+            self._attachments = [dict(e) for e in entries]
+            self._save_draft()
+            self._update_info()
+            self.focus_editor()
+
+        self.app.push_screen(AttachScreen(self._attachments, limit_hint=hint), done)
+
+    def action_knowledge(self) -> None:
+        """Find a published help-centre article and insert its link or text at the cursor."""
+        from ..screens.inbox.article_finder import open_finder
+
+        open_finder(self,
+                    self._conversation.language if self._conversation else None)
+
+    def action_leave(self) -> None:
+        """Leave the editor for the first focusable widget outside the composer (on the thread
+        screen: the messages). The focus moves at once, so the next key is the screen's."""
+        self.flush_draft()
+        screen = self.screen
+        target = next((w for w in screen.focus_chain if self not in w.ancestors_with_self),
+                      None)
+        screen.set_focus(target)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+s is "Send" for a reply and "Add note" for a note (the footer says which)."""
+        if action == "send":
+            return self._mode == "reply"
+        if action == "send_note":
+            return self._mode == "note"
+        return True
+
+    def action_send_note(self) -> None:
+        """Add the note (ctrl+s in Note mode)."""
+        self.action_send()
+
+    def action_send(self) -> None:
+        """Ask the host to send what is typed (the store checks it and queues it)."""
+        reason = self.blocked
+        if reason is not None:
+            self.notify(reason, severity="warning", markup=False)
+            return
+        if self._sending:
+            return
+        self.flush_draft()
+        outgoing = Outgoing(self.conversation_id, self._mode, self._editor.text.rstrip(),
+                            "Text" if self._mode == "note" else self.content_type,
+                            tuple(dict(entry) for entry in self._attachments))
+        self._sending = True
+        self._editor.read_only = True  # until the store answers: nothing typed is sent twice
+        self.post_message(self.SendRequested(self, outgoing))
+
+    def sent(self, outgoing: Outgoing) -> None:
+        """The store queued ``outgoing`` (and deleted its draft): empty the composer."""
+        self._sending = False
+        self._editor.read_only = False
+        if outgoing.conversation_id != self.conversation_id:
+            return
+        self._attachments = []
+        self._saved = (self.conversation_id, "", ())
+        self._editor.load_text("")  # its edit history too: ctrl+z never brings it back
+        if self._mode == "note":  # back to replies: the next words are for the customer
+            self._mode = "reply"
+            self._show_mode()
+            self._apply_rules()
+        if self.preview:  # on its way: back to the full-width editor
+            self.action_toggle_preview()
+        self._update_info()
+        self._update_preview()
+
+    def refused(self, outgoing: Outgoing, reason: str) -> None:
+        """The store did not queue ``outgoing``: say why; the text stays."""
+        self.unsent()
+        title = "Note not added" if outgoing.mode == "note" else "Not sent"
+        self.notify(reason, title=title, severity="warning", markup=False)
+
+    def unsent(self) -> None:
+        """Sending failed unexpectedly (the console's one handler says why): the text stays
+        and can be edited and sent again."""
+        self._sending = False
+        self._editor.read_only = False
+
+    # ------------------------------------------------------------------ around the editor
+
+    def email_header(self) -> Text | None:
+        """``To: Name <address> · Subject: Re: …`` for an email reply, else None."""
+        conversation = self._conversation
+        if conversation is None or str(conversation.channel) not in EMAIL_CHANNELS:
+            return None
+        address = (conversation.to_email if conversation.direction == "Outbound"
+                    else conversation.from_email)
+        name = self._names(conversation.requester_id) if self._names is not None else ""
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        line.append("To ", _INFO)
+        who = one_line(name, 40) if name and name != "—" else ""
+        if address:
+            line.append(f"{who} <{one_line(address, 60)}>" if who else one_line(address, 60),
+                        _TYPE)
+        else:
+            line.append((who or "the customer") + " (no address on record)", _TYPE)
+        subject = reply_subject(conversation.subject)
+        if subject is not None:
+            line.append("  ·  Subject ", _INFO)
+            line.append(one_line(subject, 120))
+        return line
+
+    def _show_mode(self) -> None:
+        note = self._mode == "note"
+        self.refresh_bindings()
+        self.set_class(note, "-note")
+        self.border_title = ("Note · only agents see this" if note
+                             else "Reply · the customer sees this")
+        self._editor.placeholder = placeholder(self._mode)
+
+    def _update_info(self) -> None:
+        note = self._mode == "note"
+        header = self.email_header() if self.blocked is None and not note else None
+        self._email.display = header is not None
+        if header is not None:
+            self._email.update(header)
+        line = Text(no_wrap=True, overflow="ellipsis", end="")
+        reason = self.blocked
+        if reason is not None:
+            line.append("⊘ " + reason, _BLOCKED)
+            self._info.update(line)
+            return
+        if note:
+            line.append(" NOTE ", _NOTE)
+            line.append("  internal: only agents see it  ·  ctrl+n back to Reply  ·  "
+                        "ctrl+s adds the note", _INFO)
+            self._info.update(line)
+            return
+        line.append("Reply as ", _INFO)
+        line.append(self.content_type, _TYPE)
+        if forced_content_type(self._conversation):
+            line.append(" (WhatsApp)", _INFO)
+        else:
+            line.append("  ctrl+k switches", _INFO)
+        if self._attachments:
+            names = ", ".join(one_line(a.get("prettyName") or "attachment", 30)
+                              for a in self._attachments)
+            line.append("  ·  📎 " + names)
+        line.append("  ·  ctrl+n note  ·  ctrl+a attach  ·  ctrl+t preview  ·  ctrl+s send",
+                    _INFO)
+        self._info.update(line)
+
+    def _update_preview(self) -> None:
+        if not self.preview:
+            return
+        text = self._editor.text
+        content_type = "Text" if self._mode == "note" else self.content_type
+        self._preview.border_title = f"Preview · {content_type}"
+        if not text.strip():
+            self._preview.update(Text("Nothing to preview yet.", style=_INFO))
+            return
+        self._preview.update(render_body(content_type, text))
 
 
 def _frozen(entries: list[dict[str, str]]) -> tuple[tuple[tuple[str, str], ...], ...]:

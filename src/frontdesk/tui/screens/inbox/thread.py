@@ -21,11 +21,11 @@ back into the composer. The conversation keys of the inbox (``c``/``C``
 claim, ``x``/``X`` close, ``T`` transfer, ``f`` follow up, ``t`` tags, ``R`` reopen) come from
 :class:`~frontdesk.tui.conversation_actions.ConversationActions`.
 
-The screen holds the state and applies it; its parts are modules of their own: the local
-echoes and the failed reply's keys (``thread_echoes``), a message's keys
-(``thread_message_keys``), the composer's asks (``thread_composing``), the screens it opens
-(``thread_panels``), what the head shows (``thread_head_facts``), and what they all reach
-(``thread_parts``).
+The screen is one class: it holds the conversation shown and applies the store's state to
+its head, messages and composer, and every key and message of the thread meets there. The
+local echoes of replies still in the outbox and the undo of one held are a collaborator it
+owns (:class:`~.outbox_echoes.OutboxEchoes`); what the head shows is read by
+:func:`~.thread_head_facts.head_facts`.
 """
 
 from __future__ import annotations
@@ -34,38 +34,40 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from textual import events, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.types import NoActiveAppError
 from textual.widget import AwaitMount
 
 from .... import collection_pause
-from ....api.models import Conversation, Message
+from ....api.models import AnonymizationRequestStatus, Conversation, Message
 from ....store.message_rows import MessageRows
 from ....store.outbox import OutboxItem
+from ....store.session import Session
 from ....store.threads import ThreadState
 from ....store.topics import INBOX, THREAD
+from ....text import clean, one_line
 from ... import clock, compose_link
+from ...answers import Regarding, Returned, answer_of
 from ...conversation_actions import ConversationActions
 from ...registry import owns_bindings
+from ...render import html_to_markdown_text
 from ...store_changed import StoreChanged, store_change_handler
 from ...thread_notes import NOTE_PREFIX, with_notes
 from ...widgets.composer import Composer
+from ...widgets.message_view import MessageView
 from ...widgets.thread_head import ThreadHead
 from ...widgets.thread_view import ThreadView
-from .thread_composing import ThreadComposing
-from .thread_echoes import ThreadEchoes
-from .thread_head_facts import ThreadHeadFacts
-from .thread_message_keys import ThreadMessageKeys
-from .thread_panels import ThreadPanels
+from ..shared.base import ModeScreen
+from ..shared.confirm import ConfirmScreen, TypeBackScreen
+from .outbox_echoes import ECHO_PREFIX, OutboxEchoes
+from .thread_head_facts import head_facts
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from textual.timer import Timer
-
-__all__ = ["ThreadScreen"]
+__all__ = ["ThreadScreen", "copy_text"]
 
 #: The head is looked at again this often ("waiting 12 min" moves on, names get resolved).
 HEAD_TICK: Final = 5.0
@@ -80,12 +82,16 @@ FOOTER_HELD: Final = 0.5
 
 
 @owns_bindings
-class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanels,
-                   ThreadHeadFacts, ConversationActions):
+class ThreadScreen(ModeScreen, ConversationActions):
     """One conversation: head, messages, composer.
 
     ``siblings`` are the conversation ids ``J``/``K`` walk through, in the order of the list
     the thread was opened from (the inbox view); without them, the "All" view's order.
+
+    One class over 400 lines: its keys, the composer's asks and the store's state all act on
+    the same conversation shown, its head, messages and composer, and cutting it into parts
+    would make each part re-declare that state. The echoes, which keep a state of their own,
+    are a collaborator it owns (``echoes``).
     """
 
     MODE_NAME = "Thread"
@@ -128,13 +134,8 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         #: shown with the screen's first frame, then reconciled with the whole thread
         self._known = tuple(known)
         self.sibling_ids = list(siblings) if siblings is not None else None
-        self._echoes: dict[str, OutboxItem] = {}
-        self._settling: dict[str, float] = {}
-        self._dropped: set[str] = set()
-        #: replies and notes held for undo here, kept a while after their hold (ctrl+z)
-        self._held: dict[str, OutboxItem] = {}
-        self._countdown: Timer | None = None
-        self._undo_asked = False
+        #: the replies and notes of this conversation still in the outbox, shown as echoes
+        self.echoes = OutboxEchoes(self)
         self._state: ThreadState | None = None
         self._thread_watched = False
         #: resumes garbage collection, held from the mount until the service's messages are
@@ -150,6 +151,28 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
     def current_conversation_id(self) -> int | None:
         """The conversation shown (for the shared conversation actions)."""
         return self.conversation_id
+
+    @property
+    def session(self) -> Session:
+        """The signed-in session (a thread needs one)."""
+        session = self.fd.session
+        assert session is not None, "the thread screen needs a session"
+        return session
+
+    @property
+    def thread_view(self) -> ThreadView:
+        """The messages."""
+        return self.query_one(ThreadView)
+
+    @property
+    def head(self) -> ThreadHead:
+        """The head."""
+        return self.query_one(ThreadHead)
+
+    @property
+    def composer(self) -> Composer:
+        """The reply box."""
+        return self.query_one(Composer)
 
     def compose_body(self) -> ComposeResult:
         session = self.session
@@ -250,8 +273,8 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         self.composer.set_unavailable(
             "This conversation does not exist (or is no longer visible to you)."
             if state.missing else None)
-        if previous is None or state.pending != previous.pending or self._settling:
-            self._sync_pending(view, state)
+        if previous is None or state.pending != previous.pending or self.echoes.settling:
+            self.echoes.sync(view, state)
 
     def _resume_when_painted(self, mounting: AwaitMount | None) -> None:
         """Resume garbage collection once these messages are mounted and painted."""
@@ -274,7 +297,7 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         if not shown:
             if messages:
                 mounting = view.set_messages(messages)
-                self._echoes_reattach(view)
+                self.echoes.reattach(view)
                 return mounting
             return None
         count = len(shown)
@@ -282,25 +305,26 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
             new = messages[count:]
         else:  # the whole thread after the few known before (kept), or a note dated
             mounting = view.reconcile(messages)  # among the shown ones: shown in its place
-            self._echoes_reattach(view)
+            self.echoes.reattach(view)
             return mounting
         if new:
             for message in new:
-                if message.id.startswith(NOTE_PREFIX):
-                    self._settle_note(message)
-                elif message.external_id:
-                    self._settling.pop(message.external_id, None)
-                    self._echoes.pop(message.external_id, None)
+                self.echoes.arrived(message)
             return view.append(new)
         return None
 
     def _tick(self) -> None:
         if self._state is not None:
             self._show_head(self._state)
-            if self._settling:
-                self._sync_pending(self.thread_view, self._state)
+            if self.echoes.settling:
+                self.echoes.sync(self.thread_view, self._state)
 
-    def _conversation(self) -> Conversation | None:
+    def _show_head(self, state: ThreadState) -> None:
+        self.head.show(head_facts(self.session, self.conversation_id, state))
+
+    def shown_conversation(self) -> Conversation | None:
+        """The record of the conversation shown: the inbox's (never older than the
+        thread's), else the thread's own."""
         known = self.session.inbox.records.get(self.conversation_id)
         if known is not None:
             return known
@@ -314,11 +338,7 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         compose_link.save_now(self.session, self.composer)
         self.conversation_id = conversation_id
         self._state = None
-        self._echoes.clear()
-        self._settling.clear()
-        self._dropped.clear()
-        self._held.clear()
-        self._undo_asked = False
+        self.echoes.clear()
         state = session.threads.open(conversation_id)
         session.live.poke("thread")
         view = self.thread_view
@@ -377,6 +397,263 @@ class ThreadScreen(ThreadEchoes, ThreadMessageKeys, ThreadComposing, ThreadPanel
         handler for failed workers, which logs it and says it in one line."""
         self.session.threads.want_notes()  # and the links: r reads everything again
         await self.session.live.refresh("thread")
+
+    # ------------------------------------------------------------------ the composer's asks
+
+    def on_composer_draft_changed(self, event: Composer.DraftChanged) -> None:
+        """Save the draft (at once: nothing typed is lost)."""
+        event.stop()
+        compose_link.save_draft(self.session, event)
+
+    def on_composer_content_type_chosen(self, event: Composer.ContentTypeChosen) -> None:
+        """Remember Text or Markdown for the channel."""
+        event.stop()
+        compose_link.remember_content_type(self.session, event, host=self)
+
+    def on_composer_mode_changed(self, event: Composer.ModeChanged) -> None:
+        """Keep whether the draft is a note."""
+        event.stop()
+        compose_link.remember_mode(self.session, event, host=self)
+
+    def on_composer_send_requested(self, event: Composer.SendRequested) -> None:
+        """Hand the reply or note to the store (files are read off the UI thread)."""
+        event.stop()
+        self._send(event)
+
+    class Queued(Regarding[Composer.SendRequested, OutboxItem]):
+        """The store answered the composer's reply or note (``about``: its request)."""
+
+    @work(group=compose_link.SENDING_GROUP, exit_on_error=False, description="queue the reply")
+    async def _send(self, event: Composer.SendRequested) -> None:
+        conversation = self.shown_conversation()
+        try:
+            answer = await answer_of(compose_link.send(self.session, event, conversation))
+        except BaseException:
+            # cleanup, then on to the console's one handler (logged, said in one line): the
+            # text stays in the composer, editable again
+            event.composer.unsent()
+            raise
+        self.post_message(self.Queued(event, *answer))
+
+    def on_thread_screen_queued(self, message: Queued) -> None:
+        """The composer is told; a queued item's echo shows at once."""
+        compose_link.answered(message.about, message.refusal)
+        item = message.value if message.refusal is None else None
+        if item is not None and item.conversation_id == self.conversation_id:
+            self.sync_now()  # the echo comes from the outbox's items, like every other one
+            self.thread_view.action_end()
+        self.echoes.queued(item)  # a ctrl+z that came while it was being queued
+
+    def _composer_conversation(self) -> None:
+        """Give the composer the conversation's record (and the channel's remembered type)."""
+        conversation = self.shown_conversation()
+        content_type = None
+        if conversation is not None:
+            content_type = self.session.compose.content_type(str(conversation.channel))
+        self.composer.set_conversation(conversation, content_type)
+
+    def sync_now(self) -> None:
+        """Reflect an outbox change made here at once (the store's notice may come later)."""
+        self.session.threads.refresh_pending()
+        state = self.session.threads.state
+        if state is not None:
+            self._apply(state)
+
+    # ------------------------------------------------------------------ undo, unsent replies
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``ctrl+z`` is undo send only while there is one to undo (else the editor's)."""
+        if action == "undo_send":
+            return self.echoes.undo_wanted()
+        return super().check_action(action, parameters)
+
+    def action_undo_send(self) -> None:
+        """Take the newest held reply or note back into the composer (``ctrl+z``)."""
+        self.echoes.undo_send()
+
+    def action_edit_unsent(self) -> None:
+        """Put an unsent reply back in the composer (out of the outbox)."""
+        self.echoes.edit_unsent()
+
+    def action_discard_unsent(self) -> None:
+        """Throw an unsent reply away (asks first)."""
+        self.echoes.discard_unsent()
+
+    def action_retry_unsent(self) -> None:
+        """Send an unsent reply again now."""
+        self.echoes.retry_unsent()
+
+    # ------------------------------------------------------------------ a message's keys
+
+    @on(MessageView.CopyRequested)
+    def _copy(self, event: MessageView.CopyRequested) -> None:
+        event.stop()
+        self._copy_message(event.message)
+
+    def action_copy_message(self) -> None:
+        """Copy the message under the cursor, or the newest one when none is."""
+        view = self.thread_view
+        message = view.focused_message
+        if message is None and view.messages:
+            message = view.messages[-1]
+        if message is None:
+            self.notify("No message to copy yet: j / k move through the messages.")
+            return
+        self._copy_message(message)
+
+    def _copy_message(self, message: Message) -> None:
+        text = copy_text(message)
+        if not text:
+            self.notify("This message has no text to copy.")
+            return
+        self.app.copy_to_clipboard(text)
+        self.notify("Copied")
+
+    @on(MessageView.AnonymizeRequested)
+    def _anonymize_asked(self, event: MessageView.AnonymizeRequested) -> None:
+        event.stop()
+        message = event.message
+        if message.id.startswith(ECHO_PREFIX):
+            self.notify("This has not been sent yet: discard it with d instead.")
+            return
+        if message.id.startswith(NOTE_PREFIX):
+            self.notify("Internal notes are not anonymized one by one: anonymize the "
+                        "conversation instead.")
+            return
+        short = message.id[:8]
+        author = one_line(self.session.directory.name(message.author_id), 40)
+        conversation_id = self.conversation_id
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self._anonymize(conversation_id, message.id)
+
+        self.app.push_screen(TypeBackScreen(
+            f"Anonymize message {short} by {author} in #{conversation_id}? Its text and "
+            "attachments are erased for good.", short), answer)
+
+    class Anonymized(Returned[AnonymizationRequestStatus]):
+        """The service answered a request to anonymise a message."""
+
+    @work(exclusive=True, group="thread-anonymize", exit_on_error=False)
+    async def _anonymize(self, conversation_id: int, message_id: str) -> None:
+        self.post_message(self.Anonymized(*await answer_of(
+            self.session.actions.anonymize_message(conversation_id, message_id))))
+
+    def on_thread_screen_anonymized(self, message: Anonymized) -> None:
+        """Said in a toast; the thread is read again."""
+        if message.refusal is not None:
+            self.notify(message.refusal.reason, severity="error", markup=False)
+            return
+        self.notify(f"Anonymization requested: {message.value.id}", markup=False)
+        self.session.live.poke("thread")
+
+    @on(MessageView.OpenAttachment)
+    def _open_attachment(self, event: MessageView.OpenAttachment) -> None:
+        event.stop()
+        url = event.url
+        if url[:5].lower() == "data:":
+            self.notify("This attachment is stored in the message itself: there is no link "
+                        "to open.", markup=False)
+            return
+        if not url.lower().startswith(("http://", "https://")):
+            self.notify(f"Not a web link, not opened: {one_line(url, 120)}", markup=False,
+                        severity="warning")
+            return
+        if one_line(url, None) != url or any(ch.isspace() for ch in url):
+            # Control, bidi or blank characters: what would open is not what is shown.
+            self.notify(f"This link has characters a web address cannot have, so it is not "
+                        f"opened: {one_line(url, 120)}", markup=False, severity="warning")
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.app.open_url(url)
+
+        self.app.push_screen(ConfirmScreen(f"Open {one_line(url, 400)} in your browser?",
+                                           "The link is shown exactly as the message has it."),
+                             answer)
+
+    # ------------------------------------------------------------------ what it opens over itself
+
+    def action_quick_response(self) -> None:
+        """Pick a quick response and put it into the reply at the cursor."""
+        from .quick_responses import QuickResponsePicker
+
+        composer = self.composer
+
+        def chosen(text: str | None) -> None:
+            if text and composer.focus_editor():
+                composer.editor.insert_words(text)
+
+        if composer.blocked is None:
+            self.app.push_screen(QuickResponsePicker(self.conversation_id), chosen)
+        else:
+            composer.focus_editor()  # says why replies are not possible
+
+    def action_attributes(self) -> None:
+        """Edit the conversation's custom attributes."""
+        from ..shared.attributes_panel import AttributesPanel
+
+        self.app.push_screen(AttributesPanel("Conversation", self.conversation_id))
+
+    def action_history(self) -> None:
+        """What happened to this conversation, who did it and when."""
+        from ..shared.history import HistoryScreen
+
+        self.app.push_screen(HistoryScreen(self.conversation_id))
+
+    def action_linked(self) -> None:
+        """The parent and the children of this conversation; enter opens one here."""
+        from .links import LinkedScreen
+
+        state = self._state
+        children = state.children if state is not None else ()
+
+        def chosen(conversation_id: int | None) -> None:
+            if conversation_id is not None and conversation_id != self.conversation_id:
+                self._open(conversation_id)
+
+        self.app.push_screen(LinkedScreen(self.conversation_id, self.shown_conversation(),
+                                          children), chosen)
+
+    def action_link_parent(self) -> None:
+        """Link this conversation under a parent conversation, typed by number."""
+        from .links import LinkParentScreen
+
+        cid = self.conversation_id
+
+        def linked(parent_id: int | None) -> None:
+            if parent_id is not None:
+                self.notify(f"#{cid} is linked under #{parent_id}.", markup=False)
+                if self._state is not None and cid == self.conversation_id:
+                    self._show_head(self._state)
+
+        self.app.push_screen(LinkParentScreen(cid), linked)
+
+    def action_ratings(self) -> None:
+        """Offer a rating (Csat, Nps, thumbs) and see each question's status."""
+        from .ratings import RatingsScreen
+
+        self.app.push_screen(RatingsScreen(self.conversation_id))
+
+
+def copy_text(message: Message) -> str:
+    """A message as copied: its body as readable text, then its attachments' URLs.
+
+    Control characters are made visible (:func:`frontdesk.text.clean`), so pasting the copy
+    into a terminal cannot run anything.
+    """
+    attributes = message.attributes
+    parts: list[str] = []
+    body = attributes.body
+    if body is not None and body.value:
+        value = html_to_markdown_text(body.value) if body.type.lower() == "html" else body.value
+        parts.append(clean(value))
+    for file in attributes.attachments or []:
+        name = clean(file.pretty_name or "attachment", multiline=False)
+        parts.append(f"{name}: {clean(file.url, multiline=False)}")
+    return "\n".join(parts)
 
 
 def _nothing() -> None:

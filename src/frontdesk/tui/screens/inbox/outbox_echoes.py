@@ -1,7 +1,8 @@
-"""The thread's local echoes: replies and notes still in the outbox, shown dimmed among the
-messages with their status until the real message arrives; the countdown of one held for undo
-("sending in 4 s · ctrl+z undo") and ``ctrl+z`` taking it back into the composer; and the keys
-for a reply that failed (``e`` edit, ``d`` discard, ``ctrl+r`` retry).
+"""The thread's local echoes (:class:`OutboxEchoes`, owned by the thread screen): replies and
+notes still in the outbox, shown dimmed among the messages with their status until the real
+message arrives; the countdown of one held for undo ("sending in 4 s · ctrl+z undo") and
+``ctrl+z`` taking it back into the composer; and what the keys for a reply that failed do
+(``e`` edit, ``d`` discard, ``ctrl+r`` retry).
 
 Undo and the outbox's sender never both win (:meth:`frontdesk.store.outbox.Outbox.undo`):
 ``ctrl+z`` either takes the item back before any attempt (it was never sent) or says what
@@ -15,20 +16,24 @@ from __future__ import annotations
 import math
 import time
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ....api.models import Message
 from ....store.outbox import OutboxBusy, OutboxItem, UndoTooLate, hold_left, is_note
 from ....store.threads import ThreadState
 from ....text import one_line
-from ...thread_notes import note_echo
+from ...thread_notes import NOTE_PREFIX, note_echo
 from ...widgets.thread_view import ThreadView
 from ...worker_failures import failure_said
 from ..shared.confirm import ConfirmScreen
 from .outbox import too_late
-from .thread_parts import ThreadParts
 
-__all__ = ["ECHO_PREFIX", "ThreadEchoes", "echo_message", "pending_status"]
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
+    from .thread import ThreadScreen
+
+__all__ = ["ECHO_PREFIX", "OutboxEchoes", "echo_message", "pending_status"]
 
 #: Ids of local echoes (messages still in the outbox) start with this.
 ECHO_PREFIX: Final = "outbox-"
@@ -84,32 +89,55 @@ def echo_message(item: OutboxItem, author_id: str, channel: str) -> Message:
     })
 
 
-class ThreadEchoes(ThreadParts):
-    """The outbox's items of the conversation shown, as echoes (a part of the thread)."""
+class OutboxEchoes:
+    """The outbox's items of the conversation a thread screen shows, as echoes among its
+    messages, and the undo of one held: owned by the screen (``screen.echoes``), which hands
+    it each new state and calls it from its keys."""
 
-    def _echoes_reattach(self, view: ThreadView) -> None:
+    def __init__(self, screen: ThreadScreen) -> None:
+        self._screen = screen
+        #: the items shown, by external id
+        self._echoes: dict[str, OutboxItem] = {}
+        #: items that left the outbox, shown as "sent" since (monotonic) until they arrive
+        self._settling: dict[str, float] = {}
+        #: items taken out of the outbox here (undone, edited, discarded): their echo goes
+        self._dropped: set[str] = set()
+        #: replies and notes held for undo here, kept a while after their hold (ctrl+z)
+        self._held: dict[str, OutboxItem] = {}
+        self._countdown: Timer | None = None
+        #: a ctrl+z came while the composer's reply was still being queued
+        self._undo_asked = False
+
+    @property
+    def settling(self) -> bool:
+        """Whether a sent item is still waited for (its echo says "sent")."""
+        return bool(self._settling)
+
+    def clear(self) -> None:
+        """Another conversation is shown: forget this one's echoes (not its outbox)."""
+        self._echoes.clear()
+        self._settling.clear()
+        self._dropped.clear()
+        self._held.clear()
+        self._undo_asked = False
+
+    def reattach(self, view: ThreadView) -> None:
         """``set_messages`` dropped the local echoes: show the waiting replies again."""
         items = list(self._echoes.values())
         self._echoes.clear()
         self._settling.clear()
         for item in items:
-            self._add_echo(view, item)
+            self._add(view, item)
 
-    def _channel(self) -> str:
-        conversation = self._conversation()
-        return str(conversation.channel) if conversation is not None else ""
+    def arrived(self, message: Message) -> None:
+        """A message came from the service: the echo standing for it goes."""
+        if message.id.startswith(NOTE_PREFIX):
+            self._settle_note(message)
+        elif message.external_id:
+            self._settling.pop(message.external_id, None)
+            self._echoes.pop(message.external_id, None)
 
-    def _add_echo(self, view: ThreadView, item: OutboxItem) -> None:
-        status, failed = pending_status(item, self._now())
-        self._echoes[item.external_id] = item
-        self._note_hold(item)
-        if is_note(item.payload):
-            echo = note_echo(item, f"{ECHO_PREFIX}{item.id}", self.session.me_id)
-        else:
-            echo = echo_message(item, self.session.me_id, self._channel())
-        view.add_pending(echo, status, failed=failed)
-
-    def _sync_pending(self, view: ThreadView, state: ThreadState) -> None:
+    def sync(self, view: ThreadView, state: ThreadState) -> None:
         """Show each outbox item of this conversation, with its status, until it arrives."""
         waiting = {item.external_id: item for item in state.pending}
         moment = self._now()
@@ -117,7 +145,7 @@ class ThreadEchoes(ThreadParts):
             self._settling.pop(key, None)
             known = self._echoes.get(key)
             if known is None:
-                self._add_echo(view, item)
+                self._add(view, item)
             elif known != item:
                 status, failed = pending_status(item, moment)
                 self._echoes[key] = item
@@ -137,6 +165,21 @@ class ThreadEchoes(ThreadParts):
                 self._echoes.pop(key, None)
                 view.remove_pending(key)
 
+    def _channel(self) -> str:
+        conversation = self._screen.shown_conversation()
+        return str(conversation.channel) if conversation is not None else ""
+
+    def _add(self, view: ThreadView, item: OutboxItem) -> None:
+        status, failed = pending_status(item, self._now())
+        self._echoes[item.external_id] = item
+        self._note_hold(item)
+        me = self._screen.session.me_id
+        if is_note(item.payload):
+            echo = note_echo(item, f"{ECHO_PREFIX}{item.id}", me)
+        else:
+            echo = echo_message(item, me, self._channel())
+        view.add_pending(echo, status, failed=failed)
+
     def _settle_note(self, entry: Message) -> None:
         """A note arrived from the service: its echo (same author and text) goes."""
         body = entry.attributes.body
@@ -146,13 +189,13 @@ class ThreadEchoes(ThreadParts):
                     key in self._settling:
                 self._settling.pop(key, None)
                 self._echoes.pop(key, None)
-                self.thread_view.remove_pending(key)
+                self._screen.thread_view.remove_pending(key)
 
     # ------------------------------------------------------------------ undo send
 
     def _now(self) -> float:
         """The outbox's clock, which its holds are read at."""
-        return self.session.outbox.now()
+        return self._screen.session.outbox.now()
 
     def _note_hold(self, item: OutboxItem) -> None:
         """Keep an item held for undo (``ctrl+z`` finds it) and count it down."""
@@ -162,12 +205,12 @@ class ThreadEchoes(ThreadParts):
             return
         self._held[item.external_id] = item
         if self._countdown is None:
-            self._countdown = self.set_interval(COUNTDOWN_STEP, self._count_down)
+            self._countdown = self._screen.set_interval(COUNTDOWN_STEP, self._count_down)
 
     def _count_down(self) -> None:
         """Move the held echoes' countdowns on; stop once nothing is held or recent."""
         moment = self._now()
-        view = self.thread_view
+        view = self._screen.thread_view
         for key, item in self._echoes.items():
             if item.send_at is not None and key not in self._settling:
                 status, failed = pending_status(item, moment)
@@ -179,28 +222,23 @@ class ThreadEchoes(ThreadParts):
             self._countdown.stop()
             self._countdown = None
 
-    def _undo_wanted(self) -> bool:
+    def undo_wanted(self) -> bool:
         """Whether ``ctrl+z`` is undo send here: a reply held (or held moments ago), or one
         being queued with a hold; else it is the editor's own undo."""
         if self._held:
             return True
-        return self.composer.sending and self.session.settings.compose.undo_seconds > 0
+        screen = self._screen
+        return screen.composer.sending and screen.session.settings.compose.undo_seconds > 0
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``ctrl+z`` is undo send only while there is one to undo (else the editor's)."""
-        if action == "undo_send":
-            return self._undo_wanted()
-        return super().check_action(action, parameters)
-
-    def action_undo_send(self) -> None:
+    def undo_send(self) -> None:
         """Take the newest held reply or note back into the composer (``ctrl+z``)."""
-        if self.composer.sending:
+        if self._screen.composer.sending:
             self._undo_asked = True  # still being queued: undone once it is in the outbox
             return
         if self._held:
             self._undo(max(self._held.values(), key=lambda item: item.id))
 
-    def _undo_queued(self, item: OutboxItem | None) -> None:
+    def queued(self, item: OutboxItem | None) -> None:
         """The composer's reply is in the outbox: do the ``ctrl+z`` that came meanwhile."""
         if not self._undo_asked:
             return
@@ -210,8 +248,9 @@ class ThreadEchoes(ThreadParts):
 
     def _undo(self, item: OutboxItem) -> None:
         """Take ``item`` out of the outbox into the composer, or say why it is too late."""
-        session = self.session
-        composer = self.composer
+        screen = self._screen
+        session = screen.session
+        composer = screen.composer
         note = is_note(item.payload)
         here = composer.conversation_id == item.conversation_id
         if here and (composer.text or composer.attachments):
@@ -219,35 +258,36 @@ class ThreadEchoes(ThreadParts):
                 session.compose.save_draft(item.conversation_id, composer.text,
                                            composer.attachments)
             except Exception as error:  # a boundary: a message handler must not end the console
-                self.notify(failure_said("save the draft", error), severity="error",
-                            markup=False)
+                screen.notify(failure_said("save the draft", error), severity="error",
+                              markup=False)
                 return
         try:
             draft = session.outbox.undo(item.id)
         except UndoTooLate as late:
             if late.why != "sending":
                 self._held.pop(item.external_id, None)
-            self.notify(too_late(late.why, note), severity="warning", markup=False)
+            screen.notify(too_late(late.why, note), severity="warning", markup=False)
             return
         except Exception as error:  # a boundary (a damaged store): the item stays queued
-            self.notify(failure_said("undo the send", error), severity="error", markup=False)
+            screen.notify(failure_said("undo the send", error), severity="error", markup=False)
             return
         self._held.pop(item.external_id, None)
         self._dropped.add(item.external_id)
         if draft is not None and here:
             composer.load_draft(draft.text, draft.attachments, "note" if note else "reply")
-        self._sync_now()
+        screen.sync_now()
         composer.focus_editor()
-        self.notify("Undone: the note was not added; it is back in the composer." if note
-                    else "Undone: the reply was not sent; it is back in the composer.",
-                    markup=False)
+        screen.notify("Undone: the note was not added; it is back in the composer." if note
+                      else "Undone: the reply was not sent; it is back in the composer.",
+                      markup=False)
 
     # ------------------------------------------------------------------ unsent replies
 
     def _unsent_target(self) -> OutboxItem | None:
         """The focused echo's item, else this conversation's latest failed (or unsent) one."""
-        focused = self.thread_view.focused_message
-        items = self.session.outbox.items(self.conversation_id)
+        screen = self._screen
+        focused = screen.thread_view.focused_message
+        items = screen.session.outbox.items(screen.conversation_id)
         if focused is not None and focused.id.startswith(ECHO_PREFIX):
             for item in items:
                 if item.external_id == focused.external_id:
@@ -257,59 +297,54 @@ class ThreadEchoes(ThreadParts):
             return failed[-1]
         return items[-1] if items else None
 
-    def action_edit_unsent(self) -> None:
+    def edit_unsent(self) -> None:
         """Put an unsent reply back in the composer (out of the outbox)."""
+        screen = self._screen
         item = self._unsent_target()
         if item is None:
-            self.notify("No unsent reply here.")
+            screen.notify("No unsent reply here.")
             return
         try:
-            draft = self.session.outbox.restore_to_draft(item.id)
+            draft = screen.session.outbox.restore_to_draft(item.id)
         except OutboxBusy:
-            self.notify("That reply is being sent right now.")
+            screen.notify("That reply is being sent right now.")
             return
         self._dropped.add(item.external_id)
         if draft is not None:
-            self.composer.load_draft(draft.text, draft.attachments,
-                                     "note" if is_note(item.payload) else None)
-        self._sync_now()
-        self.composer.focus_editor()
+            screen.composer.load_draft(draft.text, draft.attachments,
+                                       "note" if is_note(item.payload) else None)
+        screen.sync_now()
+        screen.composer.focus_editor()
 
-    def action_discard_unsent(self) -> None:
+    def discard_unsent(self) -> None:
         """Throw an unsent reply away (asks first)."""
+        screen = self._screen
         item = self._unsent_target()
         if item is None:
-            self.notify("No unsent reply here.")
+            screen.notify("No unsent reply here.")
             return
 
         def answer(yes: bool | None) -> None:
             if not yes:
                 return
             try:
-                self.session.outbox.discard(item.id)
+                screen.session.outbox.discard(item.id)
             except OutboxBusy:
-                self.notify("That reply is being sent right now.")
+                screen.notify("That reply is being sent right now.")
                 return
             self._dropped.add(item.external_id)
-            self._sync_now()
-            self.notify("Reply discarded.")
+            screen.sync_now()
+            screen.notify("Reply discarded.")
 
         preview = one_line(str(item.payload.get("content") or "(attachments only)"), 60)
-        self.app.push_screen(ConfirmScreen("Discard this unsent reply?", preview), answer)
+        screen.app.push_screen(ConfirmScreen("Discard this unsent reply?", preview), answer)
 
-    def action_retry_unsent(self) -> None:
+    def retry_unsent(self) -> None:
         """Send an unsent reply again now."""
+        screen = self._screen
         item = self._unsent_target()
         if item is None:
-            self.notify("No unsent reply here.")
+            screen.notify("No unsent reply here.")
             return
-        if self.session.outbox.retry(item.id) is not None:
-            self.notify("Sending again…")
-
-    def _sync_now(self) -> None:
-        """Reflect an outbox change made here at once (the store's notice may come later)."""
-        self.session.threads.refresh_pending()
-        state = self.session.threads.state
-        if state is not None:
-            self._apply(state)
-
+        if screen.session.outbox.retry(item.id) is not None:
+            screen.notify("Sending again…")
