@@ -14,7 +14,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from frontdesk.store.session_topics import HoursNow
+from frontdesk.store.session import HoursNow
 from frontdesk.tui import clock
 from frontdesk.tui.screens.admin.admin import AdminScreen
 from frontdesk.tui.screens.admin.hours import DAY_STEPS, HoursPane

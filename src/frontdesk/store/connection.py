@@ -1,32 +1,22 @@
 """The connection as the header shows it: live, retrying (and why), offline, signed out,
 the key refused, or no service at the base URL; set from the outcome of each poll.
 
-:class:`LiveConnection` is a part of :class:`~frontdesk.store.live.LiveStore`, which polls.
+:class:`~frontdesk.store.live.LiveStore`, which polls, keeps it.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import NamedTuple
 
 from ..api.errors import (
     ApiError,
     RateLimited,
-    ServiceUnavailable,
     TransportError,
-    Unauthorized,
     UnexpectedResponse,
 )
-from .topics import CONNECTION
 
-if TYPE_CHECKING:
-    from .live_topic import Topic
-
-__all__ = ["NO_SERVICE_TEXT", "REFUSED_TEXT", "ConnectionState", "Link", "LiveConnection"]
-
-log = logging.getLogger("frontdesk.store.live")
+__all__ = ["NO_SERVICE_TEXT", "REFUSED_TEXT", "ConnectionState", "Link", "reason_of"]
 
 
 class Link(StrEnum):
@@ -76,7 +66,7 @@ class ConnectionState(NamedTuple):
         return self.link.value
 
 
-def _reason(error: ApiError) -> str:
+def reason_of(error: ApiError) -> str:
     """A few words on why the service cannot be used right now."""
     if isinstance(error, UnexpectedResponse):
         return "unreadable answers"
@@ -87,74 +77,3 @@ def _reason(error: ApiError) -> str:
     if error.status is not None:
         return f"service error {error.status}"
     return "service error"
-
-
-class LiveConnection:
-    """The live store's connection state (a part of ``LiveStore``)."""
-
-    connection: ConnectionState
-    on_refused: Callable[[], None] | None
-    _topics: dict[str, Topic[Any]]
-    _clock: Callable[[], float]
-
-    if TYPE_CHECKING:
-        def _notify(self, name: str, value: Any) -> None: ...
-        def poke(self, name: str | None = None) -> None: ...
-
-    def report(self, error: ApiError) -> None:
-        """An error outside a poll (signing in) that says something about the connection."""
-        self._set_connection(error, 0.0, 1)
-
-    def key_changed(self) -> None:
-        """A new key is in use: connect again (every topic polls now)."""
-        for topic in self._topics.values():
-            if isinstance(topic.error, Unauthorized):
-                topic.failures = 0
-        self.connection = ConnectionState(Link.CONNECTING)
-        self._notify(CONNECTION, self.connection)
-        self.poke()
-
-    def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
-        if isinstance(error, Unauthorized):
-            state = ConnectionState(Link.REFUSED, None, str(error), "key refused")
-            if self.connection.link is not Link.REFUSED:
-                self.connection = state
-                self._notify(CONNECTION, state)
-            if self.on_refused is not None:
-                try:
-                    self.on_refused()
-                except Exception:  # a boundary: a listener's bug must not stop the polls
-                    log.exception("refused-key listener failed")
-            return
-        unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
-        if not unreachable or self.connection.link is Link.NO_SERVICE:
-            return  # the service answered: a refusal is the topic's problem, not the link's
-        garbled = isinstance(error, UnexpectedResponse)
-        offline = isinstance(error, TransportError) and not garbled and failures >= 2
-        link = Link.OFFLINE if offline else Link.RETRYING
-        state = ConnectionState(link, self._clock() + delay, str(error), _reason(error))
-        if state.link != self.connection.link or state.problem != self.connection.problem:
-            self.connection = state
-            self._notify(CONNECTION, state)
-        else:
-            self.connection = state
-
-    def sign_out(self, reason: str, problem: str) -> None:
-        """The console cannot reach the service as anyone (no key): say so in the header."""
-        self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
-        self._notify(CONNECTION, self.connection)
-
-    def no_service(self, problem: str) -> None:
-        """The base URL answers, but not as the service: say so in the header until a topic
-        that failed there answers (``problem`` is the one line saying what it answered)."""
-        if self.connection.link is Link.REFUSED:
-            return  # the key's refusal is the fix to make first
-        state = ConnectionState(Link.NO_SERVICE, None, problem, "no service")
-        if state != self.connection:
-            self.connection = state
-            self._notify(CONNECTION, state)
-
-    def _set_live(self) -> None:
-        if self.connection.link is not Link.LIVE:
-            self.connection = ConnectionState(Link.LIVE)
-            self._notify(CONNECTION, self.connection)

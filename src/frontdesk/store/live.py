@@ -26,12 +26,16 @@ from typing import Any, TypeVar, overload
 
 from ..api.errors import (
     ApiError,
+    RateLimited,
+    ServiceUnavailable,
+    TransportError,
     Unauthorized,
+    UnexpectedResponse,
 )
 from ..api.retry import RetryPolicy, backoff
-from .connection import ConnectionState, Link, LiveConnection
+from .connection import ConnectionState, Link, reason_of
 from .live_topic import Fetch, Listener, Topic
-from .topics import TopicKey
+from .topics import CONNECTION, TopicKey
 from .wake import sleep_or_wake
 
 log = logging.getLogger("frontdesk.store.live")
@@ -39,7 +43,7 @@ log = logging.getLogger("frontdesk.store.live")
 T = TypeVar("T")
 
 
-class LiveStore(LiveConnection):
+class LiveStore:
     """Polled snapshots with change notification, backoff and a connection state."""
 
     def __init__(
@@ -297,3 +301,63 @@ class LiveStore(LiveConnection):
         """Polls and changes per topic (benchmarks and tests count repaint causes with it)."""
         return {name: {"polls": t.polls, "changes": t.changes, "watchers": t.watchers}
                 for name, t in self._topics.items()}
+
+    # ------------------------------------------------------------------ the connection's state
+
+    def report(self, error: ApiError) -> None:
+        """An error outside a poll (signing in) that says something about the connection."""
+        self._set_connection(error, 0.0, 1)
+
+    def key_changed(self) -> None:
+        """A new key is in use: connect again (every topic polls now)."""
+        for topic in self._topics.values():
+            if isinstance(topic.error, Unauthorized):
+                topic.failures = 0
+        self.connection = ConnectionState(Link.CONNECTING)
+        self._notify(CONNECTION, self.connection)
+        self.poke()
+
+    def _set_connection(self, error: ApiError, delay: float, failures: int) -> None:
+        if isinstance(error, Unauthorized):
+            state = ConnectionState(Link.REFUSED, None, str(error), "key refused")
+            if self.connection.link is not Link.REFUSED:
+                self.connection = state
+                self._notify(CONNECTION, state)
+            if self.on_refused is not None:
+                try:
+                    self.on_refused()
+                except Exception:  # a boundary: a listener's bug must not stop the polls
+                    log.exception("refused-key listener failed")
+            return
+        unreachable = isinstance(error, TransportError | ServiceUnavailable | RateLimited)
+        if not unreachable or self.connection.link is Link.NO_SERVICE:
+            return  # the service answered: a refusal is the topic's problem, not the link's
+        garbled = isinstance(error, UnexpectedResponse)
+        offline = isinstance(error, TransportError) and not garbled and failures >= 2
+        link = Link.OFFLINE if offline else Link.RETRYING
+        state = ConnectionState(link, self._clock() + delay, str(error), reason_of(error))
+        if state.link != self.connection.link or state.problem != self.connection.problem:
+            self.connection = state
+            self._notify(CONNECTION, state)
+        else:
+            self.connection = state
+
+    def sign_out(self, reason: str, problem: str) -> None:
+        """The console cannot reach the service as anyone (no key): say so in the header."""
+        self.connection = ConnectionState(Link.SIGNED_OUT, None, problem, reason)
+        self._notify(CONNECTION, self.connection)
+
+    def no_service(self, problem: str) -> None:
+        """The base URL answers, but not as the service: say so in the header until a topic
+        that failed there answers (``problem`` is the one line saying what it answered)."""
+        if self.connection.link is Link.REFUSED:
+            return  # the key's refusal is the fix to make first
+        state = ConnectionState(Link.NO_SERVICE, None, problem, "no service")
+        if state != self.connection:
+            self.connection = state
+            self._notify(CONNECTION, state)
+
+    def _set_live(self) -> None:
+        if self.connection.link is not Link.LIVE:
+            self.connection = ConnectionState(Link.LIVE)
+            self._notify(CONNECTION, self.connection)

@@ -32,8 +32,13 @@ Order: items are sent oldest first, one at a time, so each conversation's replie
 order they were written; a conversation's later reply never overtakes an earlier one that is
 still waiting to be retried. A ``failed`` item does not hold back the replies after it.
 
-Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalStore`). The
-items and their changes are here; sending them is :mod:`~frontdesk.store.outbox_sending`.
+Use from the asyncio loop's thread (like :class:`~frontdesk.store.local.LocalStore`).
+
+Sending: items go out oldest first, one at a time, each attempt's outcome recorded; the
+:meth:`Outbox.run` loop waits for a new item, the end of a hold (undo send) or the backoff
+after a failure that retrying can fix. The items, their changes and their sending are one
+class (over 400 lines): the sender claims, records and releases the very items undo and
+discard change, under the same rules.
 """
 
 from __future__ import annotations
@@ -48,14 +53,16 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Literal, NamedTuple, cast
 
-from frontdesk.api.retry import RetryPolicy
+from frontdesk.api.errors import ApiError
+from frontdesk.api.retry import RetryPolicy, backoff
 from frontdesk.api.wire_time import parse_wire_time
 
 from .draft_modes import set_draft_mode
-from .local import Draft, LocalStore
+from .local import Draft, LocalStore, LocalWriteError
 from .local_failures import LOCAL_FAILURES
+from .outbox_failures import TRANSIENT, describe, key_refused
 from .outbox_payloads import CONTENT_TYPES, composed_attachments, note_payload, reply_payload
-from .outbox_sending import OutboxSending
+from .wake import sleep_or_wake
 
 __all__ = [
     "DEFAULT_OUTBOX_POLICY",
@@ -201,7 +208,7 @@ def _item(row: tuple[Any, ...]) -> OutboxItem:
     )
 
 
-class Outbox(OutboxSending):
+class Outbox:
     """Replies waiting to be sent, stored in ``local``, sent by ``send``.
 
     ``send(item)`` posts one item (normally ``client.messages.add(..., external_id=
@@ -474,3 +481,109 @@ class Outbox(OutboxSending):
             self._on_change()
         except Exception:  # a boundary: a listener's bug must not break the outbox (logged)
             log.exception("outbox on_change callback failed")
+
+    # ------------------------------------------------------------------ sending
+
+    async def flush(self) -> int:
+        """Send every pending item whose hold is over, oldest first; returns how many the
+        service confirmed.
+
+        Stops at the first failure that retrying can fix (the service is likely unreachable
+        for all of them), setting the time of the next attempt for :meth:`run`. Never runs
+        twice at once: a second call waits for the first and then sends what is left.
+        """
+        async with self._flushing:
+            self._retry_at = None
+            confirmed = 0
+            while True:
+                item = self._claim_next()
+                if item is None:
+                    return confirmed
+                outcome = await self._attempt(item)
+                if outcome == "sent":
+                    confirmed += 1
+                elif outcome == "retry":
+                    return confirmed
+
+    async def send_now(self, item_ids: Iterable[int]) -> list[OutboxItem]:
+        """End these items' hold and send them now, with whatever else is due (quitting:
+        "send now"); returns those still in the outbox after it (the service unreachable or
+        refusing them: kept, and sent when the outbox runs again)."""
+        ids = list(item_ids)
+        self.release(ids)
+        await self.flush()
+        return [item for item in map(self.item, ids) if item is not None]
+
+    async def _attempt(self, item: OutboxItem) -> Literal["sent", "retry", "failed"]:
+        """Send one claimed item and record the outcome."""
+        try:
+            await self._send(item)
+        except asyncio.CancelledError:
+            # The request may or may not have arrived: resending later is safe.
+            self._set_state(item.id, "pending", None)
+            raise
+        except ApiError as exc:
+            if isinstance(exc, TRANSIENT) or key_refused(exc):
+                delay = backoff(self._policy, max(item.attempts, 1))
+                if exc.retry_after is not None:
+                    delay = max(delay, exc.retry_after)
+                self._retry_at = self._clock() + delay
+                self._set_state(item.id, "pending", describe(exc))
+                return "retry"
+            self._set_state(item.id, "failed", describe(exc))
+            return "failed"
+        except Exception as exc:
+            # a boundary: a surprise in one send (a bug, an answer nobody expected) must not
+            # stop the sender; the item stays, failed with what went wrong, to retry or edit
+            log.warning("reply %s could not be sent: %r", item.id, exc, exc_info=True)
+            self._set_state(item.id, "failed", describe(exc))
+            return "failed"
+        self._delete(item.id)
+        return "sent"
+
+    def _set_state(self, item_id: int, state: OutboxState, error: str | None) -> None:
+        """Record an attempt's outcome (the error is kept only when there is one)."""
+        self._local.execute(
+            "UPDATE outbox SET state = ?, last_error = coalesce(?, last_error), updated_at = ? "
+            "WHERE id = ?", (state, error, time.time(), item_id))
+        self._changed()
+
+    def _delete(self, item_id: int) -> None:
+        """The service confirmed the item: it leaves the outbox (remembered as sent, so an
+        undo that comes too late says so)."""
+        self._local.execute("DELETE FROM outbox WHERE id = ?", (item_id,))
+        self._confirmed.append(item_id)
+        self._changed()
+
+    async def run(self) -> None:
+        """Send for as long as the app runs: flush, then wait for a new item, the backoff, or
+        (when not backing off) the end of the next hold.
+
+        Cancel the task to stop it; an item in flight then goes back to ``pending``.
+        """
+        while True:
+            self._wake.clear()
+            try:
+                await self.flush()
+            except LocalWriteError as error:  # a full disk: try again later, said elsewhere
+                log.warning("the outbox could not flush: %s", error)
+                self._retry_at = self._clock() + self._policy.max_delay
+            except Exception:  # a boundary: the sender runs as long as the app: try again later
+                log.exception("the outbox could not flush")
+                self._retry_at = self._clock() + self._policy.max_delay
+            wait = self._next_wait()
+            if wait is None:
+                await self._wake.wait()
+            else:
+                await sleep_or_wake(self._sleep, wait, self._wake)
+
+    def _next_wait(self) -> float | None:
+        """Seconds until the next flush: the backoff's (a held item then leaves with the
+        retry, never ahead of it), else the next hold's end; None: until woken."""
+        if self._retry_at is not None:
+            return max(0.0, self._retry_at - self._clock())
+        try:
+            return self.next_release()
+        except LOCAL_FAILURES as error:  # a damaged store: look again after the longest wait
+            log.warning("the outbox could not read its holds: %s", error)
+            return self._policy.max_delay

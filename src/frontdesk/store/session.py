@@ -6,8 +6,12 @@ The screens talk only to this object (never to HTTP). Building one reads only th
 once; ``start`` then connects (``connect`` builds the client, on a worker thread: it imports
 the HTTP stack and may read the keyring), resolves who I am and starts polling.
 
-The session holds the state and its life cycle here; the stores it makes on first use are
-in ``session_stores``, what its own live topics fetch in ``session_topics``.
+One class, over 400 lines, and why: it is the one object the console holds, and its life
+cycle (connect, sign in again, stop), what its own live topics fetch (the inbox after finding
+out who I am, my presence, the business hours that set the service's clock) and the stores it
+makes on first use (none is built, nor its module imported, until a screen first asks; each
+gets the shared :class:`~frontdesk.store.hub.Hub`, never the session) all read and set the
+same state.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import logging
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..api import left_out
 from ..api.errors import ApiError, TransportError, Unauthorized
+from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
 from .change_stream import ChangeStream
@@ -34,18 +39,17 @@ from .local import LocalStore
 from .member import MEMBER_SNAPSHOT, Membership
 from .outbox import Outbox, OutboxItem, is_note
 from .presence import MyPresence
-from .session_stores import SessionStores
-from .session_topics import SessionTopics
 from .topics import DISK, HOURS, INBOX, MEMBER, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
     from zoneinfo import ZoneInfo
 
     from ..api.client import ApiClient
-    from ..api.models import Agent, UserPresence
+    from ..api.models import Agent, BusinessHoursStatus, UserPresence
     from ..settings import Settings
     from .actions import Actions
     from .admin import AdminStore
+    from .business_time import BusinessTime
     from .compose import Compose
     from .finder import Finder
     from .knowledge import KnowledgeStore
@@ -64,7 +68,25 @@ log = logging.getLogger("frontdesk.store")
 SIGN_IN_RETRY = 10.0
 
 
-class Session(SessionStores, SessionTopics):
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class HoursNow(NamedTuple):
+    """Whether the business is open, and until when (``is_open``) or from when (closed): the
+    moment in UTC, for the console to show in the user's own time zone. None when the schedule
+    gives none (always open, or never opening soon). Equal readings compare equal, so an
+    unchanged poll is no change."""
+
+    is_open: bool
+    until: datetime | None
+
+
+def hours_now(status: BusinessHoursStatus) -> HoursNow:
+    """The header's reading of a business-hours status."""
+    return HoursNow(status.is_open, status.closes_at if status.is_open else status.opens_at)
+
+
+class Session:
     """Everything a signed-in console needs, without Textual."""
 
     def __init__(self, *, local: LocalStore, settings: Settings, profile: str, identity: str,
@@ -411,6 +433,187 @@ class Session(SessionStores, SessionTopics):
     def _outbox_changed(self) -> None:
         self.threads.refresh_pending()
         self.live.announce(OUTBOX, len(self.outbox.items()))
+
+    # ------------------------------------------------------------------ what its own topics fetch
+
+    async def _poll_inbox(self) -> int:
+        if not self.me_id:
+            try:
+                await self.resolve_me()
+            except Unauthorized:
+                raise  # the header must say the key is refused, not show an empty inbox
+            except (ApiError, LookupError) as error:
+                if await self._no_service(error):
+                    raise  # nor live over an empty inbox when the address is not the service
+        self.local.probe()
+        return await self.inbox.poll()
+
+    async def _no_service(self, error: BaseException) -> str | None:
+        """The one line saying the base URL is not the service, put in the header, when
+        ``error`` (from asking who I am) shows it; None otherwise."""
+        from .address import address_problem
+
+        client = self.client
+        said = await address_problem(client, client.base_url, "@" in self.identity, error)
+        if said is not None:
+            self.live.no_service(said)
+        return said
+
+    async def _my_presence(self) -> UserPresence | None:
+        if not self.me_id:
+            return None
+        presence = await self.client.agents.presence(self.me_id, priority=Priority.VISIBLE)
+        # The service's clock reading is not news: without it an unchanged poll is no change.
+        return presence.model_copy(update={"request_time": _EPOCH})
+
+    async def _hours(self) -> HoursNow | None:
+        client = self.client
+        hours: BusinessTime | None = None
+        if self.schedule_id is None:
+            wanted = self.settings.ui.business_hours_schedule
+            page = await client.business_hours.list_schedules_page(priority=Priority.BACKGROUND)
+            if not page.items:
+                self.inbox.set_business_time(None)  # plain waits, this machine's clock
+                return None
+            chosen = next((s for s in page.items if wanted in (s.id, s.name)), page.items[0])
+            definition = await client.business_hours.definition(chosen.id,
+                                                                priority=Priority.BACKGROUND)
+            self.schedule_id = chosen.id
+            from .business_time import BusinessTime
+            from .hours_calendar import zone_named
+
+            self.schedule_zone = zone_named(definition.timezone)
+            hours = BusinessTime.of(definition)
+        before = self.wall()
+        status = await client.business_hours.status(self.schedule_id, priority=Priority.BACKGROUND)
+        after = self.wall()
+        self.server_offset = status.timestamp - (before + (after - before) / 2)
+        self.clock_known = True
+        if hours is not None:  # the first reading: the waits count these hours from now on
+            self.inbox.set_business_time(hours)
+        return hours_now(status)
+
+    # ------------------------------------------------------------------ stores made on first use
+
+    @property
+    def threads(self) -> ThreadStore:
+        """The open thread's store (made on first use: the first frame needs no thread)."""
+        if self._threads is None:
+            from .threads import ThreadStore
+
+            self._threads = ThreadStore(self.hub, self.inbox, self.directory, self.outbox,
+                                        self.settings.poll.thread)
+        return self._threads
+
+    @property
+    def actions(self) -> Actions:
+        """What the action keys do (made on first use, like :attr:`threads`)."""
+        if self._actions is None:
+            from .actions import Actions
+
+            self._actions = Actions(self.hub, self.local, self.inbox, self.directory)
+        return self._actions
+
+    @property
+    def finder(self) -> Finder:
+        """Search, open and create (made on first use, like :attr:`threads`)."""
+        if self._finder is None:
+            from .finder import Finder
+
+            self._finder = Finder(self.hub, self.inbox, self.directory)
+        return self._finder
+
+    @property
+    def compose(self) -> Compose:
+        """Drafts, replies and notes (made on first use, like :attr:`threads`)."""
+        if self._compose is None:
+            from .compose import Compose
+
+            self._compose = Compose(self.hub, self.local, self.outbox, self.threads,
+                                    hold=lambda: self.settings.compose.undo_seconds)
+        return self._compose
+
+    @property
+    def team(self) -> TeamWatch:
+        """The Team mode's store (its topics are registered on first use)."""
+        if self._team is None:
+            from .team import TeamWatch
+
+            self._team = TeamWatch(self.hub, self.directory, self.settings.poll.presence)
+        return self._team
+
+    @property
+    def queues(self) -> QueueWatch:
+        """The Queues mode's store (its topics are registered on first use)."""
+        if self._queues is None:
+            from .queues import QueueWatch
+
+            self._queues = QueueWatch(self.hub, self.inbox, self.directory,
+                                      self.settings.poll.queues)
+        return self._queues
+
+    @property
+    def admin(self) -> AdminStore:
+        """The Admin mode's store."""
+        if self._admin is None:
+            from .admin import AdminStore
+
+            self._admin = AdminStore(self.hub, self.local, self.directory)
+        return self._admin
+
+    @property
+    def people(self) -> PeopleStore:
+        """The People mode's store."""
+        if self._people is None:
+            from .people import PeopleStore
+
+            self._people = PeopleStore(self.hub, self.local, self.directory)
+        return self._people
+
+    @property
+    def templates(self) -> TemplatesStore:
+        """Quick responses for the composer, every template for Admin."""
+        if self._templates is None:
+            from .templates import TemplatesStore
+
+            self._templates = TemplatesStore(self.hub, self.inbox, lambda: self.me)
+        return self._templates
+
+    @property
+    def organization(self) -> OrganizationStore:
+        """The organisation's details and flows (Admin)."""
+        if self._organization is None:
+            from .organization import OrganizationStore
+
+            self._organization = OrganizationStore(self.hub)
+        return self._organization
+
+    @property
+    def webhooks(self) -> WebhooksStore:
+        """Admin → Webhooks."""
+        if self._webhooks is None:
+            from .webhooks import WebhooksStore
+
+            self._webhooks = WebhooksStore(self.hub)
+        return self._webhooks
+
+    @property
+    def knowledge(self) -> KnowledgeStore:
+        """The help centre (the composer's article finder, Admin → Knowledge)."""
+        if self._knowledge is None:
+            from .knowledge import KnowledgeStore
+
+            self._knowledge = KnowledgeStore(self.hub)
+        return self._knowledge
+
+    @property
+    def stats(self) -> StatsWatch:
+        """The Stats mode's figures (its topic is registered on first use)."""
+        if self._stats is None:
+            from .stats import StatsWatch
+
+            self._stats = StatsWatch(self.hub)
+        return self._stats
 
 
 def _on_event_loop() -> bool:

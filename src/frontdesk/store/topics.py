@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 if TYPE_CHECKING:
     from ..api.models import AnonymizationRequestStatus, UserPresence
     from .connection import ConnectionState
-    from .session_topics import HoursNow
+    from .session import HoursNow
     from .threads import ThreadState
 
 T = TypeVar("T")

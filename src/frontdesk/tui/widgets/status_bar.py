@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...store.session_topics import HoursNow
+from ...store.session import HoursNow
 from ...text import one_line
 from .. import clock
 
