@@ -29,8 +29,7 @@ from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
-from frontdesk.tui.widgets.message_text import SHORT_CHARS
-from frontdesk.tui.widgets.message_view import MessageView
+from frontdesk.tui.widgets.message_view import SHORT_CHARS, MessageView
 from frontdesk.tui.widgets.status_bar import StatusBar
 from tui_conftest import tui_fixtures
 

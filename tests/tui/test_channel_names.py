@@ -9,13 +9,13 @@ from frontdesk.channels import BOT_CHANNELS, CHANNEL_NAMES
 from frontdesk.store.session import describe_presence
 from frontdesk.tui.screens.people import agents as people_agents
 from frontdesk.tui.screens.team import team
-from frontdesk.tui.widgets import conversation_cells, message_text, thread_head
+from frontdesk.tui.widgets import conversation_cells, message_view, thread_head
 
 
 def test_a_chat_is_chat_everywhere() -> None:
     assert conversation_cells.channel_label("WidgetChat") == "💬 Chat"
     assert thread_head.channel_label("WidgetChat") == "Chat"
-    assert message_text.channel_name("ChatAttributes") == "Chat"
+    assert message_view.channel_name("ChatAttributes") == "Chat"
     assert team.channel_label("InteractiveChat") == "Chat"
     presence = UserPresence.model_validate({
         "userId": "00000000-0000-4000-8000-000000000001", "connectionStatus": "Online",
