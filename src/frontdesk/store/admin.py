@@ -1,9 +1,10 @@
 """Admin: tags, teams, queues, custom attribute definitions, contact endpoints (and the
 deprecated endpoint listing), business hours, anonymisation requests and ratings.
 
-Ratings are :class:`~.ratings.RatingCalls`'s part. The convention is :mod:`.people`'s: every
-method returns typed records, and a refusal — the service's, or the console's before
-sending — raises :class:`~.errors.Refused` with the sentence a person reads. No Textual here.
+One class a little over 400 lines, ratings' calls included. The convention is
+:mod:`.people`'s: every method returns typed records, and a refusal — the service's, or the
+console's before sending — raises :class:`~.errors.Refused` with the sentence a person reads.
+No Textual here.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from ..api.models import (
     AuditEntry,
     BusinessHoursStatus,
     ContactEndpoint,
+    ConversationRating,
     CustomAttributeDefinition,
     Endpoint,
     Queue,
     QueueMember,
+    RatingOffer,
+    RatingResult,
     ScheduleDefinition,
     ScheduleRef,
     Tag,
@@ -40,10 +44,11 @@ from .hours_calendar import Calendar, build_calendar, zone_named
 from .memberships import MembersChange, change_membership
 from .queue_members import change_members
 from .queue_settings import QueueSettings
-from .ratings import RatingCalls
+from .ratings import RATING_RANGES
 from .typed_time import parse_typed_time
 
 if TYPE_CHECKING:
+    from ..api.client import ApiClient
     from .directory import Directory
     from .hub import Hub
     from .local import LocalStore
@@ -71,7 +76,7 @@ class AuditPage:
     next_key: str | None
 
 
-class AdminStore(RatingCalls):
+class AdminStore:
     """What admins manage, for the Admin mode (and the ratings panel of a thread)."""
 
     def __init__(self, hub: Hub, local: LocalStore, directory: Directory) -> None:
@@ -376,3 +381,46 @@ class AdminStore(RatingCalls):
                 entity_id, kind, force_anonymization=force or None)
         remember_anonymization(self._local, status)
         return status
+
+    # ------------------------------------------------------------------ ratings
+
+    @property
+    def client(self) -> ApiClient:
+        """The session's API client."""
+        return self._hub.client
+
+    async def rating_statuses(self, conversation_id: int) -> list[ConversationRating]:
+        """Each rating question of a conversation, Offered or Rated."""
+        with refusals("Could not read the ratings"):
+            return await self.client.ratings.list(conversation_id)
+
+    async def rating_statuses_deprecated(self, conversation_id: int
+                                         ) -> list[ConversationRating]:
+        """Deprecated path (``GET …/rating``): the same statuses."""
+        with refusals("Could not read the ratings (deprecated path)"):
+            return await self.client.ratings.list_deprecated(conversation_id)
+
+    async def offer_rating(self, conversation_id: int, rating_type: str) -> RatingOffer:
+        """Offer a rating of ``rating_type`` (Csat, Nps or ThumbsUpOrDown)."""
+        if rating_type not in RATING_RANGES:
+            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
+        with refusals("Could not offer the rating"):
+            return await self.client.ratings.offer(conversation_id, rating_type)
+
+    async def submit_rating(self, conversation_id: int, rating_id: str, rating_type: str,
+                            value: str, comment: str = "") -> RatingResult:
+        """Submit a result for the offer ``rating_id`` (for imports and testing): the value
+        is checked against the kind before sending."""
+        rating_id = rating_id.strip()
+        if not is_uuid(rating_id):
+            raise Refused("A rating id is a UUID (the id of an offer)")
+        if rating_type not in RATING_RANGES:
+            raise Refused("A rating is Csat, Nps or ThumbsUpOrDown")
+        low, high, meaning = RATING_RANGES[rating_type]
+        text = value.strip()
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise Refused(f"A {rating_type} value is {meaning}")
+        with refusals("Could not submit the rating"):
+            return await self.client.ratings.submit(
+                conversation_id, rating_id, int(text), rating_type=rating_type,
+                comment=comment.strip() or None)
