@@ -355,6 +355,43 @@ def test_a_late_look_tells_every_conversation_it_finds_and_resets_nothing() -> N
     assert told == [("conversations", (7,)), ("conversations", (7, 8))]
 
 
+def test_a_second_change_within_the_overlap_is_told_one_overlap_later() -> None:
+    """The searches overlap, so a conversation is found again by the looks after the one
+    that told it, and the search gives no times: found by a look whose window opens after
+    the telling, it changed again, and is told again (not lost, not told at every look)."""
+    from datetime import UTC, datetime, timedelta
+
+    from frontdesk.gateway.change_feed import INTERVAL, OVERLAP, ChangeFeed
+    from frontdesk.gateway.shared_reads import SharedReads
+
+    start = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    service = [start]
+    changes = [start - timedelta(seconds=1), start + timedelta(seconds=3)]  # 7's activity
+
+    class Scripted(ChangeFeed):
+        """The feed with the service's clock and search scripted: conversation 7 changed
+        just before the first look and again 3 s later, found by every search whose window
+        reaches either change (a search on activity since a time)."""
+
+        async def service_now(self) -> datetime:
+            return service[0]
+
+        async def _search(self, since: datetime) -> tuple[set[int], bool]:
+            return ({7} if any(when >= since for when in changes) else set()), True
+
+    feed = Scripted(None, SharedReads())  # type: ignore[arg-type]
+    step = timedelta(seconds=INTERVAL)
+
+    async def scene() -> list[tuple[int, ...]]:
+        for _ in range(int((OVERLAP * 2) / step) + 2):
+            await feed.look()
+            service[0] += step
+        return [notice.conversations for notice in feed.missed(0)]
+
+    told = asyncio.run(scene())
+    assert told == [(7,), (7,)]  # told, then once more when a window opened after the telling
+
+
 def test_the_feeds_clock_is_not_set_by_a_reading_that_waited_behind_a_busy_team() -> None:
     """The service's time read after a long wait for the budget would put the feed's clock
     ahead of the service's (its looks would then search the future): such a reading is kept

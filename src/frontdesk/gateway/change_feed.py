@@ -7,10 +7,12 @@ on the service's clock: the offset to it is read from the first business-hours s
 status at the start and every :data:`CLOCK_AGAIN` seconds (this machine's clock when the
 organisation has no schedule). The searches overlap by :data:`OVERLAP`; a conversation found
 that the previous search did not find is a notice. One found again within the overlap is
-not: the search gives ids, not times, so a second change that soon goes untold (the shared
-answers read meanwhile last only seconds: ``shared_reads.HOT``; a console sees it when it
-reads the conversation again). A look long after the previous one (the feed could not look,
-or waited its turn behind a busy team) tells every conversation it finds. A search that
+not at once: the search gives ids, not times. But a conversation found by a search whose
+window opens after the look that told it has changed since it was told, and is told again:
+a second change made within the overlap is told one overlap later, never lost (the shared
+answers read meanwhile last only seconds: ``shared_reads.HOT``). A look long after the
+previous one (the feed could not look, or waited its turn behind a busy team) tells every
+conversation it finds. A search that
 finds more than a page tells consoles to look for themselves (a ``reset``).
 
 Consoles listen on ``GET /gateway/v1/changes`` (server-sent events, :func:`events`): every
@@ -114,6 +116,8 @@ class ChangeFeed:
         self._offset_at = -float("inf")
         self._since: datetime | None = None
         self._found: set[int] = set()
+        #: when (the service's time) each conversation found lately was last told
+        self._told_at: dict[int, datetime] = {}
         self._heard_at = -float("inf")
         self._clock_read = asyncio.Lock()
         self._webhooks = False
@@ -190,7 +194,15 @@ class ChangeFeed:
         # again since, and the search cannot say (it gives ids, not times)
         late = self._since is not None and now - (self._since + OVERLAP) > OVERLAP
         told, self._told = self._told, set()
-        found = hits - told if late else hits - self._found - told
+        # found again within the overlap: told again only when this search's window opens
+        # after it was told (its activity is then newer than the telling)
+        again = {cid for cid in hits & self._found
+                 if (when := self._told_at.get(cid)) is not None and when < since}
+        found = hits - told if late else ((hits - self._found) | again) - told
+        for cid in found | told:
+            self._told_at[cid] = now
+        self._told_at = {cid: when for cid, when in self._told_at.items()
+                         if cid in hits or when >= since}
         self._found = hits
         self._since = now - OVERLAP
         self._heard_at = self._clock()
