@@ -134,15 +134,37 @@ async def test_the_gateway_subscribes_and_a_customers_message_reaches_a_console_
                                             "heard by webhook")
                 elif notice.kind == "conversations":
                     told.extend(notice.conversations)
+                    what = notice.what
                     if conversation in told:
                         break
     assert told == [conversation]
+    assert what == ["messages"]  # the delivery said what changed: a console reads just that
     assert feed.searches == looks  # no look of the poller told it: the delivery did
     assert webhooks.taken == 1 and webhooks.refused == 0
     await asyncio.to_thread(sandbox.run_pending)  # the delivery's outcome in its log
     log = sandbox.query("SELECT success, response_code FROM webhook_deliveries "
                         "WHERE webhook_id = ?", (subscription["id"],))
     assert log == [{"success": 1, "response_code": 204}]
+
+
+def test_a_delivery_says_what_changed_in_its_conversation() -> None:
+    """A webhook's event names the change (``event_fqn``): its notice says what changed, so
+    a console reads only that (nothing said for an event the gateway does not know)."""
+    from frontdesk.gateway.webhook_feed import _what
+
+    said = {name: _what({"event_fqn": name}) for name in (
+        "CONVERSATION_MESSAGE_ADDED", "CONVERSATION_NOTE_ADDED", "CONVERSATION_TAG_ADDED",
+        "CONVERSATION_TAG_REMOVED", "CONVERSATION_RATED", "CONVERSATION_CLOSED",
+        "CONVERSATION_ASSIGNED", "CONVERSATION_MESSAGE_DELIVERY_SEEN", "AGENT_BANNED_IP",
+        "SOMETHING_ELSE")}
+    assert said == {
+        "CONVERSATION_MESSAGE_ADDED": ("messages",), "CONVERSATION_NOTE_ADDED": ("notes",),
+        "CONVERSATION_TAG_ADDED": ("tags",), "CONVERSATION_TAG_REMOVED": ("tags",),
+        "CONVERSATION_RATED": ("rating",), "CONVERSATION_CLOSED": ("record",),
+        "CONVERSATION_ASSIGNED": ("record",),
+        "CONVERSATION_MESSAGE_DELIVERY_SEEN": ("delivery",),
+        "AGENT_BANNED_IP": (), "SOMETHING_ELSE": ()}
+    assert _what({"event_fqn": 7}) == () and _what({}) == ()
 
 
 def _delivery(conversation: int, event_id: str | None = None) -> bytes:

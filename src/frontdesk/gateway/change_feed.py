@@ -81,16 +81,17 @@ _JSON = {"content-type": "application/json", "accept": "application/json"}
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """One change: ``kind`` ``conversations`` (with their ids) or ``reset`` (look again at
-    everything)."""
+    """One change: ``kind`` ``conversations`` (with their ids, and ``what`` changed in them
+    when a webhook said: empty, anything may have) or ``reset`` (look again at everything)."""
 
     seq: int
     kind: str
     conversations: tuple[int, ...] = ()
+    what: tuple[str, ...] = ()
 
     def event(self) -> str:
         """The notice as one server-sent event."""
-        data = json.dumps({"conversations": list(self.conversations)})
+        data = json.dumps({"conversations": list(self.conversations), "what": list(self.what)})
         return f"id: {self.seq}\nevent: {self.kind}\ndata: {data}\n\n"
 
 
@@ -154,10 +155,11 @@ class ChangeFeed:
         self._webhooks = subscribed
         self._silent = False
 
-    def heard(self, conversations: Iterable[int]) -> None:
+    def heard(self, conversations: Iterable[int], what: tuple[str, ...] = ()) -> None:
         """A delivery of the service's webhooks told of ``conversations`` (none: an event of
-        no conversation): what a look does when it finds them, the answers that hold them
-        dropped and every listener told, and the webhooks are not silent."""
+        no conversation) and ``what`` changed in them: what a look does when it finds them,
+        the answers that hold them dropped and every listener told, and the webhooks are not
+        silent."""
         told = tuple(sorted(set(conversations)))
         if self._silent:
             log.info("the service's webhooks are heard again: the feed looks every %g s",
@@ -166,7 +168,7 @@ class ChangeFeed:
         self._told.update(told)
         if told:
             self._shared.changed(str(cid) for cid in told)
-            self.publish("conversations", told)
+            self.publish("conversations", told, what)
 
     async def run(self) -> None:
         """Look, tell, wait; for as long as the gateway runs."""
@@ -302,10 +304,11 @@ class ChangeFeed:
 
     # ------------------------------------------------------------------ the consoles
 
-    def publish(self, kind: str, conversations: tuple[int, ...] = ()) -> Notice:
+    def publish(self, kind: str, conversations: tuple[int, ...] = (),
+                what: tuple[str, ...] = ()) -> Notice:
         """Tell every listener (and hold the notice for those reconnecting)."""
         self._seq += 1
-        notice = Notice(self._seq, kind, conversations)
+        notice = Notice(self._seq, kind, conversations, what)
         self._held.append(notice)
         for listener in self._listeners:
             if listener.lagging:

@@ -46,6 +46,14 @@ from pydantic import ValidationError
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.errors import ApiError, Unauthorized
+from frontdesk.api.models.gateway import (
+    CHANGED_DELIVERY,
+    CHANGED_MESSAGES,
+    CHANGED_NOTES,
+    CHANGED_RATING,
+    CHANGED_RECORD,
+    CHANGED_TAGS,
+)
 from frontdesk.api.models.webhooks import (
     TOLERANCE,
     CreateWebhookInput,
@@ -279,12 +287,12 @@ class WebhookFeed:
             self.refused += 1
             log.info("a webhook delivery was refused (%d): %s", refusal.status, refusal.message)
             raise
-        self._feed.heard(told)
+        self._feed.heard(*told)
         self.taken += 1
-        return told
+        return told[0]
 
     def _check(self, subscription: str | None, signature: str | None,
-               body: bytes) -> tuple[int, ...]:
+               body: bytes) -> tuple[tuple[int, ...], tuple[str, ...]]:
         ours = self._subscription
         if ours is None:
             raise Refusal(503, "The gateway's webhook subscription is not set up yet")
@@ -313,7 +321,7 @@ class WebhookFeed:
             self._seen[key] = at
         while len(self._seen) > MAX_REMEMBERED:
             self._seen.popitem(last=False)
-        return _conversations(event)
+        return _conversations(event), _what(event)
 
     def _forget_old(self) -> None:
         """Forget what is past replaying: a signature is refused once older than the
@@ -348,6 +356,21 @@ def _v1(signature: str) -> str:
     """The digest of a signature header that holds (what a replay must repeat)."""
     fields = dict(part.partition("=")[::2] for part in signature.split(","))
     return fields.get("v1", "").strip()
+
+
+def _what(event: dict[str, Any]) -> tuple[str, ...]:
+    """What an event says changed in its conversation (:attr:`ChangeNotice.what`), from its
+    ``event_fqn`` (``CONVERSATION_TAG_ADDED``…); nothing said for an event not known."""
+    name = event.get("event_fqn")
+    if not isinstance(name, str) or not name.startswith("CONVERSATION_"):
+        return ()
+    if name.startswith("CONVERSATION_MESSAGE_DELIVERY"):
+        return (CHANGED_DELIVERY,)
+    for part, what in (("_MESSAGE_", CHANGED_MESSAGES), ("_NOTE_", CHANGED_NOTES),
+                       ("_TAG_", CHANGED_TAGS), ("_RATED", CHANGED_RATING)):
+        if part in name + "_":
+            return (what,)
+    return (CHANGED_RECORD,)
 
 
 def _conversations(event: dict[str, Any]) -> tuple[int, ...]:

@@ -2,10 +2,12 @@
 
 While the stream is up (:attr:`ChangeStream.pushed`), each notice makes the console read at
 once what changed (the conversations named, the thread open), from the gateway's shared
-answers; the inbox stops asking the service what changed but for a safety search every
-:data:`SAFETY_POLL` seconds. When the stream drops, the inbox polls by itself again at once
-(the header says so) and the stream is tried again after a backoff; listening again, the
-console is first told what it missed.
+answers — only what the notice says changed, when it says (a tag: the conversation's tags; a
+note, a delivery status or a rating: the open thread alone, which shows them); the inbox
+stops asking the service what changed but for a safety search every :data:`SAFETY_POLL`
+seconds. When the stream drops, the inbox polls by itself again at once (the header says so)
+and the stream is tried again after a backoff; listening again, the console is first told
+what it missed.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..api.errors import ApiError, NotFound
+from ..api.models.gateway import CHANGED_DELIVERY, CHANGED_NOTES, CHANGED_RATING, CHANGED_TAGS
 from .topics import INBOX, PUSHED, THREAD
 
 if TYPE_CHECKING:
@@ -34,6 +37,8 @@ log = logging.getLogger("frontdesk.store.changes")
 SAFETY_POLL = 300.0
 #: The longest wait, in seconds, before listening again after the stream dropped.
 RETRY_MAX = 30.0
+#: Changes the inbox does not show (the open thread does): told of them alone, it reads nothing.
+THREAD_ONLY = frozenset({CHANGED_NOTES, CHANGED_DELIVERY, CHANGED_RATING})
 
 
 class ChangeStream:
@@ -62,7 +67,7 @@ class ChangeStream:
             try:
                 async for notice in self._client().gateway.changes(last_seen=self._last):
                     failures = 0
-                    self._heard(notice.kind, notice.conversations)
+                    self._heard(notice.kind, notice.conversations, notice.what)
                     if notice.seq is not None:
                         self._last = notice.seq
             except NotFound:
@@ -76,12 +81,18 @@ class ChangeStream:
             delay = min(RETRY_MAX, 2.0 ** min(failures, 5)) * (0.5 + self._rng.random() / 2)
             await self._live.sleep(delay)
 
-    def _heard(self, kind: str, conversations: list[int]) -> None:
+    def _heard(self, kind: str, conversations: list[int], what: list[str]) -> None:
         self.notices += 1
         if kind == "hello":
             self._set(True)
             return
-        if kind == "conversations":
+        said = frozenset(what)
+        if kind == "conversations" and said and said <= THREAD_ONLY:
+            self._live.poke(THREAD)
+            return
+        if kind == "conversations" and said == {CHANGED_TAGS}:
+            self._inbox.want_tags(conversations)
+        elif kind == "conversations":
             self._inbox.heard(conversations)
         elif kind == "reset":
             self._inbox.look_everywhere()

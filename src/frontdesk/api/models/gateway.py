@@ -50,14 +50,29 @@ class AuditEntry(Record):
                               "(nothing was done) or unknown (it may have been done)")
 
 
+#: What a notice may say changed in its conversations (:attr:`ChangeNotice.what`).
+CHANGED_RECORD = "record"
+CHANGED_MESSAGES = "messages"
+CHANGED_NOTES = "notes"
+CHANGED_TAGS = "tags"
+CHANGED_DELIVERY = "delivery"
+CHANGED_RATING = "rating"
+
+
 class ChangeNotice(Record):
     """One notice of the gateway's change stream: ``kind`` is ``hello`` (listening),
     ``conversations`` (these changed at the service) or ``reset`` (look at everything
-    again); ``seq`` is what to give back as ``Last-Event-ID`` when listening again."""
+    again); ``seq`` is what to give back as ``Last-Event-ID`` when listening again.
+    ``what`` says what changed in the conversations when the gateway knows (a webhook's
+    event: ``record``, ``messages``, ``notes``, ``tags``, ``delivery``, ``rating``); empty,
+    anything may have (its poller finds conversations, not what changed in them)."""
 
     seq: int | None = None
     kind: str
     conversations: list[int] = Field(default_factory=list)
+    what: list[str] = Field(default_factory=list)
 
 
-__all__ = ["AuditEntry", "ChangeNotice", "GatewayHealth", "GatewayMember"]
+__all__ = ["CHANGED_DELIVERY", "CHANGED_MESSAGES", "CHANGED_NOTES", "CHANGED_RATING",
+           "CHANGED_RECORD", "CHANGED_TAGS", "AuditEntry", "ChangeNotice", "GatewayHealth",
+           "GatewayMember"]

@@ -49,11 +49,13 @@ class GatewayResource(Resource):
             except ValueError:
                 said = {}
             listed = said.get("conversations") if isinstance(said, dict) else None
+            what = said.get("what") if isinstance(said, dict) else None
             yield ChangeNotice(
                 seq=int(seq) if seq is not None and seq.isascii() and seq.isdigit() else None,
                 kind=kind,
                 conversations=[c for c in listed or () if isinstance(c, int)
-                               and not isinstance(c, bool)])
+                               and not isinstance(c, bool)],
+                what=[w for w in what if isinstance(w, str)] if isinstance(what, list) else [])
 
     def audit(
         self,
