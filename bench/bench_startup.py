@@ -3,27 +3,45 @@
 Each sample is a fresh Python process (this file run as a script, so that the probe adds
 nothing but standard-library imports to what the app itself loads). The parent reads
 ``time.time()`` just before it spawns the process and passes it in argv, so interpreter
-start-up and every import count; the probe wraps ``App._display`` and,
-at the first frame of the first real screen, turns the frame into the bytes a terminal would
-get (headless Textual skips that step), reads the clock, prints the elapsed milliseconds as
-JSON and leaves with ``os._exit``. Both apps run with ``App.run(headless=True)``.
+start-up and every import count. Three ways of measuring, the same for both apps:
+
+* headless (``startup.*``): ``App.run(headless=True)``, ``App._display`` wrapped: at the first
+  frame composed for the first real screen the probe turns the frame into terminal bytes,
+  reads the clock, prints the elapsed milliseconds as JSON and leaves with ``os._exit``. A
+  frame composed is not one a person sees: Textual sends none to a terminal while it is still
+  starting the app, which is when frontdesk's first screen composes its first frame — hence
+  the terminal rows;
+* on a terminal (``startup.terminal.*``): the app as a person runs it, with Textual's own
+  driver, on a pseudo-terminal the bench owns (``TERM=xterm-256color``, 100x30); the clock
+  stops when the bench has read the whole first frame from the terminal (text only the first
+  real screen shows, then the rest of that frame: :func:`frame_end`), and the bench kills
+  the process. Textual asks the terminal about synchronized output and in-band resizes, and
+  waits for no answer (none is given: frames come unbracketed);
+* instructions (``startup.instructions``): valgrind counts every instruction of the process
+  from launch until the probe leaves, right after the writer thread has written its first
+  whole frame (a layout of the whole screen, sent) to the terminal — a figure the machine's
+  load does not move.
+
+The paths:
 
 * bare: an ``App`` with a Header, a Label and a Footer (the floor);
 * frontdesk: ``launch.run_console`` on a FRONTDESK_HOME whose local store was filled by a
   console session against the small sandbox (its inbox, names, snapshots) — the cached data
   of an agent's console; its service is a port that accepts connections and never answers,
   so a first frame that waited on the network would take the client's 15 s timeout;
-* frontdesk, 20,000 cached: the same with a working set of 20,000 conversations (the most
-  the inbox reads at start), under the same budget, its starts in the same alternation.
+* frontdesk, 20,000 / 100,000 cached: the same with a working set of 20,000 or 100,000
+  conversations (the inbox reads 20,000 at most at start), under the same budget, its starts
+  in the same alternation (100,000 on the terminal only).
 * frontdesk, key file / environment variable: the same cached data, started through
   ``cli.main`` as a person starts it — the default profile with its key in a 0600 key file,
   and ``--base-url URL --as EMAIL`` with ``FRONTDESK_API_KEY`` — against the small sandbox,
-  so the key check before the console opens gets its answer, and ``frontdesk demo`` started a
+  so the key check after the first frame gets its answer, and ``frontdesk demo`` started a
   second time (its sandbox seeded and its cache filled once beforehand) — each its own row.
 
 Runs alternate bare and frontdesk so that drift in the machine's load hits both alike.
-Budget: frontdesk ≤ 1.2 x bare on every path (docs/quality.md). Also reports whether fastapi
-or uvicorn were imported before the first frame (they must not be).
+Budget: frontdesk ≤ 1.2 x bare on every path (docs/quality.md), instructions ≤ 1.12 x bare.
+Also reports whether fastapi or uvicorn were imported before the first frame (they must not
+be).
 """
 
 from __future__ import annotations
@@ -32,6 +50,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -49,11 +68,24 @@ SIZE = (120, 40)
 BUDGET = 1.2
 
 
-def probe(kind: str, started: float, base_url: str, identity: str) -> None:
-    """In the timed process: run the app headless, report the first real frame and exit."""
+def probe(kind: str, started: float, base_url: str, identity: str,
+          mode: str = "headless") -> None:
+    """In the timed process: run the app, report the first real frame and exit.
+
+    ``headless``: Textual headless, the frame turned into terminal bytes and timed here;
+    ``terminal``: the app as a person runs it, on the pseudo-terminal the bench reads (the
+    bench times the frame's bytes and ends the process); ``count``: the same, leaving as soon
+    as the first real frame has been written to the terminal (for valgrind's count).
+    """
     import textual.app as textual_app
     from textual.screen import Screen
 
+    if mode != "headless":
+        import fcntl
+        import termios
+
+        # the terminal is the session's, as a terminal emulator's shell has it
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
     original_display = textual_app.App._display
     original_run = textual_app.App.run
 
@@ -63,6 +95,13 @@ def probe(kind: str, started: float, base_url: str, identity: str) -> None:
             return
         if self.MODES and type(screen) is Screen:
             return  # the default screen, before the app switched to its first mode
+        if mode == "count":
+            if self._batch_count or type(renderable).__name__ != "LayoutUpdate":
+                # painted while the app was starting (Textual sends it to no terminal), or a
+                # part of the screen: the first frame a person sees is a whole one, sent
+                return
+            self._driver._writer_thread.stop()  # it writes what is queued, the frame last
+            os._exit(0)
         render = getattr(renderable, "render_segments", None)
         if render is not None:
             render(self.console)
@@ -84,8 +123,11 @@ def probe(kind: str, started: float, base_url: str, identity: str) -> None:
         kwargs["size"] = SIZE
         return original_run(self, *args, **kwargs)
 
-    textual_app.App._display = display  # type: ignore[method-assign]
-    textual_app.App.run = run  # type: ignore[method-assign]
+    if mode == "headless":
+        textual_app.App._display = display  # type: ignore[method-assign]
+        textual_app.App.run = run  # type: ignore[method-assign]
+    elif mode == "count":
+        textual_app.App._display = display  # type: ignore[method-assign]
 
     if kind == "bare":
         from textual.app import App, ComposeResult
@@ -293,9 +335,122 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _command(kind: str, base_url: str, identity: str, *flags: str) -> list[str]:
-    return [sys.executable, *flags, str(Path(__file__).resolve()), "--probe", kind,
-            repr(time.time()), base_url, identity]
+def _command(kind: str, base_url: str, identity: str, *flags: str,
+             mode: str = "headless", prefix: tuple[str, ...] = ()) -> list[str]:
+    return [*prefix, sys.executable, *flags, str(Path(__file__).resolve()), "--probe", kind,
+            repr(time.time()), base_url, identity, mode]
+
+
+#: the pseudo-terminal's size (columns, rows)
+TERMINAL = (100, 30)
+#: text only the first real screen shows: the inbox's title bar, the bare app's label
+MARKERS = {"bare": b"Hello"}
+INBOX_MARKER = b"Inbox"
+#: a cursor move (CSI row ; column H): each row of a full frame starts with one, and the
+#: frame ends with one (the cursor put back)
+CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
+
+
+def frame_end(data: bytes, marker: bytes, rows: int = TERMINAL[1]) -> int | None:
+    """Where the first full frame showing ``marker`` ends in ``data`` (the bytes the terminal
+    got so far), or None while it is not all there.
+
+    Textual writes a whole-screen frame as one write: each row after a cursor move to its
+    start, top to bottom, then a cursor move to where the cursor belongs (then the end of
+    synchronized output, when the terminal said it supports it). So the frame is complete
+    once, after the marker, the last row's move and the move after it have arrived."""
+    found = data.find(marker)
+    if found < 0:
+        return None
+    last_row = False
+    for move in CURSOR_MOVE.finditer(data, found):
+        if last_row:
+            end = move.end()
+            if data.startswith(SYNC_END, end):
+                end += len(SYNC_END)
+            return end
+        last_row = int(move.group(1)) == rows and int(move.group(2)) == 1
+    return None
+
+
+SYNC_END = b"\x1b[?2026l"
+
+
+def spawn_terminal(kind: str, home: Path | None, base_url: str, identity: str, *,
+                   marker: bytes, timeout: float = 60.0,
+                   extra_env: dict[str, str] | None = None) -> float:
+    """One cold start on a pseudo-terminal of the bench's: milliseconds from launch until the
+    bench has read the first full frame showing ``marker`` from the terminal; then the
+    process is ended (it is killed: what it does after the frame is not timed)."""
+    return _on_terminal(kind, home, base_url, identity, marker=marker, timeout=timeout,
+                        extra_env=extra_env)[0]
+
+
+def _on_terminal(kind: str, home: Path | None, base_url: str, identity: str, *,
+                 marker: bytes | None, timeout: float, extra_env: dict[str, str] | None,
+                 mode: str = "terminal", prefix: tuple[str, ...] = ()
+                 ) -> tuple[float, bytes, int | None]:
+    """Run a probe on a fresh pseudo-terminal (``TERM=xterm-256color``, :data:`TERMINAL`),
+    reading all it writes. With ``marker``: until the first full frame showing it has been
+    read (then the process group is killed); without: until the process ends. Returns the
+    milliseconds from launch to that moment, the bytes read and the exit status (None when
+    killed)."""
+    import fcntl
+    import select
+    import signal
+    import struct
+    import termios
+
+    env = {**_env(), **(extra_env or {}), "TERM": "xterm-256color"}
+    for name in ("COLUMNS", "LINES", "TERM_PROGRAM", "TMUX", "COLORTERM"):
+        env.pop(name, None)
+    if home is not None:
+        env["FRONTDESK_HOME"] = str(home)
+    master, slave = os.openpty()
+    columns, rows = TERMINAL
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    command = _command(kind, base_url, identity, mode=mode, prefix=prefix)
+    started = float(command[-4])  # the launch time the probe is given
+    try:
+        process = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                   cwd=ROOT, start_new_session=True, close_fds=True)
+    finally:
+        os.close(slave)
+    data = bytearray()
+    deadline = time.monotonic() + timeout
+    status: int | None = None
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"{kind} on a terminal: no first frame in {timeout:.0f} s; "
+                                   f"it wrote {bytes(data[-400:])!r}")
+            ready, _, _ = select.select([master], [], [], min(left, 1.0))
+            if not ready:
+                continue
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # the terminal's other side is closed: the process ended
+                chunk = b""
+            if chunk:
+                data += chunk
+                if marker is not None and frame_end(bytes(data), marker) is not None:
+                    elapsed = (time.time() - started) * 1000
+                    break
+                continue
+            status = process.wait(max(deadline - time.monotonic(), 1.0))
+            elapsed = (time.time() - started) * 1000
+            if marker is not None:
+                raise RuntimeError(f"{kind} on a terminal ended (exit {status}) before its "
+                                   f"first frame: {bytes(data[-600:])!r}")
+            break
+    finally:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        os.close(master)
+    return elapsed, bytes(data), status
 
 
 def spawn(kind: str, home: Path | None, base_url: str, identity: str,
@@ -340,7 +495,7 @@ def slowest_imports(home: Path, base_url: str, identity: str, count: int = 12
 
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     """Alternate bare and frontdesk cold starts; the table's rows and details."""
-    from .common import demo_agent_email, failed, home_copy, measured, median
+    from .common import demo_agent_email, home_copy, measured, median
 
     DEMO_AGENT_EMAIL = demo_agent_email()
 
@@ -372,27 +527,37 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                 return spawn(kind, home, small.base_url, DEMO_AGENT_EMAIL,
                              extra_env=path_env[kind])
 
-        # 20,000 cached: made before the runs, so that its starts alternate with the others
+        # on a terminal: every path, each with a fresh copy of its home
+        def terminal_once(name: str) -> float:
+            if name == "bare":
+                return spawn_terminal("bare", None, base_url, DEMO_AGENT_EMAIL,
+                                      marker=MARKERS["bare"])
+            kind, source, url, extra = "frontdesk", template / "home", base_url, {}
+            if name in homes:
+                kind, source, url, extra = name, homes[name], small.base_url, path_env[name]
+            elif name in big_homes:
+                source = big_homes[name]
+            with home_copy(source) as home:
+                return spawn_terminal(kind, home, url, DEMO_AGENT_EMAIL, marker=INBOX_MARKER,
+                                      extra_env=extra)
+
+        # 20,000 and 100,000 cached: made before the runs, so that their starts alternate with
+        # the others (the 100,000 only on a terminal: the inbox reads 20,000 of them at start)
         key_20k, metric_20k = "startup.frontdesk_20k", "cold start → first frame, 20,000 cached"
-        big_home: Path | None = None
-        big_failure: Result | None = None
+        big_homes: dict[str, Path] = {}
+        big_failures: list[Result] = []
         if not ctx.quick and ctx.large_db is not None:
-            try:
-                big = Path(tempfile.mkdtemp(prefix="frontdesk-bench-startup-20k-"))
-                stack.callback(shutil.rmtree, big, True)
-                shutil.copytree(template / "home", big / "home")
-                prepare_home(big / "home", small, DEMO_AGENT_EMAIL, extra=20_000,
-                             big_db=Path(ctx.large_db))
-                frontdesk_once(big / "home")
-                big_home = big / "home"
-            except Exception as error:  # reported as the row's failure
-                big_failure = failed(key_20k, metric_20k, repr(error),
-                                     budget=f"≤ {BUDGET} x bare")
+            big_homes, big_failures = cached_homes(stack, template / "home", small,
+                                                   Path(ctx.large_db), frontdesk_once)
+        big_home = big_homes.get("frontdesk_20k")
+        terminal_names = ["frontdesk", *homes, *big_homes]
         if not ctx.quick:  # warm the OS's file cache and the bytecode of both once
             spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
             frontdesk_once(template / "home")
             for kind in homes:
                 path_once(kind)
+            for name in ("bare", *terminal_names):
+                terminal_once(name)
         bare: list[float] = []
         console: list[float] = []
         ratios: list[float] = []
@@ -400,6 +565,8 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         last: dict[str, Any] = {}
         path_last: dict[str, dict[str, Any]] = {}
         big_reports: list[dict[str, Any]] = []
+        terminal_bare: list[float] = []
+        on_terminal: dict[str, list[float]] = {name: [] for name in terminal_names}
         for _ in range(runs):
             sample = spawn("bare", None, base_url, DEMO_AGENT_EMAIL)["ms"]
             last = frontdesk_once(template / "home")
@@ -411,6 +578,9 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                 by_path[kind].append(path_last[kind]["ms"])
             if big_home is not None:
                 big_reports.append(frontdesk_once(big_home))
+            for name in terminal_names:  # bare again before each: alternating on the terminal
+                terminal_bare.append(terminal_once("bare"))
+                on_terminal[name].append(terminal_once(name))
         ratio = median(console) / median(bare)
         details["frontdesk_first_frame"] = last
         details["per_run_ratios"] = ratios
@@ -423,21 +593,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             note=f"{last.get('rows')} cached conversations on {last.get('screen')}; "
                  + ("fastapi/uvicorn imported!" if heavy else "no fastapi/uvicorn")
                  + f"; {last.get('modules')} modules loaded"))
-        for kind, metric in (("keyfile", "cold start → first frame, key in a key file"),
-                             ("env", "cold start → first frame, --base-url with "
-                                     "FRONTDESK_API_KEY"),
-                             ("demo", "cold start → first frame, frontdesk demo (second)")):
-            if kind not in homes:
-                continue
-            path_ratio = median(by_path[kind]) / median(bare)
-            report = path_last.get(kind, {})
-            results.append(measured(
-                f"startup.{kind}", metric, by_path[kind], budget=f"≤ {BUDGET} x bare",
-                ratio=path_ratio, met=path_ratio <= BUDGET,
-                note=("the demo's sandbox starts after the first frame; " if kind == "demo"
-                      else "the key checked with the service (it answers); ")
-                     + f"{report.get('rows')} cached conversations on {report.get('screen')}; "
-                     f"{report.get('modules')} modules loaded"))
+        results += path_rows(bare, by_path, path_last)
         if big_reports:
             samples = [r["ms"] for r in big_reports]
             big_ratio = median(samples) / median(bare)
@@ -445,8 +601,10 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                 key_20k, metric_20k, samples, budget=f"≤ {BUDGET} x bare", ratio=big_ratio,
                 met=big_ratio <= BUDGET,
                 note=f"{big_reports[-1].get('rows')} conversations in the first view"))
-        if big_failure is not None:
-            results.append(big_failure)
+        results += terminal_rows(terminal_bare, on_terminal)
+        results += big_failures
+        results.append(instructions_row(ctx, template / "home", base_url, DEMO_AGENT_EMAIL,
+                                        details))
         if ratio > BUDGET and not ctx.quick:  # a quick run's figures mean nothing
             with home_copy(template / "home") as home:
                 details["slowest_imports_ms"] = slowest_imports(home, base_url,
@@ -454,8 +612,141 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     return results, details
 
 
+def cached_homes(stack: contextlib.ExitStack, template: Path, server: ServerInfo,
+                 big_db: Path, warm: Any) -> tuple[dict[str, Path], list[Result]]:
+    """Homes with 20,000 and 100,000 conversations of ``big_db`` added to the working set
+    (each started once by ``warm``); a failure row for each that could not be made."""
+    from .common import demo_agent_email, failed
+
+    homes: dict[str, Path] = {}
+    failures: list[Result] = []
+    for name, extra_rows in (("frontdesk_20k", 20_000), ("frontdesk_100k", 100_000)):
+        try:
+            big = Path(tempfile.mkdtemp(prefix=f"frontdesk-bench-startup-{name}-"))
+            stack.callback(shutil.rmtree, big, True)
+            shutil.copytree(template, big / "home")
+            prepare_home(big / "home", server, demo_agent_email(), extra=extra_rows,
+                         big_db=big_db)
+            warm(big / "home")
+            homes[name] = big / "home"
+        except Exception as error:  # reported as the row's failure
+            failures.append(failed(f"startup.terminal.{name}", TERMINAL_METRICS[name],
+                                   repr(error), budget=f"≤ {BUDGET} x bare"))
+    return homes, failures
+
+
+def path_rows(bare: list[float], by_path: dict[str, list[float]],
+              last: dict[str, dict[str, Any]]) -> list[Result]:
+    """The headless rows of the key file, environment and demo starts."""
+    from .common import measured, median
+
+    results: list[Result] = []
+    for kind, metric in (("keyfile", "cold start → first frame, key in a key file"),
+                         ("env", "cold start → first frame, --base-url with "
+                                 "FRONTDESK_API_KEY"),
+                         ("demo", "cold start → first frame, frontdesk demo (second)")):
+        if kind not in by_path:
+            continue
+        path_ratio = median(by_path[kind]) / median(bare)
+        report = last.get(kind, {})
+        results.append(measured(
+            f"startup.{kind}", metric, by_path[kind], budget=f"≤ {BUDGET} x bare",
+            ratio=path_ratio, met=path_ratio <= BUDGET,
+            note=("the demo's sandbox starts after the first frame; " if kind == "demo"
+                  else "the key checked with the service (it answers); ")
+                 + f"{report.get('rows')} cached conversations on {report.get('screen')}; "
+                 f"{report.get('modules')} modules loaded"))
+    return results
+
+
+#: each path's terminal row: its name in the table
+TERMINAL_METRICS = {
+    "frontdesk": "first frame on a terminal, frontdesk (key read when connecting)",
+    "keyfile": "first frame on a terminal, key in a key file",
+    "env": "first frame on a terminal, --base-url with FRONTDESK_API_KEY",
+    "demo": "first frame on a terminal, frontdesk demo (second)",
+    "frontdesk_20k": "first frame on a terminal, 20,000 cached",
+    "frontdesk_100k": "first frame on a terminal, 100,000 cached",
+}
+
+
+def terminal_rows(bare: list[float], paths: dict[str, list[float]]) -> list[Result]:
+    """The terminal's rows: bare, then each path against the median of every bare start."""
+    from .common import measured, median
+
+    columns, rows = TERMINAL
+    how = (f"launch → the whole first frame read from a {columns}x{rows} pseudo-terminal "
+           "(TERM=xterm-256color, Textual's own driver)")
+    results = [measured("startup.terminal.bare", "first frame on a terminal, bare Textual",
+                        bare, budget="reference", note=how)]
+    for name, samples in paths.items():
+        ratio = median(samples) / median(bare) if samples else None
+        results.append(measured(
+            f"startup.terminal.{name}", TERMINAL_METRICS[name], samples,
+            budget=f"≤ {BUDGET} x bare", ratio=ratio,
+            met=ratio is not None and ratio <= BUDGET,
+            note="alternating with the bare start on the same terminal"))
+    return results
+
+
+# ---------------------------------------------------------------------- instructions
+
+INSTRUCTION_BUDGET = 1.12
+#: valgrind's cheapest count of instructions: cachegrind without its cache and branch models
+VALGRIND = ("valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no")
+
+
+def count_instructions(kind: str, home: Path | None, base_url: str, identity: str,
+                       marker: bytes) -> float:
+    """Instructions one cold start executes from launch until its first whole frame has been
+    written to the terminal (the probe leaves right then), counted by valgrind over the whole
+    process; in millions."""
+    folder = Path(tempfile.mkdtemp(prefix="frontdesk-bench-count-"))
+    try:
+        log = folder / "valgrind.log"
+        _, data, status = _on_terminal(
+            kind, home, base_url, identity, marker=None, timeout=600.0, extra_env=None,
+            mode="count", prefix=(*VALGRIND, f"--cachegrind-out-file={folder / 'out.%p'}",
+                                  f"--log-file={log}"))
+        found = re.findall(r"I\s+refs:\s+([\d,]+)", log.read_text(errors="replace"))
+        if status != 0 or not found:
+            raise RuntimeError(f"{kind} under valgrind: exit {status}; "
+                               + log.read_text(errors="replace")[-400:])
+        if frame_end(data, marker) is None:
+            raise RuntimeError(f"{kind} under valgrind left before its whole first frame")
+        return int(found[-1].replace(",", "")) / 1e6
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def instructions_row(ctx: BenchContext, template: Path, base_url: str, identity: str,
+                     details: dict[str, Any]) -> Result:
+    """Instructions to the first frame, frontdesk (the keyring path's start) against bare: a
+    figure the machine's load does not move. Three samples each (one in a quick run)."""
+    from .common import failed, home_copy, measured, median
+
+    key, metric = "startup.instructions", "instructions, launch → first frame written"
+    if shutil.which(VALGRIND[0]) is None:
+        return failed(key, metric, "valgrind is not installed",
+                      budget=f"≤ {INSTRUCTION_BUDGET} x bare")
+    bare: list[float] = []
+    console: list[float] = []
+    for _ in range(1 if ctx.quick else 3):
+        bare.append(count_instructions("bare", None, base_url, identity, MARKERS["bare"]))
+        with home_copy(template) as home:
+            console.append(count_instructions("frontdesk", home, base_url, identity,
+                                              INBOX_MARKER))
+    ratio = median(console) / median(bare)
+    details["instructions_millions"] = {"bare": bare, "frontdesk": console}
+    return measured(key, metric, console, unit="M instr", budget=f"≤ {INSTRUCTION_BUDGET} x "
+                    "bare", ratio=ratio, met=ratio <= INSTRUCTION_BUDGET,
+                    note=f"bare {median(bare):.0f} M; valgrind --tool=cachegrind "
+                         "--cache-sim=no over the whole process, which leaves once the "
+                         "first whole frame is written to its pseudo-terminal")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 6 and sys.argv[1] == "--probe":
-        probe(sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5])
+    if len(sys.argv) in (6, 7) and sys.argv[1] == "--probe":
+        probe(sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5], *sys.argv[6:])
     print("run the start-up benchmark with: python -m bench --only startup", file=sys.stderr)
     raise SystemExit(2)

@@ -9,6 +9,7 @@ bar up to date and posts each change to the screen in front as a ``StoreChanged`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import sys
@@ -132,7 +133,8 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
         self.status_disk = ""
         self.renders: dict[str, int] = {}
         self._all_styles = False
-        self._first_frame_done = False
+        #: the work that waited for the first frame has begun (after_first_frame)
+        self._after_first_frame = False
         #: asks the service whether it takes the key (once the first frame is on screen)
         self._key_check = key_check
         #: what the service said when it refused the key (the console ended on it)
@@ -230,19 +232,65 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
         self.notify(clean(text), severity=level, markup=False)  # type: ignore[arg-type]
 
     def first_frame_painted(self) -> None:
-        """The first frame is on screen (from the local snapshot): now connect the session,
-        add the other stylesheets and let the garbage collector run again. Connecting
+        """The first mode screen has painted (it calls this after its first refresh).
+
+        Without a terminal of ours (headless, a browser tab) the work that waited for the
+        first frame begins now (:meth:`after_first_frame`). On a terminal that frame was
+        painted while Textual was still starting the app, and Textual sends no frame to the
+        terminal before it has (a batch of updates): it never reached the terminal, so
+        :meth:`on_ready` paints it again and the work waits for that one."""
+        from .terminal_keys import on_our_terminal
+
+        if not on_our_terminal(self):
+            self.after_first_frame()
+
+    def on_ready(self) -> None:
+        """Textual has started the app: on a terminal of ours, the whole first screen is
+        sent now, as it was composed (later frames send only what changed since the frame
+        that was never sent), and :meth:`_first_frame_sent` follows.
+
+        Textual's public way (``refresh``) would paint it at the screen's next update, tens
+        of milliseconds later, after whatever else is queued by then: the screen's
+        compositor renders the whole frame at once instead."""
+        from .terminal_keys import on_our_terminal
+
+        if on_our_terminal(self):
+            screen = self.screen
+            self._display(screen, screen._compositor.render_update(
+                full=True, screen_stack=self._background_screens))
+            self._first_frame_sent()
+
+    def _first_frame_sent(self) -> None:
+        """The first whole frame is queued for the terminal: the work that waited for it
+        begins once its bytes have been handed to the terminal. Textual writes frames on a
+        thread of its own; work begun as soon as the frame is painted would hold the
+        interpreter while that thread waits to write, and the frame would reach the terminal
+        only after it."""
+        from .terminal_keys import when_written
+
+        loop = asyncio.get_running_loop()
+
+        def written() -> None:  # on the writer thread
+            with contextlib.suppress(RuntimeError):  # the loop closed: the console ended
+                loop.call_soon_threadsafe(self.after_first_frame)
+
+        if not when_written(self, written):
+            self.after_first_frame()
+
+    def after_first_frame(self) -> None:
+        """The first frame is on screen: now connect the session, let the garbage collector
+        run again and, in a later slice of the loop, add the other stylesheets. Connecting
         imports the HTTP stack and the models on a worker thread; started any earlier, it
         would compete with the first frame for the interpreter."""
-        if self._first_frame_done:
+        if self._after_first_frame:
             return
-        self._first_frame_done = True
+        self._after_first_frame = True
         release_gc()
-        self.load_all_styles()
         if self.session is not None and self._start_session:
             self._start()
         if self._key_check is not None:
             self._check_key(self._key_check)
+        self.call_later(self.load_all_styles)
 
     @work(thread=True, exit_on_error=False, group="key-check", description="check the key")
     def _check_key(self, check: Callable[[], str | None]) -> None:

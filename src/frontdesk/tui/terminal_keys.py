@@ -17,7 +17,9 @@ The console binds no Alt key, so :class:`EscapeFirstParser` reads ESC followed b
 that cannot continue an escape sequence as the ``Esc`` key followed by that key, whether they
 come in one read or two. What can continue a sequence (``[``, ``O``, ``]``, ``P``, ``_``,
 ``\\``) and Alt+Backspace (delete the word before, in text fields) are left to Textual.
-:class:`FrontdeskDriver` is Textual's Linux driver reading through that parser.
+:class:`FrontdeskDriver` is Textual's Linux driver reading through that parser. It also tells
+when what the console wrote has reached the terminal (:func:`when_written`): Textual writes on
+a thread of its own, and the work that follows the first frame waits for that frame.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ from .textual_private import ParseError, XTermParser, get_time, loop_last
 if TYPE_CHECKING:
     from textual.app import App
 
-__all__ = ["EscapeFirstParser", "FrontdeskDriver", "terminal_writer"]
+__all__ = ["EscapeFirstParser", "FrontdeskDriver", "on_our_terminal", "terminal_writer",
+           "when_written"]
 
 #: each running app's terminal driver, for what the console writes to the terminal itself
 #: (a desktop notification): Textual's public API has the bell, nothing more
@@ -56,6 +59,55 @@ def terminal_writer(app: App[Any]) -> Callable[[str], None] | None:
             driver.flush()
 
     return write
+
+
+def on_our_terminal(app: App[Any]) -> bool:
+    """Whether ``app`` writes to a terminal through :class:`FrontdeskDriver` (not headless,
+    not a browser tab)."""
+    return app in _DRIVERS
+
+
+def when_written(app: App[Any], callback: Callable[[], None]) -> bool:
+    """Have ``callback`` called (on the driver's writer thread) once everything ``app`` has
+    written to its terminal so far has been handed to the terminal; False when ``app`` has
+    none of ours (headless, a browser tab): there is nothing to wait for."""
+    driver = _DRIVERS.get(app)
+    if driver is None or not driver.writing:
+        return False
+    driver.write(_Written(callback))
+    return True
+
+
+class _Written(str):
+    """A mark in the driver's output (empty: nothing reaches the terminal): the writer thread
+    writes in order, so when it comes to the mark, everything before it has been written."""
+
+    callback: Callable[[], None]
+
+    def __new__(cls, callback: Callable[[], None]) -> _Written:
+        mark = super().__new__(cls, "")
+        mark.callback = callback
+        return mark
+
+
+class _MarkedOutput:
+    """The terminal's output as the driver's writer thread writes to it, calling the callback
+    of each :class:`_Written` mark once what came before it is flushed."""
+
+    def __init__(self, output: Any) -> None:
+        self._output = output
+
+    def write(self, text: str) -> int:
+        if isinstance(text, _Written):
+            self._output.flush()
+            text.callback()
+            return 0
+        written: int = self._output.write(text)
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._output, name)
+
 
 ESC = "\x1b"
 #: characters that may follow ESC in a sequence the terminal sends (CSI, SS3, OSC, DCS, APC,
@@ -179,6 +231,15 @@ class FrontdeskDriver(LinuxDriver):
     def __init__(self, app: App[Any], **options: Any) -> None:
         super().__init__(app, **options)
         _DRIVERS[app] = self
+        # what the writer thread writes to: tells when a frame has been written (when_written);
+        # it writes and flushes as the terminal's own file does
+        self._file = _MarkedOutput(self._file)  # type: ignore[assignment]
+
+    @property
+    def writing(self) -> bool:
+        """Whether the driver's writer thread is running (application mode, not suspended)."""
+        writer = self._writer_thread
+        return writer is not None and writer.is_alive()
 
     def run_input_thread(self) -> None:
         """Wait for input and dispatch events."""

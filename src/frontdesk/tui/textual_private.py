@@ -66,6 +66,23 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual._loop", "loop_last",
                 "FrontdeskDriver.run_input_thread, as Textual's: the last read of the input "
                 "ends the decoder"),
+    PrivateName("textual.drivers.linux_driver", "LinuxDriver._file", per_instance=True,
+                why="FrontdeskDriver wraps the output its writer thread writes to, so that "
+                "the console knows when its first frame has reached the terminal (the work "
+                "that follows the frame waits for it: when_written)"),
+    PrivateName("textual.drivers.linux_driver", "LinuxDriver._writer_thread",
+                per_instance=True,
+                why="FrontdeskDriver.writing: a mark is written only while the writer thread "
+                "runs (Textual's write asserts it)"),
+    # the first frame (tui/app.py)
+    PrivateName("textual.app", "App._display",
+                "FrontdeskApp.on_ready sends the first screen whole: Textual composed its "
+                "first frame while starting the app and sent it to no terminal"),
+    PrivateName("textual.app", "App._background_screens",
+                "FrontdeskApp.on_ready renders that frame as Textual's screen refresh does"),
+    PrivateName("textual.screen", "Screen._compositor", per_instance=True,
+                why="FrontdeskApp.on_ready renders the whole first frame with the screen's "
+                "compositor (its render_update(full=True))"),
     PrivateName("textual.driver", "Driver._debug", per_instance=True,
                 why="FrontdeskDriver hands the driver's debug flag to its parser, as "
                 "Textual's run_input_thread does"),
