@@ -23,9 +23,9 @@ Then a long thread read (``thread.read``), against the large sandbox's 10,000-me
 * raw GET: ``httpx.AsyncClient.get`` of the same route, then ``json.loads`` of the body.
 
 Reads alternate (client, raw, raw, client, …) after two of each to warm up; the ratio is the
-median of the per-pair ratios, which the machine's drift hits alike. It is information, aimed
-at ≤ 1.2 x the raw GET (checking every message against the model costs more than that leaves);
-above the aim, the client's reads are profiled as above.
+median of the per-pair ratios, which the machine's drift hits alike. Budget: ≤ 1.3 x the raw
+GET, every message still checked against the model; above it, the client's reads are profiled
+as above.
 """
 
 from __future__ import annotations
@@ -53,10 +53,9 @@ from .common import (
 )
 
 BUDGET = 1.3
-#: a long thread's read: the client against the raw GET of the same answer
-#: what the long thread's read aims at (information: each message is still checked against the
-#: model, which alone costs more than this leaves)
-THREAD_AIM = 1.2
+#: a long thread's read: the client (every message checked against the model) against the raw
+#: GET of the same answer
+THREAD_BUDGET = 1.3
 
 
 async def _measure(server: ServerInfo, ids: list[int], blocks: int, per_block: int
@@ -209,14 +208,14 @@ def _thread_rows(ctx: BenchContext, details: dict[str, Any]) -> list[Result]:
     client_ms, raw_ms, ratios, read = asyncio.run(_measure_thread(server, thread_id, pairs))
     ratio = median(ratios)
     details["thread_ratios"] = ratios
-    if ratio > THREAD_AIM and not ctx.quick:
+    if ratio > THREAD_BUDGET and not ctx.quick:
         details["thread_profile"] = asyncio.run(_profile_thread(server, thread_id, 5))
     return [
         measured("thread.raw", f"GET a {read:,}-message thread, bare httpx + json.loads",
                  raw_ms, budget="reference"),
         measured("thread.read", f"read a {read:,}-message thread: client vs raw GET",
-                 client_ms, budget=f"information (aim ≤ {THREAD_AIM} x raw GET)",
-                 ratio=ratio, met=None,
+                 client_ms, budget=f"≤ {THREAD_BUDGET} x raw GET",
+                 ratio=ratio, met=ratio <= THREAD_BUDGET,
                  note=f"{len(client_ms)} reads each, alternating; the median of the "
                       f"per-pair ratios (p10-p90 {percentile(ratios, 10):.2f}-"
                       f"{percentile(ratios, 90):.2f})"),

@@ -52,17 +52,25 @@ class Alert:
 
 
 class _Seen(NamedTuple):
-    """What the watch last knew of a conversation."""
+    """What the watch knew of a conversation, made from a row and its turn when compared."""
 
     agent_id: str | None
     queue_id: str | None
     open: bool
     #: when the customer last wrote, as far as the inbox knows (None: not known)
     customer_at: datetime | None
-    #: the inbox's row and turn this was read from: the same objects again mean nothing
-    #: changed (a change of "anything" is then a pass of identity checks, not of reading)
-    row: InboxRow
-    turn: tuple[str, datetime] | None
+
+
+def _seen_of(row: InboxRow, turn: tuple[str, datetime] | None) -> _Seen:
+    customer_at = turn[1] if turn is not None and turn[0] == CUSTOMER else None
+    return _Seen(row.agent_id, row.queue_id, row.state in OPEN_STATES, customer_at)
+
+
+def _kept(row: InboxRow, me: str) -> bool:
+    """Whether the watch keeps what it saw of a conversation: open, and mine or nobody's.
+    Any other (not open, or someone else's) alerts nothing now, and having seen it so
+    counts as never having seen it (:func:`_arrival` answers the same for both)."""
+    return row.state in OPEN_STATES and (row.agent_id is None or row.agent_id == me)
 
 
 @dataclass(slots=True)
@@ -72,7 +80,15 @@ class AlertWatch:
     inbox: InboxStore
     #: the inbox's version read last (None until the first fill was taken as the start)
     _version: int | None = None
-    _seen: dict[int, _Seen] = field(default_factory=dict)
+    #: the agent the rows below were kept for
+    _me: str | None = None
+    #: the inbox's rows as last read, by conversation, those :func:`_kept` only: the same
+    #: row object again means nothing changed (a change of "anything" is then a pass of
+    #: identity checks, not of reading). The rows themselves, not a record made of each,
+    #: and not every row: with a hundred thousand conversations a record of each was 15 MB.
+    _rows: dict[int, InboxRow] = field(default_factory=dict)
+    #: the turns (who wrote last, when) as last read, of those rows, where the inbox knew one
+    _turns: dict[int, tuple[str, datetime]] = field(default_factory=dict)
 
     def check(self, *, me: str | None, queues: Iterable[str], available: bool,
               reading: int | None) -> list[Alert]:
@@ -82,9 +98,13 @@ class AlertWatch:
         inbox = self.inbox
         if not inbox.filled or not me:
             return []
-        if self._version is None:  # the start: everything known now is no news
+        if self._version is None or me != self._me:
+            # the start (or another agent's): everything known now is no news
             self._version = inbox.version
-            self._seen = {cid: self._seen_of(row) for cid, row in inbox.rows.items()}
+            self._me = me
+            self._rows = {cid: row for cid, row in inbox.rows.items() if _kept(row, me)}
+            turns = inbox.turns
+            self._turns = {cid: turns[cid] for cid in self._rows if cid in turns}
             return []
         changed = inbox.changes_since(self._version)
         since = self._version
@@ -94,27 +114,27 @@ class AlertWatch:
         alerts: list[Alert] = []
         for conversation_id in list(ids):
             row = inbox.rows.get(conversation_id)
-            if row is None:
-                self._seen.pop(conversation_id, None)
+            if row is None or not _kept(row, me):
+                self._rows.pop(conversation_id, None)
+                self._turns.pop(conversation_id, None)
                 continue
-            before = self._seen.get(conversation_id)
-            if before is not None and before.row is row \
-                    and before.turn is inbox.turns.get(conversation_id):
+            turn = inbox.turns.get(conversation_id)
+            old_row = self._rows.get(conversation_id)
+            old_turn = self._turns.get(conversation_id)
+            if old_row is row and old_turn is turn:
                 continue
-            now = self._seen_of(row)
-            self._seen[conversation_id] = now
+            self._rows[conversation_id] = row
+            if turn is None:
+                self._turns.pop(conversation_id, None)
+            else:
+                self._turns[conversation_id] = turn
             if conversation_id == reading or inbox.own_changes.get(conversation_id, -1) > since:
                 continue
-            kind = _arrival(before, now, me, mine_queues, available)
+            before = None if old_row is None else _seen_of(old_row, old_turn)
+            kind = _arrival(before, _seen_of(row, turn), me, mine_queues, available)
             if kind is not None:
                 alerts.append(Alert(kind, conversation_id))
         return alerts
-
-    def _seen_of(self, row: InboxRow) -> _Seen:
-        turn = self.inbox.turns.get(row.id)
-        customer_at = turn[1] if turn is not None and turn[0] == CUSTOMER else None
-        return _Seen(row.agent_id, row.queue_id, row.state in OPEN_STATES, customer_at, row,
-                     turn)
 
 
 def _arrival(before: _Seen | None, now: _Seen, me: str, queues: frozenset[str],

@@ -75,6 +75,10 @@ log = logging.getLogger("frontdesk.store")
 #: the read marks' row that is no conversation (ids start at 1): the read floor, the moment
 #: before which every message counts as read (:meth:`LocalStore.read_floor`)
 READ_FLOOR_ID = 0
+#: SQLite's page cache, in KiB (its default is 2,000): the console's reads are by key and a
+#: poll's writes are a few rows, and the file's pages stay in the system's own cache, so a
+#: larger one mostly holds what a first fill of a hundred thousand records wrote
+CACHE_KIB = 512
 
 # SQLite primary result codes that mean "this file is not a usable database".
 _SQLITE_CORRUPT = 11
@@ -237,6 +241,7 @@ class LocalStore:
                 log.warning("%s: journal mode is %s, not WAL", self.path, mode)
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
             migrate(conn)
             for table in ("drafts", "outbox", "working_set", "snapshots", "names"):
                 conn.execute(f"SELECT count(*) FROM {table}").fetchone()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, PlainSerializer, WithJsonSchema, model_validator
 
-from .common import Input, Record, Uuid, ZonedDateTime
+from .common import Input, Record, Uuid, ZonedDateTime, format_zoned, parse_timestamp
 
 #: Attachment kinds WhatsApp accepts.
 WHATSAPP_EXTENSIONS = (".jpg", ".jpeg", ".png", ".pdf", ".doc", ".docx", ".pptx", ".xlsx")
@@ -93,13 +94,39 @@ class MessageAttributes(Record):
         return None
 
 
+_from_iso = datetime.fromisoformat
+
+
+def message_time(value: Any) -> Any:
+    """:func:`~.common.parse_timestamp`, the form every message's time is written in
+    (``…Z[GMT]``) read at once: a long thread has thousands. The same text as
+    ``parse_timestamp`` hands ``datetime.fromisoformat`` for that form, and the same
+    answer; anything else, or anything that does not read so, goes the general way."""
+    if type(value) is str and value[-6:] == "Z[GMT]":
+        try:
+            moment = _from_iso(value[:-6] + "+00:00")
+        except ValueError:
+            return parse_timestamp(value)
+        return moment if moment.tzinfo is UTC else moment.astimezone(UTC)
+    return parse_timestamp(value)
+
+
+#: :data:`~.common.ZonedDateTime`, read by :func:`message_time`
+MessageTime = Annotated[
+    datetime,
+    BeforeValidator(message_time),
+    PlainSerializer(format_zoned, return_type=str, when_used="json"),
+    WithJsonSchema({"type": "string"}),
+]
+
+
 class Message(Record):
     """One message of a conversation."""
 
     id: str
     author_id: str
     external_id: str | None = None
-    created_at: ZonedDateTime
+    created_at: MessageTime
     attributes: MessageAttributes
 
 
@@ -195,7 +222,9 @@ __all__ = [
     "Message",
     "MessageAttributes",
     "MessageInput",
+    "MessageTime",
     "OutboundMessageInput",
+    "message_time",
     "reply_subject",
     "sms_problem",
     "whatsapp_problem",

@@ -310,6 +310,7 @@ _validate_json = Message.__pydantic_validator__.validate_json
 #: makes a :class:`WireMessage` from its four values without the named tuple's own
 #: ``__new__`` (a Python call per message)
 _new_tuple = tuple.__new__
+_intern = sys.intern
 
 
 class _Unfit(NamedTuple):
@@ -332,7 +333,7 @@ def _wire_of(item: Any, text: str) -> WireMessage | _Unfit:
     if len(text) > MAX_TEXT:
         text = _dumps(bound_text(item))
     try:
-        message = _validate_json(text)
+        message = _validate_json(text if text.isascii() else _utf8(text))
     except ValidationError as error:
         if error.errors()[0]["type"] != "json_invalid":
             return _Unfit(item, error)
@@ -343,11 +344,22 @@ def _wire_of(item: Any, text: str) -> WireMessage | _Unfit:
         try:
             Message.model_validate(item)
             text = _dumps(item).encode("utf-8", "replace").decode("utf-8")
-            message = _validate_json(text)
+            message = _validate_json(_utf8(text))
         except ValidationError as refused:
             return _Unfit(item, refused)
-    return _new_tuple(WireMessage, (message.id, sys.intern(message.author_id),
+    return _new_tuple(WireMessage, (message.id, _intern(message.author_id),
                                     message.external_id, text))
+
+
+def _utf8(text: str) -> str | bytes:
+    """What the validator is handed for a message's JSON text that is not ASCII: its UTF-8
+    bytes (given such a string, the validator leaves a UTF-8 copy of it cached in the
+    string, which the thread then keeps beside it), unless it holds what UTF-8 cannot (a
+    lone surrogate): then the text, refused as ever."""
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return text
 
 
 _WIRES = TextItems(_wire_of)
