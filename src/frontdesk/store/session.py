@@ -29,7 +29,6 @@ from ..api.errors import ApiError, TransportError, Unauthorized
 from ..api.pacing import Priority
 from ..channels import channel_name
 from ..text import one_line
-from .change_stream import ChangeStream
 from .connection import Link
 from .directory import Directory
 from .hub import Hub, Notice
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from .actions import Actions
     from .admin import AdminStore
     from .business_time import BusinessTime
+    from .change_stream import ChangeStream
     from .compose import Compose
     from .finder import Finder
     from .knowledge import KnowledgeStore
@@ -161,10 +161,26 @@ class Session:
         self._stats: StatsWatch | None = None
         self._compose: Compose | None = None
         self._outbox_task: asyncio.Task[None] | None = None
-        #: the team gateway's change stream (listened to only through a gateway)
-        self.changes = ChangeStream(lambda: self.client, self.live, self.inbox)
+        self._changes: ChangeStream | None = None
         self._listening: asyncio.Task[None] | None = None
         self.started = False
+
+    @property
+    def changes(self) -> ChangeStream:
+        """The team gateway's change stream (listened to only through a gateway), made on
+        first use: its module reads the models (pydantic), which the first frame does not
+        need."""
+        if self._changes is None:
+            from .change_stream import ChangeStream
+
+            self._changes = ChangeStream(lambda: self.client, self.live, self.inbox)
+        return self._changes
+
+    @property
+    def changes_dropped(self) -> bool:
+        """Whether the gateway's change stream was up and dropped (the console polls by
+        itself until it is up again); False while nobody listened to it."""
+        return self._changes is not None and self._changes.dropped
 
     # ------------------------------------------------------------------ identity and time
 

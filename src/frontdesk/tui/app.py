@@ -30,12 +30,12 @@ from ..store.session import describe_presence
 from ..store.topics import CONNECTION, DISK, HOURS, INBOX, MEMBER, MY_PRESENCE
 from ..text import clean
 from .commands import once_each, screen_commands
-from .css_cache import SharedStylesheet
+from .css_cache import SharedStylesheet, parsed_file, read_parsed, write_parsed
 from .key_order import OrderedKeysApp
 from .offered import may, offered
 from .registry import BINDING_OWNERS, owns_bindings
 from .screens.inbox.inbox import InboxScreen
-from .screens.shared.base import LiveModal, ModeScreen
+from .screens.shared.base import FittedFooter, LiveModal, ModeScreen
 from .store_changed import StoreChanged
 from .styles import first_frame_stylesheets, later_stylesheets
 from .widgets.safe import typed_block
@@ -119,8 +119,10 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
                  key_check: Callable[[], str | None] | None = None,
                  alerts: AlertSettings | None = None) -> None:
         super().__init__(driver_class=_terminal_driver())
-        # each piece of CSS parsed once, not again at every refresh of the styles
+        # each piece of CSS parsed once, not again at every refresh of the styles, nor at
+        # every start: the rules the last run parsed are read from its file
         self.stylesheet = SharedStylesheet(variables=self.stylesheet._variables)
+        read_parsed(parsed_file())
         self.session = session
         #: the demo's own sandbox: the palette shows its URL and key (for curl)
         self.sandbox_access = sandbox_access
@@ -161,7 +163,6 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
         session = self.session
         if session is not None:
             session.on_notice = self._notice
-            self._start_alerts(session)
             self._unsubscribe = session.live.subscribe(self._store_changed)
             if session.local.recovery:
                 self.notify(clean(session.local.recovery), title="Local database recovered",
@@ -172,9 +173,14 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
                 # is missing is known at once): show what it already knows
                 self._store_changed(CONNECTION, session.live.connection)
 
-    def _start_alerts(self, session: Session) -> None:
+    def _start_alerts(self) -> AlertCenter | None:
         """Alerts for this session, said through this app (its toasts, bell and, where the
-        terminal shows them, desktop notifications)."""
+        terminal shows them, desktop notifications); None without a session. Begun once the
+        first frame is on screen (nothing arrives before: the session starts then), or
+        before by the alerts' settings."""
+        session = self.session
+        if session is None or self.alerts is not None:
+            return self.alerts
         from ..settings import AlertSettings
         from .alerts import AlertCenter
         from .terminal_keys import terminal_writer
@@ -187,6 +193,7 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
             self._paint_statuses()
 
         self.alerts.on_new = new_count
+        return self.alerts
 
     @work(exclusive=True, group="session", exit_on_error=False, description="sign in")
     async def _start(self) -> None:
@@ -278,19 +285,33 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
             self.after_first_frame()
 
     def after_first_frame(self) -> None:
-        """The first frame is on screen: now connect the session, let the garbage collector
-        run again and, in a later slice of the loop, add the other stylesheets. Connecting
-        imports the HTTP stack and the models on a worker thread; started any earlier, it
-        would compete with the first frame for the interpreter."""
+        """The first frame is on screen: now begin the alerts, build the footer's keys (the
+        frame was sent as composed, before keys built then could show in it), connect the
+        session, let the garbage collector run again and, in a later slice of the loop, add
+        the other stylesheets and keep the rules the first frame used for the next start.
+        Connecting imports the HTTP stack and the models on a worker thread; started any
+        earlier, it would compete with the first frame for the interpreter."""
         if self._after_first_frame:
             return
         self._after_first_frame = True
         release_gc()
+        self._start_alerts()
+        for screen in self.screen_stack[-1:]:
+            for footer in screen.query(FittedFooter):  # its keys waited for the frame
+                footer.call_later(footer.recompose)
         if self.session is not None and self._start_session:
             self._start()
         if self._key_check is not None:
             self._check_key(self._key_check)
+        first_rules = SharedStylesheet.first_frame_shown()
         self.call_later(self.load_all_styles)
+        # the rules the first frame used, for the next start (when some had to be parsed)
+        self.call_later(write_parsed, parsed_file(), first_rules)
+
+    @property
+    def first_frame_shown(self) -> bool:
+        """Whether the first frame is on screen (the work that waited for it has begun)."""
+        return self._after_first_frame
 
     @work(thread=True, exit_on_error=False, group="key-check", description="check the key")
     def _check_key(self, check: Callable[[], str | None]) -> None:
@@ -380,11 +401,12 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
 
     def action_alert_settings(self) -> None:
         """The settings screen of alerts (saved to config.toml)."""
-        if self.alerts is None:
+        alerts = self._start_alerts()
+        if alerts is None:
             return
         from .alerts import alert_settings_form
 
-        self.push_screen(alert_settings_form(self.alerts))
+        self.push_screen(alert_settings_form(alerts))
 
     def _reading(self) -> int | None:
         """The conversation whose thread is in front, if one is."""
@@ -534,7 +556,7 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
             yield SystemCommand("Activity of the organisation (last 24 hours)",
                                 "who did what to which conversation (key: a in Team)",
                                 self.action_activity)
-        if self.alerts is not None:
+        if self.session is not None:  # the alerts' (begun by then, or by the command)
             yield SystemCommand("Alerts: settings", "which arrivals alert, bell, desktop "
                                 "notifications (key: f2)", self.action_alert_settings)
         yield SystemCommand("Help", "key: ? or f1", self.action_help)
@@ -554,7 +576,7 @@ def _via(session: Session | None) -> str:
     role = session.membership.role_name
     said = f"via gateway · {role}" if role else "via gateway"
     # told what changes while the gateway's stream is up; polling by itself after it dropped
-    return f"{said} · polling" if session.changes.dropped else said
+    return f"{said} · polling" if session.changes_dropped else said
 
 
 def _shows_live_topics(screen: Screen[Any]) -> bool:

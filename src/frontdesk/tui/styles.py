@@ -41,8 +41,10 @@ def stylesheets() -> list[Path]:
 def first_frame_stylesheets() -> list[Path]:
     """The stylesheets the first frame needs. Textual parses the whole stylesheet again each
     time widgets of a new kind mount (several times before the first frame), so the fewer
-    lines it holds then, the sooner the console shows."""
-    return [p for p in stylesheets() if p.name in FIRST_FRAME]
+    lines it holds then, the sooner the console shows. Named, not listed from the folder (it
+    is read when the app's class is made, before the first frame)."""
+    folder = styles_dir()
+    return [path for path in (folder / name for name in FIRST_FRAME) if path.is_file()]
 
 
 def later_stylesheets() -> list[Path]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.dom import NoScreen
 from textual.screen import Screen
@@ -73,6 +73,10 @@ class FittedFooter(Footer):
         # Focus moving between widgets with the same keys (a thread's messages mounting, a
         # list taking focus) announces new bindings each time: building ~30 keys again is
         # the larger part of opening a screen, so only keys that differ are rebuilt.
+        if not getattr(self.app, "first_frame_shown", True):
+            # the console's first frame is sent as it was composed, before the keys built
+            # now could show in it: they are built once it is on screen (the app asks then)
+            return
         if self._bindings_ready and self.is_attached and self._shown == self._showing():
             return
         if self.is_attached and getattr(self.screen, "footer_held", False):
@@ -161,11 +165,30 @@ class ModeScreen(Screen[None], ReportsFailedWorkers):
         return app
 
     def compose(self) -> ComposeResult:
+        self._size_classes()
         yield StatusBar(id="status")
         yield from self.compose_body()
         width = self.app.size.width
         yield FittedFooter(compact=width < COMPACT_FOOTER_BELOW,
                            show_command_palette=width >= PALETTE_KEY_FROM)
+
+    def _size_classes(self) -> None:
+        """The screen's breakpoint classes (``-narrow``, ``-roomy``) for the terminal's size,
+        set before its widgets are built, as Textual sets them at the screen's first resize:
+        its widgets are then styled once as they mount, not once more for the new classes."""
+        app = self.app
+        width, height = app.size
+        classes: dict[str, bool] = {}
+        for dimension, breakpoints in (
+                (width, self.HORIZONTAL_BREAKPOINTS if self.HORIZONTAL_BREAKPOINTS is not None
+                 else app.HORIZONTAL_BREAKPOINTS),
+                (height, self.VERTICAL_BREAKPOINTS if self.VERTICAL_BREAKPOINTS is not None
+                 else app.VERTICAL_BREAKPOINTS)):
+            reached = [(edge, name) for edge, name in breakpoints or [] if dimension >= edge]
+            for _, name in breakpoints or []:
+                classes[name] = bool(reached) and name == max(reached)[1]
+        if classes:
+            self.update_classes(classes, animate=False)
 
     def compose_body(self) -> ComposeResult:
         """The screen's own widgets, between the status bar and the footer."""
@@ -183,6 +206,17 @@ class ModeScreen(Screen[None], ReportsFailedWorkers):
         self.call_after_refresh(self.fd.first_frame_painted)
 
     _topics_watched: bool = False
+    #: the screen has been shown before
+    _resumed: bool = False
+
+    @on(events.ScreenResume)
+    def _first_shown(self, event: events.ScreenResume) -> None:
+        """Shown for the first time, right after it was mounted: its widgets were styled as
+        they mounted, and every change of style since reached them, so Textual need not
+        style them all again (handled before Textual's own handler, a base class's)."""
+        if not self._resumed:
+            self._resumed = True
+            event.refresh_styles = False
 
     def on_screen_resume(self) -> None:
         status = self.query_one(StatusBar)
