@@ -15,6 +15,11 @@ request budget without a 429.
   ≤ 1 request/s, no 429, an action waits ≤ 100 ms.
 * idle (Team / Queues, full runs only): ``bench/bench_idle.py`` (another engineer's), its
   organisation of 1,000 agents and 50 queues, reported per phase.
+* idle on the demo's activity (``idle.demo``): the same console in Inbox mode on a copy of
+  the small organisation served with the service's budget **and its simulator on at speed 1**
+  (one random act every ~2 s, as the demo runs); requests per second over
+  :data:`DEMO_SECONDS` after the first fill settles, by route kind in the details. Budget:
+  ≤ 1 request/s.
 """
 
 from __future__ import annotations
@@ -33,8 +38,13 @@ from typing import Any
 import httpx
 
 from .common import (
+    KEY,
+    NODELAY_LAUNCHER,
+    SEED,
+    SRC,
     BenchContext,
     Result,
+    SandboxProcess,
     ServerInfo,
     demo_agent_email,
     failed,
@@ -44,6 +54,10 @@ from .common import (
 
 SIZE = (160, 45)
 IDLE_SECONDS = 20.0
+#: how long the idle console is counted on the demo's activity (after its first fill)
+DEMO_SECONDS = 60.0
+#: an idle console on the demo's activity: requests per second at most
+DEMO_BUDGET = 1.0
 ACTION_BUDGET_MS = 100.0
 
 
@@ -308,6 +322,52 @@ def _bench_idle_rows(seconds: float) -> tuple[list[Result], dict[str, Any]]:
     return rows, {"bench_idle": phases}
 
 
+class LiveSandbox(SandboxProcess):
+    """A sandbox process as :class:`SandboxProcess` starts one, but with its simulator on at
+    speed 1 (the demo's activity) and the service's budget enforced."""
+
+    def spawn(self) -> None:
+        """Start the process (``wait`` until it answers)."""
+        import subprocess
+        import sys
+
+        from frontdesk.launch import free_port
+
+        self.port = free_port()
+        command = [sys.executable, "-c", NODELAY_LAUNCHER, "sandbox", "serve", "--db",
+                   str(self.db_path), "--port", str(self.port), "--api-key", self.key,
+                   "--seed", str(SEED), "--speed", "1"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL,
+                                        env={**os.environ, "PYTHONPATH": str(SRC)})
+
+
+def run_idle_demo(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
+    """An idle console's requests per second on the demo's activity (the simulator on)."""
+    import shutil
+    import tempfile
+
+    seconds = 1.0 if ctx.quick else DEMO_SECONDS
+    folder = Path(tempfile.mkdtemp(prefix="frontdesk-bench-demo-"))
+    process = LiveSandbox("demo", folder / "sandbox.db", rate_limit=True, key=KEY)
+    try:
+        shutil.copyfile(ctx.small_db, process.db_path)
+        server = process.start()
+        with temporary_home():
+            out = asyncio.run(_idle(server, seconds, 0, 2.0 if ctx.quick else 120.0))
+    finally:
+        process.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    per_s = out["requests"] / out["wall_s"]
+    kinds = ", ".join(f"{kind} {count}" for kind, count in out["by_endpoint"].items())
+    row = Result("idle.demo", "idle console, Inbox mode, on the demo's activity (simulator "
+                 "at speed 1): requests/s", "req/s", f"≤ {DEMO_BUDGET:g} req/s", per_s, n=1,
+                 met=None if ctx.quick else per_s <= DEMO_BUDGET,
+                 note=f"{out['requests']} requests in {out['wall_s']:.0f} s: {kinds}; "
+                      f"{out['429s']} x 429")
+    return [row], {"demo": out}
+
+
 def settings_rate() -> str:
     """The console's pacing, as the settings give it (``launch.run_console`` uses them)."""
     from frontdesk.settings import Settings
@@ -342,6 +402,13 @@ def run_idle(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                  "no conversation to read"),
     ]
     details: dict[str, Any] = {"inbox": out}
+    try:
+        demo_rows, demo = run_idle_demo(ctx)
+        rows += demo_rows
+        details.update(demo)
+    except Exception as error:  # reported in the table
+        rows.append(failed("idle.demo", "idle console on the demo's activity", repr(error),
+                           f"≤ {DEMO_BUDGET:g} req/s"))
     if not ctx.quick:
         try:
             extra, more = _bench_idle_rows(IDLE_SECONDS)

@@ -132,6 +132,7 @@ class LocalTemplate:
             await session.live.refresh(HOURS)
             for _ in range(500):
                 version = inbox.version
+                inbox.showing(list(inbox.rows))  # as if every row had been on screen
                 await session.live.refresh(INBOX)
                 complete = (inbox.filled and inbox.settled and not session.directory._pending
                             and all(cid in inbox.tags for cid in inbox.rows)

@@ -44,13 +44,15 @@ async def test_what_the_watch_forgets_alerts_as_what_it_never_saw(
     watch = AlertWatch(inbox)
     clock = sandbox.clock
     assert isinstance(clock, ManualClock)
+    session.wall = clock.now  # the console's clock is the service's: time passes for both
 
     async def arrivals(*, available: bool = True, heard: int | None = None,
                        agent: str | None = None) -> list[Alert]:
         """The alerts once the inbox has read everything (and, given ``heard``, once it
         knows that conversation assigned to ``agent``)."""
-        clock.advance(5)
-        await settled(inbox)
+        for _ in range(3):  # time passes beyond the searches' overlap: a second change
+            clock.advance(5)  # made within it is read once the overlap has passed
+            await settled(inbox)
         for _ in range(60):
             row = inbox.rows.get(heard) if heard is not None else None
             if heard is None or (row is not None and row.agent_id == agent):

@@ -42,6 +42,7 @@ async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
         if topic == INBOX:
             inbox = session.inbox
             queue = {row.id for row in inbox.view("queue")}
+            inbox.showing(queue)  # the Queue view on screen: its rows' text and tags are read
             pictures.append((len(requests), {row.id for row in inbox.view("mine")}, queue,
                              {cid: inbox.preview_of(cid) for cid in queue}))
 

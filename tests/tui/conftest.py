@@ -270,12 +270,14 @@ class Console:
             await live.refresh("inbox")
             await pilot.pause(0)
             # Conversations with recent activity are read again for a few seconds, and their
-            # tags with them: wait for every row's tags, not for an empty re-read list.
+            # tags with them: wait for the tags of every row on screen, not for an empty
+            # re-read list (the others' are read once they are shown).
             # The Closed view is read from the service after the first fill, and the Needs
             # reply count follows the turns: both counts known, or a picture shows "…" or
             # a count caught half-way.
             complete = (inbox.filled and inbox.settled and not session.directory._pending
-                        and all(cid in inbox.tags for cid in inbox.rows)
+                        and inbox.on_screen_settled
+                        and all(cid in inbox.tags for cid in inbox.shown)
                         and inbox.turns_known
                         and (inbox.closed_known or not session.me_id))
             if complete and inbox.version == version:

@@ -78,6 +78,9 @@ PREVIEW_BATCH = 24
 PREVIEW_COMING = "…"
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
+#: how far the service's time, as this console tells it, may be from the service's own: a
+#: record read at a moment reflects every activity before that moment less this margin
+CLOCK_MARGIN = timedelta(seconds=1)
 #: changes remembered one by one, so a view can be updated in place rather than rebuilt
 CHANGES_KEPT = 256
 #: the change log's mark for "names read differently" (no row, no place changes)
@@ -189,6 +192,18 @@ class InboxStore:
         self._first_names_left = NAMES_AT_ONCE
         self._backlog: dict[int, Priority] = {}
         self._tag_backlog: set[int] = set()
+        #: the rows on screen now (:meth:`showing`): their tags and text are read, the
+        #: others' only once they are shown (or, for Mine's, their text as they change)
+        self._showing: frozenset[int] = frozenset()
+        #: conversations whose tags may have changed since they were read (or never were),
+        #: read once shown
+        self._tags_stale: set[int] = set()
+        #: when (the service's time) the latest reading of each record began, while a search
+        #: for activity may still find the activity that reading reflects (:meth:`_discover`)
+        self._read_at: dict[int, datetime] = {}
+        #: conversations a search found again within its overlap, whose record may or may not
+        #: reflect that activity, with when it was read: a later search settles it
+        self._doubtful: dict[int, datetime] = {}
         #: conversations whose last message changed since its text was read
         self._stale_previews: set[int] = set()
         #: subjectless conversations whose last message is to be read (after the records)
@@ -655,6 +670,51 @@ class InboxStore:
         })
 
     @property
+    def on_screen_settled(self) -> bool:
+        """Nothing the screen shows is left to read (its records, tags and text)."""
+        shown = self._showing
+        return not (shown & self._backlog.keys() or shown & self._tag_backlog
+                    or shown & self._preview_backlog.keys())
+
+    @property
+    def shown(self) -> frozenset[int]:
+        """The rows on screen, as last told (:meth:`showing`)."""
+        return self._showing
+
+    def showing(self, conversation_ids: Iterable[int]) -> None:
+        """The rows on screen now (the inbox list tells as it scrolls or changes): those
+        brought on screen get their tags and text read at the next tick, first among what
+        waits, when they were never read or changed since."""
+        shown = frozenset(conversation_ids)
+        brought = shown - self._showing
+        self._showing = shown
+        queued = False
+        for conversation_id in brought:
+            row = self.rows.get(conversation_id)
+            if row is None:
+                continue
+            self._directory.name(row.requester_id)
+            if conversation_id not in self.tags or conversation_id in self._tags_stale:
+                self._tag_backlog.add(conversation_id)
+                queued = True
+            if self._preview_wanted(row):
+                self._preview_backlog[conversation_id] = Priority.VISIBLE
+                queued = True
+        if queued:
+            self._hub.live.poke(INBOX)
+
+    def _preview_wanted(self, row: InboxRow) -> bool:
+        """Whether a row's last message is to be read: it has no subject, and its text was
+        never read or its conversation had activity since."""
+        return not (row.subject or "").strip() and (
+            row.id not in self.previews or row.id in self._stale_previews)
+
+    def _mine_open(self, row: InboxRow) -> bool:
+        """Mine's (open, assigned to me): whose turn it is must be known as it changes."""
+        me = self._hub.me_id
+        return bool(me) and row.agent_id == me and row.state in OPEN_STATES
+
+    @property
     def settled(self) -> bool:
         """Nothing is left to fetch: no record and no tags waiting for a later tick."""
         return not self._backlog and not self._tag_backlog and not self._preview_backlog
@@ -757,7 +817,7 @@ class InboxStore:
             return False  # told what changed: the cursor stays for the next safety search
         self._search_now = False
         self._searched_at = time.monotonic()
-        since = self._since or self._hub.server_now() - SLACK
+        since = self._search_since()
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         hits: list[int] = []
         key: str | None = None
@@ -771,16 +831,75 @@ class InboxStore:
         if page.has_more and self._prime_again():
             return await self._discover()
         found_before, self._found = self._found, set(hits)
+        self._settle_doubts(self._found)
         for conversation_id in hits:
-            self.want([conversation_id], Priority.VISIBLE)
+            if self._read_again(conversation_id, since):
+                self.want([conversation_id], Priority.VISIBLE)
+                self._stale_previews.add(conversation_id)
             self.activity[conversation_id] = self._hub.server_now()
-            self._stale_previews.add(conversation_id)
             if conversation_id not in found_before:
                 # a new message may leave the record as it was: the row still moves up (and
                 # a preview of it reads its messages again), so its activity is a change of
                 # its own; found again in the next search's overlap (SLACK), it is not
                 self._bump(conversation_id, self.rows.get(conversation_id))
+        self._forget_readings(self._since or since)
         return True
+
+    def _search_since(self) -> datetime:
+        """Where this tick's search for activity begins: the cursor, or earlier, at the
+        moment a doubtful conversation's record was read (less :data:`CLOCK_MARGIN`) once
+        the cursor has gone past it: a search from there finds that conversation only for
+        activity its record may not reflect."""
+        since = self._since or self._hub.server_now() - SLACK
+        if self._doubtful:
+            since = min(since, min(self._doubtful.values()) - CLOCK_MARGIN)
+        return since
+
+    def _read_again(self, conversation_id: int, since: datetime) -> bool:
+        """Whether a conversation a search from ``since`` found is to be read again.
+
+        The search says only that it had activity since then. Its record, read from a
+        moment on, reflects every activity before that moment (less the clock's margin):
+        found by a search that begins after that, the activity is newer (read it); by one
+        that begins before, it may be the very activity the record reflects, or another
+        since. That one is not read again now: it is doubtful until a search that begins at
+        its reading's moment settles it (:meth:`_search_since`), so that a second change
+        made within the overlap is still read, and the first is read once. Of a subjectless
+        row on screen or of Mine's, the last message is read again at once all the same
+        (one request): what the agent sees and whose turn it is in their own work (Needs
+        reply, unread marks, alerts: a customer's every message in Mine alerts) do not wait
+        for the overlap to pass. A row on screen is read again at once, record and all."""
+        read_at = self._read_at.get(conversation_id)
+        if read_at is None or since >= read_at - CLOCK_MARGIN \
+                or conversation_id in self._backlog or conversation_id in self._showing:
+            # (a row on screen is read again whenever a search finds it: the agent may act
+            # on it now — claim it from the Queue, say — and what they see must not wait for
+            # the overlap to pass; the rows on screen are few)
+            self._doubtful.pop(conversation_id, None)
+            return True
+        self._doubtful[conversation_id] = read_at
+        row = self.rows.get(conversation_id)
+        if row is not None and not (row.subject or "").strip() and (
+                conversation_id in self._showing or self._mine_open(row)):
+            self._stale_previews.add(conversation_id)
+            self._preview_backlog[conversation_id] = Priority.VISIBLE
+        return False
+
+    def _settle_doubts(self, found: set[int]) -> None:
+        """After a search: a doubtful conversation it did not find had no activity its
+        record could miss."""
+        for conversation_id in [cid for cid in self._doubtful if cid not in found]:
+            del self._doubtful[conversation_id]
+
+    def _forget_readings(self, since: datetime) -> None:
+        """Forget the moments of readings no later search can begin before (the cursor
+        only moves on, and a doubt only moves a search back to a reading still kept): a
+        search finding such a conversation again finds newer activity."""
+        floor = min([since, *(at - CLOCK_MARGIN for at in self._doubtful.values())])
+        floor += CLOCK_MARGIN
+        for conversation_id in [cid for cid, at in self._read_at.items() if at <= floor
+                                and cid not in self._doubtful]:
+            del self._read_at[conversation_id]
 
     def heard(self, conversation_ids: Iterable[int]) -> None:
         """The team gateway said these conversations changed: each is read again, first
@@ -877,9 +996,13 @@ class InboxStore:
         self._since, self._since_known = cursor.since, True
         self.want(cursor.records, Priority.BACKGROUND)
         self._stale_previews.update(cursor.records)
-        self._tag_backlog.update(cursor.tags)  # rows beyond the first frame's among them
+        # read once shown (rows beyond the first frame's among them); Mine's text at once
+        self._tags_stale.update(cursor.tags)
+        self._stale_previews.update(cursor.previews)
         for conversation_id in cursor.previews:
-            self._preview_backlog.setdefault(conversation_id, Priority.BACKGROUND)
+            row = self.rows.get(conversation_id)
+            if row is not None and self._mine_open(row):
+                self._preview_backlog.setdefault(conversation_id, Priority.BACKGROUND)
 
     def _adopt_priming(self) -> None:
         """Count Mine and Queue as read whole when the last session read them for the same
@@ -908,12 +1031,16 @@ class InboxStore:
         if not self._since_known:
             return InboxCursor()
         restored = self._restored
+        since = self._since
+        if since is not None and self._doubtful:
+            since = min(since, min(self._doubtful.values()) - CLOCK_MARGIN)
         return InboxCursor(
-            since=self._since,
+            since=since,
             mine_of=self._hub.me_id if "mine" in self._primed else restored.mine_of,
             queues=self._primed_queues if "queue" in self._primed else restored.queues,
-            records=tuple(sorted(self._backlog)), tags=tuple(sorted(self._tag_backlog)),
-            previews=tuple(sorted(self._preview_backlog)))
+            records=tuple(sorted(self._backlog)),
+            tags=tuple(sorted(self._tag_backlog | self._tags_stale)),
+            previews=tuple(sorted(self._preview_backlog.keys() | self._stale_previews)))
 
     async def _fetch_backlog(self) -> None:
         """Records first (a batch a tick); once none wait, the subjectless rows' last
@@ -929,6 +1056,7 @@ class InboxStore:
         ordered = sorted(self._backlog.items(), key=lambda item: item[1])[:BATCH]
         for conversation_id, _ in ordered:
             self._backlog.pop(conversation_id, None)
+        begun = self._hub.server_now()  # every record below reflects what was before it
         results = await asyncio.gather(
             *(self._fetch_one(cid, priority) for cid, priority in ordered),
             return_exceptions=True)
@@ -939,7 +1067,7 @@ class InboxStore:
             raise refused[0]
         fresh = [r for r in results if r is not None and not isinstance(r, BaseException)]
         self.upsert(fresh)
-        self._tag_backlog.update(c.id for c in fresh)
+        self._after_reading(fresh, dict(ordered), begun)
         await self._name_my_requesters(fresh)
         if self._backlog or self._priming_due():  # records of the first picture go first
             self._hub.live.poke(INBOX)
@@ -951,6 +1079,35 @@ class InboxStore:
             if self._preview_backlog:
                 return
         await self._fetch_tags()
+
+    def _after_reading(self, fresh: list[Conversation], priorities: dict[int, Priority],
+                       begun: datetime) -> None:
+        """What a record read brings in its wake: without a subject, its last message is
+        read when its row is on screen or Mine's (whose turn it is drives Needs reply, unread
+        marks and alerts), else once it is shown; its tags are read once it is brought on
+        screen (activity never says tags changed: the service does not count a tag as
+        activity), never per change. Its requester is named on screen alone (Mine's are
+        named by :meth:`_name_my_requesters`)."""
+        shown = self._showing
+        for conversation in fresh:
+            conversation_id = conversation.id
+            self._read_at[conversation_id] = begun
+            row = self.rows.get(conversation_id)
+            if row is None:
+                continue
+            on_screen = conversation_id in shown
+            if on_screen:
+                self._directory.name(row.requester_id)
+                if conversation_id not in self.tags:
+                    self._tag_backlog.add(conversation_id)
+            else:
+                self._tags_stale.add(conversation_id)
+            if (on_screen or self._mine_open(row)) and self._preview_wanted(row):
+                priority = Priority.VISIBLE if on_screen else priorities.get(
+                    conversation_id, Priority.BACKGROUND)
+                current = self._preview_backlog.get(conversation_id)
+                if current is None or priority < current:
+                    self._preview_backlog[conversation_id] = priority
 
     async def _name_my_requesters(self, fresh: list[Conversation]) -> None:
         """The names of the customers in Mine, as soon as their records are in: Mine is the
@@ -991,16 +1148,20 @@ class InboxStore:
 
     async def _fetch_tags(self) -> None:
         """Tags of recently fetched conversations, a few a tick, after their records."""
-        wanted = sorted(self._tag_backlog, reverse=True)[:TAG_BATCH]
+        shown = self._showing
+        wanted = sorted(self._tag_backlog, key=lambda cid: (cid in shown, cid),
+                        reverse=True)[:TAG_BATCH]
         self._tag_backlog.difference_update(wanted)
         client = self._hub.client
 
         async def one(conversation_id: int) -> None:
+            priority = Priority.VISIBLE if conversation_id in shown else Priority.BACKGROUND
             try:
                 tags = await client.tags.list_for_conversation(conversation_id,
-                                                               priority=Priority.BACKGROUND)
+                                                               priority=priority)
             except ApiError:
                 return
+            self._tags_stale.discard(conversation_id)
             self.set_tags(conversation_id, (t.id for t in tags))
             for tag in tags:
                 self._directory.tags.setdefault(tag.id, tag)
@@ -1023,12 +1184,6 @@ class InboxStore:
         except ApiError:
             self._backlog.setdefault(conversation_id, Priority.BACKGROUND)
             raise
-        self._directory.name(conversation.requester_id)
-        if not (conversation.subject or "").strip() and (
-                conversation_id not in self.previews or conversation_id in self._stale_previews):
-            current = self._preview_backlog.get(conversation_id)
-            if current is None or priority < current:
-                self._preview_backlog[conversation_id] = priority
         return conversation
 
     async def _fetch_preview(self, conversation_id: int, priority: Priority) -> None:
@@ -1047,6 +1202,11 @@ class InboxStore:
             body = last.attributes.body
             if body is not None and body.value:
                 self.set_preview(conversation_id, body.value[:200])
+                return
+        if conversation_id not in self.previews:
+            # read, and nothing to show (a call, an attachment alone): not asked again
+            # each time its row is shown, only once its conversation has activity
+            self.set_preview(conversation_id, "")
 
 
 def _turns_of(saved: Any) -> dict[int, tuple[str, datetime]]:

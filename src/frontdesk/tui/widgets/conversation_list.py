@@ -105,6 +105,14 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
             super().__init__()
             self.conversation_id = conversation_id
 
+    class Shown(Message):
+        """The rows on screen changed (scrolled, resized, other rows): their ids, in order
+        (the inbox reads the tags and text of those alone)."""
+
+        def __init__(self, conversation_ids: tuple[int, ...]) -> None:
+            super().__init__()
+            self.conversation_ids = conversation_ids
+
     class Selected(Message):
         """``enter`` (or a click on the highlighted row): open this conversation."""
 
@@ -150,6 +158,8 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         self.builds = 0
         #: rows changed in place (:meth:`update_rows`), without a build
         self.updates = 0
+        #: the ids of the rows on screen as last told (:class:`Shown`)
+        self._window: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ data
 
@@ -184,6 +194,27 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
     def shown_ids(self) -> list[int]:
         """Ids of the rows shown, in order (tests and the palette)."""
         return [self._rows[i].id for i in self._visible]
+
+    def window_ids(self) -> tuple[int, ...]:
+        """Ids of the rows on screen now (from the scroll position, the header line aside)."""
+        top = max(0, round(self.scroll_y))
+        height = max(1, self.scrollable_content_region.height - 1) if self.is_mounted else 0
+        rows, visible = self._rows, self._visible
+        return tuple(rows[visible[position]].id
+                     for position in range(top, min(len(visible), top + height)))
+
+    def _tell_window(self) -> None:
+        """Post :class:`Shown` when the rows on screen are not those last told."""
+        window = self.window_ids()
+        if window != self._window:
+            self._window = window
+            self.post_message(self.Shown(window))
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        """Scrolled: other rows may be on screen."""
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self._tell_window()
 
     def set_rows(self, rows: Sequence[InboxRow], *, keep: int | None = None) -> None:
         """Show these conversations (in this order), keeping the filter; the cursor stays on
@@ -302,6 +333,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         self._scroll_to_cursor()
         self.refresh()
         self.post_message(self.Highlighted(self.highlighted_id))
+        self._tell_window()
 
     # ------------------------------------------------------------------ cursor
 
@@ -386,6 +418,11 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
             self._move(position)
 
     # ------------------------------------------------------------------ mounted
+
+    def on_resize(self, _event: events.Resize) -> None:
+        """Taller or shorter: other rows may be on screen (told once the size holds;
+        the lines' own resize handling runs beside this one)."""
+        self.call_after_refresh(self._tell_window)
 
     def on_mount(self) -> None:
         self._minute = now().strftime("%Y%m%d%H%M")

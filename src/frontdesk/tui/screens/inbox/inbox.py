@@ -794,6 +794,13 @@ class InboxScreen(ModeScreen, ConversationActions):
         event.stop()
         self.open_thread(event.conversation_id)
 
+    def on_conversation_list_shown(self, event: ConversationList.Shown) -> None:
+        """Tell the inbox which rows are on screen (their tags and text are read first,
+        the others' only once they are shown)."""
+        session = self.session
+        if session is not None:
+            session.inbox.showing(event.conversation_ids)
+
     def on_conversation_list_highlighted(self, event: ConversationList.Highlighted) -> None:
         event.stop()
         self._preview_highlighted()
