@@ -43,12 +43,14 @@ class FinalError(Exception):
 
 
 class BodyReader:
-    """Reads the bodies of a transport's answers (a part of ``Transport``)."""
+    """Reads the bodies of a transport's answers, each at most ``max_body`` bytes and within
+    ``body_timeout`` seconds overall (the transport owns one)."""
 
-    _max_body: int
-    _body_timeout: float
+    def __init__(self, *, max_body: int, body_timeout: float) -> None:
+        self._max_body = max_body
+        self._body_timeout = body_timeout
 
-    async def _read(self, response: httpx.Response, op: Operation) -> bytes:
+    async def read(self, response: httpx.Response, op: Operation) -> bytes:
         """The body, refused past ``max_body`` bytes, within ``body_timeout`` seconds overall."""
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self._max_body:
@@ -61,7 +63,7 @@ class BodyReader:
                     raise FinalError(_too_large(op, response.status_code, self._max_body))
         return bytes(buffer)
 
-    async def _read_listing(self, response: httpx.Response, op: Operation,
+    async def read_listing(self, response: httpx.Response, op: Operation,
                             each_item: Callable[[Any], Any] | TextItems) -> Any:
         """A list answer of any size: read whole while small (one ``json.loads``), then
         item by item as it streams in; within ``body_timeout`` seconds overall. With

@@ -108,7 +108,7 @@ class Reply:
     etag: str | None = None
 
 
-class Transport(BodyReader):
+class Transport:
     """Sends the requests of one :class:`~frontdesk.api.client.ApiClient`.
 
     ``http`` is the client's ``httpx.AsyncClient`` (redirects off, ``auth`` a
@@ -139,8 +139,8 @@ class Transport(BodyReader):
         self.origins = frozenset(origin_of(u) for u in self._bases.values() if u is not None)
         self.pacer = pacer
         self.policy = policy
-        self._body_timeout = body_timeout
-        self._max_body = max_body
+        #: reads each answer's body, bounded in size and time
+        self._bodies = BodyReader(max_body=max_body, body_timeout=body_timeout)
         self._sleep = sleep
 
     def use_key(self, key: ApiKey) -> None:
@@ -301,9 +301,9 @@ class Transport(BodyReader):
                     ))
                 content_type = response.headers.get("content-type")
                 if each_item is not None and 200 <= status < 300:
-                    return Reply(status, await self._read_listing(response, op, each_item),
+                    return Reply(status, await self._bodies.read_listing(response, op, each_item),
                                  op, response.headers.get("etag"))
-                raw = await self._read(response, op)
+                raw = await self._bodies.read(response, op)
                 if not 200 <= status < 300:
                     raise error_from_response(status, raw, content_type, op.label,
                                               response.headers.get("retry-after"))
