@@ -299,6 +299,8 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
         for screen in self.screen_stack[-1:]:
             for footer in screen.query(FittedFooter):  # its keys waited for the frame
                 footer.call_later(footer.recompose)
+            if isinstance(screen, ModeScreen):
+                screen.call_later(screen.after_first_frame)
         if self.session is not None and self._start_session:
             self._start()
         if self._key_check is not None:

@@ -247,6 +247,13 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._paint_marks()
         self.rebuild()
         # the filter line is hidden until ``/``: built once the first frame is on screen
+        # (the app says when: :meth:`after_first_frame`), or after this screen's first
+        # refresh when the console's first frame was another's
+        if self.fd.first_frame_shown:
+            self.call_after_refresh(lambda: self.filter_input)
+
+    def after_first_frame(self) -> None:
+        """The console's first frame is on the terminal: build the hidden filter line."""
         self.call_after_refresh(lambda: self.filter_input)
 
     def on_screen_resume(self) -> None:

@@ -155,6 +155,10 @@ class ModeScreen(Screen[None], ReportsFailedWorkers):
             for footer in self.query(FittedFooter):
                 footer.call_later(footer.recompose)  # run as the footer (its keys bind to it)
 
+    def after_first_frame(self) -> None:
+        """The console's first frame, which this screen showed, is on the terminal: build
+        what the screen left until then (nothing unless a screen says)."""
+
     @property
     def fd(self) -> FrontdeskApp:
         """The app, typed."""
