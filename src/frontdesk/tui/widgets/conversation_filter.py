@@ -6,31 +6,24 @@ only while a filter is wanted (the filter line opened, or a filter typed): built
 between frames from then on, kept in step with the rows while the filter is in use, and
 dropped when it is closed — a hundred thousand of them weigh more than the rows themselves.
 A keystroke that extends the filter narrows the previous matches instead of scanning every
-row again. :class:`ConversationFilter` is a part of
-:class:`~frontdesk.tui.widgets.conversation_list.ConversationList`, which holds the rows.
+row again. The strings are :class:`RowSearch`'s, a collaborator the list owns (``search``);
+the list keeps the filter itself and builds the strings between frames.
 """
 
 from __future__ import annotations
 
-import asyncio
-from bisect import bisect_left
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from textual import work
-from textual.scroll_view import ScrollView
-
 from ...channels import channel_name
-from ...heap import give_back
 from ...text import one_line
-from ..worker_failures import ReportsFailedWorkers
 
 if TYPE_CHECKING:
     from ...store.rows import InboxRow
     from .conversation_list import RowLookups
 
-__all__ = ["LARGE", "SEARCH_SLICE", "ConversationFilter", "SearchStrings"]
+__all__ = ["LARGE", "SEARCH_SLICE", "RowSearch", "SearchStrings"]
 
 #: rows whose search strings are built between two frames
 SEARCH_SLICE: Final = 2_000
@@ -53,124 +46,84 @@ class SearchStrings(NamedTuple):
     previews: list[str]
 
 
-class ConversationFilter(ScrollView, ReportsFailedWorkers):
-    """The list's filter and search strings (a part of ``ConversationList``)."""
+class RowSearch:
+    """The search strings of a list's rows (one lowercase string each, with the tag ids and
+    the preview it was made of), kept in step with the rows while a filter is in use and
+    reused, row by row, when the rows are replaced by others mostly the same."""
 
-    lookups: RowLookups
-    _rows: list[InboxRow]
-    _serial: int
-    _visible: Sequence[int]
-    _search: list[str] | None
-    _search_tags: list[tuple[str, ...]]
-    _search_previews: list[str]
-    _reuse: SearchStrings | None
-    _reuse_at: dict[int, int] | None
-    _reuse_next: int
-    _search_wanted: bool
-    _needle: str
-    _cursor: int
-
-    if TYPE_CHECKING:
-        def _after_change(self, cursor: int) -> None: ...
+    def __init__(self, lookups: RowLookups) -> None:
+        self._lookups = lookups
+        #: one lowercase string per row (None: not built, or not wanted)
+        self.texts: list[str] | None = None
+        #: what each of those strings was made of beside its row: the tag ids and preview
+        #: objects (the same objects until they change), in the same order
+        self._tags: list[tuple[str, ...]] = []
+        self._previews: list[str] = []
+        #: the strings of the rows shown before the last change of rows (rows, strings,
+        #: tags, previews), reused for the rows that did not change while new ones are made
+        self._reuse: SearchStrings | None = None
+        self._reuse_at: dict[int, int] | None = None
+        self._reuse_next = 0
 
     @property
-    def search_strings(self) -> int:
+    def count(self) -> int:
         """How many rows have their search string made (0: none kept)."""
-        return len(self._search) if self._search is not None else 0
+        return len(self.texts) if self.texts is not None else 0
 
-    @property
-    def filter_text(self) -> str:
-        """The filter in effect (folded)."""
-        return self._needle
-
-    def prepare_search(self) -> None:
-        """A filter is about to be typed (its line opened): make the search strings in
-        slices between frames from now on, so the first keystroke only scans."""
-        self._search_wanted = True
-        if self._search is None and self.is_mounted:
-            self._prepare_search()
-
-    def drop_search(self) -> None:
-        """The filter is closed: forget the search strings (made again when it reopens)."""
-        self._search_wanted = False
-        had = self.search_strings
-        self._forget_strings()
-        if had >= LARGE and self.is_mounted:
-            self.call_after_refresh(give_back)
-
-    def _forget_strings(self) -> None:
-        self._serial += 1  # a build in slices under way is dropped
-        self._search = None
-        self._search_tags, self._search_previews = [], []
+    def forget(self) -> None:
+        """Drop every string (and what could be reused): they are made afresh if wanted."""
+        self.texts = None
+        self._tags, self._previews = [], []
         self._reuse = self._reuse_at = None
 
-    def set_filter(self, text: str) -> None:
-        """Show only rows whose text contains every word of ``text`` (case-insensitive)."""
-        needle = " ".join(text.lower().split())
-        if needle == self._needle:
-            return
-        if needle:
-            self._search_wanted = True
-        kept = self._visible[self._cursor] if 0 <= self._cursor < len(self._visible) else -1
-        self._apply_filter(needle)
-        # shown rows stay in view order, so the kept row is found by bisection
-        cursor = bisect_left(self._visible, kept) if kept >= 0 else 0
-        if not (cursor < len(self._visible) and self._visible[cursor] == kept):
-            cursor = 0
-        self._after_change(cursor if self._visible else -1)
+    def rows_replaced(self, old_rows: Sequence[InboxRow]) -> None:
+        """The list shows other rows now: the strings are made again for them, reusing those
+        of the rows unchanged."""
+        if self.texts is not None:
+            self._reuse = SearchStrings(old_rows, self.texts, self._tags, self._previews)
+            self._reuse_at = None
+        self.texts = None
 
-    def _apply_filter(self, needle: str) -> None:
-        previous = self._needle
-        self._needle = needle
-        if not needle:
-            self._visible = range(len(self._rows))
-            return
-        search = self._search_strings()
-        candidates: Sequence[int] = (self._visible if previous and needle.startswith(previous)
-                                     else range(len(self._rows)))
-        words = needle.split()
-        if len(words) == 1:
-            self._visible = [i for i in candidates if needle in search[i]]
-        else:
-            self._visible = [i for i in candidates if all(w in search[i] for w in words)]
-
-    # ------------------------------------------------------------------ search strings
-
-    @work(exclusive=True, exit_on_error=False, group="search-strings")
-    async def _prepare_search(self) -> None:
-        """Build the search strings in slices between frames, so the first filter keystroke
-        only scans (the work is lost if the rows change meanwhile)."""
-        rows, serial = self._rows, self._serial
-        built = SearchStrings(rows, [], [], [])
-        for start in range(0, len(rows), SEARCH_SLICE):
-            if self._serial != serial or self._search is not None:
-                return
-            self._strings_for(built, start, start + SEARCH_SLICE)
-            await asyncio.sleep(0)
-        if self._serial == serial and self._search is None:
-            self._keep_strings(built)
-
-    def _search_strings(self) -> list[str]:
-        """One lowercase string per row, built at once if the slices are not done."""
-        search = self._search
-        if search is None:
-            built = SearchStrings(self._rows, [], [], [])
-            self._strings_for(built, 0, len(self._rows))
-            self._keep_strings(built)
-            search = built.texts
-        return search
-
-    def _keep_strings(self, built: SearchStrings) -> None:
-        self._search = built.texts
-        self._search_tags, self._search_previews = built.tags, built.previews
+    def names_changed(self) -> None:
+        """Names (or tags' names) may read differently: nothing kept is reused."""
         self._reuse = self._reuse_at = None
 
-    def _strings_for(self, built: SearchStrings, start: int, stop: int) -> None:
+    def remove(self, at: int) -> None:
+        """The row at ``at`` left the list (its string too, when they are kept)."""
+        if self.texts is not None:
+            del self.texts[at], self._tags[at], self._previews[at]
+
+    def insert(self, at: int, row: InboxRow) -> None:
+        """``row`` was put at ``at`` (its string made, when they are kept)."""
+        if self.texts is not None:
+            look = self._lookups
+            row_tags, preview = look.tag_ids(row.id), look.preview(row.id)
+            self.texts.insert(at, self._search_text(row, row_tags, preview))
+            self._tags.insert(at, row_tags)
+            self._previews.insert(at, preview)
+
+    def strings(self, rows: Sequence[InboxRow]) -> list[str]:
+        """One lowercase string per row of ``rows``, made at once if not all are yet."""
+        texts = self.texts
+        if texts is None:
+            built = SearchStrings(rows, [], [], [])
+            self.add(built, 0, len(rows))
+            self.keep(built)
+            texts = built.texts
+        return texts
+
+    def keep(self, built: SearchStrings) -> None:
+        """The strings made (by slices, or at once) are the rows' from now on."""
+        self.texts = built.texts
+        self._tags, self._previews = built.tags, built.previews
+        self._reuse = self._reuse_at = None
+
+    def add(self, built: SearchStrings, start: int, stop: int) -> None:
         """Add the search strings of ``built.rows[start:stop]`` to ``built``: those of rows
         unchanged since the strings before the last change of rows (the same row, tags and
         preview objects) are reused, the others made. The old rows are walked alongside (most
         keep their order); an index of them is made only when the orders part."""
-        look = self.lookups
+        look = self._lookups
         tag_ids, preview_of, make = look.tag_ids, look.preview, self._search_text
         add_text, add_tags, add_preview = (built.texts.append, built.tags.append,
                                            built.previews.append)
@@ -214,7 +167,7 @@ class ConversationFilter(ScrollView, ReportsFailedWorkers):
         """A row's searchable text (``tags``, ``preview``: its tag ids and last message as
         the store keeps them). The channel by its name, without its mark: one character
         outside Latin-1 would make the whole string two or four bytes a character."""
-        look = self.lookups
+        look = self._lookups
         cid = conversation.id
         name = look.name
         queue, agent = conversation.queue_id, conversation.agent_id

@@ -2,20 +2,22 @@
 
 Tens of thousands of rows must build, filter and scroll without a widget per row, so the list
 keeps plain data (the conversations of the view, in order) and paints only the lines on
-screen. A cursor step repaints two lines. The list holds the rows and the cursor here; its
-parts are in their own modules: what a row's cells say and the columns' widths
-(``conversation_cells``), how lines are painted (``conversation_lines``), and the filter
-with its search strings (``conversation_filter``).
+screen. A cursor step repaints two lines. The list holds the rows, the cursor and the filter
+here; what a row's cells say and the columns' widths are in ``conversation_cells``, how
+lines are painted in ``conversation_lines``, and the rows' search strings for the filter are
+a collaborator it owns (``search``, a :class:`~.conversation_filter.RowSearch`).
 """
 
 from __future__ import annotations
 
+import asyncio
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.style import Style
-from textual import events
+from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
@@ -25,8 +27,9 @@ from textual.strip import Strip
 from ...heap import give_back
 from ..clock import now
 from ..registry import owns_bindings
+from ..worker_failures import ReportsFailedWorkers
 from .conversation_cells import Layout, plain_wait
-from .conversation_filter import LARGE, ConversationFilter, SearchStrings
+from .conversation_filter import LARGE, SEARCH_SLICE, RowSearch, SearchStrings
 from .conversation_lines import ConversationLines
 
 if TYPE_CHECKING:
@@ -72,7 +75,7 @@ class RowLookups(NamedTuple):
 
 
 @owns_bindings
-class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
+class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
     """Conversations, one line each, under a header line of column titles."""
 
     HELP_NAME = "Conversation list"
@@ -132,17 +135,8 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         self._ids: list[int] = []
         #: positions in ``_rows`` shown, ascending (a range when nothing is filtered out)
         self._visible: Sequence[int] = range(0)
-        #: one lowercase string per row (None: not built, or not wanted)
-        self._search: list[str] | None = None
-        #: what each of those strings was made of beside its row: the tag ids and preview
-        #: objects (the same objects until they change), in the same order
-        self._search_tags: list[tuple[str, ...]] = []
-        self._search_previews: list[str] = []
-        #: the strings of the rows shown before the last change of rows (rows, strings,
-        #: tags, previews), reused for the rows that did not change while new ones are made
-        self._reuse: SearchStrings | None = None
-        self._reuse_at: dict[int, int] | None = None
-        self._reuse_next = 0
+        #: the rows' search strings, for the filter (made only while one is wanted)
+        self.search = RowSearch(lookups)
         #: whether the search strings are wanted (a filter is in use or its line is open)
         self._search_wanted = False
         self._generation: object = None
@@ -226,17 +220,13 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         self._rows = list(rows)
         self._serial += 1
         self._ids = [row.id for row in rows]
-        if self._search is not None:  # made again for the new rows, reusing the unchanged
-            self._reuse = SearchStrings(old_rows, self._search, self._search_tags,
-                                   self._search_previews)
-            self._reuse_at = None
-        self._search = None
+        self.search.rows_replaced(old_rows)  # made again, reusing the unchanged rows' strings
         self._strips.clear()
         self.builds += 1
         generation = self.lookups.generation()
         if generation != self._generation:
             self._generation = generation
-            self._reuse = self._reuse_at = None
+            self.search.names_changed()
         self._settle(keep_id, position)
         if max(len(old_rows), len(self._rows)) >= LARGE and self.is_mounted:
             self.call_after_refresh(give_back)  # the old rows, the view's sorting
@@ -259,8 +249,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         rows = self._rows
         ids = self._ids
         self._serial += 1
-        search, tags, previews = self._search, self._search_tags, self._search_previews
-        look = self.lookups
+        search = self.search
         strips = self._strips
         for cid, row in changes.items():
             strips.discard((cid, False))
@@ -271,8 +260,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
                 at = -1
             if at >= 0:
                 del rows[at], ids[at]
-                if search is not None:
-                    del search[at], tags[at], previews[at]
+                search.remove(at)
             if row is None:
                 continue
             moment = key(row)
@@ -285,11 +273,7 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
                     high = middle
             rows.insert(low, row)
             ids.insert(low, cid)
-            if search is not None:
-                row_tags, preview = look.tag_ids(cid), look.preview(cid)
-                search.insert(low, self._search_text(row, row_tags, preview))
-                tags.insert(low, row_tags)
-                previews.insert(low, preview)
+            search.insert(low, row)
         self.updates += 1
         self._settle(keep_id, position)
 
@@ -306,8 +290,83 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
         if cursor < 0 and self._visible:
             cursor = min(max(position, 0), len(self._visible) - 1)
         self._after_change(cursor)
-        if self._search is None and self._search_wanted and self.is_mounted:
+        if self.search.texts is None and self._search_wanted and self.is_mounted:
             self._prepare_search()
+
+    # ------------------------------------------------------------------ filter
+
+    @property
+    def search_strings(self) -> int:
+        """How many rows have their search string made (0: none kept)."""
+        return self.search.count
+
+    @property
+    def filter_text(self) -> str:
+        """The filter in effect (folded)."""
+        return self._needle
+
+    def prepare_search(self) -> None:
+        """A filter is about to be typed (its line opened): make the search strings in
+        slices between frames from now on, so the first keystroke only scans."""
+        self._search_wanted = True
+        if self.search.texts is None and self.is_mounted:
+            self._prepare_search()
+
+    def drop_search(self) -> None:
+        """The filter is closed: forget the search strings (made again when it reopens)."""
+        self._search_wanted = False
+        had = self.search_strings
+        self._forget_strings()
+        if had >= LARGE and self.is_mounted:
+            self.call_after_refresh(give_back)
+
+    def _forget_strings(self) -> None:
+        self._serial += 1  # a build in slices under way is dropped
+        self.search.forget()
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose text contains every word of ``text`` (case-insensitive)."""
+        needle = " ".join(text.lower().split())
+        if needle == self._needle:
+            return
+        if needle:
+            self._search_wanted = True
+        kept = self._visible[self._cursor] if 0 <= self._cursor < len(self._visible) else -1
+        self._apply_filter(needle)
+        # shown rows stay in view order, so the kept row is found by bisection
+        cursor = bisect_left(self._visible, kept) if kept >= 0 else 0
+        if not (cursor < len(self._visible) and self._visible[cursor] == kept):
+            cursor = 0
+        self._after_change(cursor if self._visible else -1)
+
+    def _apply_filter(self, needle: str) -> None:
+        previous = self._needle
+        self._needle = needle
+        if not needle:
+            self._visible = range(len(self._rows))
+            return
+        search = self.search.strings(self._rows)
+        candidates: Sequence[int] = (self._visible if previous and needle.startswith(previous)
+                                     else range(len(self._rows)))
+        words = needle.split()
+        if len(words) == 1:
+            self._visible = [i for i in candidates if needle in search[i]]
+        else:
+            self._visible = [i for i in candidates if all(w in search[i] for w in words)]
+
+    @work(exclusive=True, exit_on_error=False, group="search-strings")
+    async def _prepare_search(self) -> None:
+        """Build the search strings in slices between frames, so the first filter keystroke
+        only scans (the work is lost if the rows change meanwhile)."""
+        rows, serial, search = self._rows, self._serial, self.search
+        built = SearchStrings(rows, [], [], [])
+        for start in range(0, len(rows), SEARCH_SLICE):
+            if self._serial != serial or search.texts is not None:
+                return
+            search.add(built, start, start + SEARCH_SLICE)
+            await asyncio.sleep(0)
+        if self._serial == serial and search.texts is None:
+            search.keep(built)
 
     def _position_of(self, conversation_id: int, near: int = -1) -> int:
         """Where a conversation is shown (-1: not shown); looks near ``near`` first, where it
@@ -427,5 +486,5 @@ class ConversationList(ConversationLines, ConversationFilter, can_focus=True):
     def on_mount(self) -> None:
         self._minute = now().strftime("%Y%m%d%H%M")
         self.set_interval(30, self._tick_ages)
-        if self._rows and self._search is None:
+        if self._rows and self.search.texts is None:
             self._prepare_search()
