@@ -4,21 +4,19 @@ Only the lines on screen are painted (``render_line``), each built straight from
 cached until the rows, the width or the styles change. Every string from the service (names,
 subjects, previews, tags, queue names) passes through :func:`frontdesk.text.one_line` (by
 :func:`~frontdesk.tui.widgets.conversation_cells.fit`) and is painted as a plain segment,
-never parsed as markup. :class:`ConversationLines` is a part of
-:class:`~frontdesk.tui.widgets.conversation_list.ConversationList`, which holds the rows.
+never parsed as markup. The painter (:class:`RowPainter`) is a collaborator the list owns
+(``painter``): it keeps the layout and the painted lines, the list hands it the rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
 from textual.cache import LRUCache
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...channels import SILENT_CHANNELS
@@ -42,7 +40,7 @@ if TYPE_CHECKING:
     from ...store.rows import InboxRow
     from .conversation_list import RowLookups
 
-__all__ = ["ConversationLines"]
+__all__ = ["TITLES", "RowPainter"]
 
 TITLES: Final = {"state": "", "turn": "Turn", "channel": "Channel", "id": "#",
                  "requester": "Requester",
@@ -77,129 +75,91 @@ def _tag_segments(names: Sequence[str], colors: Sequence[str | None], width: int
     return out
 
 
-class ConversationLines(ScrollView):
-    """The list's painting: layout, styles and lines (a part of ``ConversationList``)."""
+class RowPainter:
+    """Paints the list's lines: the column titles, a row (cached by conversation and by
+    whether the cursor is on it, until the rows, the width, the columns or the styles
+    change) and the line of an empty list. ``widened`` is called when a longer id came on
+    screen (the id column grew: the list repaints)."""
 
-    lookups: RowLookups
-    empty_text: str
-    _rows: list[InboxRow]
-    _visible: Sequence[int]
-    _needle: str
-    _cursor: int
-    _id_width: int
-    _hidden: frozenset[str]
-    _last: str
-    _layout: Layout | None
-    _strips: LRUCache[tuple[int, bool], Strip]
-    _styles: dict[str, Style] | None
-    _minute: str
+    def __init__(self, lookups: RowLookups, widened: Callable[[], object]) -> None:
+        self._lookups = lookups
+        self._widened = widened
+        self._id_width = 6
+        self._hidden: frozenset[str] = frozenset()
+        self._last = "age"
+        self._layout: Layout | None = None
+        self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
 
-    if TYPE_CHECKING:
-        def _scroll_to_cursor(self) -> None: ...
-
-    def repaint_rows(self, conversation_ids: Iterable[int]) -> None:
-        """These conversations' lines read differently now (a mark came or went): paint
-        them again."""
-        for conversation_id in conversation_ids:
-            self._strips.discard((conversation_id, False))
-            self._strips.discard((conversation_id, True))
-        self.refresh()
-
-    def _tick_ages(self) -> None:
-        """Ages are shown in minutes: repaint the rows when the minute changed."""
-        marker = now().strftime("%Y%m%d%H%M")
-        if marker != self._minute:
-            self._minute = marker
-            self._strips.clear()
-            self.refresh()
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles = None
+    def clear(self) -> None:
+        """Every line is painted again when next shown."""
         self._strips.clear()
 
-    def on_resize(self, _event: events.Resize) -> None:
+    def resized(self) -> None:
+        """The list's width may have changed: lay the columns out again."""
         self._layout = None
         self._strips.clear()
-        self._scroll_to_cursor()
+
+    def forget(self, conversation_ids: Iterable[int]) -> None:
+        """These conversations' lines read differently now: paint them again."""
+        strips = self._strips
+        for conversation_id in conversation_ids:
+            strips.discard((conversation_id, False))
+            strips.discard((conversation_id, True))
 
     @property
-    def hidden_columns(self) -> frozenset[str]:
-        """Optional columns not shown (``queue``, ``assignee``, ``tags``): a view whose
-        rows all have the same value there gives the room to the subject."""
+    def hidden(self) -> frozenset[str]:
+        """Optional columns not shown."""
         return self._hidden
 
-    @hidden_columns.setter
-    def hidden_columns(self, hidden: frozenset[str]) -> None:
-        if hidden != self._hidden:
-            self._hidden = hidden
-            self._layout = None
-            self._strips.clear()
-            self.refresh()
+    def hide(self, hidden: frozenset[str]) -> bool:
+        """Show every optional column but ``hidden``; whether anything changed."""
+        if hidden == self._hidden:
+            return False
+        self._hidden = hidden
+        self.resized()
+        return True
 
     @property
-    def last_column(self) -> str:
-        """The last column: ``age``, or ``followup`` (until when a Pending one waits)."""
+    def last(self) -> str:
+        """The last column."""
         return self._last
 
-    @last_column.setter
-    def last_column(self, last: str) -> None:
-        if last != self._last and last in LAST_WIDTHS:
-            self._last = last
-            self._layout = None
-            self._strips.clear()
-            self.refresh()
+    def end_with(self, last: str) -> bool:
+        """End rows with the ``last`` column (``age`` or ``followup``); whether anything
+        changed."""
+        if last == self._last or last not in LAST_WIDTHS:
+            return False
+        self._last = last
+        self.resized()
+        return True
 
-    def _widen_ids(self, width: int) -> None:
-        """A longer id came on screen: widen the id column (it never narrows again)."""
-        if width > self._id_width:
-            self._id_width = width
-            self._layout = None
-            self._strips.clear()
-            self.refresh()
-
-    def _current_layout(self) -> Layout:
-        width = self.scrollable_content_region.width
+    def layout(self, width: int) -> Layout:
+        """The columns for a list ``width`` cells wide."""
         layout = self._layout
         if layout is None or layout.width != width:
             layout = self._layout = layout_for(width, self._id_width, self._hidden, self._last)
         return layout
 
-    def _palette(self) -> dict[str, Style]:
-        styles = self._styles
-        if styles is None:
-            full = self.get_component_rich_style
-            styles = {"base": self.rich_style, "cursor": full("conversation-list--cursor")}
-            for name in ("header", "dim", "preview", "tags", "open", "pending", "closed",
-                         "empty", "marked", "late"):
-                # the foreground only (blended on the list's background), so a column keeps
-                # the cursor's background
-                style = full(f"conversation-list--{name}")
-                styles[name] = Style(color=style.color, bold=style.bold, italic=style.italic,
-                                     underline=style.underline, dim=style.dim)
-            self._styles = styles
-        return styles
-
-    def render_line(self, y: int) -> Strip:
-        """Line 0 is the column titles; the others are rows from the scroll position."""
-        layout = self._current_layout()
-        styles = self._palette()
-        if y == 0:
-            return self._header(layout, styles)
-        position = round(self.scroll_y) + y - 1
-        if not 0 <= position < len(self._visible):
-            if y == 1 and not self._visible:
-                return self._message_line(layout, styles)
-            return Strip.blank(layout.width, styles["base"])
-        row = self._rows[self._visible[position]]
-        key = (row.id, position == self._cursor)
+    def row(self, row: InboxRow, is_cursor: bool, layout: Layout,
+            styles: dict[str, Style]) -> Strip:
+        """A row's line (from the cache when it was painted since the last change)."""
+        key = (row.id, is_cursor)
         strip = self._strips.get(key)
         if strip is None:
-            strip = self._row_strip(row, layout, styles, key[1])
+            strip = self._row_strip(row, layout, styles, is_cursor)
             self._strips[key] = strip
         return strip
 
-    def _header(self, layout: Layout, styles: dict[str, Style]) -> Strip:
+    def _widen_ids(self, width: int) -> None:
+        """A longer id came on screen: widen the id column (it never narrows again)."""
+        if width > self._id_width:
+            self._id_width = width
+            self.resized()
+            self._widened()
+
+    @staticmethod
+    def header(layout: Layout, styles: dict[str, Style]) -> Strip:
+        """The column titles."""
         style = styles["base"] + styles["header"]
         parts = [" "]
         for key, width in layout.columns:
@@ -209,17 +169,16 @@ class ConversationLines(ScrollView):
             parts.append(" ")
         return Strip([Segment("".join(parts), style)]).crop_extend(0, layout.width, style)
 
-    def _message_line(self, layout: Layout, styles: dict[str, Style]) -> Strip:
-        text = self.empty_text
-        if self._needle and self._rows:
-            text = f"Nothing matches “{self._needle}” — esc clears the filter."
+    @staticmethod
+    def message(text: str, layout: Layout, styles: dict[str, Style]) -> Strip:
+        """The line of a list with no row to show, saying why."""
         style = styles["base"] + styles["empty"]
         line = "  " + one_line(text, max(0, layout.width - 2))
         return Strip([Segment(line, style)]).crop_extend(0, layout.width, style)
 
     def _row_strip(self, row: InboxRow, layout: Layout, styles: dict[str, Style],
                    is_cursor: bool) -> Strip:
-        look = self.lookups
+        look = self._lookups
         base = styles["cursor"] if is_cursor else styles["base"]
         dim = base + styles["dim"]
         segments: list[Segment] = []

@@ -3,34 +3,36 @@
 Tens of thousands of rows must build, filter and scroll without a widget per row, so the list
 keeps plain data (the conversations of the view, in order) and paints only the lines on
 screen. A cursor step repaints two lines. The list holds the rows, the cursor and the filter
-here; what a row's cells say and the columns' widths are in ``conversation_cells``, how
-lines are painted in ``conversation_lines``, and the rows' search strings for the filter are
-a collaborator it owns (``search``, a :class:`~.conversation_filter.RowSearch`).
+here; what a row's cells say and the columns' widths are in ``conversation_cells``. Two
+collaborators it owns do the rest: ``painter`` (:class:`~.conversation_lines.RowPainter`)
+paints the lines and keeps them painted, ``search``
+(:class:`~.conversation_filter.RowSearch`) keeps the rows' search strings for the filter.
+One class of some 560 lines: its rows, cursor, filter and scroll are one state.
 """
 
 from __future__ import annotations
 
 import asyncio
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.style import Style
 from textual import events, work
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
+from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...heap import give_back
 from ..clock import now
 from ..registry import owns_bindings
 from ..worker_failures import ReportsFailedWorkers
-from .conversation_cells import Layout, plain_wait
+from .conversation_cells import plain_wait
 from .conversation_filter import LARGE, SEARCH_SLICE, RowSearch, SearchStrings
-from .conversation_lines import ConversationLines
+from .conversation_lines import RowPainter
 
 if TYPE_CHECKING:
     from ...store.rows import InboxRow
@@ -75,7 +77,7 @@ class RowLookups(NamedTuple):
 
 
 @owns_bindings
-class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
+class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
     """Conversations, one line each, under a header line of column titles."""
 
     HELP_NAME = "Conversation list"
@@ -142,11 +144,8 @@ class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
         self._generation: object = None
         self._needle = ""
         self._cursor = -1
-        self._id_width = 6
-        self._hidden: frozenset[str] = frozenset()
-        self._last = "age"
-        self._layout: Layout | None = None
-        self._strips: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
+        #: paints the lines (and keeps them painted until they change)
+        self.painter = RowPainter(lookups, self.refresh)
         self._styles: dict[str, Style] | None = None
         self._minute = ""
         self.builds = 0
@@ -221,7 +220,7 @@ class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
         self._serial += 1
         self._ids = [row.id for row in rows]
         self.search.rows_replaced(old_rows)  # made again, reusing the unchanged rows' strings
-        self._strips.clear()
+        self.painter.clear()
         self.builds += 1
         generation = self.lookups.generation()
         if generation != self._generation:
@@ -243,17 +242,16 @@ class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
             # names may read differently now: search strings and lines are made afresh
             self._generation = generation
             self._forget_strings()
-            self._strips.clear()
+            self.painter.clear()
         keep_id = self.highlighted_id
         position = self._cursor
         rows = self._rows
         ids = self._ids
         self._serial += 1
         search = self.search
-        strips = self._strips
+        painter = self.painter
         for cid, row in changes.items():
-            strips.discard((cid, False))
-            strips.discard((cid, True))
+            painter.forget((cid,))
             try:
                 at = ids.index(cid)
             except ValueError:
@@ -292,6 +290,81 @@ class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
         self._after_change(cursor)
         if self.search.texts is None and self._search_wanted and self.is_mounted:
             self._prepare_search()
+
+    # ------------------------------------------------------------------ painting
+
+    def repaint_rows(self, conversation_ids: Iterable[int]) -> None:
+        """These conversations' lines read differently now (a mark came or went): paint
+        them again."""
+        self.painter.forget(conversation_ids)
+        self.refresh()
+
+    def _tick_ages(self) -> None:
+        """Ages are shown in minutes: repaint the rows when the minute changed."""
+        marker = now().strftime("%Y%m%d%H%M")
+        if marker != self._minute:
+            self._minute = marker
+            self.painter.clear()
+            self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+        self.painter.clear()
+
+    @property
+    def hidden_columns(self) -> frozenset[str]:
+        """Optional columns not shown (``queue``, ``assignee``, ``tags``): a view whose
+        rows all have the same value there gives the room to the subject."""
+        return self.painter.hidden
+
+    @hidden_columns.setter
+    def hidden_columns(self, hidden: frozenset[str]) -> None:
+        if self.painter.hide(hidden):
+            self.refresh()
+
+    @property
+    def last_column(self) -> str:
+        """The last column: ``age``, or ``followup`` (until when a Pending one waits)."""
+        return self.painter.last
+
+    @last_column.setter
+    def last_column(self, last: str) -> None:
+        if self.painter.end_with(last):
+            self.refresh()
+
+    def _palette(self) -> dict[str, Style]:
+        styles = self._styles
+        if styles is None:
+            full = self.get_component_rich_style
+            styles = {"base": self.rich_style, "cursor": full("conversation-list--cursor")}
+            for name in ("header", "dim", "preview", "tags", "open", "pending", "closed",
+                         "empty", "marked", "late"):
+                # the foreground only (blended on the list's background), so a column keeps
+                # the cursor's background
+                style = full(f"conversation-list--{name}")
+                styles[name] = Style(color=style.color, bold=style.bold, italic=style.italic,
+                                     underline=style.underline, dim=style.dim)
+            self._styles = styles
+        return styles
+
+    def render_line(self, y: int) -> Strip:
+        """Line 0 is the column titles; the others are rows from the scroll position."""
+        painter = self.painter
+        layout = painter.layout(self.scrollable_content_region.width)
+        styles = self._palette()
+        if y == 0:
+            return painter.header(layout, styles)
+        position = round(self.scroll_y) + y - 1
+        if not 0 <= position < len(self._visible):
+            if y == 1 and not self._visible:
+                text = self.empty_text
+                if self._needle and self._rows:
+                    text = f"Nothing matches “{self._needle}” — esc clears the filter."
+                return painter.message(text, layout, styles)
+            return Strip.blank(layout.width, styles["base"])
+        return painter.row(self._rows[self._visible[position]], position == self._cursor,
+                           layout, styles)
 
     # ------------------------------------------------------------------ filter
 
@@ -479,8 +552,10 @@ class ConversationList(ConversationLines, ReportsFailedWorkers, can_focus=True):
     # ------------------------------------------------------------------ mounted
 
     def on_resize(self, _event: events.Resize) -> None:
-        """Taller or shorter: other rows may be on screen (told once the size holds;
-        the lines' own resize handling runs beside this one)."""
+        """Another size: the columns are laid out again, the cursor kept in view, and other
+        rows may be on screen (told once the size holds)."""
+        self.painter.resized()
+        self._scroll_to_cursor()
         self.call_after_refresh(self._tell_window)
 
     def on_mount(self) -> None:
