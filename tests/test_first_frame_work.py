@@ -24,14 +24,17 @@ from frontdesk.tui.textual_private import FooterKey
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 
-def counted_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every CSS text Textual parses from now on (none parsed before, in this process)."""
-    parses: list[str] = []
+def counted_parses(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """Every CSS Textual parses from now on (none parsed before, in this process), as the
+    rules kept are keyed: the text, where it came from, default or not, its tie-breaker and
+    scope (the same text read for another widget class is another parse)."""
+    parses: list[tuple[object, ...]] = []
     original = Stylesheet._parse_rules
 
-    def counting(self: Stylesheet, css: str, *args: Any, **kwargs: Any) -> Any:
-        parses.append(css)
-        return original(self, css, *args, **kwargs)
+    def counting(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+                 tie_breaker: int = 0, scope: str = "") -> Any:
+        parses.append((css, read_from, is_default_rules, tie_breaker, scope))
+        return original(self, css, read_from, is_default_rules, tie_breaker, scope)
 
     monkeypatch.setattr(Stylesheet, "_parse_rules", counting)
     monkeypatch.setattr(SharedStylesheet, "_parsed", {})
@@ -65,7 +68,7 @@ async def test_the_first_frames_rules_are_read_at_the_next_start_not_parsed(
     app = FrontdeskApp(None, start_session=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        first_frame_parses = [css for css in parses if css in {k[0] for k in rules}]
+        first_frame_parses = [key for key in parses if key in {k[:5] for k in rules}]
         assert first_frame_parses == []
         # and the rest of the console is styled as before: every stylesheet is loaded
         await pilot.pause()
