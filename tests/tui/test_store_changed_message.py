@@ -61,6 +61,12 @@ async def test_a_store_change_reaches_the_screen_as_a_typed_message(
         await console.ready(pilot)
         session = app.session
         assert session is not None and isinstance(app.screen, InboxScreen)
+        for _ in range(20):  # what the rows on screen show is read: no change of its own
+            await console.idle(pilot)
+            if session.inbox.on_screen_settled:
+                break
+            await session.live.refresh("inbox")
+        await console.idle(pilot)
 
         # the inbox screen hears a new inbox version as a message with the key
         dispatched.clear()
