@@ -61,20 +61,18 @@ async def test_a_store_change_reaches_the_screen_as_a_typed_message(
         await console.ready(pilot)
         session = app.session
         assert session is not None and isinstance(app.screen, InboxScreen)
-        for _ in range(20):  # what the rows on screen show is read: no change of its own
-            await console.idle(pilot)
-            if session.inbox.on_screen_settled:
-                break
-            await session.live.refresh("inbox")
         await console.idle(pilot)
 
-        # the inbox screen hears a new inbox version as a message with the key
+        # the inbox screen hears a new inbox version as a message with the key, once (a poll
+        # of the inbox's own may announce its next version meanwhile: the tags and text of
+        # the rows on screen are read as they come)
         dispatched.clear()
-        session.live.announce(INBOX, session.inbox.version)
+        version = session.inbox.version
+        session.live.announce(INBOX, version)
         await pilot.pause()
         inbox = [m for m in dispatched if m.topic == INBOX]
-        assert len(inbox) == 1 and isinstance(inbox[0].topic, TopicKey)
-        assert inbox[0].of(INBOX) == session.inbox.version
+        assert inbox and all(isinstance(m.topic, TopicKey) for m in inbox)
+        assert [m.of(INBOX) for m in inbox].count(version) == 1
 
         # a modal that shows a live topic hears the changes while it is in front, in order,
         # typed: a name the store was told as a plain string arrives as its key
