@@ -46,6 +46,18 @@ def _inbound(value: str) -> dict[str, Any]:
     return {"_type": "Inbound", "content": {"value": value, "_type": "Text"}}
 
 
+def _new_chat(http: httpx.Client, text: str) -> int:
+    """A new chat from a new customer, as the service's other clients make one: its id."""
+    requester = http.post("/v1/endusers", json={
+        "displayName": "Alert Tester", "email": f"alert-{uuid.uuid4().hex[:8]}@example.com"})
+    assert requester.status_code in (200, 201), requester.text
+    made = http.post("/v1/conversations", json={
+        "_type": "Chat", "requesterId": requester.json()["data"]["id"],
+        "widgetId": str(uuid.uuid4()), "message": _inbound(text)})
+    assert made.status_code == 200, made.text
+    return int(made.json()["data"]["id"])
+
+
 @pytest.fixture
 def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
     """The service's API as anyone else (a colleague, a rule, a customer) uses it."""
@@ -77,16 +89,6 @@ async def test_what_arrives_alerts_and_what_i_did_does_not(
     def post(path: str, body: dict[str, Any]) -> int:
         return http.post(path, json=body).status_code
 
-    def new_chat(text: str) -> int:
-        requester = http.post("/v1/endusers", json={
-            "displayName": "Alert Tester", "email": f"alert-{uuid.uuid4().hex[:8]}@example.com"})
-        assert requester.status_code in (200, 201), requester.text
-        made = http.post("/v1/conversations", json={
-            "_type": "Chat", "requesterId": requester.json()["data"]["id"],
-            "widgetId": str(uuid.uuid4()), "message": _inbound(text)})
-        assert made.status_code == 200, made.text
-        return int(made.json()["data"]["id"])
-
     try:
         await session.start()
         session.live.add(INBOX, inbox.poll, 60.0)
@@ -99,7 +101,7 @@ async def test_what_arrives_alerts_and_what_i_did_does_not(
         assert await arrivals() == []
 
         # a conversation a colleague (or a rule) gives me
-        given = new_chat("Can someone help me?")
+        given = _new_chat(http, "Can someone help me?")
         assert put(f"/v1/conversations/{given}/claim", {"agentId": me}) == 204
         assert await arrivals() == [Alert(AlertKind.ASSIGNED, given)]
 
@@ -112,10 +114,10 @@ async def test_what_arrives_alerts_and_what_i_did_does_not(
         assert await arrivals(reading=given) == []
 
         # a new conversation waiting in my queue: only while I am available
-        waiting = new_chat("Is anyone there?")
+        waiting = _new_chat(http, "Is anyone there?")
         assert put(f"/v1/conversations/{waiting}/transfer/queue", {"queueId": my_queue}) == 204
         assert await arrivals(available=False) == []
-        other = new_chat("Hello from another customer")
+        other = _new_chat(http, "Hello from another customer")
         assert put(f"/v1/conversations/{other}/transfer/queue", {"queueId": my_queue}) == 204
         assert await arrivals() == [Alert(AlertKind.QUEUE, other)]
 
@@ -189,16 +191,6 @@ async def test_what_the_watch_forgets_alerts_as_what_it_never_saw(
         found: list[dict[str, str]] = http.get("/v1/agents").json()["data"]
         return found
 
-    def new_chat(text: str) -> int:
-        requester = http.post("/v1/endusers", json={
-            "displayName": "Alert Tester", "email": f"alert-{uuid.uuid4().hex[:8]}@example.com"})
-        assert requester.status_code in (200, 201), requester.text
-        made = http.post("/v1/conversations", json={
-            "_type": "Chat", "requesterId": requester.json()["data"]["id"],
-            "widgetId": str(uuid.uuid4()), "message": _inbound(text)})
-        assert made.status_code == 200, made.text
-        return int(made.json()["data"]["id"])
-
     try:
         await session.start()
         session.live.add(INBOX, inbox.poll, 60.0)
@@ -210,14 +202,14 @@ async def test_what_the_watch_forgets_alerts_as_what_it_never_saw(
         assert await arrivals() == []
 
         # a colleague's conversation: no news to me; given to me, it is
-        theirs = new_chat("Can someone help me?")
+        theirs = _new_chat(http, "Can someone help me?")
         assert put(f"/v1/conversations/{theirs}/claim", {"agentId": colleague}) == 204
         assert await arrivals(heard=theirs, agent=colleague) == []
         assert put(f"/v1/conversations/{theirs}/claim", {"agentId": me}) == 204
         assert await arrivals(heard=theirs, agent=me) == [Alert(AlertKind.ASSIGNED, theirs)]
 
         # one waiting in my queue (while I was away), queued there again: no news
-        waiting = new_chat("Is anyone there?")
+        waiting = _new_chat(http, "Is anyone there?")
         assert put(f"/v1/conversations/{waiting}/transfer/queue", {"queueId": my_queue}) == 204
         assert await arrivals(available=False) == []
         clock.advance(60)
