@@ -1,11 +1,11 @@
-"""Client overhead per call: ``client.conversations.get(id)`` against a bare httpx call.
+"""Client overhead per call: ``client.conversations.get(id)`` against a bare httpx2 call.
 
 Both talk to the same small sandbox (another process) in the same run, one call at a time:
 
 * client: ``ApiClient(..., pacer=Pacer(enabled=False)).conversations.get(id)`` — URL
   building, the origin check, the key, the capped streaming read, JSON decoding, the
   envelope and the pydantic model;
-* bare: ``httpx.AsyncClient.get`` of the same route with the key header, then
+* bare: ``httpx2.AsyncClient.get`` of the same route with the key header, then
   ``json.loads`` of the body.
 
 Calls go in alternating blocks (client, bare, client, …) over the same conversation ids, so
@@ -20,7 +20,7 @@ Then a long thread read (``thread.read``), against the large sandbox's 10,000-me
 * client: ``client.messages.list_wires_if_changed(id, None)`` — what the console's thread
   store calls: the answer read as it streams in, every message checked against the model
   and kept as its JSON text (:class:`~frontdesk.api.resources.messages.WireMessage`);
-* raw GET: ``httpx.AsyncClient.get`` of the same route, then ``json.loads`` of the body.
+* raw GET: ``httpx2.AsyncClient.get`` of the same route, then ``json.loads`` of the body.
 
 Reads alternate (client, raw, raw, client, …) after two of each to warm up; the ratio is the
 median of the per-pair ratios, which the machine's drift hits alike. Budget: ≤ 1.3 x the raw
@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .common import (
     BenchContext,
@@ -64,7 +64,7 @@ async def _measure(server: ServerInfo, ids: list[int], blocks: int, per_block: i
     from frontdesk.api.pacing import Pacer
 
     client = ApiClient(server.base_url, server.key, pacer=Pacer(enabled=False))
-    bare = httpx.AsyncClient(base_url=server.base_url, headers={"Authorization": server.key},
+    bare = httpx2.AsyncClient(base_url=server.base_url, headers={"Authorization": server.key},
                              timeout=15.0)
     client_ms: list[float] = []
     bare_ms: list[float] = []
@@ -126,7 +126,7 @@ async def _measure_thread(server: ServerInfo, thread_id: int, pairs: int
     from frontdesk.api.pacing import Pacer
 
     client = ApiClient(server.base_url, server.key, pacer=Pacer(enabled=False))
-    bare = httpx.AsyncClient(base_url=server.base_url, headers={"Authorization": server.key},
+    bare = httpx2.AsyncClient(base_url=server.base_url, headers={"Authorization": server.key},
                              timeout=60.0)
     path = f"/v1/conversations/{thread_id}/messages"
     read = 0
@@ -211,7 +211,7 @@ def _thread_rows(ctx: BenchContext, details: dict[str, Any]) -> list[Result]:
     if ratio > THREAD_BUDGET and not ctx.quick:
         details["thread_profile"] = asyncio.run(_profile_thread(server, thread_id, 5))
     return [
-        measured("thread.raw", f"GET a {read:,}-message thread, bare httpx + json.loads",
+        measured("thread.raw", f"GET a {read:,}-message thread, bare httpx2 + json.loads",
                  raw_ms, budget="reference"),
         measured("thread.read", f"read a {read:,}-message thread: client vs raw GET",
                  client_ms, budget=f"≤ {THREAD_BUDGET} x raw GET",
@@ -223,7 +223,7 @@ def _thread_rows(ctx: BenchContext, details: dict[str, Any]) -> list[Result]:
 
 
 def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
-    """(h) median per call of the client and of bare httpx, and their ratio."""
+    """(h) median per call of the client and of bare httpx2, and their ratio."""
     server = ctx.server("small")
     rows = db_rows(Path(server.db_path), "SELECT id FROM conversations ORDER BY id LIMIT 500")
     ids = [int(r["id"]) for r in rows]
@@ -236,7 +236,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}" if len(ratios) > 1 else "-"
     thread = _thread_rows(ctx, details)
     return [
-        measured("client.bare", "GET conversation, bare httpx + json.loads", bare_ms,
+        measured("client.bare", "GET conversation, bare httpx2 + json.loads", bare_ms,
                  budget="reference"),
         measured("client.get", "GET conversation, frontdesk client", client_ms,
                  budget=f"≤ {BUDGET} x bare", ratio=ratio, met=ratio <= BUDGET,

@@ -4,7 +4,7 @@ the team's shared answers, over loopback; and its memory with a team connected.
 The sandbox (the run's small one, another process) is read directly and through a gateway
 (``frontdesk gateway serve`` in a process of its own, in front of that sandbox, its pacer
 opened wide so that only the gateway's own work is measured), one request at a time from
-this process with one keep-alive ``httpx.AsyncClient`` each: ``GET /v1/conversations/{id}``
+this process with one keep-alive ``httpx2.AsyncClient`` each: ``GET /v1/conversations/{id}``
 for the same ids, in alternating blocks (direct, gateway, gateway, direct, …) so the
 machine's drift hits both alike. Each request through the gateway costs what it adds: the
 member's key looked up (SQLite), the operation matched, the guard, the pacer, the request
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .common import (
     BenchContext,
@@ -78,9 +78,9 @@ def _start_gateway(server: ServerInfo, folder: Path) -> tuple[subprocess.Popen[b
         if process.poll() is not None:
             raise RuntimeError("the gateway ended before it served")
         try:
-            if httpx.get(url + "/gateway/v1/health", timeout=5).status_code == 200:
+            if httpx2.get(url + "/gateway/v1/health", timeout=5).status_code == 200:
                 return process, url, key
-        except httpx.TransportError:
+        except httpx2.TransportError:
             time.sleep(0.05)
     process.kill()
     raise RuntimeError("the gateway did not serve within 60 s")
@@ -89,15 +89,15 @@ def _start_gateway(server: ServerInfo, folder: Path) -> tuple[subprocess.Popen[b
 async def _measure(server: ServerInfo, gateway_url: str, key: str, ids: list[int],
                    blocks: int, per_block: int, cached_ms: list[float]
                    ) -> tuple[list[float], list[float]]:
-    direct = httpx.AsyncClient(base_url=server.base_url, timeout=15.0,
+    direct = httpx2.AsyncClient(base_url=server.base_url, timeout=15.0,
                                headers={"Authorization": server.key})
-    through = httpx.AsyncClient(base_url=gateway_url, timeout=15.0,
+    through = httpx2.AsyncClient(base_url=gateway_url, timeout=15.0,
                                 headers={"Authorization": key})
     direct_ms: list[float] = []
     through_ms: list[float] = []
     rng = random.Random(7)
 
-    async def one(client: httpx.AsyncClient, cid: int) -> float:
+    async def one(client: httpx2.AsyncClient, cid: int) -> float:
         start = time.perf_counter()
         response = await client.get(f"/v1/conversations/{cid}")
         response.raise_for_status()
@@ -150,8 +150,8 @@ async def _team_connected(server: ServerInfo, gateway_url: str, admin_key: str,
     before = _resident_mb(pid)
     hello = 0
     streams: list[Any] = []
-    limits = httpx.Limits(max_connections=CONNECTED + 8)
-    async with httpx.AsyncClient(base_url=gateway_url, timeout=60.0, limits=limits) as http:
+    limits = httpx2.Limits(max_connections=CONNECTED + 8)
+    async with httpx2.AsyncClient(base_url=gateway_url, timeout=60.0, limits=limits) as http:
         for key in keys:
             stream = http.stream("GET", "/gateway/v1/changes", headers={"Authorization": key})
             response = await stream.__aenter__()

@@ -33,7 +33,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -91,10 +91,10 @@ def start_sandbox(db_path: Path, key: str) -> tuple[subprocess.Popen[bytes], str
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(base_url + "/v1/teams", headers={"Authorization": key},
+            if httpx2.get(base_url + "/v1/teams", headers={"Authorization": key},
                          timeout=2).status_code == 200:
                 return child, base_url
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         time.sleep(0.2)
     child.kill()
@@ -115,12 +115,12 @@ async def run(base_url: str, key: str, identity: str, seconds: float) -> list[di
     requests: Counter[str] = Counter()
     statuses: Counter[int] = Counter()
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         parts = ["{id}" if part.isdigit() or len(part) == 36 else part
                  for part in request.url.path.split("/")]
         requests[request.method + " " + "/".join(parts)] += 1
 
-    async def on_response(response: httpx.Response) -> None:
+    async def on_response(response: httpx2.Response) -> None:
         statuses[response.status_code] += 1
 
     client._http.event_hooks["request"].append(on_request)

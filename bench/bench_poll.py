@@ -9,7 +9,7 @@ request budget without a 429.
   sent are counted too, for information. Budget: 0 list refreshes.
 * idle: the console as ``launch.run_console`` builds it (the settings' pacer) in Inbox mode,
   against a small sandbox that enforces the service's budget (10 requests/s), left alone after
-  its start-up fill; requests per second counted with httpx event hooks over 20 s, 429s over
+  its start-up fill; requests per second counted with httpx2 event hooks over 20 s, 429s over
   the whole session (sign-in included). Then user actions (``conversations.get`` at
   interactive priority, at random moments between polls): how long each takes. Budgets:
   ≤ 1 request/s, no 429, an action waits ≤ 100 ms.
@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .common import (
     KEY,
@@ -225,7 +225,7 @@ async def _idle(server: ServerInfo, seconds: float, actions: int, settle_limit: 
     statuses: Counter[int] = Counter()
     counting = [True]
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         if counting[0]:
             parts = ["{id}" if part.isdigit() or len(part) == 36 else part
                      for part in request.url.path.split("/")]
@@ -234,7 +234,7 @@ async def _idle(server: ServerInfo, seconds: float, actions: int, settle_limit: 
     limited: list[str] = []
     began = time.monotonic()
 
-    async def on_response(response: httpx.Response) -> None:
+    async def on_response(response: httpx2.Response) -> None:
         statuses[response.status_code] += 1
         if response.status_code == 429:
             request = response.request

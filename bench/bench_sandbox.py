@@ -3,7 +3,7 @@
 A small asyncio load generator in this process (the sandbox is another process, served by
 ``frontdesk sandbox serve`` without rate limit or simulator): a few keep-alive connections,
 each sending raw HTTP/1.1 requests one after the other and reading each answer to its last
-byte (Content-Length or chunked). Raw sockets instead of httpx, so that the generator costs
+byte (Content-Length or chunked). Raw sockets instead of httpx2, so that the generator costs
 the machine less than the server it measures. Requests/s are counted per one-second window
 (median of the windows, spread over windows), and the latency of every request is kept.
 

@@ -23,7 +23,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .bench_team import enough_agents
 from .common import BenchContext, Result, ServerInfo, db_rows, measured
@@ -32,7 +32,7 @@ MEMBERS = 40
 BOUND = 10.0  # seconds: an outside change is seen by polling within this
 
 
-async def _read(direct: httpx.AsyncClient, path: str) -> Any:
+async def _read(direct: httpx2.AsyncClient, path: str) -> Any:
     """The service's own answer, read with the gateway's key beside the gateway: a 429 (the
     two share the key's budget) is waited out."""
     for _ in range(60):
@@ -69,11 +69,11 @@ async def _soak(server: ServerInfo, members_n: int, seconds: float,
     stop = asyncio.Event()
     rng = random.Random(11)
 
-    async def seen(response: httpx.Response) -> None:
+    async def seen(response: httpx2.Response) -> None:
         statuses[response.status_code] += 1
 
-    def client(key: str) -> httpx.AsyncClient:
-        return httpx.AsyncClient(base_url=gateway.base_url, timeout=90.0,
+    def client(key: str) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(base_url=gateway.base_url, timeout=90.0,
                                  headers={"Authorization": key},
                                  event_hooks={"response": [seen]})
 
@@ -96,7 +96,7 @@ async def _soak(server: ServerInfo, members_n: int, seconds: float,
                                 "_type": "IsOneOf", "values": ["open"]}}}]}})
 
     async def customers() -> None:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=60.0,
+        async with httpx2.AsyncClient(base_url=server.base_url, timeout=60.0,
                                      headers={"Authorization": server.key}) as direct:
             while not stop.is_set():
                 cid = rng.choice(open_ids)
@@ -115,7 +115,7 @@ async def _soak(server: ServerInfo, members_n: int, seconds: float,
         await asyncio.sleep(BOUND)  # the polling bound: every change is seen by now
         stale = 0
         checked = 0
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=60.0,
+        async with httpx2.AsyncClient(base_url=server.base_url, timeout=60.0,
                                      headers={"Authorization": server.key}) as direct:
             truth: dict[str, Any] = {}
             for cid in sorted(set().union(*read_by)):

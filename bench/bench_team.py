@@ -38,7 +38,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from .common import BenchContext, Result, ServerInfo, db_rows, failed, measured, percentile
 
@@ -56,13 +56,13 @@ WARM_TEAM = 10
 CHANGE_BUDGET = 10.0
 
 
-class _Counting(httpx.AsyncHTTPTransport):
+class _Counting(httpx2.AsyncHTTPTransport):
     def __init__(self) -> None:
         super().__init__()
         self.sent = 0
         self.kinds: Counter[str] = Counter()
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         self.sent += 1
         parts = ["{id}" if part.isdigit() or len(part) == 36 else part
                  for part in request.url.path.split("/")]
@@ -74,7 +74,7 @@ async def enough_agents(server: ServerInfo, wanted: int) -> None:
     """Add agents to the sandbox until it has ``wanted`` (a team of 200 needs 200 people)."""
     have = len(db_rows(Path(server.db_path), "SELECT id FROM users WHERE kind = 'agent'", ()))
     missing = list(range(have, wanted))
-    async with httpx.AsyncClient(base_url=server.base_url, timeout=60,
+    async with httpx2.AsyncClient(base_url=server.base_url, timeout=60,
                                  headers={"Authorization": server.key}) as direct:
         for start in range(0, len(missing), 50):
             batch = [{"displayName": f"Bench agent {i}", "email": f"bench-agent-{i}@example.com"}
@@ -191,7 +191,7 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
             idle_kinds = dict((counting.kinds - kinds).most_common(8))
             heard: list[float] = []
             unheard: list[dict[str, Any]] = []
-            async with httpx.AsyncClient(base_url=server.base_url, timeout=30,
+            async with httpx2.AsyncClient(base_url=server.base_url, timeout=30,
                                          headers={"Authorization": server.key}) as direct:
                 for cid in rng.sample(open_ids, changes):
                     marks = [s.inbox.activity.get(cid) for s in sessions]

@@ -461,7 +461,7 @@ class SandboxProcess:
 
     def wait(self, timeout: float = 90.0) -> ServerInfo:
         """Wait until the spawned server answers; where it listens."""
-        import httpx
+        import httpx2
 
         assert self.process is not None, "spawn first"
         deadline = time.monotonic() + timeout
@@ -469,7 +469,7 @@ class SandboxProcess:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the {self.name} sandbox exited ({self.process.returncode})")
-            with contextlib.suppress(httpx.HTTPError), httpx.Client(verify=False) as probe:
+            with contextlib.suppress(httpx2.HTTPError), httpx2.Client(verify=False) as probe:
                 # one client per try (a refused connection may leave it unusable); without
                 # certificates to load, as the URL is plain HTTP: each load costs ~20 ms of CPU
                 if probe.get(url, headers={"Authorization": self.key},

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
+import httpx2
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
@@ -182,17 +182,17 @@ def empty_sandbox(empty_db: Path, sandbox_scratch: Path) -> Iterator[SandboxServ
 
 
 @pytest.fixture
-def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
+def http(sandbox: SandboxServer) -> Iterator[httpx2.Client]:
     """A plain HTTP client signed in to ``sandbox`` (for tests of the sandbox itself)."""
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=PATIENCE) as client:
         yield client
 
 
 @pytest.fixture
-def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx.Client]:
+def empty_http(empty_sandbox: SandboxServer) -> Iterator[httpx2.Client]:
     """A plain HTTP client signed in to ``empty_sandbox``."""
-    with httpx.Client(base_url=empty_sandbox.base_url,
+    with httpx2.Client(base_url=empty_sandbox.base_url,
                       headers={"Authorization": empty_sandbox.key},
                       timeout=PATIENCE) as client:
         yield client

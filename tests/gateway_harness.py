@@ -20,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
@@ -96,10 +96,10 @@ class RunningGateway:
                                   Role(role))
         return key
 
-    def client(self, key: str | None, **options: Any) -> httpx.Client:
+    def client(self, key: str | None, **options: Any) -> httpx2.Client:
         """A plain HTTP client on the gateway, signed in with ``key`` (None: no key)."""
         headers = {} if key is None else {"Authorization": key}
-        return httpx.Client(base_url=self.base_url, headers=headers, timeout=PATIENCE,
+        return httpx2.Client(base_url=self.base_url, headers=headers, timeout=PATIENCE,
                             **options)
 
     @property
@@ -142,7 +142,7 @@ def customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> Non
     clock = sandbox.clock
     assert isinstance(clock, ManualClock)
     clock.advance(60)  # after the feed's last look, on the service's clock
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=PATIENCE) as http:
         said = http.post(f"/v1/conversations/{conversation}/messages", json={
             "_type": "Inbound", "content": {"_type": "Text", "value": text}})

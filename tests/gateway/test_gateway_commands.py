@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.cli.main import main
@@ -79,9 +79,9 @@ def _wait_until_serving(url: str, process: subprocess.Popen[bytes]) -> None:
     while time.monotonic() < deadline:
         assert process.poll() is None, "the gateway ended before it served"
         try:
-            if httpx.get(url + "/gateway/v1/health", timeout=5).status_code == 200:
+            if httpx2.get(url + "/gateway/v1/health", timeout=5).status_code == 200:
                 return
-        except httpx.TransportError:
+        except httpx2.TransportError:
             time.sleep(0.05)
     raise AssertionError("the gateway did not serve")
 
@@ -106,7 +106,7 @@ def test_a_served_gateway_sees_revocation_and_rotation_by_another_process_at_onc
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_serving(url, process)
-        with httpx.Client(base_url=url, timeout=PATIENCE) as http:
+        with httpx2.Client(base_url=url, timeout=PATIENCE) as http:
             me = http.get("/gateway/v1/me", headers={"Authorization": personal})
             assert me.status_code == 200 and me.json()["data"]["email"] == DEMO_AGENT_EMAIL
             assert _run(capsys, "revoke", DEMO_AGENT_EMAIL, "--db", db)[0] == 0
@@ -175,10 +175,10 @@ def test_serve_speaks_tls_with_a_certificate_and_its_key(sandbox: SandboxServer,
         while True:
             assert process.poll() is None and time.monotonic() < deadline
             try:
-                health = httpx.get(f"https://127.0.0.1:{port}/gateway/v1/health",
+                health = httpx2.get(f"https://127.0.0.1:{port}/gateway/v1/health",
                                    verify=trust, timeout=5)
                 break
-            except httpx.ConnectError:
+            except httpx2.ConnectError:
                 time.sleep(0.05)
         assert health.status_code == 200 and health.json()["data"]["upstream"] == "ok"
     finally:

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.pacing import Pacer, Priority
@@ -72,14 +72,14 @@ def test_a_claim_and_a_colleagues_read_go_before_another_members_fill(
             "ORDER BY id LIMIT 1")[0]["id"]
         done: list[str] = []
 
-        async def call(client: httpx.AsyncClient, label: str, method: str, path: str,
+        async def call(client: httpx2.AsyncClient, label: str, method: str, path: str,
                        **options: Any) -> int:
             answer = await client.request(method, path, **options)
             done.append(label)
             return answer.status_code
 
-        def client(key: str) -> httpx.AsyncClient:
-            return httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+        def client(key: str) -> httpx2.AsyncClient:
+            return httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
                                      headers={"Authorization": key})
 
         async def scene() -> list[int]:
@@ -125,21 +125,21 @@ def test_a_write_whose_answer_breaks_is_audited_as_the_service_said_and_breaks_f
     key = gateway.add_member(DEMO_AGENT_EMAIL, "admin")
     gateway.sandbox.faults.drop_after_commit(methods=("POST",))
     with gateway.client(key) as member:
-        with pytest.raises(httpx.TransportError):  # as from the service: never a whole body
+        with pytest.raises(httpx2.TransportError):  # as from the service: never a whole body
             member.post("/v1/tags", json={"name": "answer lost"})
         entry = member.get("/gateway/v1/audit").json()["data"][0]
     assert (entry["operation"], entry["status"], entry["state"]) == ("tags.create", 200,
                                                                       "done")
 
 
-class _Seen(httpx.AsyncHTTPTransport):
+class _Seen(httpx2.AsyncHTTPTransport):
     """The gateway's transport to the service, keeping the paths it sent."""
 
     def __init__(self) -> None:
         super().__init__()
         self.paths: list[str] = []
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         self.paths.append(request.url.path)
         return await super().handle_async_request(request)
 
@@ -156,7 +156,7 @@ def test_a_read_whose_console_gave_up_waiting_its_turn_is_never_sent(
         assert upstream is not None
 
         async def scene() -> None:
-            async with httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+            async with httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
                                          headers={"Authorization": key}) as member:
                 assert (await member.get("/v1/tags")).status_code == 200  # the one token
                 waiting = asyncio.create_task(member.get("/v1/queues"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import stat
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.gateway.app import MAX_REQUEST_BYTES
@@ -15,7 +15,7 @@ from frontdesk.gateway.attempts import FREE_FAILURES, FailedAttempts
 from gateway_harness import DEMO_AGENT_EMAIL, RunningGateway
 
 
-def _bytes(answer: httpx.Response) -> bytes:
+def _bytes(answer: httpx2.Response) -> bytes:
     head = "".join(f"{name}: {value}\n" for name, value in answer.headers.multi_items())
     return head.encode() + answer.content
 
@@ -25,7 +25,7 @@ def test_the_organisations_key_is_in_no_answer_and_no_log_whatever_happens(
     caplog.set_level(logging.DEBUG)
     org = gateway.sandbox.key
     key = gateway.add_member(DEMO_AGENT_EMAIL, "admin")
-    seen: list[httpx.Response] = []
+    seen: list[httpx2.Response] = []
     with gateway.client(key) as member, gateway.client(None) as anonymous:
         seen += [member.get("/v1/tags"), member.get("/v1/agents?pageLimit=2"),
                  member.get("/integrations/v1/endpoints"), member.get("/v1/nothing"),

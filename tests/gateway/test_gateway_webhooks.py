@@ -19,7 +19,7 @@ from collections.abc import AsyncGenerator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.client import ApiClient
@@ -94,7 +94,7 @@ def _open_conversations(sandbox: SandboxServer) -> list[int]:
 
 
 def _set_subscription(sandbox: SandboxServer, webhook_id: str, **changes: Any) -> None:
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=PATIENCE) as http:
         changed = http.patch(f"/v1/webhooks/{webhook_id}", json=changes)
         assert changed.status_code == 200, changed.text
@@ -185,11 +185,11 @@ def test_forged_altered_foreign_replayed_and_stale_deliveries_are_refused_and_te
     conversation = _open_conversations(sandbox)[0]
 
     def deliver(body: bytes | Iterator[bytes], signature: str | None, subscription: str = ours,
-                **options: Any) -> httpx.Response:
+                **options: Any) -> httpx2.Response:
         headers = {SUBSCRIPTION_HEADER: subscription, "Content-Type": "application/json"}
         if signature is not None:
             headers[SIGNATURE_HEADER] = signature
-        with httpx.Client(timeout=PATIENCE) as http:
+        with httpx2.Client(timeout=PATIENCE) as http:
             return http.post(_hook(gateway), headers=headers, content=body, **options)
 
     good = _delivery(conversation)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.operations import OPERATION_TABLE, Operation
@@ -19,7 +19,7 @@ NOBODY = "00000000-0000-4000-8000-000000000000"
 
 
 @pytest.fixture(scope="module")
-def clients(shared_gateway: RunningGateway) -> Iterator[dict[Role, httpx.Client]]:
+def clients(shared_gateway: RunningGateway) -> Iterator[dict[Role, httpx2.Client]]:
     """A client per role: the demo agent is the agent, two colleagues the others."""
     ids = shared_gateway.agent_ids()
     keys = {Role.AGENT: shared_gateway.add_member(DEMO_AGENT_EMAIL, Role.AGENT),
@@ -40,7 +40,7 @@ def _url(op: Operation, own_agent: str) -> str:
 
 
 def test_every_role_may_do_what_the_table_allows_and_is_refused_the_rest(
-        shared_gateway: RunningGateway, clients: dict[Role, httpx.Client]) -> None:
+        shared_gateway: RunningGateway, clients: dict[Role, httpx2.Client]) -> None:
     own = shared_gateway.agent(DEMO_AGENT_EMAIL)["id"]
     allowed = {role: 0 for role in Role}
     for op in OPERATION_TABLE:
@@ -72,7 +72,7 @@ def _body_naming(field_name: tuple[str, ...], each: str | None, who: str) -> dic
 
 
 def test_an_agent_may_name_only_themselves_in_every_field_that_names_an_agent(
-        shared_gateway: RunningGateway, clients: dict[Role, httpx.Client]) -> None:
+        shared_gateway: RunningGateway, clients: dict[Role, httpx2.Client]) -> None:
     own = shared_gateway.agent(DEMO_AGENT_EMAIL)["id"]
     other = shared_gateway.agent_ids()[3]
     by_name = {op.name: op for op in OPERATION_TABLE}
@@ -101,7 +101,7 @@ def test_an_agent_may_name_only_themselves_in_every_field_that_names_an_agent(
 
 
 def test_an_optional_agent_field_left_out_is_filled_with_the_member(
-        shared_gateway: RunningGateway, clients: dict[Role, httpx.Client]) -> None:
+        shared_gateway: RunningGateway, clients: dict[Role, httpx2.Client]) -> None:
     own = shared_gateway.agent(DEMO_AGENT_EMAIL)["id"]
     conversation = shared_gateway.sandbox.query(
         "SELECT id FROM conversations WHERE state = 'Open' ORDER BY id LIMIT 1")[0]["id"]
@@ -117,7 +117,7 @@ def test_an_optional_agent_field_left_out_is_filled_with_the_member(
 
 
 def test_an_agent_acts_on_their_own_or_unassigned_conversations_only(
-        shared_gateway: RunningGateway, clients: dict[Role, httpx.Client]) -> None:
+        shared_gateway: RunningGateway, clients: dict[Role, httpx2.Client]) -> None:
     own = shared_gateway.agent(DEMO_AGENT_EMAIL)["id"]
 
     def one(where: str) -> int:

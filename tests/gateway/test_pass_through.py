@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
+import httpx2
 
 from frontdesk.api.client import ApiClient
 from gateway_harness import DEMO_AGENT_EMAIL, PATIENCE, RunningGateway
@@ -36,7 +36,7 @@ def test_reads_and_errors_pass_through_as_the_service_gives_them(
     key = shared_gateway.add_member(shared_gateway.agent_ids()[1], "admin")
     direct = shared_gateway.sandbox
     with shared_gateway.client(key) as member, \
-            httpx.Client(base_url=direct.base_url, headers={"Authorization": direct.key},
+            httpx2.Client(base_url=direct.base_url, headers={"Authorization": direct.key},
                          timeout=PATIENCE) as service:
         for path in ("/v1/agents?pageLimit=3", "/v1/tags", "/v1/conversations/nope"):
             through, straight = member.get(path), service.get(path)

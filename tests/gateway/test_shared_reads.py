@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 
 from frontdesk.sandbox.server import SandboxServer
 from gateway_harness import (
@@ -25,14 +25,14 @@ from gateway_harness import (
 )
 
 
-class Counting(httpx.AsyncHTTPTransport):
+class Counting(httpx2.AsyncHTTPTransport):
     """The gateway's transport to the service, counting each request by method and path."""
 
     def __init__(self) -> None:
         super().__init__()
         self.seen: Counter[tuple[str, str]] = Counter()
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         self.seen[(request.method, request.url.path)] += 1
         return await super().handle_async_request(request)
 
@@ -50,8 +50,8 @@ def test_the_same_read_by_many_members_is_asked_of_the_service_once(
         conversation = _open_conversation(sandbox)
         path = f"/v1/conversations/{conversation}/messages"
 
-        async def scene() -> list[httpx.Response]:
-            clients = [httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+        async def scene() -> list[httpx2.Response]:
+            clients = [httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
                                          headers={"Authorization": key}) for key in keys]
             try:
                 return await asyncio.gather(*(client.get(path) for client in clients
@@ -161,8 +161,8 @@ def test_each_agents_own_presence_costs_the_service_one_read_of_everybodys(
         agents = gateway.agent_ids()[:4]
         keys = [gateway.add_member(agent, "agent") for agent in agents]
 
-        async def scene() -> list[httpx.Response]:
-            clients = [httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+        async def scene() -> list[httpx2.Response]:
+            clients = [httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
                                          headers={"Authorization": key}) for key in keys]
             try:
                 return await asyncio.gather(*(
@@ -175,7 +175,7 @@ def test_each_agents_own_presence_costs_the_service_one_read_of_everybodys(
         answers = asyncio.run(scene())
         with gateway.client(keys[0]) as reads:
             unknown = reads.get("/v1/agents/00000000-0000-4000-8000-000000000000/presence")
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=PATIENCE) as direct:
         truth = [direct.get(f"/v1/agents/{agent}/presence").json()["data"] for agent in agents]
     assert [answer.status_code for answer in answers] == [200] * len(agents)
@@ -207,9 +207,9 @@ async def _read(shared: Any, asked: Counter[str], path: str) -> None:
     route = match("main", "GET", path)
     assert route is not None
 
-    async def fetch() -> httpx.Response:
+    async def fetch() -> httpx2.Response:
         asked[path] += 1
-        return httpx.Response(200, stream=httpx.ByteStream(b"{}"))
+        return httpx2.Response(200, stream=httpx2.ByteStream(b"{}"))
 
     await shared.read(read_key("main", "GET", path, b"", "", b""), route, fetch)
 
@@ -260,7 +260,7 @@ def test_every_role_is_told_the_same_changes(sandbox: SandboxServer, tmp_path: P
         conversation = _open_conversation(sandbox)
 
         async def listen(key: str, ready: asyncio.Event) -> list[int]:
-            async with httpx.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+            async with httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
                                          headers={"Authorization": key}) as client, \
                     client.stream("GET", "/gateway/v1/changes") as stream:
                 event = ""

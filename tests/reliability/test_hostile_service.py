@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from textual.pilot import Pilot
 
@@ -59,7 +59,7 @@ def session(sandbox: SandboxServer) -> Iterator[Session]:
     a refused connection fails in about a second instead of a minute)."""
     clock.freeze(ManualClock().now())
     client = ApiClient(sandbox.base_url, sandbox.key, sandbox.integrations_url,
-                       pacer=Pacer(enabled=False), timeout=httpx.Timeout(1.0, connect=1.0),
+                       pacer=Pacer(enabled=False), timeout=httpx2.Timeout(1.0, connect=1.0),
                        retry=RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.05))
     yield Session(client=client, local=LocalStore(local_store_path("hostile")),
                   settings=Settings(poll=QUIET), profile="hostile", identity=DEMO_AGENT_EMAIL)

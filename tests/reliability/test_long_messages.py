@@ -15,7 +15,7 @@ import random
 from collections.abc import AsyncIterator
 from typing import Any, Final
 
-import httpx
+import httpx2
 import pytest
 from textual.pilot import Pilot
 
@@ -38,7 +38,7 @@ ESCAPES: Final = "\x1b" * 100_000
 
 
 
-def stuff_a_thread(sandbox: SandboxServer, http: httpx.Client) -> tuple[int, int]:
+def stuff_a_thread(sandbox: SandboxServer, http: httpx2.Client) -> tuple[int, int]:
     """An open conversation: a greeting, 15 messages of 100,000 ESC, a last word; all
     written over HTTP as the customer would. (conversation id, the answer's size in bytes)"""
     cid = int(sandbox.query(
@@ -64,7 +64,7 @@ def client_for(sandbox: SandboxServer) -> ApiClient:
 
 
 async def test_a_thread_larger_than_the_cap_is_read_whole_and_shown_per_message(
-        sandbox: SandboxServer, http: httpx.Client) -> None:
+        sandbox: SandboxServer, http: httpx2.Client) -> None:
     cid, size = stuff_a_thread(sandbox, http)
     assert size > MAX_RESPONSE_BYTES  # the repro: larger than any other answer may be
     async with client_for(sandbox) as client:

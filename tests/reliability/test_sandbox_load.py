@@ -1,6 +1,6 @@
 """docs/quality.md check 11 under load: 20 clients at once on a shared handful of conversations.
 
-Each client is a thread with its own keep-alive ``httpx.Client`` doing random claims (mostly
+Each client is a thread with its own keep-alive ``httpx2.Client`` doing random claims (mostly
 ``force: false``), transfers, closes, tags, untags, outbound messages with an ``externalId``
 (sometimes sent twice, as a retry would), reads, and requests with a wrong key. Every request
 is recorded with when it started and ended; afterwards:
@@ -31,7 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 
 from frontdesk.sandbox.server import SandboxServer
 
@@ -98,7 +98,7 @@ def client_loop(sandbox: SandboxServer, world: World, seed: int, until: float | 
     """One client: :data:`REQUESTS` random operations, or operations until ``until``."""
     rng = random.Random(seed)
     calls: list[Call] = []
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=30) as http:
 
         def send(op: str, cid: int, method: str, path: str, body: Any = None, *,

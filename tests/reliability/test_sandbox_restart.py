@@ -3,14 +3,14 @@ Retry-After."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 from frontdesk.sandbox.server import SandboxServer
 
 
 def test_nothing_is_lost_across_a_restart(sandbox: SandboxServer) -> None:
     headers = {"Authorization": sandbox.key}
-    with httpx.Client(base_url=sandbox.base_url, headers=headers, timeout=10) as client:
+    with httpx2.Client(base_url=sandbox.base_url, headers=headers, timeout=10) as client:
         tag = client.post("/v1/tags", json={"name": "survives-restart"}).json()["data"]
         user = client.post("/v1/endusers", json={"displayName": "Kept"}).json()["data"]
         before = {
@@ -18,7 +18,7 @@ def test_nothing_is_lost_across_a_restart(sandbox: SandboxServer) -> None:
             "messages": sandbox.query("SELECT count(*) AS n FROM messages")[0]["n"],
         }
     sandbox.restart()
-    with httpx.Client(base_url=sandbox.base_url, headers=headers, timeout=10) as client:
+    with httpx2.Client(base_url=sandbox.base_url, headers=headers, timeout=10) as client:
         assert client.get(f"/v1/tags/{tag['id']}").json()["data"]["name"] == "survives-restart"
         assert client.get(f"/v1/endusers/{user['id']}").json()["data"]["displayName"] == "Kept"
     after = {
@@ -30,7 +30,7 @@ def test_nothing_is_lost_across_a_restart(sandbox: SandboxServer) -> None:
 
 def test_the_rate_budget_answers_429_with_retry_after(limited_sandbox: SandboxServer) -> None:
     headers = {"Authorization": limited_sandbox.key}
-    with httpx.Client(base_url=limited_sandbox.base_url, headers=headers, timeout=10) as client:
+    with httpx2.Client(base_url=limited_sandbox.base_url, headers=headers, timeout=10) as client:
         statuses = [client.get("/v1/tags") for _ in range(12)]
     refused = [r for r in statuses if r.status_code == 429]
     assert refused, "12 quick requests must exceed a burst of 4"
@@ -46,6 +46,6 @@ def test_the_rate_budget_is_per_key(seeded_db, tmp_path) -> None:  # type: ignor
     shutil.copyfile(seeded_db, db)
     with SandboxServer(db, keys=["one", "two"], rate_limit=True) as server:
         for key in ("one", "two"):
-            ok = [httpx.get(server.base_url + "/v1/tags", headers={"Authorization": key})
+            ok = [httpx2.get(server.base_url + "/v1/tags", headers={"Authorization": key})
                   .status_code for _ in range(4)]
             assert ok == [200, 200, 200, 200]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import httpx
+import httpx2
 
 from frontdesk.sandbox import records, rules
 from frontdesk.sandbox.clock import ManualClock
@@ -167,12 +167,12 @@ def outbound(agent_id: str, value: str | None = "Happy to help", **extra: Any
     return body
 
 
-def _created(response: httpx.Response) -> int:
+def _created(response: httpx2.Response) -> int:
     assert response.status_code == 200, response.text
     return int(response.json()["data"]["id"])
 
 
-def create_chat(http: httpx.Client, requester: str, message: dict[str, Any] | None = None
+def create_chat(http: httpx2.Client, requester: str, message: dict[str, Any] | None = None
                 ) -> int:
     """A chat conversation (inbound unless ``message`` says otherwise)."""
     return _created(http.post("/v1/conversations", json={
@@ -180,7 +180,7 @@ def create_chat(http: httpx.Client, requester: str, message: dict[str, Any] | No
         "message": message or inbound()}))
 
 
-def create_email(http: httpx.Client, requester: str, subject: str = "Order help",
+def create_email(http: httpx2.Client, requester: str, subject: str = "Order help",
                  message: dict[str, Any] | None = None, kind: str = "Email") -> int:
     """An email (or contact-form) conversation."""
     return _created(http.post("/v1/conversations", json={
@@ -188,7 +188,7 @@ def create_email(http: httpx.Client, requester: str, subject: str = "Order help"
         "subject": subject, "message": message or inbound(), "language": "en"}))
 
 
-def conversation(http: httpx.Client, conversation_id: int) -> dict[str, Any]:
+def conversation(http: httpx2.Client, conversation_id: int) -> dict[str, Any]:
     """The conversation record."""
     response = http.get(f"/v1/conversations/{conversation_id}")
     assert response.status_code == 200, response.text
@@ -196,7 +196,7 @@ def conversation(http: httpx.Client, conversation_id: int) -> dict[str, Any]:
     return data
 
 
-def messages(http: httpx.Client, conversation_id: int) -> list[dict[str, Any]]:
+def messages(http: httpx2.Client, conversation_id: int) -> list[dict[str, Any]]:
     """The conversation's messages, oldest first."""
     response = http.get(f"/v1/conversations/{conversation_id}/messages")
     assert response.status_code == 200, response.text

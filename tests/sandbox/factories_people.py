@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 
 from frontdesk.sandbox import records
 from frontdesk.sandbox.clock import ManualClock
@@ -115,7 +115,7 @@ def set_presence(sandbox: SandboxServer, user_id: str, *, connection: str = "Onl
     sandbox.call(write)
 
 
-def walk(http: httpx.Client, path: str, params: dict[str, Any] | None = None
+def walk(http: httpx2.Client, path: str, params: dict[str, Any] | None = None
          ) -> tuple[list[dict[str, Any]], int]:
     """Every item of a paged list, following ``meta.next``; and how many pages it took."""
     response = http.get(path, params=params)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 from factories_conversations import advance, create_chat, inbound, org, outbound, tag
 
 from frontdesk.api.models import ActivityLogEntry, PagedEnvelope
@@ -14,7 +14,7 @@ from frontdesk.sandbox.db import iso
 from frontdesk.sandbox.server import SandboxServer
 
 
-def _log(http: httpx.Client, cid: int) -> list[dict[str, Any]]:
+def _log(http: httpx2.Client, cid: int) -> list[dict[str, Any]]:
     response = http.get(f"/v1/conversations/{cid}/activitylog")
     assert response.status_code == 200, response.text
     entries: list[dict[str, Any]] = response.json()["data"]
@@ -23,11 +23,11 @@ def _log(http: httpx.Client, cid: int) -> list[dict[str, Any]]:
     return entries
 
 
-def _ok(response: httpx.Response) -> None:
+def _ok(response: httpx2.Response) -> None:
     assert response.status_code < 300, response.text
 
 
-def test_a_conversations_day_is_logged_as_it_happens(http: httpx.Client,
+def test_a_conversations_day_is_logged_as_it_happens(http: httpx2.Client,
                                                      sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)
@@ -80,7 +80,7 @@ def test_a_conversations_day_is_logged_as_it_happens(http: httpx.Client,
     assert http.get("/v1/conversations/abc/activitylog").status_code == 400
 
 
-def test_a_refused_change_leaves_no_entry(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_a_refused_change_leaves_no_entry(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)
     before = _log(http, cid)
@@ -93,7 +93,7 @@ def test_a_refused_change_leaves_no_entry(http: httpx.Client, sandbox: SandboxSe
         "ConversationClaimed"]
 
 
-def test_the_organisations_log_is_paged_and_windowed(http: httpx.Client,
+def test_the_organisations_log_is_paged_and_windowed(http: httpx2.Client,
                                                      sandbox: SandboxServer) -> None:
     world = org(sandbox)
     start = iso(sandbox.clock.now())
@@ -128,7 +128,7 @@ def test_the_organisations_log_is_paged_and_windowed(http: httpx.Client,
     assert http.post("/v1/conversations/activitylog").status_code == 405
 
 
-def test_claiming_a_closed_conversation_logs_its_reopening(http: httpx.Client,
+def test_claiming_a_closed_conversation_logs_its_reopening(http: httpx2.Client,
                                                            sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)

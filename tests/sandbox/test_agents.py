@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from factories_people import (
     add_agent,
     add_enduser,
@@ -25,14 +25,14 @@ from frontdesk.sandbox.server import SandboxServer
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     """The error message of a refused request."""
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def create(http: httpx.Client, **fields: Any) -> dict[str, Any]:
+def create(http: httpx2.Client, **fields: Any) -> dict[str, Any]:
     """A new agent through the API."""
     body = {"displayName": "Grace", "email": unique_email("grace"), **fields}
     response = http.post("/v1/agents", json=body)
@@ -42,7 +42,7 @@ def create(http: httpx.Client, **fields: Any) -> dict[str, Any]:
     return data
 
 
-def outcomes(response: httpx.Response) -> list[BulkActionOutcome[dict[str, Any]]]:
+def outcomes(response: httpx2.Response) -> list[BulkActionOutcome[dict[str, Any]]]:
     """The per-item outcomes of a bulk answer, each success's data as sent (and as the
     published Agent)."""
     assert response.status_code == 200, response.text
@@ -57,7 +57,7 @@ def outcomes(response: httpx.Response) -> list[BulkActionOutcome[dict[str, Any]]
 # ---------------------------------------------------------------- create and read
 
 
-def test_create_and_read(http: httpx.Client) -> None:
+def test_create_and_read(http: httpx2.Client) -> None:
     agent = create(http, phoneNumber="+4511112222", middleNames=["M"])
     assert agent["roles"] == ["Agent"]
     read = http.get(f"/v1/agents/{agent['id']}")
@@ -66,7 +66,7 @@ def test_create_and_read(http: httpx.Client) -> None:
     assert Agent.model_validate(agent).middle_names == ["M"]
 
 
-def test_duplicate_email_among_agents_is_refused(http: httpx.Client,
+def test_duplicate_email_among_agents_is_refused(http: httpx2.Client,
                                                  sandbox: SandboxServer) -> None:
     agent = create(http)
     again = http.post("/v1/agents", json={"displayName": "Twin",
@@ -78,7 +78,7 @@ def test_duplicate_email_among_agents_is_refused(http: httpx.Client,
     create(http, email=email)
 
 
-def test_create_refusals(http: httpx.Client) -> None:
+def test_create_refusals(http: httpx2.Client) -> None:
     for body in ({"email": unique_email()}, {"displayName": "X"},
                  {"displayName": "X", "email": "nope"}, {"displayName": " ", "email": "a@b.io"},
                  {"displayName": "X", "email": unique_email(), "phoneNumber": 4512345678}):
@@ -89,7 +89,7 @@ def test_create_refusals(http: httpx.Client) -> None:
     assert made.status_code == 200 and made.json()["data"]["roles"] == ["Agent"]
 
 
-def test_read_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_read_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     assert http.get(f"/v1/agents/{UNKNOWN}").status_code == 404
     bad = http.get("/v1/agents/not-a-uuid")
     assert bad.status_code == 400
@@ -100,7 +100,7 @@ def test_read_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
 # ---------------------------------------------------------------- list
 
 
-def test_paging_through_every_agent(empty_http: httpx.Client,
+def test_paging_through_every_agent(empty_http: httpx2.Client,
                                     empty_sandbox: SandboxServer) -> None:
     for n in range(5):
         add_agent(empty_sandbox, created_at=at(empty_sandbox, n))
@@ -113,7 +113,7 @@ def test_paging_through_every_agent(empty_http: httpx.Client,
         Agent.model_validate(item)
 
 
-def test_filters(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_filters(http: httpx2.Client, sandbox: SandboxServer) -> None:
     email = unique_email("filter")
     target = add_agent(sandbox, email=email, phone_number="+4577778888")
     add_enduser(sandbox, email=email)
@@ -130,7 +130,7 @@ def test_filters(http: httpx.Client, sandbox: SandboxServer) -> None:
 # ---------------------------------------------------------------- update one
 
 
-def test_put_is_a_full_update(http: httpx.Client) -> None:
+def test_put_is_a_full_update(http: httpx2.Client) -> None:
     agent = create(http, phoneNumber="+4511112222", firstName="Grace", lastName="Hopper")
     response = http.put(f"/v1/agents/{agent['id']}",
                         json={"displayName": "Admiral", "lastName": "Hopper"})
@@ -142,7 +142,7 @@ def test_put_is_a_full_update(http: httpx.Client) -> None:
     assert http.get(f"/v1/agents/{agent['id']}").json()["data"] == updated
 
 
-def test_put_refusals(http: httpx.Client) -> None:
+def test_put_refusals(http: httpx2.Client) -> None:
     agent = create(http)
     path = f"/v1/agents/{agent['id']}"
     assert http.put(path, json={"lastName": "x"}).status_code == 400
@@ -154,7 +154,7 @@ def test_put_refusals(http: httpx.Client) -> None:
     assert http.get(path).json()["data"] == agent
 
 
-def test_patch_changes_only_what_it_carries(http: httpx.Client) -> None:
+def test_patch_changes_only_what_it_carries(http: httpx2.Client) -> None:
     agent = create(http, phoneNumber="+4511112222", firstName="Grace")
     path = f"/v1/agents/{agent['id']}"
     patched = http.patch(path, json={"lastName": "Hopper", "phoneNumber": None})
@@ -164,7 +164,7 @@ def test_patch_changes_only_what_it_carries(http: httpx.Client) -> None:
     assert "phoneNumber" not in data and data["displayName"] == agent["displayName"]
 
 
-def test_patch_refusals(http: httpx.Client) -> None:
+def test_patch_refusals(http: httpx2.Client) -> None:
     agent = create(http)
     path = f"/v1/agents/{agent['id']}"
     assert http.patch(path, json={}).status_code == 400
@@ -177,7 +177,7 @@ def test_patch_refusals(http: httpx.Client) -> None:
 # ---------------------------------------------------------------- bulk
 
 
-def test_bulk_update(http: httpx.Client) -> None:
+def test_bulk_update(http: httpx2.Client) -> None:
     first, second = create(http, firstName="A"), create(http)
     response = http.put("/v1/agents", json=[
         {"id": first["id"], "displayName": "First"},
@@ -194,14 +194,14 @@ def test_bulk_update(http: httpx.Client) -> None:
     assert http.get(f"/v1/agents/{second['id']}").json()["data"]["lastName"] == "Two"
 
 
-def test_bulk_bodies_must_be_non_empty_arrays(http: httpx.Client) -> None:
+def test_bulk_bodies_must_be_non_empty_arrays(http: httpx2.Client) -> None:
     for method in ("PUT", "PATCH"):
         bodies: list[Any] = [[], {"data": []}, [{"displayName": "no id"}], [{"id": "nope"}]]
         for body in bodies:
             assert http.request(method, "/v1/agents", json=body).status_code == 400, body
 
 
-def test_bulk_patch(http: httpx.Client) -> None:
+def test_bulk_patch(http: httpx2.Client) -> None:
     agent = create(http, firstName="Keep")
     response = http.patch("/v1/agents", json=[
         {"id": agent["id"], "lastName": "Changed"},
@@ -219,7 +219,7 @@ def test_bulk_patch(http: httpx.Client) -> None:
     assert blank.error is not None and blank.error.type == "Validation"
 
 
-def test_bulk_create(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_bulk_create(http: httpx2.Client, sandbox: SandboxServer) -> None:
     taken = create(http)["email"]
     fresh = unique_email("fresh")
     response = http.post("/v1/agents/bulk", json={"data": [
@@ -245,7 +245,7 @@ def test_bulk_create(http: httpx.Client, sandbox: SandboxServer) -> None:
 # ---------------------------------------------------------------- downgrade and teams
 
 
-def test_downgrade_makes_an_end_user(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_downgrade_makes_an_end_user(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = create(http)
     agent_id = agent["id"]
     team = add_team(sandbox, "Support", [agent_id])
@@ -266,7 +266,7 @@ def test_downgrade_makes_an_end_user(http: httpx.Client, sandbox: SandboxServer)
     assert http.delete("/v1/agents/x").status_code == 400
 
 
-def test_teams_of_an_agent(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_teams_of_an_agent(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     teams = {add_team(sandbox, name, [agent]) for name in ("B team", "A team")}
     add_team(sandbox, "Elsewhere", [add_agent(sandbox)])
@@ -278,7 +278,7 @@ def test_teams_of_an_agent(http: httpx.Client, sandbox: SandboxServer) -> None:
 # ---------------------------------------------------------------- presence
 
 
-def test_presence_of_all_is_a_bare_array(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_presence_of_all_is_a_bare_array(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     response = http.get("/v1/agents/presence")
     assert response.status_code == 200
@@ -292,7 +292,7 @@ def test_presence_of_all_is_a_bare_array(http: httpx.Client, sandbox: SandboxSer
     assert mine.request_time == sandbox.clock.now()
 
 
-def test_working_channel_round_trip(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_working_channel_round_trip(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     path = f"/v1/agents/{agent}/presence"
 
@@ -322,7 +322,7 @@ def test_working_channel_round_trip(http: httpx.Client, sandbox: SandboxServer) 
         "Online", "Away", [])
 
 
-def test_working_channel_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_working_channel_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     channel = f"/v1/agents/{agent}/presence/working-channel"
     for body in ({"channel": "Fax", "working": True}, {"channel": "Email"},

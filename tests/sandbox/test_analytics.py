@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from factories_conversations import advance, create_chat, create_email, org, outbound
 from test_published_shapes import fits
 
@@ -15,7 +15,7 @@ from frontdesk.sandbox.server import SandboxServer
 TODAY = {"_type": "Preset", "value": {"_type": "Today"}}
 
 
-def _figures(http: httpx.Client, metric: str, **query: Any) -> dict[str, float]:
+def _figures(http: httpx2.Client, metric: str, **query: Any) -> dict[str, float]:
     body = {"id": metric, "periodFilter": TODAY, "timezone": "UTC", **query}
     response = http.post("/v1/analytics/metrics", json=body)
     assert response.status_code == 200, response.text
@@ -24,7 +24,7 @@ def _figures(http: httpx.Client, metric: str, **query: Any) -> dict[str, float]:
     return {a["measure"]: a["value"] for a in data["aggregates"]}
 
 
-def _rate(http: httpx.Client, cid: int, score: int) -> None:
+def _rate(http: httpx2.Client, cid: int, score: int) -> None:
     offer = http.post(f"/v1/conversations/{cid}/ratings/offer", json={"ratingType": "Csat"})
     assert offer.status_code == 200, offer.text
     submitted = http.post(f"/v1/conversations/{cid}/ratings/{offer.json()['data']['id']}/submit",
@@ -32,7 +32,7 @@ def _rate(http: httpx.Client, cid: int, score: int) -> None:
     assert submitted.status_code < 300, submitted.text
 
 
-def test_known_conversations_give_known_figures(empty_http: httpx.Client,
+def test_known_conversations_give_known_figures(empty_http: httpx2.Client,
                                                 empty_sandbox: SandboxServer) -> None:
     http, sandbox = empty_http, empty_sandbox
     world = org(sandbox)
@@ -137,7 +137,7 @@ def test_known_conversations_give_known_figures(empty_http: httpx.Client,
         "StdDev": 0.0}
 
 
-def test_catalogues_filters_and_errors(http: httpx.Client) -> None:
+def test_catalogues_filters_and_errors(http: httpx2.Client) -> None:
     metrics = http.get("/v1/analytics/metrics")
     fits(metrics.json(), "GetMetricsOutput")
     ids = [m["id"] for m in metrics.json()["data"]]

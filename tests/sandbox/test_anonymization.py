@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import AnonymizationRequestStatus, Message
@@ -97,7 +97,7 @@ def make_world(sandbox: SandboxServer, *, state: str = "Closed") -> dict[str, An
     return sandbox.call(write)
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
@@ -115,7 +115,7 @@ def process(sandbox: SandboxServer) -> None:
     sandbox.run_pending()
 
 
-def accepted(response: httpx.Response) -> dict[str, Any]:
+def accepted(response: httpx2.Response) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()["data"]
     AnonymizationRequestStatus.model_validate(data)
@@ -123,7 +123,7 @@ def accepted(response: httpx.Response) -> dict[str, Any]:
     return data
 
 
-def test_conversation_end_to_end(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_conversation_end_to_end(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox)
     status = accepted(http.patch(f"/v1/conversations/{world['email']}/anonymize"))
     assert status["_type"] == "Conversation"
@@ -171,7 +171,7 @@ def test_conversation_end_to_end(http: httpx.Client, sandbox: SandboxServer) -> 
     assert attributes(sandbox, world["chat_message"])["content"]["value"].startswith("call me")
 
 
-def test_open_conversation_needs_force(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_open_conversation_needs_force(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox, state="Open")
     refused = http.patch(f"/v1/conversations/{world['email']}/anonymize")
     assert refused.status_code == 409
@@ -195,7 +195,7 @@ def test_open_conversation_needs_force(http: httpx.Client, sandbox: SandboxServe
                          (world["email"],)) == [{"type": "AnonymizedConversation"}]
 
 
-def test_conversation_errors(http: httpx.Client) -> None:
+def test_conversation_errors(http: httpx2.Client) -> None:
     assert http.patch("/v1/conversations/999999/anonymize").status_code == 404
     assert http.patch("/v1/conversations/0/anonymize").status_code == 400
     assert http.patch("/v1/conversations/abc/anonymize").status_code == 400
@@ -203,7 +203,7 @@ def test_conversation_errors(http: httpx.Client) -> None:
                       params={"force": "maybe"}).status_code == 400
 
 
-def test_one_message(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_one_message(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox, state="Open")
     url = f"/v1/conversations/{world['email']}/messages/{world['reply']}/anonymize"
     status = accepted(http.patch(url))
@@ -227,7 +227,7 @@ def test_one_message(http: httpx.Client, sandbox: SandboxServer) -> None:
                       ).status_code == 404
 
 
-def test_end_user(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_end_user(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox, state="Pending")
     url = f"/v1/endusers/{world['user']}/anonymize"
     refused = http.patch(url)
@@ -256,7 +256,7 @@ def test_end_user(http: httpx.Client, sandbox: SandboxServer) -> None:
                       json={}).status_code == 400
 
 
-def test_end_user_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_end_user_errors(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox)
     assert http.patch(f"/v1/endusers/{UNKNOWN}/anonymize").status_code == 404
     assert http.patch(f"/v1/endusers/{world['agent']}/anonymize").status_code == 404
@@ -265,14 +265,14 @@ def test_end_user_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
     accepted(http.patch(f"/v1/endusers/{world['user']}/anonymize"))
 
 
-def test_request_status_errors(http: httpx.Client) -> None:
+def test_request_status_errors(http: httpx2.Client) -> None:
     missing = http.get(f"/v1/anonymization/request/{UNKNOWN}")
     assert missing.status_code == 404
     assert "Anonymization request" in message(missing)
     assert http.get("/v1/anonymization/request/123").status_code == 400
 
 
-def test_deprecated_post(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_deprecated_post(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = make_world(sandbox, state="Open")
     post = "/v1/anonymization"
     refused = http.post(post, json={"entityId": str(world["email"]), "_type": "Conversation"})
@@ -316,7 +316,7 @@ def test_deprecated_post(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert http.post(post, json={"entityId": UNKNOWN, "_type": "User"}).status_code == 404
 
 
-def test_openapi_marks_the_deprecated_post(http: httpx.Client) -> None:
+def test_openapi_marks_the_deprecated_post(http: httpx2.Client) -> None:
     paths = http.get("/openapi.json").json()["paths"]
     assert paths["/v1/anonymization"]["post"]["deprecated"] is True
     assert "409" in paths["/v1/conversations/{conversationId}/anonymize"]["patch"]["responses"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import (
@@ -227,13 +227,13 @@ def make_schedule(sandbox: SandboxServer, *, name: str = "Test office", position
     return sandbox.call(write)
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def test_list_schedules_paged(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_list_schedules_paged(http: httpx2.Client, sandbox: SandboxServer) -> None:
     mine = {make_schedule(sandbox, name=f"Office {n}", position=100 + n) for n in range(3)}
     everything = http.get("/v1/business-hours/schedules", params={"pageLimit": 500}).json()
     ScheduleList.model_validate(everything["data"])
@@ -255,7 +255,7 @@ def test_list_schedules_paged(http: httpx.Client, sandbox: SandboxServer) -> Non
                     params={"pageLimit": 0}).status_code == 400
 
 
-def test_definition(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_definition(http: httpx2.Client, sandbox: SandboxServer) -> None:
     schedule_id = make_schedule(sandbox)
     response = http.get(f"/v1/business-hours/schedules/{schedule_id}/definition")
     assert response.status_code == 200
@@ -277,7 +277,7 @@ def test_definition(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert (training.business_hour_type, training.next_date) == ("Exception", "2026-01-07")
 
 
-def test_upcoming(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_upcoming(http: httpx2.Client, sandbox: SandboxServer) -> None:
     schedule_id = make_schedule(sandbox)
     url = f"/v1/business-hours/schedules/{schedule_id}/upcoming"
     week = http.get(url)
@@ -299,7 +299,7 @@ def test_upcoming(http: httpx.Client, sandbox: SandboxServer) -> None:
         assert "days" in message(response)
 
 
-def test_status(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_status(http: httpx2.Client, sandbox: SandboxServer) -> None:
     schedule_id = make_schedule(sandbox)
     url = f"/v1/business-hours/schedules/{schedule_id}/status"
     now = http.get(url)
@@ -325,7 +325,7 @@ def test_status(http: httpx.Client, sandbox: SandboxServer) -> None:
 
 
 @pytest.mark.parametrize("operation", ["definition", "upcoming", "status"])
-def test_unknown_schedule(http: httpx.Client, operation: str) -> None:
+def test_unknown_schedule(http: httpx2.Client, operation: str) -> None:
     response = http.get(f"/v1/business-hours/schedules/{UNKNOWN}/{operation}")
     assert response.status_code == 404
     assert "Schedule" in message(response)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import ContactEndpoint
@@ -33,13 +33,13 @@ def make_endpoints(sandbox: SandboxServer) -> dict[str, str]:
     return sandbox.call(write)
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def test_list_and_filter(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_list_and_filter(http: httpx2.Client, sandbox: SandboxServer) -> None:
     mine = make_endpoints(sandbox)
     everything = http.get("/v1/contact-endpoints")
     assert everything.status_code == 200
@@ -66,7 +66,7 @@ def test_list_and_filter(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert "EmailEndpoint" in message(bad)
 
 
-def test_read_one(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_read_one(http: httpx2.Client, sandbox: SandboxServer) -> None:
     mine = make_endpoints(sandbox)
     email = http.get(f"/v1/contact-endpoints/{mine['email']}")
     assert email.status_code == 200
@@ -81,13 +81,13 @@ def test_read_one(http: httpx.Client, sandbox: SandboxServer) -> None:
 
 
 @pytest.mark.parametrize("key", ["nobody@nowhere.test", "+4500000000"])
-def test_unknown_is_404(http: httpx.Client, key: str) -> None:
+def test_unknown_is_404(http: httpx2.Client, key: str) -> None:
     assert http.get(f"/v1/contact-endpoints/{key}").status_code == 404
 
 
 @pytest.mark.parametrize("key", ["support", "4512345678", "+0123", "+1234567890123456",
                                  "a@b", "12@", "+45 1234"])
-def test_neither_address_nor_number_is_400(http: httpx.Client, key: str) -> None:
+def test_neither_address_nor_number_is_400(http: httpx2.Client, key: str) -> None:
     response = http.get(f"/v1/contact-endpoints/{key}")
     assert response.status_code == 400
     assert "E.164" in message(response)

@@ -6,7 +6,7 @@ import threading
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from factories_conversations import (
     EMAIL_INTEGRATION,
@@ -46,7 +46,7 @@ def _check(record: dict[str, Any]) -> Conversation:
     return parsed
 
 
-def _state(http: httpx.Client, cid: int) -> tuple[str, str | None, str | None]:
+def _state(http: httpx2.Client, cid: int) -> tuple[str, str | None, str | None]:
     record = conversation(http, cid)
     return (record["state"], (record.get("assignment") or {}).get("agentId"),
             (record.get("queue") or {}).get("id"))
@@ -56,7 +56,7 @@ def _state(http: httpx.Client, cid: int) -> tuple[str, str | None, str | None]:
 
 
 def test_inbound_chat_is_open_and_queued_in_the_default_queue(
-        http: httpx.Client, world: Org) -> None:
+        http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, inbound("Where is my parcel?"))
     record = conversation(http, cid)
     parsed = _check(record)
@@ -77,7 +77,7 @@ def test_inbound_chat_is_open_and_queued_in_the_default_queue(
     }
 
 
-def test_outbound_chat_is_assigned_to_its_author(http: httpx.Client, world: Org) -> None:
+def test_outbound_chat_is_assigned_to_its_author(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent, "Hi from us"))
     record = conversation(http, cid)
     _check(record)
@@ -90,7 +90,7 @@ def test_outbound_chat_is_assigned_to_its_author(http: httpx.Client, world: Org)
 
 
 def test_email_conversation_records_addresses_and_subject(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_email(http, world.requester, "Broken lamp", inbound("It flickers"))
     record = conversation(http, cid)
     _check(record)
@@ -116,7 +116,7 @@ def test_email_conversation_records_addresses_and_subject(
 
 
 def test_outbound_email_goes_from_the_integration_to_the_customer(
-        http: httpx.Client, world: Org) -> None:
+        http: httpx2.Client, world: Org) -> None:
     cid = create_email(http, world.requester, "Your order",
                        outbound(world.agent, "It shipped"))
     record = conversation(http, cid)
@@ -127,7 +127,7 @@ def test_outbound_email_goes_from_the_integration_to_the_customer(
     assert message["attributes"]["to"][0]["email"] == record["toEmail"]
 
 
-def test_contact_form_conversation(http: httpx.Client, world: Org) -> None:
+def test_contact_form_conversation(http: httpx2.Client, world: Org) -> None:
     cid = create_email(http, world.requester, "Contact", inbound("Call me"), kind="ContactForm")
     record = conversation(http, cid)
     _check(record)
@@ -138,7 +138,7 @@ def test_contact_form_conversation(http: httpx.Client, world: Org) -> None:
 
 
 def test_sms_conversation_takes_an_outbound_first_message_only(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     body = {"_type": "Sms", "requesterId": world.requester, "contactEndpointId": SMS_NUMBER,
             "message": outbound(world.agent, "Your code is 1234")}
     response = http.post("/v1/conversations", json=body)
@@ -158,7 +158,7 @@ def test_sms_conversation_takes_an_outbound_first_message_only(
 
 
 def test_callback_is_queued_in_its_queue_without_a_message(
-        http: httpx.Client, world: Org) -> None:
+        http: httpx2.Client, world: Org) -> None:
     response = http.post("/v1/conversations", json={
         "_type": "Callback", "requesterId": world.requester, "direction": "Inbound",
         "contactEndpointId": SMS_NUMBER, "queueId": world.queue})
@@ -176,7 +176,7 @@ def test_callback_is_queued_in_its_queue_without_a_message(
     "unknown requester", "agent as requester", "outbound author not an agent",
     "unknown queue", "no email address",
 ])
-def test_create_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Client, world: Org,
+def test_create_refusals_write_nothing(sandbox: SandboxServer, http: httpx2.Client, world: Org,
                                        case: str) -> None:
     chat: dict[str, Any] = {"_type": "Chat", "requesterId": world.requester,
                             "widgetId": world.queue, "message": inbound()}
@@ -205,13 +205,13 @@ def test_create_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Clien
     [],
     "text",
 ])
-def test_create_rejects_a_malformed_body(http: httpx.Client, body: Any) -> None:
+def test_create_rejects_a_malformed_body(http: httpx2.Client, body: Any) -> None:
     response = http.post("/v1/conversations", json=body)
     assert response.status_code == 400
     assert response.json()["message"].startswith("Invalid value in request")
 
 
-def test_create_rejects_invalid_json(http: httpx.Client) -> None:
+def test_create_rejects_invalid_json(http: httpx2.Client) -> None:
     response = http.post("/v1/conversations", content=b"{nope",
                          headers={"Content-Type": "application/json"})
     assert response.status_code == 400
@@ -222,13 +222,13 @@ def test_create_rejects_invalid_json(http: httpx.Client) -> None:
 
 
 @pytest.mark.parametrize("path", ["0", "-3", "1.5", str(2**63)])
-def test_malformed_conversation_ids_are_400(http: httpx.Client, path: str) -> None:
+def test_malformed_conversation_ids_are_400(http: httpx2.Client, path: str) -> None:
     response = http.get(f"/v1/conversations/{path}")
     assert response.status_code == 400
     assert response.json()["message"]
 
 
-def test_ids_python_would_read_as_numbers_are_not_ids(http: httpx.Client) -> None:
+def test_ids_python_would_read_as_numbers_are_not_ids(http: httpx2.Client) -> None:
     assert http.get("/v1/conversations/1").status_code == 200
     # signs, blanks, underscores, an Arabic-Indic and a fullwidth one
     for path in ("+1", "%201", "1%20", "1_0", "%D9%A1", "%EF%BC%91"):
@@ -239,7 +239,7 @@ def test_ids_python_would_read_as_numbers_are_not_ids(http: httpx.Client) -> Non
             assert "digits only" in response.json()["message"]
 
 
-def test_unknown_conversation_is_404_for_every_action(http: httpx.Client, world: Org) -> None:
+def test_unknown_conversation_is_404_for_every_action(http: httpx2.Client, world: Org) -> None:
     missing = "/v1/conversations/987654321"
     assert http.get(missing).status_code == 404
     assert http.get(missing + "/messages").status_code == 404
@@ -258,7 +258,7 @@ def test_unknown_conversation_is_404_for_every_action(http: httpx.Client, world:
 # ---------------------------------------------------------------- close and reopen
 
 
-def test_close_with_no_body_empty_body_or_a_user(http: httpx.Client, world: Org) -> None:
+def test_close_with_no_body_empty_body_or_a_user(http: httpx2.Client, world: Org) -> None:
     first, second, third = (create_chat(http, world.requester) for _ in range(3))
     assert http.put(f"/v1/conversations/{first}/close").status_code == 204
     assert http.put(f"/v1/conversations/{second}/close", json={}).status_code == 204
@@ -273,14 +273,14 @@ def test_close_with_no_body_empty_body_or_a_user(http: httpx.Client, world: Org)
     assert http.put(f"/v1/conversations/{first}/close").status_code == 204
 
 
-def test_close_keeps_the_assignment(http: httpx.Client, world: Org) -> None:
+def test_close_keeps_the_assignment(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     assert http.put(f"/v1/conversations/{cid}/close").status_code == 204
     assert _state(http, cid) == ("Closed", world.agent, None)
 
 
 @pytest.mark.parametrize("who", ["unknown", "enduser", "malformed"])
-def test_close_refuses_a_user_who_is_not_an_agent(sandbox: SandboxServer, http: httpx.Client,
+def test_close_refuses_a_user_who_is_not_an_agent(sandbox: SandboxServer, http: httpx2.Client,
                                                   world: Org, who: str) -> None:
     cid = create_chat(http, world.requester)
     user = {"unknown": "00000000-0000-4000-8000-00000000abcd", "enduser": world.requester,
@@ -290,7 +290,7 @@ def test_close_refuses_a_user_who_is_not_an_agent(sandbox: SandboxServer, http: 
     assert _state(http, cid)[0] == "Open"
 
 
-def test_reopen_queues_it_again_unassigned(http: httpx.Client, world: Org) -> None:
+def test_reopen_queues_it_again_unassigned(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     assert http.put(f"/v1/conversations/{cid}/close").status_code == 204
     assert http.put(f"/v1/conversations/{cid}/reopen").status_code == 204
@@ -305,7 +305,7 @@ def test_reopen_queues_it_again_unassigned(http: httpx.Client, world: Org) -> No
 # ---------------------------------------------------------------- follow-up
 
 
-def test_followup_is_pending_until_it_expires(sandbox: SandboxServer, http: httpx.Client,
+def test_followup_is_pending_until_it_expires(sandbox: SandboxServer, http: httpx2.Client,
                                               world: Org) -> None:
     cid = create_chat(http, world.requester)
     until = sandbox.clock.now() + timedelta(hours=2)
@@ -326,7 +326,7 @@ def test_followup_is_pending_until_it_expires(sandbox: SandboxServer, http: http
 
 
 def test_inbound_message_opens_a_pending_conversation(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     until = sandbox.clock.now() + timedelta(days=1)
     assert http.put(f"/v1/conversations/{cid}/followup",
@@ -339,7 +339,7 @@ def test_inbound_message_opens_a_pending_conversation(
 
 
 def test_reopen_ends_a_follow_up_keeping_the_assignment(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     until = sandbox.clock.now() + timedelta(days=1)
     assert http.put(f"/v1/conversations/{cid}/followup",
@@ -353,14 +353,14 @@ def test_reopen_ends_a_follow_up_keeping_the_assignment(
 @pytest.mark.parametrize("body", [None, {}, {"timestamp": "tomorrow"},
                                   {"timestamp": "2020-01-01T00:00:00Z"},
                                   {"timestamp": "2099-01-01T00:00:00Z", "userId": "x"}])
-def test_followup_refuses_a_bad_body(http: httpx.Client, world: Org, body: Any) -> None:
+def test_followup_refuses_a_bad_body(http: httpx2.Client, world: Org, body: Any) -> None:
     cid = create_chat(http, world.requester)
     response = http.put(f"/v1/conversations/{cid}/followup", json=body)
     assert response.status_code == 400
     assert _state(http, cid)[0] == "Open"
 
 
-def test_followup_of_a_closed_conversation_is_refused(http: httpx.Client, world: Org) -> None:
+def test_followup_of_a_closed_conversation_is_refused(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     http.put(f"/v1/conversations/{cid}/close")
     response = http.put(f"/v1/conversations/{cid}/followup",
@@ -372,7 +372,7 @@ def test_followup_of_a_closed_conversation_is_refused(http: httpx.Client, world:
 # ---------------------------------------------------------------- transfer and claim
 
 
-def test_transfer_unassigns_and_queues(sandbox: SandboxServer, http: httpx.Client,
+def test_transfer_unassigns_and_queues(sandbox: SandboxServer, http: httpx2.Client,
                                        world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     advance(sandbox, 5)
@@ -386,7 +386,7 @@ def test_transfer_unassigns_and_queues(sandbox: SandboxServer, http: httpx.Clien
 
 @pytest.mark.parametrize("body", [{"queueId": "00000000-0000-4000-8000-00000000abcd"},
                                   {"queueId": "queue-1"}, {}, None])
-def test_transfer_refuses_an_unknown_or_malformed_queue(http: httpx.Client, world: Org,
+def test_transfer_refuses_an_unknown_or_malformed_queue(http: httpx2.Client, world: Org,
                                                         body: Any) -> None:
     cid = create_chat(http, world.requester)
     response = http.put(f"/v1/conversations/{cid}/transfer/queue", json=body)
@@ -394,7 +394,7 @@ def test_transfer_refuses_an_unknown_or_malformed_queue(http: httpx.Client, worl
     assert _state(http, cid)[2] == world.default_queue
 
 
-def test_claim_assigns_and_leaves_the_queue(http: httpx.Client, world: Org) -> None:
+def test_claim_assigns_and_leaves_the_queue(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     assert http.put(f"/v1/conversations/{cid}/claim",
                     json={"agentId": world.agent}).status_code == 204
@@ -404,7 +404,7 @@ def test_claim_assigns_and_leaves_the_queue(http: httpx.Client, world: Org) -> N
                     json={"agentId": world.agent, "force": False}).status_code == 204
 
 
-def test_claim_without_force_does_not_take_over(http: httpx.Client, world: Org) -> None:
+def test_claim_without_force_does_not_take_over(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     response = http.put(f"/v1/conversations/{cid}/claim",
                         json={"agentId": world.other_agent, "force": False})
@@ -414,7 +414,7 @@ def test_claim_without_force_does_not_take_over(http: httpx.Client, world: Org) 
 
 
 @pytest.mark.parametrize("force", [True, None])
-def test_claim_with_force_or_by_default_takes_over(http: httpx.Client, world: Org,
+def test_claim_with_force_or_by_default_takes_over(http: httpx2.Client, world: Org,
                                                    force: bool | None) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     body: dict[str, Any] = {"agentId": world.other_agent}
@@ -424,7 +424,7 @@ def test_claim_with_force_or_by_default_takes_over(http: httpx.Client, world: Or
     assert _state(http, cid)[1] == world.other_agent
 
 
-def test_claim_of_a_closed_conversation_opens_it(http: httpx.Client, world: Org) -> None:
+def test_claim_of_a_closed_conversation_opens_it(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     http.put(f"/v1/conversations/{cid}/close")
     assert http.put(f"/v1/conversations/{cid}/claim",
@@ -433,7 +433,7 @@ def test_claim_of_a_closed_conversation_opens_it(http: httpx.Client, world: Org)
 
 
 @pytest.mark.parametrize("who", ["unknown", "enduser", "malformed", "missing"])
-def test_claim_refuses_someone_who_is_not_an_agent(http: httpx.Client, world: Org,
+def test_claim_refuses_someone_who_is_not_an_agent(http: httpx2.Client, world: Org,
                                                    who: str) -> None:
     cid = create_chat(http, world.requester)
     body = {"unknown": {"agentId": "00000000-0000-4000-8000-00000000abcd"},
@@ -444,7 +444,7 @@ def test_claim_refuses_someone_who_is_not_an_agent(http: httpx.Client, world: Or
     assert _state(http, cid)[1] is None
 
 
-def test_concurrent_claims_leave_exactly_one_owner(sandbox: SandboxServer, http: httpx.Client,
+def test_concurrent_claims_leave_exactly_one_owner(sandbox: SandboxServer, http: httpx2.Client,
                                                    world: Org) -> None:
     cid = create_chat(http, world.requester)
     agents = [agent(sandbox) for _ in range(20)]
@@ -452,7 +452,7 @@ def test_concurrent_claims_leave_exactly_one_owner(sandbox: SandboxServer, http:
     statuses: dict[str, int] = {}
 
     def claim(agent_id: str) -> None:
-        with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+        with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                           timeout=30) as client:
             barrier.wait()
             response = client.put(f"/v1/conversations/{cid}/claim",
@@ -473,7 +473,7 @@ def test_concurrent_claims_leave_exactly_one_owner(sandbox: SandboxServer, http:
 # ---------------------------------------------------------------- anonymized
 
 
-def test_an_anonymized_conversation_takes_no_actions(sandbox: SandboxServer, http: httpx.Client,
+def test_an_anonymized_conversation_takes_no_actions(sandbox: SandboxServer, http: httpx2.Client,
                                                      world: Org) -> None:
     cid = stored_conversation(sandbox, world.requester, channel="WidgetChat",
                               type="AnonymizedConversation", state="Closed",
@@ -493,12 +493,12 @@ def test_an_anonymized_conversation_takes_no_actions(sandbox: SandboxServer, htt
 # ---------------------------------------------------------------- import
 
 
-def _import(http: httpx.Client, body: dict[str, Any]) -> httpx.Response:
+def _import(http: httpx2.Client, body: dict[str, Any]) -> httpx2.Response:
     return http.post("/v1/conversations/import",
                      json={"_type": "GenericConversationImport", **body})
 
 
-def test_import_generic_messages_in_order_and_assigned(http: httpx.Client, world: Org) -> None:
+def test_import_generic_messages_in_order_and_assigned(http: httpx2.Client, world: Org) -> None:
     response = _import(http, {
         "genericChannelName": "genericapimessaging", "requesterId": world.requester,
         "requesterConnectionStatus": "Connected", "direction": "Inbound",
@@ -529,7 +529,7 @@ def test_import_generic_messages_in_order_and_assigned(http: httpx.Client, world
     assert {m["attributes"]["_type"] for m in thread} == {"GenericAttributes"}
 
 
-def test_import_email_closed_with_duplicate_external_ids(http: httpx.Client,
+def test_import_email_closed_with_duplicate_external_ids(http: httpx2.Client,
                                                          world: Org) -> None:
     response = _import(http, {
         "genericChannelName": "email", "requesterId": world.requester, "direction": "Inbound",
@@ -564,7 +564,7 @@ def test_import_email_closed_with_duplicate_external_ids(http: httpx.Client,
         Message.model_validate(message)
 
 
-def test_import_email_without_an_integration_id(http: httpx.Client, world: Org,
+def test_import_email_without_an_integration_id(http: httpx2.Client, world: Org,
                                                 sandbox: SandboxServer) -> None:
     """``emailIntegrationId`` is optional as published: the organisation's first email
     address receives the imported conversation."""
@@ -583,7 +583,7 @@ def test_import_email_without_an_integration_id(http: httpx.Client, world: Org,
     assert record["toEmail"] == first
 
 
-def test_import_keeps_message_times_strictly_increasing(http: httpx.Client,
+def test_import_keeps_message_times_strictly_increasing(http: httpx2.Client,
                                                         world: Org) -> None:
     same = "2022-03-01T10:00:00.000Z"
     response = _import(http, {
@@ -604,7 +604,7 @@ def test_import_keeps_message_times_strictly_increasing(http: httpx.Client,
 @pytest.mark.parametrize("case", ["outbound without agent", "unknown agent",
                                   "unknown requester", "unknown closer",
                                   "enduser assignment"])
-def test_import_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Client, world: Org,
+def test_import_refusals_write_nothing(sandbox: SandboxServer, http: httpx2.Client, world: Org,
                                        case: str) -> None:
     base: dict[str, Any] = {"genericChannelName": "genericapimessaging",
                             "requesterId": world.requester, "direction": "Inbound",
@@ -631,7 +631,7 @@ def test_import_refusals_write_nothing(sandbox: SandboxServer, http: httpx.Clien
     assert (count_rows(sandbox, "conversations"), count_rows(sandbox, "messages")) == before
 
 
-def test_import_rejects_a_malformed_body(http: httpx.Client, world: Org) -> None:
+def test_import_rejects_a_malformed_body(http: httpx2.Client, world: Org) -> None:
     response = _import(http, {"genericChannelName": "fax", "requesterId": world.requester,
                               "direction": "Inbound", "createdAt": "2021-12-01T11:00:00Z"})
     assert response.status_code == 400
@@ -639,7 +639,7 @@ def test_import_rejects_a_malformed_body(http: httpx.Client, world: Org) -> None
     assert response.status_code == 400
 
 
-def test_routes_are_documented(http: httpx.Client) -> None:
+def test_routes_are_documented(http: httpx2.Client) -> None:
     paths = http.get("/openapi.json").json()["paths"]
     for path in ("/v1/conversations", "/v1/conversations/import",
                  "/v1/conversations/{conversationId}",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import CustomAttributeDefinition, CustomAttributeValue
@@ -72,7 +72,7 @@ def make_world(sandbox: SandboxServer) -> dict[str, Any]:
     return sandbox.call(write)
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
@@ -83,7 +83,7 @@ def world(sandbox: SandboxServer) -> dict[str, Any]:
     return make_world(sandbox)
 
 
-def test_definitions(http: httpx.Client, world: dict[str, Any]) -> None:
+def test_definitions(http: httpx2.Client, world: dict[str, Any]) -> None:
     listed = http.get("/v1/custom-attributes")
     assert listed.status_code == 200
     by_id = {d["id"]: d for d in listed.json()["data"]}
@@ -105,7 +105,7 @@ def test_definitions(http: httpx.Client, world: dict[str, Any]) -> None:
     assert http.get("/v1/custom-attributes/not-an-id").status_code == 400
 
 
-def test_patch_a_conversation(http: httpx.Client, world: dict[str, Any]) -> None:
+def test_patch_a_conversation(http: httpx2.Client, world: dict[str, Any]) -> None:
     url = f"/v1/conversations/{world['csid']}/custom-attributes"
     response = http.patch(url, json={world["product"]: ["hardware", "phone", "ios"],
                                      world["parcel"]: "PX-1"})
@@ -134,7 +134,7 @@ def test_patch_a_conversation(http: httpx.Client, world: dict[str, Any]) -> None
     ([], "non-empty list"),
     ("hardware", "non-empty list"),
 ])
-def test_bad_select_values(http: httpx.Client, world: dict[str, Any], value: Any,
+def test_bad_select_values(http: httpx2.Client, world: dict[str, Any], value: Any,
                            words: str) -> None:
     url = f"/v1/conversations/{world['csid']}/custom-attributes"
     response = http.patch(url, json={world["parcel"]: "kept?", world["product"]: value})
@@ -144,7 +144,7 @@ def test_bad_select_values(http: httpx.Client, world: dict[str, Any], value: Any
     assert http.patch(url, json={}).json()["data"] == []
 
 
-def test_patch_refusals(http: httpx.Client, world: dict[str, Any]) -> None:
+def test_patch_refusals(http: httpx2.Client, world: dict[str, Any]) -> None:
     url = f"/v1/conversations/{world['csid']}/custom-attributes"
     cases = {
         "does not exist": {UNKNOWN: "x"},
@@ -166,7 +166,7 @@ def test_patch_refusals(http: httpx.Client, world: dict[str, Any]) -> None:
                       json={}).status_code == 404
 
 
-def test_patch_an_end_user(http: httpx.Client, sandbox: SandboxServer,
+def test_patch_an_end_user(http: httpx2.Client, sandbox: SandboxServer,
                            world: dict[str, Any]) -> None:
     url = f"/v1/endusers/{world['user']}/custom-attributes"
     response = http.patch(url, json={world["tier"]: ["gold"], world["nickname"]: "Ada"})

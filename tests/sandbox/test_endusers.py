@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 from factories_people import (
     add_agent,
     add_conversation,
@@ -19,7 +19,7 @@ from frontdesk.sandbox.server import SandboxServer
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     """The error message of a refused request."""
     body = response.json()
     assert set(body) == {"message"}
@@ -29,7 +29,7 @@ def message(response: httpx.Response) -> str:
 # ---------------------------------------------------------------- create and read
 
 
-def test_create_and_read_an_end_user(http: httpx.Client) -> None:
+def test_create_and_read_an_end_user(http: httpx2.Client) -> None:
     email = unique_email("ada")
     body = {
         "displayName": "Ada Lovelace", "email": email, "phoneNumber": "+4520000001",
@@ -48,7 +48,7 @@ def test_create_and_read_an_end_user(http: httpx.Client) -> None:
     assert read.json()["data"] == created.json()["data"]
 
 
-def test_an_end_user_needs_no_field(http: httpx.Client) -> None:
+def test_an_end_user_needs_no_field(http: httpx2.Client) -> None:
     created = http.post("/v1/endusers", json={})
     assert created.status_code == 200
     data = created.json()["data"]
@@ -56,7 +56,7 @@ def test_an_end_user_needs_no_field(http: httpx.Client) -> None:
     EndUser.model_validate(data)
 
 
-def test_invalid_bodies_are_refused(http: httpx.Client) -> None:
+def test_invalid_bodies_are_refused(http: httpx2.Client) -> None:
     before = len(user_ids_all(http))
     for body in ({"email": "not-an-email"}, {"displayName": 5}, {"displayName": "  "},
                  {"externalId": ""}, ["a"]):
@@ -70,14 +70,14 @@ def test_invalid_bodies_are_refused(http: httpx.Client) -> None:
     assert len(user_ids_all(http)) == before
 
 
-def user_ids_all(http: httpx.Client) -> list[str]:
+def user_ids_all(http: httpx2.Client) -> list[str]:
     """Every end user id, through the API."""
     items, _ = walk(http, "/v1/endusers", {"pageLimit": 500})
     return [item["id"] for item in items]
 
 
 def test_a_taken_external_id_is_refused_a_shared_email_is_not(
-        http: httpx.Client, sandbox: SandboxServer) -> None:
+        http: httpx2.Client, sandbox: SandboxServer) -> None:
     email = unique_email("shared")
     first = http.post("/v1/endusers", json={"email": email, "externalId": "ext-1"})
     assert first.status_code == 200
@@ -93,7 +93,7 @@ def test_a_taken_external_id_is_refused_a_shared_email_is_not(
                                          second.json()["data"]["id"]}
 
 
-def test_read_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_read_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     assert http.get(f"/v1/endusers/{UNKNOWN}").status_code == 404
     bad = http.get("/v1/endusers/not-a-uuid")
     assert bad.status_code == 400
@@ -105,7 +105,7 @@ def test_read_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
 # ---------------------------------------------------------------- list
 
 
-def test_paging_through_every_end_user(empty_http: httpx.Client,
+def test_paging_through_every_end_user(empty_http: httpx2.Client,
                                        empty_sandbox: SandboxServer) -> None:
     for n in range(5):
         add_enduser(empty_sandbox, display_name=f"User {n}", created_at=at(empty_sandbox, n))
@@ -121,7 +121,7 @@ def test_paging_through_every_end_user(empty_http: httpx.Client,
         EndUser.model_validate(item)
 
 
-def test_last_page_has_no_next_link(empty_http: httpx.Client,
+def test_last_page_has_no_next_link(empty_http: httpx2.Client,
                                     empty_sandbox: SandboxServer) -> None:
     for _ in range(2):
         add_enduser(empty_sandbox)
@@ -131,7 +131,7 @@ def test_last_page_has_no_next_link(empty_http: httpx.Client,
     assert "meta" not in body or not body["meta"].get("next")
 
 
-def test_filters(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_filters(http: httpx2.Client, sandbox: SandboxServer) -> None:
     email = unique_email("filter")
     target = add_enduser(sandbox, email=email, phone_number="+4599990000",
                          external_id="filter-ext")
@@ -143,7 +143,7 @@ def test_filters(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert http.get("/v1/endusers", params={"externalId": "nobody"}).json()["data"] == []
 
 
-def test_more_than_one_filter_is_refused(http: httpx.Client) -> None:
+def test_more_than_one_filter_is_refused(http: httpx2.Client) -> None:
     for params in ({"email": "a@b.io", "phone": "+451"}, {"email": "a@b.io", "externalId": "x"},
                    {"phone": "+451", "externalId": "x"}):
         response = http.get("/v1/endusers", params=params)
@@ -151,13 +151,13 @@ def test_more_than_one_filter_is_refused(http: httpx.Client) -> None:
         assert message(response) == "Cannot provide more than one filter"
 
 
-def test_bad_paging_parameters(http: httpx.Client) -> None:
+def test_bad_paging_parameters(http: httpx2.Client) -> None:
     for params in ({"pageLimit": 0}, {"pageLimit": 501}, {"pageLimit": "many"},
                    {"pageKey": "%%%"}, {"pageKey": "bm90LWpzb24"}, {"pageKey": "WzFd"}):
         assert http.get("/v1/endusers", params=params).status_code == 400, params
 
 
-def test_filter_survives_into_the_next_link(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_filter_survives_into_the_next_link(http: httpx2.Client, sandbox: SandboxServer) -> None:
     email = unique_email("paged")
     ids = [add_enduser(sandbox, email=email, created_at=at(sandbox, n)) for n in range(3)]
     items, pages = walk(http, "/v1/endusers", {"email": email, "pageLimit": 2})
@@ -168,7 +168,7 @@ def test_filter_survives_into_the_next_link(http: httpx.Client, sandbox: Sandbox
 # ---------------------------------------------------------------- conversations
 
 
-def test_conversations_of_an_end_user_newest_first(http: httpx.Client,
+def test_conversations_of_an_end_user_newest_first(http: httpx2.Client,
                                                     sandbox: SandboxServer) -> None:
     user = add_enduser(sandbox)
     other = add_enduser(sandbox)
@@ -182,7 +182,7 @@ def test_conversations_of_an_end_user_newest_first(http: httpx.Client,
         assert Conversation.model_validate(item).requester_id == user
 
 
-def test_conversations_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_conversations_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     assert http.get(f"/v1/endusers/{UNKNOWN}/conversations").status_code == 404
     assert http.get("/v1/endusers/nope/conversations").status_code == 400
     user = add_enduser(sandbox)
@@ -195,7 +195,7 @@ def test_conversations_refusals(http: httpx.Client, sandbox: SandboxServer) -> N
 # spec's tables)
 
 
-def test_put_replaces_patch_changes_only_what_it_carries(http: httpx.Client,
+def test_put_replaces_patch_changes_only_what_it_carries(http: httpx2.Client,
                                                          sandbox: SandboxServer) -> None:
     made = http.post("/v1/endusers", json={
         "displayName": "Alice Brown", "email": unique_email("alice"), "firstName": "Alice",
@@ -228,7 +228,7 @@ def test_put_replaces_patch_changes_only_what_it_carries(http: httpx.Client,
     assert http.get(path).json()["data"] == replaced.json()["data"]
 
 
-def test_bulk_updates_and_creates_answer_one_outcome_each(http: httpx.Client,
+def test_bulk_updates_and_creates_answer_one_outcome_each(http: httpx2.Client,
                                                           sandbox: SandboxServer) -> None:
     first, second = add_enduser(sandbox), add_enduser(sandbox, first_name="Bo")
     put = http.put("/v1/endusers", json={"data": [

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 from frontdesk.api.models import ConversationFlow
 
 
-def test_flows_by_channel(http: httpx.Client) -> None:
+def test_flows_by_channel(http: httpx2.Client) -> None:
     default = http.get("/v1/conversations/flows")
     assert default.status_code == 200, default.text
     phone = [ConversationFlow.model_validate(f) for f in default.json()["data"]]

@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import Endpoint, EndpointPage
@@ -39,9 +39,9 @@ def make_endpoints(sandbox: SandboxServer) -> dict[str, str]:
 
 
 @pytest.fixture
-def legacy(sandbox: SandboxServer) -> Iterator[httpx.Client]:
+def legacy(sandbox: SandboxServer) -> Iterator[httpx2.Client]:
     """A client of the integrations interface signed in with a bearer token."""
-    with httpx.Client(base_url=sandbox.integrations_url,
+    with httpx2.Client(base_url=sandbox.integrations_url,
                       headers={"Authorization": f"Bearer {sandbox.key}"}, timeout=10) as client:
         yield client
 
@@ -54,7 +54,7 @@ def ids_of(page: dict[str, Any]) -> list[str]:
     return out
 
 
-def test_list_with_bearer_and_with_plain_key(legacy: httpx.Client, sandbox: SandboxServer
+def test_list_with_bearer_and_with_plain_key(legacy: httpx2.Client, sandbox: SandboxServer
                                              ) -> None:
     mine = make_endpoints(sandbox)
     response = legacy.get("/v1/endpoints")
@@ -74,7 +74,7 @@ def test_list_with_bearer_and_with_plain_key(legacy: httpx.Client, sandbox: Sand
             assert member["spf_email"].startswith("desk")
         else:
             assert member["phone_number"].startswith("+45")
-    plain = httpx.get(sandbox.integrations_url + "/v1/endpoints",
+    plain = httpx2.get(sandbox.integrations_url + "/v1/endpoints",
                       headers={"Authorization": sandbox.key})
     assert plain.status_code == 200
     assert plain.json()["data"] == response.json()["data"]
@@ -82,15 +82,15 @@ def test_list_with_bearer_and_with_plain_key(legacy: httpx.Client, sandbox: Sand
 
 def test_auth_is_required(sandbox: SandboxServer) -> None:
     url = sandbox.integrations_url + "/v1/endpoints"
-    assert httpx.get(url).status_code == 401
-    assert httpx.get(url, headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert httpx2.get(url).status_code == 401
+    assert httpx2.get(url, headers={"Authorization": "Bearer wrong"}).status_code == 401
     # the main interface does not take the bearer form
-    main = httpx.get(sandbox.base_url + "/v1/contact-endpoints",
+    main = httpx2.get(sandbox.base_url + "/v1/contact-endpoints",
                      headers={"Authorization": f"Bearer {sandbox.key}"})
     assert main.status_code == 401
 
 
-def test_type_filter(legacy: httpx.Client, sandbox: SandboxServer) -> None:
+def test_type_filter(legacy: httpx2.Client, sandbox: SandboxServer) -> None:
     make_endpoints(sandbox)
     emails = legacy.get("/v1/endpoints", params={"type": "email_address"}).json()["data"]
     phones = legacy.get("/v1/endpoints", params={"type": "phone_number"}).json()["data"]
@@ -103,7 +103,7 @@ def test_type_filter(legacy: httpx.Client, sandbox: SandboxServer) -> None:
     assert set(bad.json()) == {"message"}
 
 
-def test_paging_forward_and_back_with_limit_one(legacy: httpx.Client, sandbox: SandboxServer
+def test_paging_forward_and_back_with_limit_one(legacy: httpx2.Client, sandbox: SandboxServer
                                                 ) -> None:
     make_endpoints(sandbox)
     everything = ids_of(legacy.get("/v1/endpoints", params={"limit": 500}).json())
@@ -135,7 +135,7 @@ def test_paging_forward_and_back_with_limit_one(legacy: httpx.Client, sandbox: S
     assert back + ids_of(pages[-1]) == everything
 
 
-def test_paging_keeps_the_filter_and_uses_both_cursors(legacy: httpx.Client,
+def test_paging_keeps_the_filter_and_uses_both_cursors(legacy: httpx2.Client,
                                                        sandbox: SandboxServer) -> None:
     make_endpoints(sandbox)
     first = legacy.get("/v1/endpoints", params={"type": "phone_number", "limit": 1}).json()
@@ -154,13 +154,13 @@ def test_paging_keeps_the_filter_and_uses_both_cursors(legacy: httpx.Client,
     {"after": "garbage!"}, {"before": "e30"}, {"after": "x", "before": "y"},
     {"limit": 0}, {"limit": 501}, {"limit": "many"},
 ])
-def test_bad_paging_is_400(legacy: httpx.Client, params: dict[str, Any]) -> None:
+def test_bad_paging_is_400(legacy: httpx2.Client, params: dict[str, Any]) -> None:
     response = legacy.get("/v1/endpoints", params=params)
     assert response.status_code == 400
     assert set(response.json()) == {"message"}
 
 
-def test_read_by_id(legacy: httpx.Client, sandbox: SandboxServer) -> None:
+def test_read_by_id(legacy: httpx2.Client, sandbox: SandboxServer) -> None:
     mine = make_endpoints(sandbox)
     for legacy_id, kind in mine.items():
         response = legacy.get(f"/v1/endpoints/{legacy_id}")
@@ -176,7 +176,7 @@ def test_read_by_id(legacy: httpx.Client, sandbox: SandboxServer) -> None:
     assert set(missing.json()) == {"message"}
 
 
-def test_marked_deprecated_with_both_schemes(http: httpx.Client) -> None:
+def test_marked_deprecated_with_both_schemes(http: httpx2.Client) -> None:
     paths = http.get("/openapi.json").json()["paths"]
     for path in ("/integrations/v1/endpoints", "/integrations/v1/endpoints/{id}"):
         operation = paths[path]["get"]

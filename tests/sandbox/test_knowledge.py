@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from factories_people import walk
 
 from frontdesk.api.models import (
@@ -27,7 +27,7 @@ K = "/v1/knowledge"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\r\n\n\r" + bytes(range(256))
 
 
-def _data(response: httpx.Response) -> Any:
+def _data(response: httpx2.Response) -> Any:
     assert response.status_code == 200, response.text
     return response.json()["data"]
 
@@ -39,7 +39,7 @@ def _articles(item: dict[str, Any]) -> list[dict[str, Any]]:
     return found
 
 
-def test_seeded_help_centre(http: httpx.Client) -> None:
+def test_seeded_help_centre(http: httpx2.Client) -> None:
     first = http.get(f"{K}/collections", params={"pageLimit": 1})
     PagedEnvelope[Collection].model_validate(first.json())
     collections, pages = walk(http, f"{K}/collections", {"pageLimit": 1})
@@ -95,7 +95,7 @@ def test_seeded_help_centre(http: httpx.Client) -> None:
                     params={"language": "ja"}).status_code == 404
 
 
-def test_article_life(http: httpx.Client) -> None:
+def test_article_life(http: httpx2.Client) -> None:
     collections = _data(http.get(f"{K}/collections"))
     tree = _data(http.get(f"{K}/collections/{collections[0]['id']}/catalog"))
     orders = tree["categories"][0]["id"]
@@ -155,7 +155,7 @@ def test_article_life(http: httpx.Client) -> None:
     assert _data(http.get(f"{K}/articles/{aid}"))["parentCollections"] == []
 
     assert http.delete(f"{K}/articles/{aid}/translations/da").status_code == 204
-    refusals: list[tuple[httpx.Response, int]] = [
+    refusals: list[tuple[httpx2.Response, int]] = [
         (http.delete(f"{K}/articles/{aid}/translations/en"), 400),  # the last one
         (http.delete(f"{K}/articles/{aid}/translations/da"), 404),
         (http.post(f"{K}/articles/{aid}/translations/ja/publish"), 404),
@@ -184,7 +184,7 @@ def test_article_life(http: httpx.Client) -> None:
     assert http.delete(f"{K}/articles/{aid}").status_code == 404
 
 
-def test_attachments(http: httpx.Client) -> None:
+def test_attachments(http: httpx2.Client) -> None:
     files = [("files", ("logo.png", PNG, "image/png")),
              ("files", ("note.txt", b"hello", "text/plain")),
              ("files", ("huge.gif", b"G" * (4 * 1024 * 1024 + 1), "image/gif"))]

@@ -3,19 +3,19 @@ children, and the published limits hold (one parent, no grandchildren, 100 child
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 from factories_conversations import create_chat, org, stored_conversation
 
 from frontdesk.api.models import Conversation
 from frontdesk.sandbox.server import SandboxServer
 
 
-def test_linking_and_its_limits(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_linking_and_its_limits(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = org(sandbox)
     parent, child, other, grandchild = (create_chat(http, world.requester) for _ in range(4))
 
     def link(cid: int, parent_id: object, link_type: object = "SideConversation"
-             ) -> httpx.Response:
+             ) -> httpx2.Response:
         return http.put(f"/v1/conversations/{cid}/link",
                         json={"parentId": parent_id, "linkType": link_type})
 
@@ -53,7 +53,7 @@ def test_linking_and_its_limits(http: httpx.Client, sandbox: SandboxServer) -> N
     assert http.get(f"/v1/conversations/{grandchild}").json()["data"].get("link") is None
 
 
-def test_a_parent_takes_at_most_100_children(http: httpx.Client,
+def test_a_parent_takes_at_most_100_children(http: httpx2.Client,
                                              sandbox: SandboxServer) -> None:
     world = org(sandbox)
     parent = create_chat(http, world.requester)

@@ -6,7 +6,7 @@ import base64
 import itertools
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from factories_conversations import (
     Org,
@@ -36,7 +36,7 @@ def world(sandbox: SandboxServer) -> Org:
     return org(sandbox)
 
 
-def _add(http: httpx.Client, cid: int, body: Any) -> httpx.Response:
+def _add(http: httpx2.Client, cid: int, body: Any) -> httpx2.Response:
     return http.post(f"/v1/conversations/{cid}/messages", json=body)
 
 
@@ -49,7 +49,7 @@ def _whatsapp(sandbox: SandboxServer, world: Org) -> int:
 
 
 def test_thread_is_oldest_first_and_matches_the_record_shape(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester, inbound("one"))
     assert _add(http, cid, outbound(world.agent, "two", externalId="x-2")).status_code == 200
     assert _add(http, cid, inbound("three")).status_code == 200
@@ -65,14 +65,14 @@ def test_thread_is_oldest_first_and_matches_the_record_shape(
     assert thread == expected
 
 
-def test_listing_errors(http: httpx.Client) -> None:
+def test_listing_errors(http: httpx2.Client) -> None:
     assert http.get("/v1/conversations/abc/messages").status_code == 400
     response = http.get("/v1/conversations/424242/messages")
     assert response.status_code == 404
     assert response.json() == {"message": "Conversation 424242 could not be found"}
 
 
-def test_a_thread_of_ten_thousand_messages(sandbox: SandboxServer, http: httpx.Client,
+def test_a_thread_of_ten_thousand_messages(sandbox: SandboxServer, http: httpx2.Client,
                                            world: Org) -> None:
     cid = stored_conversation(sandbox, world.requester, channel="WidgetChat",
                               type="ChatConversation")
@@ -87,7 +87,7 @@ def test_a_thread_of_ten_thousand_messages(sandbox: SandboxServer, http: httpx.C
 # ---------------------------------------------------------------- add
 
 
-def test_inbound_message_is_written_by_the_requester(http: httpx.Client, world: Org) -> None:
+def test_inbound_message_is_written_by_the_requester(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     response = _add(http, cid, inbound("Still waiting", externalId="cust-1"))
     assert response.status_code == 200, response.text
@@ -101,7 +101,7 @@ def test_inbound_message_is_written_by_the_requester(http: httpx.Client, world: 
     assert messages(http, cid)[-1]["id"] == added.message_id
 
 
-def test_outbound_message_is_written_by_its_agent(http: httpx.Client, world: Org) -> None:
+def test_outbound_message_is_written_by_its_agent(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     response = _add(http, cid, outbound(world.agent, "On it"))
     assert response.status_code == 200
@@ -110,7 +110,7 @@ def test_outbound_message_is_written_by_its_agent(http: httpx.Client, world: Org
 
 
 @pytest.mark.parametrize("who", ["enduser", "unknown"])
-def test_outbound_author_must_be_an_agent(sandbox: SandboxServer, http: httpx.Client,
+def test_outbound_author_must_be_an_agent(sandbox: SandboxServer, http: httpx2.Client,
                                           world: Org, who: str) -> None:
     cid = create_chat(http, world.requester)
     author = world.requester if who == "enduser" else "00000000-0000-4000-8000-00000000abcd"
@@ -128,14 +128,14 @@ def test_outbound_author_must_be_an_agent(sandbox: SandboxServer, http: httpx.Cl
     {"_type": "Inbound", "content": {"value": "x", "_type": "Text"},
      "attachments": [{"url": "ftp://example.com/x"}]},
 ])
-def test_malformed_messages_are_400(http: httpx.Client, world: Org, body: Any) -> None:
+def test_malformed_messages_are_400(http: httpx2.Client, world: Org, body: Any) -> None:
     cid = create_chat(http, world.requester)
     response = _add(http, cid, body)
     assert response.status_code == 400
     assert response.json()["message"].startswith("Invalid value in request")
 
 
-def test_times_strictly_increase_under_a_frozen_clock(http: httpx.Client, world: Org) -> None:
+def test_times_strictly_increase_under_a_frozen_clock(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     for n in range(4):
         assert _add(http, cid, inbound(f"m{n}")).status_code == 200
@@ -145,7 +145,7 @@ def test_times_strictly_increase_under_a_frozen_clock(http: httpx.Client, world:
 
 
 def test_duplicate_external_id_is_refused_naming_the_first(
-        sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     first = _add(http, cid, outbound(world.agent, "Reply", externalId="send-1"))
     assert first.status_code == 200
@@ -161,7 +161,7 @@ def test_duplicate_external_id_is_refused_naming_the_first(
                 ).status_code == 200
 
 
-def test_inbound_message_reopens_a_closed_conversation(http: httpx.Client,
+def test_inbound_message_reopens_a_closed_conversation(http: httpx2.Client,
                                                        world: Org) -> None:
     cid = create_chat(http, world.requester, outbound(world.agent))
     assert http.put(f"/v1/conversations/{cid}/close").status_code == 204
@@ -177,7 +177,7 @@ def test_inbound_message_reopens_a_closed_conversation(http: httpx.Client,
 # ---------------------------------------------------------------- channel rules
 
 
-def test_sms_takes_outbound_messages_only(sandbox: SandboxServer, http: httpx.Client,
+def test_sms_takes_outbound_messages_only(sandbox: SandboxServer, http: httpx2.Client,
                                           world: Org) -> None:
     cid = stored_conversation(sandbox, world.requester, channel="Sms", type="SmsConversation")
     response = _add(http, cid, inbound("hi"))
@@ -197,7 +197,7 @@ def test_sms_takes_outbound_messages_only(sandbox: SandboxServer, http: httpx.Cl
     ({"attachments": [{"url": "https://files.example/tool.exe"}]}, ".jpg"),
     ({"attachments": [{"url": PDF}]}, "file name"),
 ])
-def test_whatsapp_rules(sandbox: SandboxServer, http: httpx.Client, world: Org,
+def test_whatsapp_rules(sandbox: SandboxServer, http: httpx2.Client, world: Org,
                         body: dict[str, Any], problem: str) -> None:
     cid = _whatsapp(sandbox, world)
     if body.get("_type") != "Inbound":
@@ -214,7 +214,7 @@ def test_whatsapp_rules(sandbox: SandboxServer, http: httpx.Client, world: Org,
     {"content": text("see", "Markdown"), "attachments": [{"url": "https://x.example/a.png"}]},
 ])
 def test_whatsapp_accepts_markdown_and_one_allowed_attachment(
-        sandbox: SandboxServer, http: httpx.Client, world: Org, body: dict[str, Any]) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, world: Org, body: dict[str, Any]) -> None:
     cid = _whatsapp(sandbox, world)
     response = _add(http, cid, {"_type": "Outbound", "agentId": world.agent, **body})
     assert response.status_code == 200, response.text
@@ -226,7 +226,7 @@ def test_whatsapp_accepts_markdown_and_one_allowed_attachment(
     ("PstnPhone", "PstnPhoneConversation"), ("Callback", "PstnPhoneConversation"),
     ("Voicemail", "PstnPhoneConversation"),
 ])
-def test_phone_channels_take_no_messages(sandbox: SandboxServer, http: httpx.Client,
+def test_phone_channels_take_no_messages(sandbox: SandboxServer, http: httpx2.Client,
                                          world: Org, channel: str, type_: str) -> None:
     cid = stored_conversation(sandbox, world.requester, channel=channel, type=type_)
     for body in (inbound(), outbound(world.agent)):
@@ -235,7 +235,7 @@ def test_phone_channels_take_no_messages(sandbox: SandboxServer, http: httpx.Cli
         assert "this channel does not take messages" in response.json()["message"]
 
 
-def test_anonymized_conversation_takes_no_messages(sandbox: SandboxServer, http: httpx.Client,
+def test_anonymized_conversation_takes_no_messages(sandbox: SandboxServer, http: httpx2.Client,
                                                    world: Org) -> None:
     cid = stored_conversation(sandbox, world.requester, channel="WidgetChat",
                               type="AnonymizedConversation", state="Closed",
@@ -245,7 +245,7 @@ def test_anonymized_conversation_takes_no_messages(sandbox: SandboxServer, http:
     assert "anonymized" in response.json()["message"]
 
 
-def test_email_reply_with_cc(sandbox: SandboxServer, http: httpx.Client, world: Org) -> None:
+def test_email_reply_with_cc(sandbox: SandboxServer, http: httpx2.Client, world: Org) -> None:
     cid = create_email(http, world.requester)
     response = _add(http, cid, outbound(world.agent, "Looping in my colleague",
                                         cc=[world.other_agent]))
@@ -260,7 +260,7 @@ def test_email_reply_with_cc(sandbox: SandboxServer, http: httpx.Client, world: 
     assert unknown.status_code == 400
 
 
-def test_cc_is_for_email_only(http: httpx.Client, world: Org) -> None:
+def test_cc_is_for_email_only(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     response = _add(http, cid, outbound(world.agent, "x", cc=[world.other_agent]))
     assert response.status_code == 400
@@ -270,7 +270,7 @@ def test_cc_is_for_email_only(http: httpx.Client, world: Org) -> None:
 # ---------------------------------------------------------------- attachments
 
 
-def test_data_url_attachment_is_stored_and_served(sandbox: SandboxServer, http: httpx.Client,
+def test_data_url_attachment_is_stored_and_served(sandbox: SandboxServer, http: httpx2.Client,
                                                   world: Org) -> None:
     cid = create_chat(http, world.requester)
     payload = b"\x89PNG\r\n\x1a\n fake image"
@@ -291,10 +291,10 @@ def test_data_url_attachment_is_stored_and_served(sandbox: SandboxServer, http: 
     assert served.headers["x-content-type-options"] == "nosniff"
     assert 'filename="broken lamp.png"' in served.headers["content-disposition"]
     # the files need the key too
-    assert httpx.get(stored["url"]).status_code == 401
+    assert httpx2.get(stored["url"]).status_code == 401
 
 
-def test_plain_data_url_is_percent_decoded(http: httpx.Client, world: Org) -> None:
+def test_plain_data_url_is_percent_decoded(http: httpx2.Client, world: Org) -> None:
     cid = create_chat(http, world.requester)
     response = _add(http, cid, inbound("note", attachments=[{"url": "data:,hello%20world"}]))
     assert response.status_code == 200
@@ -306,7 +306,7 @@ def test_plain_data_url_is_percent_decoded(http: httpx.Client, world: Org) -> No
 
 @pytest.mark.parametrize("url", ["data:image/png;base64,@@@not-base64@@@",
                                  "data:image/png;base64", "data:bad type;base64,aGk="])
-def test_malformed_data_urls_are_400(sandbox: SandboxServer, http: httpx.Client, world: Org,
+def test_malformed_data_urls_are_400(sandbox: SandboxServer, http: httpx2.Client, world: Org,
                                      url: str) -> None:
     cid = create_chat(http, world.requester)
     before = (count_rows(sandbox, "messages"), count_rows(sandbox, "attachments"))
@@ -315,6 +315,6 @@ def test_malformed_data_urls_are_400(sandbox: SandboxServer, http: httpx.Client,
     assert (count_rows(sandbox, "messages"), count_rows(sandbox, "attachments")) == before
 
 
-def test_unknown_and_malformed_files(http: httpx.Client) -> None:
+def test_unknown_and_malformed_files(http: httpx2.Client) -> None:
     assert http.get("/files/00000000-0000-4000-8000-00000000abcd").status_code == 404
     assert http.get("/files/passwd").status_code == 400

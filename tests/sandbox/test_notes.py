@@ -4,7 +4,7 @@ takes their text."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 from factories_conversations import count_rows, create_chat, org
 
 from frontdesk.api.models import BulkActionOutcome, InternalNote
@@ -13,7 +13,7 @@ from frontdesk.sandbox.server import SandboxServer
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def test_notes_are_written_listed_and_refused(http: httpx.Client,
+def test_notes_are_written_listed_and_refused(http: httpx2.Client,
                                               sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)
@@ -57,7 +57,7 @@ def test_notes_are_written_listed_and_refused(http: httpx.Client,
     assert http.delete(url).status_code == 405
 
 
-def test_a_bulk_of_notes_answers_one_outcome_each(http: httpx.Client,
+def test_a_bulk_of_notes_answers_one_outcome_each(http: httpx2.Client,
                                                   sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)
@@ -84,7 +84,7 @@ def test_a_bulk_of_notes_answers_one_outcome_each(http: httpx.Client,
                      json={"data": [{"message": "x"}]}).status_code == 404
 
 
-def test_anonymising_a_conversation_takes_its_notes_text(http: httpx.Client,
+def test_anonymising_a_conversation_takes_its_notes_text(http: httpx2.Client,
                                                          sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)

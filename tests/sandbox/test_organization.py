@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 
 from frontdesk.api.models import Organization
 
 
-def test_the_organisation_answers_its_details(http: httpx.Client) -> None:
+def test_the_organisation_answers_its_details(http: httpx2.Client) -> None:
     response = http.get("/v1/organization")
     assert response.status_code == 200, response.text
     organisation = Organization.model_validate(response.json()["data"])

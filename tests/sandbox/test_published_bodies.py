@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from factories_conversations import conversation, create_chat, messages, org, outbound, text
 
 from frontdesk.api.models import RatingOffer
@@ -34,7 +34,7 @@ def _vendor_import(requester: str, agent: str) -> dict[str, Any]:
     }
 
 
-def test_the_vendors_import_examples_are_taken(http: httpx.Client,
+def test_the_vendors_import_examples_are_taken(http: httpx2.Client,
                                                sandbox: SandboxServer) -> None:
     world = org(sandbox)
     body = _vendor_import(world.requester, world.agent)
@@ -58,7 +58,7 @@ def test_the_vendors_import_examples_are_taken(http: httpx.Client,
 
 
 def test_unknown_members_are_ignored_wrong_values_still_refused(
-        http: httpx.Client, sandbox: SandboxServer) -> None:
+        http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = org(sandbox)
     created = http.post("/v1/endusers", json={"displayName": "Ada", "favouriteColour": "teal",
                                               "nested": {"a": [1, 2]}})
@@ -81,14 +81,14 @@ def test_unknown_members_are_ignored_wrong_values_still_refused(
         assert refused.status_code == 400, (path, refused.text)
 
 
-def test_a_tag_colour_is_any_text(http: httpx.Client) -> None:
+def test_a_tag_colour_is_any_text(http: httpx2.Client) -> None:
     for colour in ("#3b82f6", "teal", "rgb(1, 2, 3)"):
         response = http.post("/v1/tags", json={"name": f"colour {colour}", "color": colour})
         assert response.status_code == 200, response.text
         assert response.json()["data"]["color"] == colour
 
 
-def test_a_rating_offer_always_names_its_agent(http: httpx.Client,
+def test_a_rating_offer_always_names_its_agent(http: httpx2.Client,
                                                sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid = create_chat(http, world.requester)
@@ -106,7 +106,7 @@ def test_a_rating_offer_always_names_its_agent(http: httpx.Client,
     assert offer.json()["data"]["agentId"] == world.agent
 
 
-def test_an_unknown_path_is_404_not_a_malformed_id(http: httpx.Client) -> None:
+def test_an_unknown_path_is_404_not_a_malformed_id(http: httpx2.Client) -> None:
     for method, path in (("GET", "/v1/conversations/activity-log"),
                          ("GET", "/v1/conversations/unknown"),
                          ("PUT", "/v1/conversations/flow_list"),

@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import jsonschema_rs
 
 PUBLISHED = json.loads((Path(__file__).parent / "published" / "knowledge.json").read_text())
@@ -21,7 +21,7 @@ def _validator(name: str) -> Any:
         {"$ref": f"#/components/schemas/{name}", "components": PUBLISHED["components"]})
 
 
-def fits(response: httpx.Response, name: str, status: int = 200) -> Any:
+def fits(response: httpx2.Response, name: str, status: int = 200) -> Any:
     """The response has ``status`` and its body fits the published schema ``name``."""
     assert response.status_code == status, response.text
     body = response.json()
@@ -31,7 +31,7 @@ def fits(response: httpx.Response, name: str, status: int = 200) -> Any:
     return body
 
 
-def test_knowledge_answers_fit_the_published_schemas(http: httpx.Client) -> None:
+def test_knowledge_answers_fit_the_published_schemas(http: httpx2.Client) -> None:
     collections = fits(http.get(f"{K}/collections"), "ListKnowledgeCollectionsOutput")["data"]
     article_ids: list[str] = []
     for collection in collections:

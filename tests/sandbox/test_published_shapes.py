@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import jsonschema_rs
 from factories_conversations import create_chat, org, outbound, tag
 
@@ -48,12 +48,12 @@ def fits(value: Any, name: str) -> None:
     assert problems == [], (name, value)
 
 
-def _data(response: httpx.Response) -> Any:
+def _data(response: httpx2.Response) -> Any:
     assert response.status_code == 200, response.text
     return response.json()["data"]
 
 
-def test_answers_fit_the_published_schemas(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_answers_fit_the_published_schemas(http: httpx2.Client, sandbox: SandboxServer) -> None:
     world = org(sandbox)
     cid, child = create_chat(http, world.requester), create_chat(http, world.requester)
     base = f"/v1/conversations/{cid}"

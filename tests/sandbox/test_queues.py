@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 from factories_people import add_agent, add_conversation, add_enduser, add_queue, at
 
 from frontdesk.api.models import (
@@ -23,14 +23,14 @@ from frontdesk.sandbox.server import SandboxServer
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     """The error message of a refused request."""
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def new_queue(http: httpx.Client, **settings: Any) -> dict[str, Any]:
+def new_queue(http: httpx2.Client, **settings: Any) -> dict[str, Any]:
     """A queue created through the API."""
     request = {"name": "Inbox", "callFunctionality": False, "isDefault": False,
                "isDoNotOfferEnabled": False, **settings}
@@ -44,7 +44,7 @@ def new_queue(http: httpx.Client, **settings: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- queues
 
 
-def test_create_fills_the_record(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_create_fills_the_record(http: httpx2.Client, sandbox: SandboxServer) -> None:
     queue = new_queue(http, name="VIP", offerAlgorithm="LongestIdle", offerTimeout=30,
                       queueThresholds={"LongestWait": 120}, priority=3)
     assert queue["offeringAlgorithm"] == "LongestIdle" and "offerAlgorithm" not in queue
@@ -59,7 +59,7 @@ def test_create_fills_the_record(http: httpx.Client, sandbox: SandboxServer) -> 
     assert queue in http.get("/v1/queues").json()["data"]
 
 
-def test_one_default_queue(http: httpx.Client) -> None:
+def test_one_default_queue(http: httpx2.Client) -> None:
     first = new_queue(http, name="First", isDefault=True)
     second = new_queue(http, name="Second", isDefault=True)
     listed = http.get("/v1/queues").json()["data"]
@@ -69,7 +69,7 @@ def test_one_default_queue(http: httpx.Client) -> None:
     assert http.get(f"/v1/queues/{first['id']}").json()["data"]["isDefault"] is False
 
 
-def test_create_refusals(http: httpx.Client) -> None:
+def test_create_refusals(http: httpx2.Client) -> None:
     good = {"name": "Q", "callFunctionality": False, "isDefault": False,
             "isDoNotOfferEnabled": False}
     for body in (good, {"request": {**good, "offerAlgorithm": "Randomly"}},
@@ -80,7 +80,7 @@ def test_create_refusals(http: httpx.Client) -> None:
         assert http.post("/v1/queues", json=body).status_code == 400, body
 
 
-def test_read_refusals(http: httpx.Client) -> None:
+def test_read_refusals(http: httpx2.Client) -> None:
     assert http.get(f"/v1/queues/{UNKNOWN}").status_code == 404
     assert http.get("/v1/queues/not-a-uuid").status_code == 400
     assert http.get(f"/v1/queues/{UNKNOWN}/members").status_code == 404
@@ -89,7 +89,7 @@ def test_read_refusals(http: httpx.Client) -> None:
 # ---------------------------------------------------------------- members
 
 
-def test_members(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_members(http: httpx2.Client, sandbox: SandboxServer) -> None:
     queue = add_queue(sandbox)
     agent = add_agent(sandbox)
     enduser = add_enduser(sandbox)
@@ -121,7 +121,7 @@ def test_members(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert http.request("DELETE", missing, json={"agentIds": [agent]}).status_code == 404
 
 
-def test_member_priority_is_shown(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_member_priority_is_shown(http: httpx2.Client, sandbox: SandboxServer) -> None:
     queue = add_queue(sandbox)
     agent = add_agent(sandbox)
     sandbox.call(lambda ctx: ctx.db.run(
@@ -134,7 +134,7 @@ def test_member_priority_is_shown(http: httpx.Client, sandbox: SandboxServer) ->
 # ---------------------------------------------------------------- availability
 
 
-def availability(http: httpx.Client, queue: str) -> list[dict[str, Any]]:
+def availability(http: httpx2.Client, queue: str) -> list[dict[str, Any]]:
     """The queue's channel availabilities, checked against the records."""
     response = http.get(f"/v1/queues/{queue}/availability")
     assert response.status_code == 200, response.text
@@ -145,7 +145,7 @@ def availability(http: httpx.Client, queue: str) -> list[dict[str, Any]]:
     return [c.wire() for c in channels if c]
 
 
-def test_availability_follows_working_members(http: httpx.Client,
+def test_availability_follows_working_members(http: httpx2.Client,
                                               sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     outsider = add_agent(sandbox)
@@ -176,7 +176,7 @@ def test_availability_follows_working_members(http: httpx.Client,
     assert {c["availability"] for c in availability(http, queue)} == {"NotAvailable"}
 
 
-def test_availability_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_availability_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     missing = http.get(f"/v1/queues/{UNKNOWN}/availability")
     assert missing.status_code == 400
     assert "does not exist" in message(missing)
@@ -196,7 +196,7 @@ def test_availability_refusals(http: httpx.Client, sandbox: SandboxServer) -> No
 # ---------------------------------------------------------------- positions
 
 
-def position(http: httpx.Client, csid: int) -> ConversationPosition:
+def position(http: httpx2.Client, csid: int) -> ConversationPosition:
     """A conversation's position, checked against the record."""
     response = http.get(f"/v1/queues/conversation-position/{csid}")
     assert response.status_code == 200, response.text
@@ -204,7 +204,7 @@ def position(http: httpx.Client, csid: int) -> ConversationPosition:
 
 
 def test_position_moves_when_an_earlier_conversation_leaves(
-        http: httpx.Client, sandbox: SandboxServer) -> None:
+        http: httpx2.Client, sandbox: SandboxServer) -> None:
     queue = add_queue(sandbox)
     other_queue = add_queue(sandbox, "Other")
     customer = add_enduser(sandbox)
@@ -227,7 +227,7 @@ def test_position_moves_when_an_earlier_conversation_leaves(
     assert "not waiting" in message(gone)
 
 
-def test_ties_in_queued_at_are_broken_by_id(http: httpx.Client,
+def test_ties_in_queued_at_are_broken_by_id(http: httpx2.Client,
                                             sandbox: SandboxServer) -> None:
     queue = add_queue(sandbox)
     customer = add_enduser(sandbox)
@@ -237,7 +237,7 @@ def test_ties_in_queued_at_are_broken_by_id(http: httpx.Client,
     assert [position(http, c).position for c in ids] == [1, 2, 3]
 
 
-def test_position_refusals(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_position_refusals(http: httpx2.Client, sandbox: SandboxServer) -> None:
     customer = add_enduser(sandbox)
     agent = add_agent(sandbox)
     queue = add_queue(sandbox)

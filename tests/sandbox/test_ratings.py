@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.models import ConversationRating, RatingOffer, RatingResult
@@ -43,14 +43,14 @@ def make_conversation(sandbox: SandboxServer, *, assigned: bool = True) -> dict[
     return sandbox.call(write)
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     """The error message of a refused request."""
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def offer(http: httpx.Client, csid: int, rating_type: str = "Csat", **body: Any
+def offer(http: httpx2.Client, csid: int, rating_type: str = "Csat", **body: Any
           ) -> dict[str, Any]:
     response = http.post(f"/v1/conversations/{csid}/ratings/offer",
                          json={"ratingType": rating_type, **body})
@@ -59,7 +59,7 @@ def offer(http: httpx.Client, csid: int, rating_type: str = "Csat", **body: Any
     return data
 
 
-def test_offer_submit_and_statuses(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_offer_submit_and_statuses(http: httpx2.Client, sandbox: SandboxServer) -> None:
     conv = make_conversation(sandbox)
     made = offer(http, conv["csid"])
     RatingOffer.model_validate(made)
@@ -98,7 +98,7 @@ def test_offer_submit_and_statuses(http: httpx.Client, sandbox: SandboxServer) -
         assert rated.timestamps["rated_at"] == "2026-01-05T09:01:00.000Z"
 
 
-def test_offer_defaults_and_explicit_people(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_offer_defaults_and_explicit_people(http: httpx2.Client, sandbox: SandboxServer) -> None:
     conv = make_conversation(sandbox, assigned=False)
     made = offer(http, conv["csid"], "Nps")
     assert made["agentId"]  # nobody is assigned: the key's admin is picked
@@ -113,7 +113,7 @@ def test_offer_defaults_and_explicit_people(http: httpx.Client, sandbox: Sandbox
 @pytest.mark.parametrize(("kind", "value"), [
     ("Csat", 0), ("Csat", 6), ("Nps", -1), ("Nps", 11), ("ThumbsUpOrDown", 2),
 ])
-def test_out_of_range_values_are_400(http: httpx.Client, sandbox: SandboxServer, kind: str,
+def test_out_of_range_values_are_400(http: httpx2.Client, sandbox: SandboxServer, kind: str,
                                      value: int) -> None:
     conv = make_conversation(sandbox)
     made = offer(http, conv["csid"], kind)
@@ -129,7 +129,7 @@ def test_out_of_range_values_are_400(http: httpx.Client, sandbox: SandboxServer,
     ("Csat", 1), ("Csat", 5), ("Nps", 0), ("Nps", 10), ("ThumbsUpOrDown", 0),
     ("ThumbsUpOrDown", 1),
 ])
-def test_values_at_the_bounds_are_accepted(http: httpx.Client, sandbox: SandboxServer,
+def test_values_at_the_bounds_are_accepted(http: httpx2.Client, sandbox: SandboxServer,
                                            kind: str, value: int) -> None:
     conv = make_conversation(sandbox)
     made = offer(http, conv["csid"], kind)
@@ -139,7 +139,7 @@ def test_values_at_the_bounds_are_accepted(http: httpx.Client, sandbox: SandboxS
     assert response.json()["data"]["ratingResult"] == {"_type": kind, "value": value}
 
 
-def test_submit_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_submit_errors(http: httpx2.Client, sandbox: SandboxServer) -> None:
     conv = make_conversation(sandbox)
     other = make_conversation(sandbox)
     made = offer(http, conv["csid"], "Csat")
@@ -173,7 +173,7 @@ def test_submit_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert rows[0]["ratingScore"] == 3  # the first answer stands
 
 
-def test_offer_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_offer_errors(http: httpx2.Client, sandbox: SandboxServer) -> None:
     conv = make_conversation(sandbox)
     url = f"/v1/conversations/{conv['csid']}/ratings/offer"
     assert http.post("/v1/conversations/999999/ratings/offer",
@@ -195,7 +195,7 @@ def test_offer_errors(http: httpx.Client, sandbox: SandboxServer) -> None:
     assert http.get("/v1/conversations/999999/rating").status_code == 404
 
 
-def test_deprecated_rating_path_is_marked(http: httpx.Client) -> None:
+def test_deprecated_rating_path_is_marked(http: httpx2.Client) -> None:
     doc = http.get("/openapi.json").json()
     assert doc["paths"]["/v1/conversations/{conversationId}/rating"]["get"]["deprecated"]
     submit = doc["paths"]["/v1/conversations/{conversationId}/ratings/{ratingId}/submit"]

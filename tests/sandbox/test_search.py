@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from factories_conversations import (
     SMS_NUMBER,
@@ -56,7 +56,7 @@ def cond(kind: str, op: str, **members: Any) -> dict[str, Any]:
     return {"field": field}
 
 
-def search(http: httpx.Client, body: Any = None, **params: Any) -> list[int]:
+def search(http: httpx2.Client, body: Any = None, **params: Any) -> list[int]:
     """Ids of the hits of one page (checked against the contract's models)."""
     response = http.post("/v1/search/conversations", json=body, params=params)
     assert response.status_code == 200, response.text
@@ -64,7 +64,7 @@ def search(http: httpx.Client, body: Any = None, **params: Any) -> list[int]:
     return [hit.id for hit in page.data]
 
 
-def mine(http: httpx.Client, scene: Scene, *conditions: dict[str, Any],
+def mine(http: httpx2.Client, scene: Scene, *conditions: dict[str, Any],
          query: dict[str, Any] | None = None) -> set[int]:
     """Hits among the scene's conversations only (ContactId scopes to its customer)."""
     scope = cond("ContactId", "IsOneOf", values=[scene.world.requester])
@@ -75,7 +75,7 @@ def mine(http: httpx.Client, scene: Scene, *conditions: dict[str, Any],
 
 
 @pytest.fixture
-def scene(sandbox: SandboxServer, http: httpx.Client) -> Scene:
+def scene(sandbox: SandboxServer, http: httpx2.Client) -> Scene:
     """email (tag1) → chat (tag1, tag2, claimed) → sms (outbound, closed after 60 s)
     → pending chat → callback in the other queue; each a minute after the one before."""
     advance(sandbox, 86_400)
@@ -108,7 +108,7 @@ def scene(sandbox: SandboxServer, http: httpx.Client) -> Scene:
 # ---------------------------------------------------------------- everything, text
 
 
-def test_without_a_body_every_conversation_is_a_hit(http: httpx.Client, scene: Scene) -> None:
+def test_without_a_body_every_conversation_is_a_hit(http: httpx2.Client, scene: Scene) -> None:
     response = http.post("/v1/search/conversations", params={"pageLimit": 500})
     assert response.status_code == 200
     hits = response.json()["data"]
@@ -116,7 +116,7 @@ def test_without_a_body_every_conversation_is_a_hit(http: httpx.Client, scene: S
     assert scene.callback in {h["id"] for h in hits}
 
 
-def test_hits_come_newest_activity_first(http: httpx.Client, scene: Scene) -> None:
+def test_hits_come_newest_activity_first(http: httpx2.Client, scene: Scene) -> None:
     body = {"filters": {"strategy": "All", "conditions": [
         cond("ContactId", "IsOneOf", values=[scene.world.requester])]}}
     # the callback came last; the pending chat's follow-up came after the sms closed
@@ -124,27 +124,27 @@ def test_hits_come_newest_activity_first(http: httpx.Client, scene: Scene) -> No
                                   scene.email]
 
 
-def test_all_words_must_occur(http: httpx.Client, scene: Scene) -> None:
+def test_all_words_must_occur(http: httpx2.Client, scene: Scene) -> None:
     assert mine(http, scene, query={"value": "parcel late"}) == {scene.chat}
     assert mine(http, scene, query={"value": "PARCEL"}) == {scene.chat, scene.sms}
     assert mine(http, scene, query={"value": "lamp tuesday"}) == {scene.email}
     assert mine(http, scene, query={"value": "lamp parcel"}) == set()
 
 
-def test_exact_match_wants_the_phrase(http: httpx.Client, scene: Scene) -> None:
+def test_exact_match_wants_the_phrase(http: httpx2.Client, scene: Scene) -> None:
     assert mine(http, scene, query={"value": "parcel shipped", "exactMatch": True}) == \
         {scene.sms}
     assert mine(http, scene, query={"value": "shipped parcel", "exactMatch": True}) == set()
     assert mine(http, scene, query={"value": "shipped parcel"}) == {scene.sms}
 
 
-def test_like_wildcards_are_literal(http: httpx.Client, scene: Scene) -> None:
+def test_like_wildcards_are_literal(http: httpx2.Client, scene: Scene) -> None:
     assert mine(http, scene, query={"value": "100%"}) == {scene.chat}
     assert mine(http, scene, query={"value": "r_1", "exactMatch": True}) == set()
     assert mine(http, scene, query={"value": "%"}) == {scene.chat}
 
 
-def test_highlights_mark_subject_and_message(http: httpx.Client, scene: Scene) -> None:
+def test_highlights_mark_subject_and_message(http: httpx2.Client, scene: Scene) -> None:
     body = {"query": {"value": "lamp"},
             "filters": {"strategy": "All", "conditions": [
                 cond("ConversationId", "IsOneOf", values=[str(scene.email)])]}}
@@ -155,7 +155,7 @@ def test_highlights_mark_subject_and_message(http: httpx.Client, scene: Scene) -
         "My " + EM.format("lamp") + " flickers since Tuesday"]
 
 
-def test_highlights_keep_the_case_of_the_text(http: httpx.Client, scene: Scene) -> None:
+def test_highlights_keep_the_case_of_the_text(http: httpx2.Client, scene: Scene) -> None:
     body = {"query": {"value": "where IS"},
             "filters": {"strategy": "All", "conditions": [
                 cond("ConversationId", "IsOneOf", values=[str(scene.chat)])]}}
@@ -167,7 +167,7 @@ def test_highlights_keep_the_case_of_the_text(http: httpx.Client, scene: Scene) 
 # ---------------------------------------------------------------- filters
 
 
-def test_agent_and_queue_filters(http: httpx.Client, scene: Scene) -> None:
+def test_agent_and_queue_filters(http: httpx2.Client, scene: Scene) -> None:
     world = scene.world
     assert mine(http, scene, cond("AgentId", "IsOneOf", values=[world.agent])) == {scene.chat}
     assert mine(http, scene, cond("AgentId", "IsNotOneOf", values=[world.agent])) == \
@@ -182,7 +182,7 @@ def test_agent_and_queue_filters(http: httpx.Client, scene: Scene) -> None:
         {scene.email, scene.pending}
 
 
-def test_contact_and_conversation_filters(sandbox: SandboxServer, http: httpx.Client,
+def test_contact_and_conversation_filters(sandbox: SandboxServer, http: httpx2.Client,
                                           scene: Scene) -> None:
     assert mine(http, scene, cond("ConversationId", "IsOneOf",
                                   values=[str(scene.sms), str(scene.chat)])) == \
@@ -201,14 +201,14 @@ def test_contact_and_conversation_filters(sandbox: SandboxServer, http: httpx.Cl
     (["chat"], True, {"email", "sms", "callback"}),
     (["whatsapp", "phone", "adachat"], False, set()),
 ])
-def test_channel_filter(http: httpx.Client, scene: Scene, values: list[str], negate: bool,
+def test_channel_filter(http: httpx2.Client, scene: Scene, values: list[str], negate: bool,
                         expected: set[str]) -> None:
     op = "IsNotOneOf" if negate else "IsOneOf"
     assert mine(http, scene, cond("Channel", op, values=values)) == \
         {getattr(scene, name) for name in expected}
 
 
-def test_direction_and_status_filters(http: httpx.Client, scene: Scene) -> None:
+def test_direction_and_status_filters(http: httpx2.Client, scene: Scene) -> None:
     assert mine(http, scene, cond("Direction", "IsOneOf", values=["outbound"])) == {scene.sms}
     assert mine(http, scene, cond("Direction", "IsNotOneOf", values=["outbound"])) == \
         scene.all - {scene.sms}
@@ -220,7 +220,7 @@ def test_direction_and_status_filters(http: httpx.Client, scene: Scene) -> None:
         {scene.sms}
 
 
-def test_date_filters(sandbox: SandboxServer, http: httpx.Client, scene: Scene) -> None:
+def test_date_filters(sandbox: SandboxServer, http: httpx2.Client, scene: Scene) -> None:
     def at(minutes: int) -> str:
         return iso(sandbox.clock.now() - timedelta(minutes=4) + timedelta(minutes=minutes))
 
@@ -241,14 +241,14 @@ def test_date_filters(sandbox: SandboxServer, http: httpx.Client, scene: Scene) 
     assert mine(http, scene, cond("LastMessage", "Until", timestamp=at(0))) == {scene.email}
 
 
-def test_duration_filter(http: httpx.Client, scene: Scene) -> None:
+def test_duration_filter(http: httpx2.Client, scene: Scene) -> None:
     assert mine(http, scene, cond("Duration", "Between", min=59_000, max=61_000)) == {scene.sms}
     assert mine(http, scene, cond("Duration", "LongerThanOrEqualTo", duration=60_000)) == \
         {scene.sms}
     assert mine(http, scene, cond("Duration", "ShorterThanOrEqualTo", duration=1_000)) == set()
 
 
-def test_tag_filters(http: httpx.Client, scene: Scene) -> None:
+def test_tag_filters(http: httpx2.Client, scene: Scene) -> None:
     t1, t2 = scene.tag1, scene.tag2
     assert mine(http, scene, cond("TagId", "IncludesOne", values=[t1, t2])) == \
         {scene.email, scene.chat}
@@ -262,7 +262,7 @@ def test_tag_filters(http: httpx.Client, scene: Scene) -> None:
     assert mine(http, scene, cond("TagId", "IsNotEmpty")) == {scene.email, scene.chat}
 
 
-def test_custom_attribute_filters(sandbox: SandboxServer, http: httpx.Client,
+def test_custom_attribute_filters(sandbox: SandboxServer, http: httpx2.Client,
                                   scene: Scene) -> None:
     parcel, flavour = "6b0c3c1e-8a1f-4f5e-9a53-0c3a2f1d0001", "6b0c3c1e-8a1f-4f5e-9a53-0c3a2f1d0002"
 
@@ -298,7 +298,7 @@ def test_custom_attribute_filters(sandbox: SandboxServer, http: httpx.Client,
                                   values=[["chocolate"]])) == set()
 
 
-def test_strategies_and_text_combine(http: httpx.Client, scene: Scene) -> None:
+def test_strategies_and_text_combine(http: httpx2.Client, scene: Scene) -> None:
     any_of = {"filters": {"strategy": "Any", "conditions": [
         cond("Channel", "IsOneOf", values=["email"]),
         cond("Status", "IsOneOf", values=["pending"])]}}
@@ -315,7 +315,7 @@ def test_strategies_and_text_combine(http: httpx.Client, scene: Scene) -> None:
 # ---------------------------------------------------------------- paging
 
 
-def test_paging_walks_every_hit_once_in_order(sandbox: SandboxServer, http: httpx.Client) -> None:
+def test_paging_walks_every_hit_once_in_order(sandbox: SandboxServer, http: httpx2.Client) -> None:
     world = org(sandbox)
     created = []
     for n in range(7):
@@ -367,7 +367,7 @@ def test_paging_walks_every_hit_once_in_order(sandbox: SandboxServer, http: http
     cond("Colour", "IsOneOf", values=["red"]),
     cond("AgentId", "Sometimes"),
 ])
-def test_a_condition_that_does_not_fit_is_400(http: httpx.Client, condition: dict[str, Any]
+def test_a_condition_that_does_not_fit_is_400(http: httpx2.Client, condition: dict[str, Any]
                                               ) -> None:
     body = {"filters": {"strategy": "All", "conditions": [condition]}}
     response = http.post("/v1/search/conversations", json=body)
@@ -386,7 +386,7 @@ def test_a_condition_that_does_not_fit_is_400(http: httpx.Client, condition: dic
     (None, {"pageKey": "not a key!"}),
     (None, {"pageKey": "eyJ4IjoxfQ"}),  # {"x":1}: a key, but not one of ours
 ])
-def test_bad_queries_and_page_parameters_are_400(http: httpx.Client, body: Any,
+def test_bad_queries_and_page_parameters_are_400(http: httpx2.Client, body: Any,
                                                  params: dict[str, Any]) -> None:
     response = http.post("/v1/search/conversations", json=body, params=params)
     assert response.status_code == 400, response.text

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk import cli
@@ -96,10 +96,10 @@ def test_serve_prints_what_a_client_needs_and_stops_on_sigint(
     assert process.value("sign in as") == [DEMO_AGENT_EMAIL]
     assert any(f"frontdesk login --base-url {base} --as {DEMO_AGENT_EMAIL}" in line
                for line in process.seen)
-    answer = httpx.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
+    answer = httpx2.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
     assert answer.status_code == 200
     assert len(answer.json()["data"]) > 10  # the demo organisation, seed 1
-    assert httpx.get(base + "/v1/tags", headers={"Authorization": "wrong"},
+    assert httpx2.get(base + "/v1/tags", headers={"Authorization": "wrong"},
                      timeout=10).status_code == 401
     # the default database lives in the user data directory ($FRONTDESK_HOME/data here)
     assert (Path(os.environ["FRONTDESK_HOME"]) / "data" / "sandbox.db").exists()
@@ -115,7 +115,7 @@ def test_serve_with_given_keys_stops_on_sigterm(served: list[Served], tmp_path: 
     assert process.value("API key") == ["first-key", "second-key"]
     base = process.value("base URL")[0]
     for key in ("first-key", "second-key"):
-        answer = httpx.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
+        answer = httpx2.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
         assert answer.status_code == 200 and answer.json()["data"] == []
     assert db.exists()
     assert process.stop(signal.SIGTERM) == 0
@@ -132,7 +132,7 @@ def test_a_database_keeps_its_key_and_keys_stay_out_of_ps(
         process.wait_for("Press Ctrl-C to stop.")
         keys, base = process.value("API key"), process.value("base URL")[0]
         for key in keys:
-            answer = httpx.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
+            answer = httpx2.get(base + "/v1/tags", headers={"Authorization": key}, timeout=10)
             assert answer.status_code == 200
         command_line = Path(f"/proc/{process.process.pid}/cmdline")
         if command_line.exists():
@@ -206,7 +206,7 @@ def test_help_everywhere(argv: list[str], capsys: pytest.CaptureFixture[str]) ->
 
 def test_the_entry_point_imports_nothing_heavy() -> None:
     code = ("import sys, frontdesk.cli, frontdesk.__main__; "
-            "print(sorted(m for m in ('fastapi', 'uvicorn', 'textual', 'httpx') "
+            "print(sorted(m for m in ('fastapi', 'uvicorn', 'textual', 'httpx2') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60).stdout

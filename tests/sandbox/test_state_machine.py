@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-import httpx
+import httpx2
 from factories_conversations import (
     advance,
     agent,
@@ -50,7 +50,7 @@ class Model:
 
 
 def make_machine(  # noqa: C901 - the rules of the class below count as this function's branches
-    sandbox: SandboxServer, http: httpx.Client
+    sandbox: SandboxServer, http: httpx2.Client
 ) -> type[RuleBasedStateMachine]:
     """The machine class, bound to one running sandbox shared by every example."""
     agents = [agent(sandbox) for _ in range(3)]
@@ -241,5 +241,5 @@ def make_machine(  # noqa: C901 - the rules of the class below count as this fun
 
 
 def test_conversations_follow_the_state_machine(sandbox: SandboxServer,
-                                                http: httpx.Client) -> None:
+                                                http: httpx2.Client) -> None:
     run_state_machine_as_test(make_machine(sandbox, http), settings=SETTINGS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
+import httpx2
 from factories_people import add_agent, add_enduser, add_team, set_presence, walk
 
 from frontdesk.api.models import Team, TeamMember, UserPresence
@@ -13,21 +13,21 @@ from frontdesk.sandbox.server import SandboxServer
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def message(response: httpx.Response) -> str:
+def message(response: httpx2.Response) -> str:
     """The error message of a refused request."""
     body = response.json()
     assert set(body) == {"message"}
     return str(body["message"])
 
 
-def members(http: httpx.Client, team: str) -> list[str]:
+def members(http: httpx2.Client, team: str) -> list[str]:
     """Ids of the team's members, through the API."""
     response = http.get(f"/v1/teams/{team}/agents")
     assert response.status_code == 200
     return [TeamMember.model_validate(m).id for m in response.json()["data"]]
 
 
-def test_create_read_list_delete(http: httpx.Client) -> None:
+def test_create_read_list_delete(http: httpx2.Client) -> None:
     created = http.post("/v1/teams", json={"name": "  Tier 2 "})
     assert created.status_code == 200
     team = Team.model_validate(created.json()["data"])
@@ -42,7 +42,7 @@ def test_create_read_list_delete(http: httpx.Client) -> None:
     assert http.delete(f"/v1/teams/{team.id}").status_code == 404
 
 
-def test_team_refusals(http: httpx.Client) -> None:
+def test_team_refusals(http: httpx2.Client) -> None:
     for body in ({}, {"name": ""}, {"name": "   "}, {"name": 7, "color": "red"}):
         assert http.post("/v1/teams", json=body).status_code == 400, body
     assert http.get("/v1/teams/not-a-uuid").status_code == 400
@@ -51,7 +51,7 @@ def test_team_refusals(http: httpx.Client) -> None:
     assert http.get(f"/v1/teams/{UNKNOWN}/presence").status_code == 404
 
 
-def test_add_and_remove_members(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_add_and_remove_members(http: httpx2.Client, sandbox: SandboxServer) -> None:
     team = add_team(sandbox, "Support")
     first = add_agent(sandbox, display_name="First", phone_number="+4512345678")
     second = add_agent(sandbox)
@@ -70,7 +70,7 @@ def test_add_and_remove_members(http: httpx.Client, sandbox: SandboxServer) -> N
     assert http.get(f"/v1/agents/{first}/teams").json()["data"] == []
 
 
-def test_adding_a_non_agent_adds_nobody(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_adding_a_non_agent_adds_nobody(http: httpx2.Client, sandbox: SandboxServer) -> None:
     team = add_team(sandbox)
     agent = add_agent(sandbox)
     enduser = add_enduser(sandbox)
@@ -91,7 +91,7 @@ def test_adding_a_non_agent_adds_nobody(http: httpx.Client, sandbox: SandboxServ
                         json={"agentIds": [agent]}).status_code == 404
 
 
-def test_deleting_a_team_keeps_its_agents(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_deleting_a_team_keeps_its_agents(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agent = add_agent(sandbox)
     team = add_team(sandbox, "Gone", [agent])
     assert http.delete(f"/v1/teams/{team}").status_code == 204
@@ -99,7 +99,7 @@ def test_deleting_a_team_keeps_its_agents(http: httpx.Client, sandbox: SandboxSe
     assert http.get(f"/v1/agents/{agent}/teams").json()["data"] == []
 
 
-def test_presence_of_members_is_paged(http: httpx.Client, sandbox: SandboxServer) -> None:
+def test_presence_of_members_is_paged(http: httpx2.Client, sandbox: SandboxServer) -> None:
     agents = [add_agent(sandbox) for _ in range(3)]
     team = add_team(sandbox, "Night shift", agents)
     add_team(sandbox, "Other", [add_agent(sandbox)])

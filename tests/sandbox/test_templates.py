@@ -3,7 +3,7 @@ deleted for good."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 from factories_people import walk
 
 from frontdesk.api.models import PagedEnvelope, Template
@@ -11,7 +11,7 @@ from frontdesk.api.models import PagedEnvelope, Template
 UNKNOWN = "00000000-0000-4000-8000-00000000abcd"
 
 
-def test_templates_list_filter_and_delete(http: httpx.Client) -> None:
+def test_templates_list_filter_and_delete(http: httpx2.Client) -> None:
     first = http.get("/v1/templates", params={"pageLimit": 3})
     assert first.status_code == 200, first.text
     PagedEnvelope[Template].model_validate(first.json())

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from factories_conversations import advance, create_chat, create_email, org, outbound, tag
 from test_published_shapes import fits
@@ -46,7 +46,7 @@ def receiver() -> Iterator[Receiver]:
         yield running
 
 
-def _subscribe(http: httpx.Client, url: str, events: list[str], **extra: Any) -> dict[str, Any]:
+def _subscribe(http: httpx2.Client, url: str, events: list[str], **extra: Any) -> dict[str, Any]:
     body = {"name": "Integration", "url": url, "events": events,
             "authorization": {"_type": "TokenAuth", "value": "tok-123"},
             "customHeaders": {"X-Team": "billing"}, **extra}
@@ -57,7 +57,7 @@ def _subscribe(http: httpx.Client, url: str, events: list[str], **extra: Any) ->
     return data
 
 
-def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
+def test_subscriptions_and_their_errors(http: httpx2.Client) -> None:
     assert http.get("/v1/webhooks").json() == {"data": []}
     made = _subscribe(http, "http://127.0.0.1:9/hook", ["ConversationCreated"],
                       authorization={"_type": "BasicAuth", "username": "u", "password": "p"},
@@ -126,7 +126,7 @@ def test_subscriptions_and_their_errors(http: httpx.Client) -> None:
 
 
 def test_a_receiver_gets_each_event_signed_and_retried(
-        http: httpx.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
+        http: httpx2.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
     world = org(sandbox)
     hook = _subscribe(http, receiver.url, EVERY_KIND)
     receiver.secret = hook["secretKey"]
@@ -236,7 +236,7 @@ def test_a_receiver_gets_each_event_signed_and_retried(
     assert len(receiver.received) == before
 
 
-def test_a_receiver_that_never_answers_is_given_up(http: httpx.Client,
+def test_a_receiver_that_never_answers_is_given_up(http: httpx2.Client,
                                                    sandbox: SandboxServer) -> None:
     world = org(sandbox)
     with Receiver() as gone:
@@ -304,7 +304,7 @@ def test_the_signature_is_the_vendors() -> None:
         assert not verify(secret, forged, body, now=1_700_000_000), forged
 
 
-def test_a_receiver_that_hangs_holds_up_no_request(http: httpx.Client,
+def test_a_receiver_that_hangs_holds_up_no_request(http: httpx2.Client,
                                                    sandbox: SandboxServer) -> None:
     """Deliveries are made off the request path: while one receiver holds its delivery open
     (it blocks until the test lets it go), the API answers every request and another
@@ -346,7 +346,7 @@ def _origin(kind: str, *origins: str) -> dict[str, Any]:
         {"field": "OperationOrigin", "values": list(origins), "_type": kind}]}}
 
 
-def test_the_operation_origin_filter(http: httpx.Client, sandbox: SandboxServer,
+def test_the_operation_origin_filter(http: httpx2.Client, sandbox: SandboxServer,
                                      receiver: Receiver) -> None:
     """Each change has an origin — a request to the API, an import, a customer or an agent
     (the simulator's), the service's own rules — and ``OperationOrigin`` conditions let a
@@ -498,7 +498,7 @@ def test_a_dripping_receiver_holds_up_only_its_own_deliveries() -> None:
 
 
 def test_enqueued_and_abandoned_are_sent_when_they_happen(
-        http: httpx.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
+        http: httpx2.Client, sandbox: SandboxServer, receiver: Receiver) -> None:
     """Every event a subscription may ask for is sent: ``ConversationEnqueued`` when a
     conversation starts waiting in a queue (a customer writes in, a transfer, a reopening),
     ``ConversationAbandoned`` when it ends while still waiting there, unanswered."""

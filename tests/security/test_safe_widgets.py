@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import hostile
-import httpx
+import httpx2
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -194,7 +194,7 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
-def plant_prefills(sandbox: SandboxServer, http: httpx.Client) -> tuple[int, str, str, str]:
+def plant_prefills(sandbox: SandboxServer, http: httpx2.Client) -> tuple[int, str, str, str]:
     """Over HTTP, as a customer-facing form and an admin tool would: the repro's value in a
     conversation's order number, and a hostile agent name. (conversation, attribute, agent,
     name)"""
@@ -215,7 +215,7 @@ def plant_prefills(sandbox: SandboxServer, http: httpx.Client) -> tuple[int, str
 
 
 async def test_prefilled_inputs_are_inert_and_kept_when_untouched(
-        sandbox: SandboxServer, http: httpx.Client) -> None:
+        sandbox: SandboxServer, http: httpx2.Client) -> None:
     conversation, order, agent, name = plant_prefills(sandbox, http)
     console = tui_fixtures().Console(sandbox)
     app = console.app()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.operations import OPERATION_TABLE
@@ -29,7 +29,7 @@ def url_of(sandbox: SandboxServer, interface: str, path: str) -> str:
 def test_every_operation_refuses_a_missing_or_unknown_key(sandbox: SandboxServer,
                                                           header: str | None) -> None:
     headers = {} if header is None else {"Authorization": header}
-    with httpx.Client(timeout=10) as client:
+    with httpx2.Client(timeout=10) as client:
         for op in OPERATION_TABLE:
             response = client.request(op.method, url_of(sandbox, op.interface, op.path),
                                       headers=headers, json={})
@@ -38,7 +38,7 @@ def test_every_operation_refuses_a_missing_or_unknown_key(sandbox: SandboxServer
 
 
 def test_the_right_key_gets_past_the_door_on_every_operation(sandbox: SandboxServer) -> None:
-    with httpx.Client(timeout=10, headers={"Authorization": sandbox.key}) as client:
+    with httpx2.Client(timeout=10, headers={"Authorization": sandbox.key}) as client:
         for op in OPERATION_TABLE:
             response = client.request(op.method, url_of(sandbox, op.interface, op.path),
                                       json={})
@@ -48,13 +48,13 @@ def test_the_right_key_gets_past_the_door_on_every_operation(sandbox: SandboxSer
 
 def test_bearer_works_only_on_the_deprecated_listing(sandbox: SandboxServer) -> None:
     bearer = {"Authorization": f"Bearer {sandbox.key}"}
-    assert httpx.get(sandbox.integrations_url + "/v1/endpoints", headers=bearer).status_code \
+    assert httpx2.get(sandbox.integrations_url + "/v1/endpoints", headers=bearer).status_code \
         == 200
-    assert httpx.get(sandbox.base_url + "/v1/tags", headers=bearer).status_code == 401
+    assert httpx2.get(sandbox.base_url + "/v1/tags", headers=bearer).status_code == 401
 
 
 def test_the_openapi_document_is_public(sandbox: SandboxServer) -> None:
     # the document is built on the first ask: seconds of CPU on a busy machine
-    response = httpx.get(sandbox.base_url + "/openapi.json", timeout=PATIENCE)
+    response = httpx2.get(sandbox.base_url + "/openapi.json", timeout=PATIENCE)
     assert response.status_code == 200
     assert "ApiKeyAuth" in response.json()["components"]["securitySchemes"]

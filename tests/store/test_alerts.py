@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.client import ApiClient
@@ -46,7 +46,7 @@ def _inbound(value: str) -> dict[str, Any]:
     return {"_type": "Inbound", "content": {"value": value, "_type": "Text"}}
 
 
-def _new_chat(http: httpx.Client, text: str) -> int:
+def _new_chat(http: httpx2.Client, text: str) -> int:
     """A new chat from a new customer, as the service's other clients make one: its id."""
     requester = http.post("/v1/endusers", json={
         "displayName": "Alert Tester", "email": f"alert-{uuid.uuid4().hex[:8]}@example.com"})
@@ -59,15 +59,15 @@ def _new_chat(http: httpx.Client, text: str) -> int:
 
 
 @pytest.fixture
-def http(sandbox: SandboxServer) -> Iterator[httpx.Client]:
+def http(sandbox: SandboxServer) -> Iterator[httpx2.Client]:
     """The service's API as anyone else (a colleague, a rule, a customer) uses it."""
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=60) as client:
         yield client
 
 
 async def test_what_arrives_alerts_and_what_i_did_does_not(
-        sandbox: SandboxServer, http: httpx.Client, tmp_path: Path) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, tmp_path: Path) -> None:
     client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
     session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
                       settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
@@ -153,7 +153,7 @@ def test_each_kind_is_switched_by_the_settings() -> None:
 
 
 async def test_what_the_watch_forgets_alerts_as_what_it_never_saw(
-        sandbox: SandboxServer, http: httpx.Client, tmp_path: Path) -> None:
+        sandbox: SandboxServer, http: httpx2.Client, tmp_path: Path) -> None:
     """The alert watch keeps only what can still matter of a conversation it saw (open, and
     mine or nobody's) and alerts exactly as if it kept everything: a colleague's
     conversation given to me, a closed one queued again in my queue, and no news for one

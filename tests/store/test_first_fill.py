@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.client import ApiClient
@@ -35,7 +35,7 @@ async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
     requests: list[tuple[str, str]] = []
     pictures: list[tuple[int, set[int], set[int], dict[int, str]]] = []
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         requests.append((request.method, request.url.path))
 
     def changed(topic: str, value: Any) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.client import ApiClient
@@ -66,9 +66,9 @@ class Console:
 
 
 @pytest.fixture
-async def http(sandbox: SandboxServer) -> AsyncIterator[httpx.AsyncClient]:
+async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
     """The service's API as anyone else (a colleague, a customer) uses it."""
-    async with httpx.AsyncClient(base_url=sandbox.base_url,
+    async with httpx2.AsyncClient(base_url=sandbox.base_url,
                                  headers={"Authorization": sandbox.key}, timeout=60) as client:
         yield client
 
@@ -85,7 +85,7 @@ async def console(sandbox: SandboxServer, tmp_path: Path) -> AsyncIterator[Conso
     session.live = LiveStore(sleep=_no_timer)
     found = Console(session, clock)
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         found.requests.append((request.method, request.url.path))
 
     client._http.event_hooks["request"].append(on_request)
@@ -133,7 +133,7 @@ def _inbound(text: str) -> dict[str, Any]:
 
 
 async def test_a_change_off_screen_costs_one_request_and_its_overlap_none(
-        console: Console, sandbox: SandboxServer, http: httpx.AsyncClient) -> None:
+        console: Console, sandbox: SandboxServer, http: httpx2.AsyncClient) -> None:
     inbox = console.inbox
     me = console.session.me_id
     assert me
@@ -155,7 +155,7 @@ async def test_a_change_off_screen_costs_one_request_and_its_overlap_none(
 
 
 async def test_a_second_change_within_the_overlap_is_still_read(
-        console: Console, sandbox: SandboxServer, http: httpx.AsyncClient) -> None:
+        console: Console, sandbox: SandboxServer, http: httpx2.AsyncClient) -> None:
     inbox = console.inbox
     me = console.session.me_id
     assert me
@@ -198,7 +198,7 @@ async def test_a_row_brought_on_screen_gets_its_tags_and_text(
 
 
 async def test_whose_turn_stays_right_for_my_conversations(
-        console: Console, sandbox: SandboxServer, http: httpx.AsyncClient) -> None:
+        console: Console, sandbox: SandboxServer, http: httpx2.AsyncClient) -> None:
     inbox = console.inbox
     me = console.session.me_id
     assert me

@@ -9,7 +9,7 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -46,7 +46,7 @@ async def test_closed_is_read_from_the_service_and_needs_reply_costs_nothing(
     session.live = LiveStore(sleep=_no_timer)
     requests: list[tuple[str, str]] = []
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         requests.append((request.method, request.url.path))
 
     client._http.event_hooks["request"].append(on_request)

@@ -7,7 +7,7 @@ The LiveStore's polls, the pacer and the sandbox's budget run on one virtual clo
 (tests/virtual_time.py): the test moves time on sleeper by sleeper, waiting for every request
 to be answered before the next, so a minute of polling takes a few real seconds and a second
 of the budget is a virtual second, while the HTTP requests are all real. Requests are counted
-with an httpx event hook on the client's own connection pool.
+with an httpx2 event hook on the client's own connection pool.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.sandbox.clock import ManualClock
@@ -69,13 +69,13 @@ async def measure(sandbox: SandboxServer, folder: Path, topics: tuple[str, ...])
     statuses: Counter[int] = Counter()
     counting = False
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         if counting:
             parts = ["{id}" if part.isdigit() or len(part) == 36 else part
                      for part in request.url.path.split("/")]
             requests[request.method + " " + "/".join(parts)] += 1
 
-    async def on_response(response: httpx.Response) -> None:
+    async def on_response(response: httpx2.Response) -> None:
         statuses[response.status_code] += 1
 
     http = client._http

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from crash_writer import AGENT_ID, OUTBOX_CONVERSATION, Writer
 
@@ -443,7 +443,7 @@ def _conversation_with_agent(sandbox: SandboxServer) -> tuple[int, str]:
     return sandbox.call(insert)
 
 
-def http_sender(client: httpx.AsyncClient, answers: list[str]) -> Send:
+def http_sender(client: httpx2.AsyncClient, answers: list[str]) -> Send:
     """Post an item as the API client would: its external id, typed errors on failure."""
 
     async def send(item: OutboxItem) -> Any:
@@ -451,7 +451,7 @@ def http_sender(client: httpx.AsyncClient, answers: list[str]) -> Send:
         try:
             response = await client.post(f"/v1/conversations/{item.conversation_id}/messages",
                                          json=body)
-        except httpx.HTTPError as exc:
+        except httpx2.HTTPError as exc:
             answers.append(type(exc).__name__)
             raise error_from_exception(exc) from exc
         answers.append(str(response.status_code))
@@ -469,14 +469,14 @@ def http_sender(client: httpx.AsyncClient, answers: list[str]) -> Send:
 
 
 @pytest.fixture
-async def sandbox_client(sandbox: SandboxServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=sandbox.base_url,
+async def sandbox_client(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
+    async with httpx2.AsyncClient(base_url=sandbox.base_url,
                                  headers={"Authorization": sandbox.key}, timeout=10) as client:
         yield client
 
 
 async def test_exactly_once_when_the_answer_is_lost(
-    sandbox: SandboxServer, sandbox_client: httpx.AsyncClient, local: LocalStore
+    sandbox: SandboxServer, sandbox_client: httpx2.AsyncClient, local: LocalStore
 ) -> None:
     conversation_id, agent_id = _conversation_with_agent(sandbox)
     answers: list[str] = []
@@ -508,7 +508,7 @@ async def test_exactly_once_when_the_answer_is_lost(
 
 
 async def test_run_retries_through_a_503_against_the_sandbox(
-    sandbox: SandboxServer, sandbox_client: httpx.AsyncClient, local: LocalStore
+    sandbox: SandboxServer, sandbox_client: httpx2.AsyncClient, local: LocalStore
 ) -> None:
     conversation_id, agent_id = _conversation_with_agent(sandbox)
     answers: list[str] = []
@@ -534,7 +534,7 @@ async def test_run_retries_through_a_503_against_the_sandbox(
 
 
 async def test_a_refusal_from_the_sandbox_stays_visible(
-    sandbox: SandboxServer, sandbox_client: httpx.AsyncClient, local: LocalStore
+    sandbox: SandboxServer, sandbox_client: httpx2.AsyncClient, local: LocalStore
 ) -> None:
     conversation_id, _ = _conversation_with_agent(sandbox)
     answers: list[str] = []

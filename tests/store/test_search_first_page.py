@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -25,7 +25,7 @@ async def test_a_search_lists_the_known_at_once_and_reads_the_rest_together(
     requests: list[str] = []
     told: list[int] = []
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         requests.append(f"{request.method} {request.url.path}")
 
     client._http.event_hooks["request"].append(on_request)

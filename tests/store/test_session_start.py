@@ -169,7 +169,7 @@ def display(self, screen, renderable):
     original(self, screen, renderable)
     if renderable is None or type(screen).__name__ != "InboxScreen":
         return
-    heavy = [m for m in ("pydantic", "httpx", "keyring", "fastapi", "uvicorn")
+    heavy = [m for m in ("pydantic", "httpx2", "keyring", "fastapi", "uvicorn")
              if m in sys.modules]
     rows = len(self.session.inbox.rows)
     shown = screen.conversation_list.total_count

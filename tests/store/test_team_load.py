@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -34,7 +34,7 @@ async def test_one_tick_counts_every_agent_in_a_few_searches_and_follows_changes
                       settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
     requests: list[str] = []
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         requests.append(f"{request.method} {request.url.path}")
 
     client._http.event_hooks["request"].append(on_request)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import httpx
+import httpx2
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer, Priority
@@ -57,7 +57,7 @@ async def test_a_thread_shows_its_messages_before_the_head_is_read(
     paths: list[str] = []
     shown: list[tuple[ThreadState, list[str]]] = []
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         paths.append(request.url.path)
 
     client._http.event_hooks["request"].append(on_request)
@@ -86,7 +86,7 @@ async def test_a_thread_opened_asks_for_its_messages_before_its_screen_exists(
     paths: list[str] = []
     sent = asyncio.Event()
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         paths.append(request.url.path)
         sent.set()
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 
 from frontdesk.api.client import ApiClient
@@ -52,13 +52,13 @@ def _views(sandbox: SandboxServer, me: str) -> tuple[set[int], set[int]]:
 
 
 async def _start_again(sandbox: SandboxServer, path: Path,
-                       asked: Callable[[httpx.Request], None]) -> Session:
+                       asked: Callable[[httpx2.Request], None]) -> Session:
     """The console's second start on the store at ``path``, polled until its inbox is
     complete; every request it makes is given to ``asked``."""
     client = ApiClient(sandbox.base_url, sandbox.key, sandbox.integrations_url,
                        pacer=Pacer(enabled=False))
 
-    async def on_request(request: httpx.Request) -> None:
+    async def on_request(request: httpx2.Request) -> None:
         asked(request)
 
     client._http.event_hooks["request"].append(on_request)
@@ -91,7 +91,7 @@ def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def _record_reads(requests: list[httpx.Request]) -> set[int]:
+def _record_reads(requests: list[httpx2.Request]) -> set[int]:
     """The conversations whose record was read (GET /v1/conversations/{id})."""
     return {int(parts[3]) for r in requests
             if r.method == "GET" and len(parts := r.url.path.split("/")) == 4
@@ -132,7 +132,7 @@ async def test_a_second_start_asks_only_what_changed_while_away_and_sees_it(
     finally:
         await other.aclose()
 
-    requests: list[httpx.Request] = []
+    requests: list[httpx2.Request] = []
     session = await _start_again(sandbox, path, requests.append)
     try:
         inbox = session.inbox
@@ -175,7 +175,7 @@ async def test_after_too_many_changes_mine_and_queue_are_read_whole_again(
     clock.advance(60)  # the morning: what the night changed is behind the start
     monkeypatch.setattr(inbox_module, "SINCE_PAGES", 1)  # one page: the night overflows it
 
-    requests: list[httpx.Request] = []
+    requests: list[httpx2.Request] = []
     session = await _start_again(sandbox, path, requests.append)
     try:
         inbox = session.inbox

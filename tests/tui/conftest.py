@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from textual import events
 from textual.dom import DOMNode
@@ -139,7 +139,7 @@ class Console:
     async def customer_writes(self, conversation_id: int, text: str) -> None:
         """A customer's message arrives in a conversation (posted to the service as the
         channel would, not through the console)."""
-        async with httpx.AsyncClient(base_url=self.sandbox.base_url,
+        async with httpx2.AsyncClient(base_url=self.sandbox.base_url,
                                      headers={"Authorization": self.sandbox.key}) as http:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Inbound", "content": {"_type": "Text", "value": text}})
@@ -148,7 +148,7 @@ class Console:
     async def agent_writes(self, conversation_id: int, agent_id: str, text: str) -> None:
         """An agent's message goes out in a conversation (posted to the service as another
         console would, not through this one)."""
-        async with httpx.AsyncClient(base_url=self.sandbox.base_url,
+        async with httpx2.AsyncClient(base_url=self.sandbox.base_url,
                                      headers={"Authorization": self.sandbox.key}) as http:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Outbound", "agentId": agent_id,

@@ -12,7 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Label, SelectionList, Static
@@ -67,7 +67,7 @@ def receiver() -> Iterator[Receiver]:
         yield running
 
 
-def make_hook(http: httpx.Client, url: str = NOWHERE) -> None:
+def make_hook(http: httpx2.Client, url: str = NOWHERE) -> None:
     """The webhook the console's form makes (Billing, a token, :data:`WANTED`), made over HTTP
     as an integration would, for a test that starts from it. Made once the console is signed
     in: made before, the sandbox would no longer be the seeded organisation and the console
@@ -138,7 +138,7 @@ async def test_a_webhook_is_made_with_the_form_then_the_events_picker(console: A
 
 
 async def test_the_last_delivery_of_each_event_and_an_event_s_log(
-        console: Any, http: httpx.Client, receiver: Receiver) -> None:
+        console: Any, http: httpx2.Client, receiver: Receiver) -> None:
     """An event happens: the receiver gets it, the section shows how it went (polled while
     it is in front, no r), and l opens that event's delivery log."""
     app = console.app()
@@ -177,7 +177,7 @@ async def test_the_last_delivery_of_each_event_and_an_event_s_log(
 
 
 async def test_the_secret_key_is_shown_only_when_asked(
-        console: Any, http: httpx.Client) -> None:
+        console: Any, http: httpx2.Client) -> None:
     """s: the secret key a receiver checks signatures with, shown only when asked."""
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -197,7 +197,7 @@ async def test_the_secret_key_is_shown_only_when_asked(
 
 
 async def test_v_shows_the_events_sent_and_sends_one_more_ticked(
-        console: Any, http: httpx.Client) -> None:
+        console: Any, http: httpx2.Client) -> None:
     """v: the events it sends, ticked as they are; one more ticked is sent too."""
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
@@ -223,7 +223,7 @@ async def test_v_shows_the_events_sent_and_sends_one_more_ticked(
 
 
 async def test_the_url_is_cut_to_the_width_and_whole_once_there_is_room(
-        console: Any, http: httpx.Client) -> None:
+        console: Any, http: httpx2.Client) -> None:
     app = console.app()
     async with app.run_test(size=(100, 30)) as pilot:
         await console.ready(pilot)
@@ -236,7 +236,7 @@ async def test_the_url_is_cut_to_the_width_and_whole_once_there_is_room(
 
 
 async def test_off_and_on_edit_and_delete_with_a_question(
-        console: Any, http: httpx.Client) -> None:
+        console: Any, http: httpx2.Client) -> None:
     """space turns it off; e changes its name (a blank token keeps the one it has); d asks,
     then deletes it."""
     app = console.app()
@@ -294,7 +294,7 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"
 @pytest.mark.parametrize("size", SIZES)
 def test_webhooks_look(console: Any, snap_compare: Any, size: tuple[int, int]) -> None:
     sandbox = console.sandbox
-    with httpx.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
+    with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
                       timeout=120) as http:  # a guard for a busy machine, not a bound
         for name, enabled in (("Billing sync", True), ("Old CRM", False)):
             made = http.post("/v1/webhooks", json={

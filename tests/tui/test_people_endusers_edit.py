@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import DataTable
@@ -41,7 +41,7 @@ def front(app: Any) -> Any:
     return app.screen
 
 
-def plant_name(http: httpx.Client, user: str) -> None:
+def plant_name(http: httpx2.Client, user: str) -> None:
     """Over HTTP, as an integration would: the hostile display name."""
     answer = http.patch(f"/v1/endusers/{user}", json={"displayName": HOSTILE_NAME})
     assert answer.status_code == 200, answer.text
@@ -68,7 +68,7 @@ async def people_at(console: Any, pilot: Pilot[Any], user: str) -> PeopleScreen:
     return people
 
 
-async def test_edit_changes_only_the_edited_fields(console: Any, http: httpx.Client) -> None:
+async def test_edit_changes_only_the_edited_fields(console: Any, http: httpx2.Client) -> None:
     """E: the form pre-filled, the hostile name inert; the last name changed alone (and the
     emptied external id cleared), the name not rewritten."""
     sandbox = console.sandbox
@@ -94,7 +94,7 @@ async def test_edit_changes_only_the_edited_fields(console: Any, http: httpx.Cli
                           "external_id": None}
 
 
-async def test_a_full_update_clears_what_was_emptied(console: Any, http: httpx.Client) -> None:
+async def test_a_full_update_clears_what_was_emptied(console: Any, http: httpx2.Client) -> None:
     """e: a full update — the emptied phone is cleared, the hostile name and the rest kept
     as they were."""
     sandbox = console.sandbox
@@ -118,7 +118,7 @@ async def test_a_full_update_clears_what_was_emptied(console: Any, http: httpx.C
                           "email": chosen["email"], "last_name": chosen["last_name"]}
 
 
-async def test_a_profile_changes_its_details_with_u(console: Any, http: httpx.Client) -> None:
+async def test_a_profile_changes_its_details_with_u(console: Any, http: httpx2.Client) -> None:
     """The profile: u with nothing edited sends nothing (the hostile pre-filled name counts
     as unchanged) and says so; a new name is sent and the page shows it."""
     sandbox = console.sandbox

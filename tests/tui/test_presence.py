@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
+import httpx2
 from textual.pilot import Pilot
 from textual.widgets import Switch
 
@@ -57,7 +57,7 @@ def channel_changes(app: Any) -> list[tuple[str, bool]]:
     service (channel, working)."""
     sent: list[tuple[str, bool]] = []
 
-    async def record(request: httpx.Request) -> None:
+    async def record(request: httpx2.Request) -> None:
         if request.method == "PUT" and request.url.path.endswith("/working-channel"):
             body = json.loads(request.content)
             sent.append((body["channel"], body["working"]))

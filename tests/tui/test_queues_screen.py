@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import httpx
+import httpx2
 from textual.coordinate import Coordinate
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -65,8 +65,8 @@ def position_line(app: FrontdeskApp) -> str:
     return str(view.render().plain)  # type: ignore[union-attr]
 
 
-def http(console: Any) -> httpx.Client:
-    return httpx.Client(base_url=console.sandbox.base_url,
+def http(console: Any) -> httpx2.Client:
+    return httpx2.Client(base_url=console.sandbox.base_url,
                         headers={"Authorization": console.sandbox.key}, timeout=10)
 
 
@@ -182,7 +182,7 @@ async def position_moves_when_one_ahead_is_claimed_and_ends_when_it_leaves(
     changes = app.session.live.stats()["position"]["changes"]
     sent: list[str] = []
 
-    async def count(request: httpx.Request) -> None:
+    async def count(request: httpx2.Request) -> None:
         sent.append(request.url.path)
 
     app.session.client._http.event_hooks["request"].append(count)

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -60,8 +60,8 @@ def first_column(app: FrontdeskApp) -> list[str]:
     return [str(value.plain) for value in table(app).get_column("name")]
 
 
-def http(console: Any) -> httpx.Client:
-    return httpx.Client(base_url=console.sandbox.base_url,
+def http(console: Any) -> httpx2.Client:
+    return httpx2.Client(base_url=console.sandbox.base_url,
                         headers={"Authorization": console.sandbox.key}, timeout=10)
 
 

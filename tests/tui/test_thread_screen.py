@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from textual.pilot import Pilot
 
@@ -335,7 +335,7 @@ async def y_with_no_message_focused_copies_the_newest(console: Console, pilot: P
         "LIMIT 1", (cid,))[0]["id"]
     requester = console.sandbox.query("SELECT id FROM users WHERE kind = 'enduser' LIMIT 1")
     queue = console.sandbox.query("SELECT id FROM queues LIMIT 1")
-    async with httpx.AsyncClient(base_url=console.sandbox.base_url,
+    async with httpx2.AsyncClient(base_url=console.sandbox.base_url,
                                  headers={"Authorization": console.sandbox.key}) as http:
         created = await http.post("/v1/conversations", json={
             "_type": "Callback", "requesterId": requester[0]["id"], "direction": "Inbound",
@@ -393,7 +393,7 @@ async def o_opens_an_attachment_only_when_confirmed(console: Console, pilot: Pil
     app.open_url = open_url  # type: ignore[method-assign]
     screen = await open_thread(pilot, cid)
     url = "https://files.example.com/report.pdf?x=[bold]"
-    async with httpx.AsyncClient(base_url=console.sandbox.base_url,
+    async with httpx2.AsyncClient(base_url=console.sandbox.base_url,
                                  headers={"Authorization": console.sandbox.key}) as http:
         reply = await http.post(f"/v1/conversations/{cid}/messages", json={
             "_type": "Inbound", "content": {"_type": "Text", "value": "see attached"},

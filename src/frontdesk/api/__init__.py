@@ -6,7 +6,7 @@
         tags = await client.tags.list()
 
 The names below are loaded on first use, so importing ``frontdesk.api.models`` (as the sandbox
-and the console's widgets do) does not load httpx or the client.
+and the console's widgets do) does not load httpx2 or the client.
 """
 
 from __future__ import annotations

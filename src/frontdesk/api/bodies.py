@@ -12,7 +12,7 @@ import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..text import one_line
 from .errors import ApiError, UnexpectedResponse
@@ -50,7 +50,7 @@ class BodyReader:
         self._max_body = max_body
         self._body_timeout = body_timeout
 
-    async def read(self, response: httpx.Response, op: Operation) -> bytes:
+    async def read(self, response: httpx2.Response, op: Operation) -> bytes:
         """The body, refused past ``max_body`` bytes, within ``body_timeout`` seconds overall."""
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self._max_body:
@@ -63,7 +63,7 @@ class BodyReader:
                     raise FinalError(_too_large(op, response.status_code, self._max_body))
         return bytes(buffer)
 
-    async def read_listing(self, response: httpx.Response, op: Operation,
+    async def read_listing(self, response: httpx2.Response, op: Operation,
                             each_item: Callable[[Any], Any] | TextItems) -> Any:
         """A list answer of any size: read whole while small (one ``json.loads``), then
         item by item as it streams in; within ``body_timeout`` seconds overall. With

@@ -5,8 +5,10 @@
             ...
         await client.conversations.claim(12, agent_id, force=False)
 
-One :class:`ApiClient` owns one ``httpx.AsyncClient`` (keep-alive; connect 5 s, read 15 s;
-redirects never followed) and offers one resource object per API group. Every call is paced
+One :class:`ApiClient` owns one ``httpx2.AsyncClient`` (keep-alive; connect 5 s, read 15 s;
+redirects never followed) and offers one resource object per API group, built (its module
+imported) when the group is first used: a program that speaks to a few groups loads only
+those. Every call is paced
 (:class:`~frontdesk.api.pacing.Pacer`), retried when that is safe
 (:class:`~frontdesk.api.retry.RetryPolicy`), fails with a typed
 :class:`~frontdesk.api.errors.ApiError` and returns the contract's models with the ``data``
@@ -17,41 +19,45 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from functools import cached_property
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-import httpx
+import httpx2
 
 from .. import __version__
 from .bodies import MAX_RESPONSE_BYTES
 from .origins import KeyAuth
 from .pacing import Pacer
-from .resources.activity_log import ActivityLogResource
-from .resources.agents import AgentsResource
-from .resources.analytics import AnalyticsResource
-from .resources.anonymization import AnonymizationResource
-from .resources.business_hours import BusinessHoursResource
-from .resources.contact_endpoints import ContactEndpointsResource
-from .resources.conversations import ConversationsResource
-from .resources.custom_attributes import CustomAttributesResource
-from .resources.endusers import EndUsersResource
-from .resources.flows import FlowsResource
-from .resources.gateway import GatewayResource
-from .resources.integrations import IntegrationsResource
-from .resources.knowledge import KnowledgeResource
-from .resources.links import LinksResource
-from .resources.messages import MessagesResource
-from .resources.notes import NotesResource
-from .resources.organization import OrganizationResource
-from .resources.queues import QueuesResource
-from .resources.ratings import RatingsResource
-from .resources.search import SearchResource
-from .resources.tags import TagsResource
-from .resources.teams import TeamsResource
-from .resources.templates import TemplatesResource
-from .resources.webhooks import WebhooksResource
 from .retry import DEFAULT_POLICY, RetryPolicy
 from .secrets import ApiKey
-from .transport import DEFAULT_TIMEOUT, Transport, remember_no_sniffio
+from .transport import DEFAULT_TIMEOUT, Transport
+
+if TYPE_CHECKING:
+    from .resources.activity_log import ActivityLogResource
+    from .resources.agents import AgentsResource
+    from .resources.analytics import AnalyticsResource
+    from .resources.anonymization import AnonymizationResource
+    from .resources.business_hours import BusinessHoursResource
+    from .resources.contact_endpoints import ContactEndpointsResource
+    from .resources.conversations import ConversationsResource
+    from .resources.custom_attributes import CustomAttributesResource
+    from .resources.endusers import EndUsersResource
+    from .resources.flows import FlowsResource
+    from .resources.gateway import GatewayResource
+    from .resources.integrations import IntegrationsResource
+    from .resources.knowledge import KnowledgeResource
+    from .resources.links import LinksResource
+    from .resources.messages import MessagesResource
+    from .resources.notes import NotesResource
+    from .resources.organization import OrganizationResource
+    from .resources.queues import QueuesResource
+    from .resources.ratings import RatingsResource
+    from .resources.search import SearchResource
+    from .resources.tags import TagsResource
+    from .resources.teams import TeamsResource
+    from .resources.templates import TemplatesResource
+    from .resources.webhooks import WebhooksResource
 
 __all__ = [
     "DEFAULT_BURST",
@@ -61,7 +67,7 @@ __all__ = [
     "default_pacer",
 ]
 
-DEFAULT_USER_AGENT = f"frontdesk/{__version__} (python-httpx/{httpx.__version__})"
+DEFAULT_USER_AGENT = f"frontdesk/{__version__} (python-httpx2/{httpx2.__version__})"
 
 
 #: The service's budget is 10 requests/s with a burst of 4, counted when requests *arrive*.
@@ -97,37 +103,12 @@ class ApiClient:
     ``client.integrations``). ``api_key`` is sent as ``Authorization`` to these two origins
     and nowhere else. ``pacer`` defaults to :func:`default_pacer` (the service's budget, with
     a token in reserve); share one pacer between clients that use the same key.
-    ``transport`` is for a real httpx transport with other settings (local address,
+    ``transport`` is for a real httpx2 transport with other settings (local address,
     connection retries), never a mock. ``sleep`` waits between attempts (a test's own, to
     count the waits instead of sitting through them).
 
     Use it as an async context manager, or call :meth:`aclose` when done.
     """
-
-    conversations: ConversationsResource
-    messages: MessagesResource
-    endusers: EndUsersResource
-    agents: AgentsResource
-    teams: TeamsResource
-    queues: QueuesResource
-    tags: TagsResource
-    ratings: RatingsResource
-    custom_attributes: CustomAttributesResource
-    contact_endpoints: ContactEndpointsResource
-    business_hours: BusinessHoursResource
-    anonymization: AnonymizationResource
-    search: SearchResource
-    integrations: IntegrationsResource
-    notes: NotesResource
-    activity_log: ActivityLogResource
-    links: LinksResource
-    organization: OrganizationResource
-    flows: FlowsResource
-    templates: TemplatesResource
-    webhooks: WebhooksResource
-    analytics: AnalyticsResource
-    knowledge: KnowledgeResource
-    gateway: GatewayResource
 
     def __init__(
         self,
@@ -135,10 +116,10 @@ class ApiClient:
         api_key: str | ApiKey,
         integrations_url: str | None = None,
         *,
-        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        timeout: float | httpx2.Timeout = DEFAULT_TIMEOUT,
         pacer: Pacer | None = None,
         retry: RetryPolicy | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
+        transport: httpx2.AsyncBaseTransport | None = None,
         user_agent: str = DEFAULT_USER_AGENT,
         max_response_bytes: int = MAX_RESPONSE_BYTES,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -146,11 +127,10 @@ class ApiClient:
         self._key = api_key if isinstance(api_key, ApiKey) else ApiKey(api_key)
         self.base_url = base_url.rstrip("/")
         self.integrations_url = None if integrations_url is None else integrations_url.rstrip("/")
-        timeouts = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
-        remember_no_sniffio()
+        timeouts = timeout if isinstance(timeout, httpx2.Timeout) else httpx2.Timeout(timeout)
         self._pacer = pacer if pacer is not None else default_pacer()
         self._policy = retry if retry is not None else DEFAULT_POLICY
-        http = httpx.AsyncClient(
+        http = httpx2.AsyncClient(
             timeout=timeouts,
             follow_redirects=False,
             transport=transport,
@@ -169,31 +149,174 @@ class ApiClient:
         )
         http.auth = KeyAuth(self._key, self._transport.origins)
         self._http = http
-        self.conversations = ConversationsResource(self._transport)
-        self.messages = MessagesResource(self._transport)
-        self.endusers = EndUsersResource(self._transport)
-        self.agents = AgentsResource(self._transport)
-        self.teams = TeamsResource(self._transport)
-        self.queues = QueuesResource(self._transport)
-        self.tags = TagsResource(self._transport)
-        self.ratings = RatingsResource(self._transport)
-        self.custom_attributes = CustomAttributesResource(self._transport)
-        self.contact_endpoints = ContactEndpointsResource(self._transport)
-        self.business_hours = BusinessHoursResource(self._transport)
-        self.anonymization = AnonymizationResource(self._transport)
-        self.search = SearchResource(self._transport)
-        self.integrations = IntegrationsResource(self._transport)
-        self.notes = NotesResource(self._transport)
-        self.activity_log = ActivityLogResource(self._transport)
-        self.links = LinksResource(self._transport)
-        self.organization = OrganizationResource(self._transport)
-        self.flows = FlowsResource(self._transport)
-        self.templates = TemplatesResource(self._transport)
-        self.webhooks = WebhooksResource(self._transport)
-        self.analytics = AnalyticsResource(self._transport)
-        self.knowledge = KnowledgeResource(self._transport)
-        #: the team gateway's own operations (when ``base_url`` is a gateway's)
-        self.gateway = GatewayResource(self._transport)
+
+    @cached_property
+    def conversations(self) -> ConversationsResource:
+        """One conversation and the actions on it."""
+        from .resources.conversations import ConversationsResource
+
+        return ConversationsResource(self._transport)
+
+    @cached_property
+    def messages(self) -> MessagesResource:
+        """A conversation's messages, and sending one."""
+        from .resources.messages import MessagesResource
+
+        return MessagesResource(self._transport)
+
+    @cached_property
+    def endusers(self) -> EndUsersResource:
+        """Find, create and read end users; list their conversations."""
+        from .resources.endusers import EndUsersResource
+
+        return EndUsersResource(self._transport)
+
+    @cached_property
+    def agents(self) -> AgentsResource:
+        """List, create, update and downgrade agents; presence."""
+        from .resources.agents import AgentsResource
+
+        return AgentsResource(self._transport)
+
+    @cached_property
+    def teams(self) -> TeamsResource:
+        """Teams, their members and their members' presence."""
+        from .resources.teams import TeamsResource
+
+        return TeamsResource(self._transport)
+
+    @cached_property
+    def queues(self) -> QueuesResource:
+        """Queues, their members, availability and waiting positions."""
+        from .resources.queues import QueuesResource
+
+        return QueuesResource(self._transport)
+
+    @cached_property
+    def tags(self) -> TagsResource:
+        """List, create, read, (de)activate and delete tags; tag conversations."""
+        from .resources.tags import TagsResource
+
+        return TagsResource(self._transport)
+
+    @cached_property
+    def ratings(self) -> RatingsResource:
+        """Offers, answers and statuses of a conversation's ratings."""
+        from .resources.ratings import RatingsResource
+
+        return RatingsResource(self._transport)
+
+    @cached_property
+    def custom_attributes(self) -> CustomAttributesResource:
+        """Custom attributes' definitions, and values on users and conversations."""
+        from .resources.custom_attributes import CustomAttributesResource
+
+        return CustomAttributesResource(self._transport)
+
+    @cached_property
+    def contact_endpoints(self) -> ContactEndpointsResource:
+        """Where customers can reach the organisation."""
+        from .resources.contact_endpoints import ContactEndpointsResource
+
+        return ContactEndpointsResource(self._transport)
+
+    @cached_property
+    def business_hours(self) -> BusinessHoursResource:
+        """When the organisation is open."""
+        from .resources.business_hours import BusinessHoursResource
+
+        return BusinessHoursResource(self._transport)
+
+    @cached_property
+    def anonymization(self) -> AnonymizationResource:
+        """Scrub personal data, and read the requests' status."""
+        from .resources.anonymization import AnonymizationResource
+
+        return AnonymizationResource(self._transport)
+
+    @cached_property
+    def search(self) -> SearchResource:
+        """Find conversations."""
+        from .resources.search import SearchResource
+
+        return SearchResource(self._transport)
+
+    @cached_property
+    def integrations(self) -> IntegrationsResource:
+        """The deprecated endpoint listing (needs ``integrations_url``)."""
+        from .resources.integrations import IntegrationsResource
+
+        return IntegrationsResource(self._transport)
+
+    @cached_property
+    def notes(self) -> NotesResource:
+        """A conversation's internal notes."""
+        from .resources.notes import NotesResource
+
+        return NotesResource(self._transport)
+
+    @cached_property
+    def activity_log(self) -> ActivityLogResource:
+        """Who did what to conversations, and when."""
+        from .resources.activity_log import ActivityLogResource
+
+        return ActivityLogResource(self._transport)
+
+    @cached_property
+    def links(self) -> LinksResource:
+        """Link a conversation to a parent, list a parent's children."""
+        from .resources.links import LinksResource
+
+        return LinksResource(self._transport)
+
+    @cached_property
+    def organization(self) -> OrganizationResource:
+        """Whose service this is."""
+        from .resources.organization import OrganizationResource
+
+        return OrganizationResource(self._transport)
+
+    @cached_property
+    def flows(self) -> FlowsResource:
+        """The organisation's conversation flows."""
+        from .resources.flows import FlowsResource
+
+        return FlowsResource(self._transport)
+
+    @cached_property
+    def templates(self) -> TemplatesResource:
+        """List and delete templates."""
+        from .resources.templates import TemplatesResource
+
+        return TemplatesResource(self._transport)
+
+    @cached_property
+    def webhooks(self) -> WebhooksResource:
+        """Webhook subscriptions."""
+        from .resources.webhooks import WebhooksResource
+
+        return WebhooksResource(self._transport)
+
+    @cached_property
+    def analytics(self) -> AnalyticsResource:
+        """Metrics and their records."""
+        from .resources.analytics import AnalyticsResource
+
+        return AnalyticsResource(self._transport)
+
+    @cached_property
+    def knowledge(self) -> KnowledgeResource:
+        """The help centre."""
+        from .resources.knowledge import KnowledgeResource
+
+        return KnowledgeResource(self._transport)
+
+    @cached_property
+    def gateway(self) -> GatewayResource:
+        """The team gateway's own operations (when ``base_url`` is a gateway's)."""
+        from .resources.gateway import GatewayResource
+
+        return GatewayResource(self._transport)
 
     @property
     def key(self) -> ApiKey:

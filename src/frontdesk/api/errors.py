@@ -388,36 +388,36 @@ def error_from_response(
 
 
 def error_from_exception(exc: BaseException, operation: str | None = None) -> TransportError:
-    """The typed error for an exception raised by the transport (httpx or the OS).
+    """The typed error for an exception raised by the transport (httpx2 or the OS).
 
     Sets ``sent`` to ``False`` only when the request certainly never reached the service (no
     connection was made); a timeout or a broken connection after sending leaves it ``True``.
-    (httpx is imported here, not at the top: the console's first frame loads this module's
+    (httpx2 is imported here, not at the top: the console's first frame loads this module's
     error classes but must not wait for the HTTP stack.)
     """
-    import httpx
+    import httpx2
 
     # Failures raised before any byte of the request left this machine: always safe to retry.
     not_sent: tuple[type[BaseException], ...] = (
-        httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol,
-        httpx.ProxyError, ConnectionRefusedError)
+        httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.PoolTimeout, httpx2.UnsupportedProtocol,
+        httpx2.ProxyError, ConnectionRefusedError)
     detail = one_line(str(exc), SNIPPET_LIMIT)
     sent = not isinstance(exc, not_sent)
-    if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
+    if isinstance(exc, httpx2.ConnectTimeout | httpx2.PoolTimeout):
         summary = "Timed out connecting to the service"
-    elif isinstance(exc, httpx.ConnectError | ConnectionRefusedError | httpx.ProxyError):
+    elif isinstance(exc, httpx2.ConnectError | ConnectionRefusedError | httpx2.ProxyError):
         summary = "Could not connect to the service"
-    elif isinstance(exc, httpx.UnsupportedProtocol):
+    elif isinstance(exc, httpx2.UnsupportedProtocol):
         summary = "The service address is not usable"
-    elif isinstance(exc, httpx.TimeoutException | TimeoutError):
+    elif isinstance(exc, httpx2.TimeoutException | TimeoutError):
         summary = "The service did not answer in time"
-    elif isinstance(exc, httpx.DecodingError):
+    elif isinstance(exc, httpx2.DecodingError):
         return UnexpectedResponse(
             _join("Could not decode the service's answer", detail), operation=operation
         )
-    elif isinstance(exc, httpx.RemoteProtocolError | httpx.LocalProtocolError):
+    elif isinstance(exc, httpx2.RemoteProtocolError | httpx2.LocalProtocolError):
         summary = "The connection to the service broke (protocol error)"
-    elif isinstance(exc, httpx.NetworkError | OSError):
+    elif isinstance(exc, httpx2.NetworkError | OSError):
         summary = "The connection to the service failed"
     else:
         summary = "The request to the service failed"

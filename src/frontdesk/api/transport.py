@@ -12,7 +12,7 @@ Every call of every resource goes through :meth:`Transport.send`, which
    long (a thread's messages) is instead read item by item as it streams in, each item
    bounded and handed to the caller's ``each_item`` (:mod:`~frontdesk.api.listing`), so its
    size as a whole is not capped;
-5. maps every failure to a typed :class:`~frontdesk.api.errors.ApiError`, never a raw httpx or
+5. maps every failure to a typed :class:`~frontdesk.api.errors.ApiError`, never a raw httpx2 or
    OS exception, and retries what the :mod:`~frontdesk.api.retry` policy allows;
 6. logs each attempt at DEBUG on ``frontdesk.api``: method, path template, status, duration,
    attempt number. Never a header, a query string or a body, so never the key.
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-import httpx
+import httpx2
 
 from ..text import one_line
 from .bodies import MAX_RESPONSE_BYTES, BodyReader, FinalError, decode_body
@@ -54,8 +54,7 @@ from .retry import RetryPolicy, next_delay
 from .secrets import ApiKey, redact
 
 __all__ = ["DEFAULT_TIMEOUT", "GATEWAY_TIMEOUT", "NO_BODY", "PRIORITY_HEADER", "RawBody", "Reply",
-           "Transport",
-           "remember_no_sniffio"]
+           "Transport"]
 
 #: Says who waits for a request: ``interactive`` (a person, now) or ``background`` (polling
 #: nobody waits for). A team gateway pacing many members on one key of the service serves
@@ -65,10 +64,10 @@ PRIORITY_HEADER = "X-Frontdesk-Priority"
 log = logging.getLogger("frontdesk.api")
 
 #: Connect within 5 s; every other phase (each read, write, pool wait) within 15 s.
-DEFAULT_TIMEOUT = httpx.Timeout(15.0, connect=5.0)
+DEFAULT_TIMEOUT = httpx2.Timeout(15.0, connect=5.0)
 #: Through a team gateway, an answer may wait its turn behind the whole team's budget (a
 #: team starting at nine, say) before the service is asked: a read waits up to 90 s.
-GATEWAY_TIMEOUT = httpx.Timeout(90.0, connect=5.0)
+GATEWAY_TIMEOUT = httpx2.Timeout(90.0, connect=5.0)
 #: Seconds of silence after which an event stream is taken for lost (a gateway sends a
 #: keep-alive every 15 s).
 EVENTS_READ_TIMEOUT = 45.0
@@ -111,7 +110,7 @@ class Reply:
 class Transport:
     """Sends the requests of one :class:`~frontdesk.api.client.ApiClient`.
 
-    ``http`` is the client's ``httpx.AsyncClient`` (redirects off, ``auth`` a
+    ``http`` is the client's ``httpx2.AsyncClient`` (redirects off, ``auth`` a
     :class:`KeyAuth`); ``base_url`` and ``integrations_url`` are the two interfaces' bases;
     ``key``, when given, is scrubbed from error messages (a service may echo what it was
     sent); ``sleep`` waits between attempts (injectable so a test can watch the waits).
@@ -119,7 +118,7 @@ class Transport:
 
     def __init__(
         self,
-        http: httpx.AsyncClient,
+        http: httpx2.AsyncClient,
         *,
         base_url: str,
         integrations_url: str | None,
@@ -132,7 +131,7 @@ class Transport:
     ) -> None:
         self._http = http
         self._key = key
-        self._bases: dict[str, httpx.URL | None] = {
+        self._bases: dict[str, httpx2.URL | None] = {
             "main": checked_base(base_url),
             "integrations": None if integrations_url is None else checked_base(integrations_url),
         }
@@ -149,7 +148,7 @@ class Transport:
 
     # ------------------------------------------------------------------ addresses
 
-    def url_for(self, op: Operation, path: Mapping[str, str | int] | None = None) -> httpx.URL:
+    def url_for(self, op: Operation, path: Mapping[str, str | int] | None = None) -> httpx2.URL:
         """The URL of ``op`` with its path parameters filled in (each one percent-encoded)."""
         base = self._base_for(op)
         values = {name: _quote(str(value)) for name, value in (path or {}).items()}
@@ -158,14 +157,14 @@ class Transport:
         except (KeyError, IndexError) as exc:
             raise InvalidRequest(f"Missing path parameter {exc} for {op.label}",
                                  operation=op.label) from None
-        return self._checked(httpx.URL(str(base).rstrip("/") + rendered), op)
+        return self._checked(httpx2.URL(str(base).rstrip("/") + rendered), op)
 
-    def resolve(self, op: Operation, link: str) -> httpx.URL:
+    def resolve(self, op: Operation, link: str) -> httpx2.URL:
         """A link the service sent (``meta.next``), resolved against ``op``'s interface."""
         base = self._base_for(op)
         try:
             url = base.join(link)
-        except (httpx.InvalidURL, ValueError) as exc:
+        except (httpx2.InvalidURL, ValueError) as exc:
             detail = one_line(str(exc))
             raise UnexpectedResponse(
                 f"The service sent a link that is not a usable address: {detail}",
@@ -173,7 +172,7 @@ class Transport:
             ) from None
         return self._checked(url, op)
 
-    def _base_for(self, op: Operation) -> httpx.URL:
+    def _base_for(self, op: Operation) -> httpx2.URL:
         base = self._bases[op.interface]
         if base is None:
             raise InvalidRequest(
@@ -182,7 +181,7 @@ class Transport:
             )
         return base
 
-    def _checked(self, url: httpx.URL, op: Operation) -> httpx.URL:
+    def _checked(self, url: httpx2.URL, op: Operation) -> httpx2.URL:
         if origin_of(url) not in self.origins:
             raise InvalidRequest(
                 "Refusing to send a request (and the API key) to an address that is not the "
@@ -202,7 +201,7 @@ class Transport:
         body: Any = NO_BODY,
         priority: Priority = Priority.INTERACTIVE,
         idempotent: bool | None = None,
-        url: httpx.URL | None = None,
+        url: httpx2.URL | None = None,
         if_none_match: str | None = None,
         each_item: Callable[[Any], Any] | TextItems | None = None,
         on_sent: Callable[[], None] | None = None,
@@ -278,7 +277,7 @@ class Transport:
     async def _attempt(
         self,
         op: Operation,
-        url: httpx.URL,
+        url: httpx2.URL,
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
@@ -311,7 +310,7 @@ class Transport:
                              response.headers.get("etag"))
         except (ApiError, FinalError):
             raise
-        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:
+        except (httpx2.HTTPError, httpx2.InvalidURL, httpx2.StreamError, OSError) as exc:
             raise error_from_exception(exc, op.label) from exc
 
     async def events(self, op: Operation, *, last_event_id: str | None = None,
@@ -325,7 +324,7 @@ class Transport:
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
-        timeout = httpx.Timeout(15.0, connect=5.0, read=read_timeout)
+        timeout = httpx2.Timeout(15.0, connect=5.0, read=read_timeout)
         try:
             async with self._http.stream("GET", self.url_for(op, None), headers=headers,
                                          timeout=timeout) as response:
@@ -349,18 +348,18 @@ class Transport:
                         fields[name] = value[1:] if value.startswith(" ") else value
         except (ApiError, FinalError):
             raise
-        except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, OSError) as exc:
+        except (httpx2.HTTPError, httpx2.InvalidURL, httpx2.StreamError, OSError) as exc:
             raise error_from_exception(exc, op.label) from exc
 
     def _stream(
         self,
         method: str,
-        url: httpx.URL,
+        url: httpx2.URL,
         query: QueryItems,
         content: bytes | None,
         headers: dict[str, str] | None,
         extensions: dict[str, Any] | None = None,
-    ) -> AbstractAsyncContextManager[httpx.Response]:
+    ) -> AbstractAsyncContextManager[httpx2.Response]:
         """The streamed request (a context manager giving the response)."""
         return self._http.stream(method, url, params=query, content=content, headers=headers,
                                  extensions=extensions)
@@ -376,7 +375,7 @@ def _priority_word(priority: Priority) -> str:
 
 
 def _sent_trace(on_sent: Callable[[], None]) -> Callable[[str, Any], Awaitable[None]]:
-    """An httpcore ``trace`` extension calling ``on_sent`` once the request's body (empty
+    """An httpcore2 ``trace`` extension calling ``on_sent`` once the request's body (empty
     or not) is written, whatever the protocol."""
 
     async def trace(event: str, _info: Any) -> None:
@@ -419,17 +418,4 @@ def _log_attempt(op: Operation, status: int | None, started: float, attempt: int
                "api_duration_ms": elapsed_ms, "api_attempt": attempt,
                "api_error": None if error is None else type(error).__name__},
     )
-
-
-def remember_no_sniffio() -> None:
-    """httpcore asks ``import sniffio`` which async library runs, four times per request it
-    sends; without sniffio installed each ask is a failed import that searches the whole of
-    sys.path: measured, half a millisecond of every request through the gateway, and of the
-    console's as well. Remembering the failure once gives httpcore the same answer (asyncio)
-    at no cost. Called by every client and by the gateway before they send."""
-    import importlib.util
-    import sys
-
-    if "sniffio" not in sys.modules and importlib.util.find_spec("sniffio") is None:
-        sys.modules["sniffio"] = None  # type: ignore[assignment]  # "not installed"
 

@@ -16,7 +16,7 @@ nothing at all is written to the terminal but the console itself.
 
 One module per command (``console``, ``demo``, ``login``, ``logout``, ``profiles``,
 ``locate``, ``web``), the entry point in ``main``, the log file in ``logs`` and what they share in
-``common``. Importing the package stays cheap (no Textual, FastAPI, uvicorn or httpx): every
+``common``. Importing the package stays cheap (no Textual, FastAPI, uvicorn or httpx2): every
 command imports what it needs when it runs.
 """
 

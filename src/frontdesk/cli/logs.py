@@ -166,14 +166,14 @@ def file_logging() -> Iterator[Logs]:
     handler.setFormatter(formatter)
     handler.setLevel(level)
     previous_level = root.level
-    httpcore = logging.getLogger("httpcore")
+    httpcore = logging.getLogger("httpcore2")
     previous_httpcore = httpcore.level
-    httpx_log = logging.getLogger("httpx")
+    httpx_log = logging.getLogger("httpx2")
     previous_httpx = httpx_log.level
     root.addHandler(handler)
     root.setLevel(level)
     httpcore.setLevel(max(level, logging.INFO))  # its DEBUG lines are about sockets, noise
-    # httpx logs every request's full URL at INFO, query string included (a searched email
+    # httpx2 logs every request's full URL at INFO, query string included (a searched email
     # address, a customer's name): our own DEBUG line names the path template instead.
     httpx_log.setLevel(logging.WARNING)
     logging.captureWarnings(True)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
-import httpx
+import httpx2
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette import datastructures
@@ -91,7 +91,7 @@ class GatewayConfig:
     gateway subscribes to the service's webhooks at ``<public_url>/gateway/v1/webhooks``."""
     feed_interval: float | None = INTERVAL
     """Seconds between the change feed's looks at the service (None: no feed)."""
-    transport: httpx.AsyncBaseTransport | None = None
+    transport: httpx2.AsyncBaseTransport | None = None
     """How to reach the service (tests and benchmarks may give their own)."""
 
 
@@ -484,7 +484,7 @@ async def _pass_on(gateway: Gateway, request: Request) -> Response:
 
 
 async def _read(gateway: Gateway, upstream: Upstream, member: Member, route: Route,
-                key: ReadKey, fetch: Callable[[], Awaitable[httpx.Response]],
+                key: ReadKey, fetch: Callable[[], Awaitable[httpx2.Response]],
                 priority: Priority) -> Response:
     """A read, answered from the team's shared reads (kept, coalesced or fetched now); one
     agent's presence from every agent's."""
@@ -567,7 +567,7 @@ async def _check_assignee(upstream: Upstream, member: Member, route: Route) -> N
         if answer.status_code != 200:
             return
         document = read_json(await answer.aread())
-    except httpx.HTTPError:
+    except httpx2.HTTPError:
         return
     finally:
         await answer.aclose()
@@ -605,7 +605,7 @@ class _Entry:
             self._seq = None
 
 
-def _streamed(answer: httpx.Response) -> StreamingResponse:
+def _streamed(answer: httpx2.Response) -> StreamingResponse:
     """The service's answer, passed back as it comes: status, headers and body bytes."""
     headers = {name: value for name, value in answer.headers.items()
                if name.lower() not in _HOP_HEADERS}

@@ -16,8 +16,6 @@ from types import TracebackType
 
 import uvicorn
 
-from frontdesk.api.transport import remember_no_sniffio
-
 from .app import GatewayApp, GatewayConfig, create_app
 
 __all__ = ["GatewayServer", "serve"]
@@ -53,7 +51,6 @@ def _config(app: GatewayApp, **options: object) -> uvicorn.Config:
 def serve(config: GatewayConfig, host: str, port: int, *, tls_cert: str | None = None,
           tls_key: str | None = None) -> None:
     """Serve ``config`` on ``host:port`` until interrupted (TLS when both files are given)."""
-    remember_no_sniffio()
     options: dict[str, object] = {"host": host, "port": port}
     if tls_cert and tls_key:
         options.update(ssl_certfile=tls_cert, ssl_keyfile=tls_key)

@@ -40,7 +40,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 
-import httpx
+import httpx2
 
 from .routing import Route
 
@@ -141,7 +141,7 @@ class SharedReads:
     # ------------------------------------------------------------------ reading
 
     async def read(self, key: ReadKey, route: Route,
-                   fetch: Callable[[], Awaitable[httpx.Response]]) -> Answer:
+                   fetch: Callable[[], Awaitable[httpx2.Response]]) -> Answer:
         """The answer to ``key``: kept and current, or the one on its way, or fetched now
         (``fetch`` sends the read upstream; its errors reach every member waiting)."""
         kept = self._kept.get(key)
@@ -182,7 +182,7 @@ class SharedReads:
             self._keep(key, route, answer)
         return answer
 
-    async def _fetch(self, fetch: Callable[[], Awaitable[httpx.Response]]) -> Answer:
+    async def _fetch(self, fetch: Callable[[], Awaitable[httpx2.Response]]) -> Answer:
         self.upstream_reads += 1
         response = await fetch()
         try:  # as sent: the headers kept say how it is encoded

@@ -1,7 +1,7 @@
 """The gateway's one connection to the service: the organisation's key, one budget, one client.
 
 Every member's request goes out through :class:`Upstream`, which holds the organisation's key
-(it is put on the request here and nowhere else), one ``httpx.AsyncClient`` whose connections
+(it is put on the request here and nowhere else), one ``httpx2.AsyncClient`` whose connections
 stay open between requests, and one :class:`~frontdesk.api.pacing.Pacer` for the key's budget
 (10 requests per second, burst 4, by default): writes go first, then interactive reads, then
 background reads. A 429 from the service is waited out here, inside the gateway, as long as
@@ -16,7 +16,7 @@ import time
 from collections import Counter
 from collections.abc import Mapping
 
-import httpx
+import httpx2
 
 from frontdesk.api.errors import parse_retry_after
 from frontdesk.api.operations import Interface
@@ -31,7 +31,7 @@ MAX_429_WAIT = 30.0
 DOWN_RETRY_AFTER = 5
 #: How long a health answer stays true without a new look at the service.
 _HEALTH_FRESH = 5.0
-_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+_TIMEOUT = httpx2.Timeout(60.0, connect=5.0)
 
 
 class UpstreamDown(Exception):
@@ -81,7 +81,7 @@ class Upstream:
         *,
         rate: float = 10.0,
         burst: int = 4,
-        transport: httpx.AsyncBaseTransport | None = None,
+        transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
         self._bases: dict[Interface, str | None] = {
             "main": base_url.rstrip("/"),
@@ -90,9 +90,9 @@ class Upstream:
         self._key = key
         self.pacer = Pacer(rate, burst)
         self._turns = Turns()
-        self._client = httpx.AsyncClient(
+        self._client = httpx2.AsyncClient(
             timeout=_TIMEOUT, transport=transport, follow_redirects=False,
-            limits=httpx.Limits(max_connections=64, max_keepalive_connections=32),
+            limits=httpx2.Limits(max_connections=64, max_keepalive_connections=32),
         )
         self.sent_by: Counter[str] = Counter()
         """Requests sent to the service, by the member they were sent for."""
@@ -114,7 +114,7 @@ class Upstream:
         body: bytes,
         priority: Priority,
         member: str,
-    ) -> httpx.Response:
+    ) -> httpx2.Response:
         """Send one request of ``member`` with the organisation's key and return the answer
         unread (the caller streams it and closes it). Waits for the budget, its priority and
         the member's turn, and waits out 429s."""
@@ -139,20 +139,20 @@ class Upstream:
             self.pacer.penalise(delay)
             waited += delay
 
-    async def _exchange(self, request: httpx.Request) -> httpx.Response:
+    async def _exchange(self, request: httpx2.Request) -> httpx2.Response:
         """Send ``request`` and return its answer unread; UpstreamDown when none came."""
         try:
             response = await self._client.send(request, stream=True)
-        except httpx.ConnectError as exc:
+        except httpx2.ConnectError as exc:
             self._note(False)
             raise UpstreamDown("The service cannot be reached from the gateway", sent=False) \
                 from exc
-        except httpx.TimeoutException as exc:
+        except httpx2.TimeoutException as exc:
             self._note(False)
-            sent = not isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout)
+            sent = not isinstance(exc, httpx2.ConnectTimeout | httpx2.PoolTimeout)
             raise UpstreamDown("The service did not answer the gateway in time", sent=sent) \
                 from exc
-        except httpx.TransportError as exc:
+        except httpx2.TransportError as exc:
             self._note(False)
             raise UpstreamDown("The connection to the service broke", sent=True) from exc
         self._note(True)
@@ -175,8 +175,8 @@ class Upstream:
         base = self._bases["main"]
         try:
             response = await self._client.get(f"{base}/v1/organization",
-                                               timeout=httpx.Timeout(3.0))
-        except httpx.HTTPError:
+                                               timeout=httpx2.Timeout(3.0))
+        except httpx2.HTTPError:
             self._note(False)
             return False
         self._note(response.status_code < 500)

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+import httpx2
 from pydantic import ValidationError
 
 from frontdesk.api.client import ApiClient
@@ -253,7 +253,7 @@ class WebhookFeed:
                                            Priority.BACKGROUND, _MEMBER)
         try:
             content = await answer.aread()
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             raise UpstreamDown("The connection to the service broke", sent=True) from None
         finally:
             await answer.aclose()

@@ -1,4 +1,4 @@
-"""What every resource shares: sending through the transport, checking arguments before a
+"""What every resource shares: the transport it sends through, checking arguments before a
 request leaves, reading the answer leniently into the contract's models, and paging.
 
 Arguments are checked first (ids well-formed, inputs valid) and refused with
@@ -17,17 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
+import httpx2
 from pydantic import BaseModel, ValidationError
 
 from ...text import one_line
 from .. import left_out
 from ..errors import InvalidRequest, UnexpectedResponse
-from ..listing import TextItems
 from ..models.common import UUID_PATTERN, Input, PageMeta
 from ..operations import Operation
 from ..pacing import Priority
-from ..transport import NO_BODY, Reply, Transport
+from ..transport import NO_BODY, Transport
 
 __all__ = ["Page", "Resource"]
 
@@ -69,25 +68,6 @@ class Resource:
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
 
-    async def _send(
-        self,
-        op: Operation,
-        *,
-        path: Mapping[str, str | int] | None = None,
-        params: Mapping[str, Any] | None = None,
-        body: Any = NO_BODY,
-        priority: Priority = Priority.INTERACTIVE,
-        idempotent: bool | None = None,
-        url: httpx.URL | None = None,
-        if_none_match: str | None = None,
-        each_item: Callable[[Any], Any] | TextItems | None = None,
-        on_sent: Callable[[], None] | None = None,
-    ) -> Reply:
-        return await self._transport.send(op, path=path, params=params, body=body,
-                                          priority=priority, idempotent=idempotent, url=url,
-                                          if_none_match=if_none_match, each_item=each_item,
-                                          on_sent=on_sent)
-
     # -------------------------------------------------------------- paging
 
     async def _fetch_page(
@@ -102,7 +82,7 @@ class Resource:
         page_key: str | None = None,
         priority: Priority = Priority.INTERACTIVE,
         items_of: Callable[[Any], Any] | None = None,
-        url: httpx.URL | None = None,
+        url: httpx2.URL | None = None,
     ) -> Page[M]:
         """One page of ``op``: ``{"data": [...], "meta": {"next": …}}`` or a bare list."""
         query = dict(params or {})
@@ -112,8 +92,8 @@ class Resource:
                 raise InvalidRequest("The page key must be the text the service gave",
                                      operation=op.label)
             query["pageKey"] = page_key
-        reply = await self._send(op, path=path, params=query, body=body, priority=priority,
-                                 url=url)
+        reply = await self._transport.send(op, path=path, params=query, body=body,
+                                           priority=priority, url=url)
         body_value = reply.body
         data = unwrap(op, body_value)
         if items_of is not None:
@@ -127,14 +107,14 @@ class Resource:
 
     def _iterate(
         self,
-        fetch: Callable[[str | None, httpx.URL | None], Awaitable[Page[M]]],
+        fetch: Callable[[str | None, httpx2.URL | None], Awaitable[Page[M]]],
         op: Operation,
     ) -> AsyncIterator[M]:
         """Every item of every page, fetched lazily: the next page only when it is needed."""
 
         async def items() -> AsyncIterator[M]:
             key: str | None = None
-            url: httpx.URL | None = None
+            url: httpx2.URL | None = None
             seen: set[str] = set()
             while True:
                 page = await fetch(key, url)

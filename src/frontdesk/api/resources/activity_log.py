@@ -6,7 +6,7 @@ import builtins
 from collections.abc import AsyncIterator
 from datetime import datetime
 
-import httpx
+import httpx2
 
 from ..models.activity_log import ActivityLogEntry
 from ..models.common import format_utc
@@ -29,7 +29,7 @@ class ActivityLogResource(Resource):
                                ) -> builtins.list[ActivityLogEntry]:
         """Every entry of one conversation's log, in the order things happened."""
         path = {"conversationId": check_conversation_id(conversation_id, _ONE)}
-        reply = await self._send(_ONE, path=path, priority=priority)
+        reply = await self._transport.send(_ONE, path=path, priority=priority)
         return parse_items(_ONE, unwrap(_ONE, reply.body), ActivityLogEntry)
 
     async def list(
@@ -44,7 +44,7 @@ class ActivityLogResource(Resource):
         ``until`` bound the entries' times (both included)."""
         params = _window(since, until)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[ActivityLogEntry]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[ActivityLogEntry]:
             return await self._fetch_page(_LIST, ActivityLogEntry, params=params,
                                           page_size=page_size, page_key=key,
                                           priority=priority, url=url)

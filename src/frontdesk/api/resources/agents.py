@@ -6,7 +6,7 @@ import builtins
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.agents import (
     Agent,
@@ -66,7 +66,7 @@ class AgentsResource(Resource):
         ``phone`` (not both: the service refuses that, so the client does first)."""
         params = _filters(email, phone)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[Agent]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[Agent]:
             return await self._fetch_page(_LIST, Agent, params=params, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 
@@ -103,7 +103,7 @@ class AgentsResource(Resource):
         body = build(_CREATE, CreateAgentInput, agent, display_name=display_name, email=email,
                      phone_number=phone_number, first_name=first_name, last_name=last_name,
                      avatar_url=avatar_url)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Agent)
 
     async def bulk_create(
@@ -118,7 +118,7 @@ class AgentsResource(Resource):
         else:
             items = [build(_BULK_CREATE, CreateAgentInput, a) for a in agents]
             body = build(_BULK_CREATE, BulkCreateAgentsInput, data=items)
-        reply = await self._send(_BULK_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_BULK_CREATE, body=body.wire(), priority=priority)
         return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body), BulkActionOutcome[Agent])
 
     async def bulk_update(
@@ -129,7 +129,7 @@ class AgentsResource(Resource):
     ) -> builtins.list[BulkActionOutcome[Agent]]:
         """Fully update several agents (``id`` and ``display_name`` each); one outcome each."""
         body = _items(_BULK_UPDATE, BulkUpdateAgentItem, agents)
-        reply = await self._send(_BULK_UPDATE, body=body, priority=priority)
+        reply = await self._transport.send(_BULK_UPDATE, body=body, priority=priority)
         return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body), BulkActionOutcome[Agent])
 
     async def bulk_patch(
@@ -140,13 +140,13 @@ class AgentsResource(Resource):
     ) -> builtins.list[BulkActionOutcome[Agent]]:
         """Partly update several agents (``id`` and the fields to change); one outcome each."""
         body = _items(_BULK_PATCH, BulkPatchAgentItem, agents)
-        reply = await self._send(_BULK_PATCH, body=body, priority=priority)
+        reply = await self._transport.send(_BULK_PATCH, body=body, priority=priority)
         return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body), BulkActionOutcome[Agent])
 
     async def get(self, agent_id: str, *, priority: Priority = Priority.INTERACTIVE) -> Agent:
         """One agent or admin."""
         path = {"agentId": check_uuid(agent_id, _GET, "agent id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Agent)
 
     async def update(
@@ -166,7 +166,7 @@ class AgentsResource(Resource):
         body = build(_UPDATE, UpdateAgentInput, agent, display_name=display_name,
                      phone_number=phone_number, first_name=first_name, last_name=last_name,
                      avatar_url=avatar_url)
-        reply = await self._send(_UPDATE, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_UPDATE, path=path, body=body.wire(), priority=priority)
         return parse_one(_UPDATE, unwrap(_UPDATE, reply.body), Agent)
 
     async def patch(
@@ -186,33 +186,33 @@ class AgentsResource(Resource):
         body = build(_PATCH, PatchAgentInput, agent, display_name=display_name,
                      phone_number=phone_number, first_name=first_name, last_name=last_name,
                      avatar_url=avatar_url)
-        reply = await self._send(_PATCH, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_PATCH, path=path, body=body.wire(), priority=priority)
         return parse_one(_PATCH, unwrap(_PATCH, reply.body), Agent)
 
     async def downgrade(self, agent_id: str, *, priority: Priority = Priority.INTERACTIVE
                         ) -> None:
         """Downgrade an agent or admin to an end user (the spec's DELETE of an agent)."""
         path = {"agentId": check_uuid(agent_id, _DOWNGRADE, "agent id")}
-        await self._send(_DOWNGRADE, path=path, priority=priority)
+        await self._transport.send(_DOWNGRADE, path=path, priority=priority)
 
     async def teams(self, agent_id: str, *, priority: Priority = Priority.INTERACTIVE
                     ) -> builtins.list[IdRef]:
         """The teams the agent belongs to (their ids)."""
         path = {"agentId": check_uuid(agent_id, _TEAMS, "agent id")}
-        reply = await self._send(_TEAMS, path=path, priority=priority)
+        reply = await self._transport.send(_TEAMS, path=path, priority=priority)
         return parse_items(_TEAMS, unwrap(_TEAMS, reply.body), IdRef)
 
     async def list_presence(self, *, priority: Priority = Priority.INTERACTIVE
                             ) -> builtins.list[UserPresence]:
         """The presence of every agent and admin (the service may send a bare list)."""
-        reply = await self._send(_ALL_PRESENCE, priority=priority)
+        reply = await self._transport.send(_ALL_PRESENCE, priority=priority)
         return parse_items(_ALL_PRESENCE, unwrap(_ALL_PRESENCE, reply.body), UserPresence)
 
     async def presence(self, agent_id: str, *, priority: Priority = Priority.INTERACTIVE
                        ) -> UserPresence:
         """One agent's presence: connection, working or away, active channels."""
         path = {"agentId": check_uuid(agent_id, _PRESENCE, "agent id")}
-        reply = await self._send(_PRESENCE, path=path, priority=priority)
+        reply = await self._transport.send(_PRESENCE, path=path, priority=priority)
         return parse_one(_PRESENCE, unwrap(_PRESENCE, reply.body), UserPresence)
 
     async def set_working_channel(
@@ -227,7 +227,7 @@ class AgentsResource(Resource):
         Messaging, Speak)."""
         path = {"agentId": check_uuid(agent_id, _WORKING_CHANNEL, "agent id")}
         body = build(_WORKING_CHANNEL, WorkingChannelInput, channel=channel, working=working)
-        await self._send(_WORKING_CHANNEL, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_WORKING_CHANNEL, path=path, body=body.wire(), priority=priority)
 
 
 def _filters(email: str | None, phone: str | None) -> dict[str, str]:

@@ -7,7 +7,7 @@ import builtins
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.analytics import (
     FilterValue,
@@ -47,7 +47,7 @@ class AnalyticsResource(Resource):
                          ) -> MetricMetadata:
         """One metric: its filters and aggregations."""
         path = {"metricId": check_text_id(metric_id, _METRIC, "metric id")}
-        reply = await self._send(_METRIC, path=path, priority=priority)
+        reply = await self._transport.send(_METRIC, path=path, priority=priority)
         return parse_one(_METRIC, unwrap(_METRIC, reply.body), MetricMetadata)
 
     async def metric_data(self, query: MetricDataInput | Mapping[str, Any], *,
@@ -55,7 +55,7 @@ class AnalyticsResource(Resource):
         """A metric's figures: ``{"id": …, "periodFilter": …, "filters": […],
         "aggregations": […], "timezone": …}`` (or ``csidFilter`` instead of a period)."""
         body = build(_DATA, MetricDataInput, query)
-        reply = await self._send(_DATA, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_DATA, body=body.wire(), priority=priority)
         return parse_one(_DATA, unwrap(_DATA, reply.body), MetricData)
 
     async def filter_values(self, attribute: str, *, priority: Priority = Priority.INTERACTIVE
@@ -73,7 +73,7 @@ class AnalyticsResource(Resource):
                          ) -> RecordMetadata:
         """One record set: its filters and fields."""
         path = {"recordId": check_text_id(record_id, _RECORD, "record id")}
-        reply = await self._send(_RECORD, path=path, priority=priority)
+        reply = await self._transport.send(_RECORD, path=path, priority=priority)
         return parse_one(_RECORD, unwrap(_RECORD, reply.body), RecordMetadata)
 
     async def records(self, query: MetricRecordsInput | Mapping[str, Any], *,
@@ -82,7 +82,7 @@ class AnalyticsResource(Resource):
         """Every record the query keeps, oldest first, page by page."""
         body = build(_ROWS, MetricRecordsInput, query).wire()
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[MetricRecord]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[MetricRecord]:
             return await self._fetch_page(_ROWS, MetricRecord, body=body, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 

@@ -43,8 +43,8 @@ class AnonymizationResource(Resource):
         """Request anonymisation of a closed conversation; ``force=True`` closes an open one
         first (without it, an open conversation is refused: 409)."""
         path = {"conversationId": check_conversation_id(conversation_id, _CONVERSATION)}
-        reply = await self._send(_CONVERSATION, path=path, params={"force": bool(force)},
-                                 priority=priority)
+        reply = await self._transport.send(_CONVERSATION, path=path, params={"force": bool(force)},
+                                           priority=priority)
         return parse_one(_CONVERSATION, unwrap(_CONVERSATION, reply.body),
                          AnonymizationRequestStatus)
 
@@ -59,7 +59,7 @@ class AnonymizationResource(Resource):
         path: dict[str, str | int] = {
             "conversationId": check_conversation_id(conversation_id, _MESSAGE),
             "messageId": check_uuid(message_id, _MESSAGE, "message id")}
-        reply = await self._send(_MESSAGE, path=path, priority=priority)
+        reply = await self._transport.send(_MESSAGE, path=path, priority=priority)
         return parse_one(_MESSAGE, unwrap(_MESSAGE, reply.body), AnonymizationRequestStatus)
 
     async def anonymize_enduser(
@@ -73,14 +73,14 @@ class AnonymizationResource(Resource):
         conversations, where the service supports it)."""
         path = {"userId": check_uuid(user_id, _ENDUSER, "end user id")}
         params = None if force is None else {"force": bool(force)}
-        reply = await self._send(_ENDUSER, path=path, params=params, priority=priority)
+        reply = await self._transport.send(_ENDUSER, path=path, params=params, priority=priority)
         return parse_one(_ENDUSER, unwrap(_ENDUSER, reply.body), AnonymizationRequestStatus)
 
     async def get_request(self, request_id: str, *, priority: Priority = Priority.INTERACTIVE
                           ) -> AnonymizationRequestStatus:
         """An earlier request; ``processed_at`` is set once the data is scrubbed."""
         path = {"requestId": check_uuid(request_id, _REQUEST, "anonymization request id")}
-        reply = await self._send(_REQUEST, path=path, priority=priority)
+        reply = await self._transport.send(_REQUEST, path=path, priority=priority)
         return parse_one(_REQUEST, unwrap(_REQUEST, reply.body), AnonymizationRequestStatus)
 
     async def anonymize_deprecated(
@@ -99,6 +99,6 @@ class AnonymizationResource(Resource):
         """
         body = build(_DEPRECATED, AnonymizationInput, entity_id=str(entity_id), type=type,
                      force_anonymization=force_anonymization)
-        reply = await self._send(_DEPRECATED, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_DEPRECATED, body=body.wire(), priority=priority)
         return parse_one(_DEPRECATED, unwrap(_DEPRECATED, reply.body),
                          AnonymizationRequestStatus)

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.business_hours import (
     BusinessHoursStatus,
@@ -35,7 +35,7 @@ class BusinessHoursResource(Resource):
     ) -> AsyncIterator[ScheduleRef]:
         """Every schedule (id and name), page by page."""
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[ScheduleRef]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[ScheduleRef]:
             return await self._fetch_page(_LIST, ScheduleRef, page_size=page_size, page_key=key,
                                           priority=priority, items_of=_schedules, url=url)
 
@@ -58,7 +58,7 @@ class BusinessHoursResource(Resource):
                          ) -> ScheduleDefinition:
         """A schedule's weekly hours and exceptions, in its time zone."""
         path = {"scheduleId": check_uuid(schedule_id, _DEFINITION, "schedule id")}
-        reply = await self._send(_DEFINITION, path=path, priority=priority)
+        reply = await self._transport.send(_DEFINITION, path=path, priority=priority)
         return parse_one(_DEFINITION, _schedule(_DEFINITION, reply.body), ScheduleDefinition)
 
     async def upcoming(
@@ -74,7 +74,8 @@ class BusinessHoursResource(Resource):
         if days is not None and (isinstance(days, bool) or not isinstance(days, int)
                                  or not 1 <= days <= 90):
             raise fail(_UPCOMING, "days must be a whole number from 1 to 90")
-        reply = await self._send(_UPCOMING, path=path, params={"days": days}, priority=priority)
+        reply = await self._transport.send(_UPCOMING, path=path, params={"days": days},
+                                           priority=priority)
         return parse_one(_UPCOMING, _schedule(_UPCOMING, reply.body), UpcomingSchedule)
 
     async def status(
@@ -90,7 +91,7 @@ class BusinessHoursResource(Resource):
         if at is not None and not isinstance(at, datetime):
             raise fail(_STATUS, "at must be a datetime")
         params = {"timestamp": None if at is None else format_utc(at)}
-        reply = await self._send(_STATUS, path=path, params=params, priority=priority)
+        reply = await self._transport.send(_STATUS, path=path, params=params, priority=priority)
         return parse_one(_STATUS, unwrap(_STATUS, reply.body), BusinessHoursStatus)
 
 

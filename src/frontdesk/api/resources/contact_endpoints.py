@@ -32,7 +32,7 @@ class ContactEndpointsResource(Resource):
         """Every contact endpoint, or only those of one ``type``."""
         if type is not None and type not in ("EmailEndpoint", "TelephonyEndpoint"):
             raise fail(_LIST, "The type must be EmailEndpoint or TelephonyEndpoint")
-        reply = await self._send(_LIST, params={"_type": type}, priority=priority)
+        reply = await self._transport.send(_LIST, params={"_type": type}, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), ContactEndpoint)
 
     async def get(self, contact_endpoint_id: str, *, priority: Priority = Priority.INTERACTIVE
@@ -42,5 +42,5 @@ class ContactEndpointsResource(Resource):
         if not (_EMAIL.match(key) or _E164.match(key)):
             raise fail(_GET, "A contact endpoint id is an email address or an E.164 phone "
                        "number (+4512345678)")
-        reply = await self._send(_GET, path={"contactEndpointId": key}, priority=priority)
+        reply = await self._transport.send(_GET, path={"contactEndpointId": key}, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), ContactEndpoint)

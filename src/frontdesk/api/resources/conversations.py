@@ -69,7 +69,7 @@ class ConversationsResource(Resource):
                   ) -> Conversation:
         """One conversation, with its custom attributes. (Beyond the spec; published.)"""
         path = {"conversationId": check_conversation_id(conversation_id, _GET)}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Conversation)
 
     async def create(
@@ -89,7 +89,7 @@ class ConversationsResource(Resource):
                 conversation = _CREATE_ADAPTER.validate_python(dict(conversation))
             except ValidationError as exc:
                 raise fail(_CREATE, "Invalid input: " + describe_validation(exc)) from None
-        reply = await self._send(_CREATE, body=conversation.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=conversation.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), CreatedConversation)
 
     async def create_chat(
@@ -151,7 +151,7 @@ class ConversationsResource(Resource):
         Not retried after it may have reached the service (an import is not idempotent).
         """
         body = build(_IMPORT, ImportConversationInput, conversation)
-        reply = await self._send(_IMPORT, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_IMPORT, body=body.wire(), priority=priority)
         return parse_one(_IMPORT, unwrap(_IMPORT, reply.body), ImportedConversation)
 
     async def close(
@@ -164,7 +164,7 @@ class ConversationsResource(Resource):
         """Close a conversation, optionally naming the agent or admin who closes it."""
         path = {"conversationId": check_conversation_id(conversation_id, _CLOSE)}
         body = build(_CLOSE, CloseInput, user_id=_user(user_id, _CLOSE))
-        await self._send(_CLOSE, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_CLOSE, path=path, body=body.wire(), priority=priority)
 
     async def reopen(
         self,
@@ -176,7 +176,7 @@ class ConversationsResource(Resource):
         """Reopen a closed conversation; it is queued again. (Beyond the spec; published.)"""
         path = {"conversationId": check_conversation_id(conversation_id, _REOPEN)}
         body = build(_REOPEN, ReopenInput, user_id=_user(user_id, _REOPEN))
-        await self._send(_REOPEN, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_REOPEN, path=path, body=body.wire(), priority=priority)
 
     async def followup(
         self,
@@ -192,7 +192,7 @@ class ConversationsResource(Resource):
             raise fail(_FOLLOWUP, "The follow-up time must be a datetime")
         body = build(_FOLLOWUP, FollowupInput, timestamp=until,
                      user_id=_user(user_id, _FOLLOWUP))
-        await self._send(_FOLLOWUP, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_FOLLOWUP, path=path, body=body.wire(), priority=priority)
 
     async def transfer(
         self,
@@ -207,7 +207,7 @@ class ConversationsResource(Resource):
         body = build(_TRANSFER, TransferInput, queue_id=check_uuid(queue_id, _TRANSFER,
                                                                     "queue id"),
                      user_id=_user(user_id, _TRANSFER))
-        await self._send(_TRANSFER, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_TRANSFER, path=path, body=body.wire(), priority=priority)
 
     async def claim(
         self,
@@ -226,7 +226,7 @@ class ConversationsResource(Resource):
         path = {"conversationId": check_conversation_id(conversation_id, _CLAIM)}
         body = build(_CLAIM, ClaimInput, agent_id=check_uuid(agent_id, _CLAIM, "agent id"),
                      force=bool(force))
-        await self._send(_CLAIM, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_CLAIM, path=path, body=body.wire(), priority=priority)
 
 
 def _user(user_id: str | None, op: Any) -> str | None:

@@ -35,7 +35,7 @@ class CustomAttributesResource(Resource):
     async def list(self, *, priority: Priority = Priority.INTERACTIVE
                    ) -> builtins.list[CustomAttributeDefinition]:
         """Every custom attribute definition (for end users: ``Contact``; conversations)."""
-        reply = await self._send(_LIST, priority=priority)
+        reply = await self._transport.send(_LIST, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), CustomAttributeDefinition)
 
     async def get(self, custom_attribute_id: str, *, priority: Priority = Priority.INTERACTIVE
@@ -43,7 +43,7 @@ class CustomAttributesResource(Resource):
         """One definition."""
         path = {"customAttributeId": check_uuid(custom_attribute_id, _GET,
                                                 "custom attribute id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), CustomAttributeDefinition)
 
     async def patch_conversation(
@@ -57,7 +57,8 @@ class CustomAttributesResource(Resource):
         Returns the conversation's attributes afterwards."""
         path = {"conversationId": check_conversation_id(conversation_id, _PATCH_CONVERSATION)}
         body = _patch(_PATCH_CONVERSATION, values)
-        reply = await self._send(_PATCH_CONVERSATION, path=path, body=body, priority=priority)
+        reply = await self._transport.send(_PATCH_CONVERSATION, path=path, body=body,
+                                           priority=priority)
         return parse_items(_PATCH_CONVERSATION, unwrap(_PATCH_CONVERSATION, reply.body),
                            CustomAttributeValue)
 
@@ -72,7 +73,7 @@ class CustomAttributesResource(Resource):
         Returns the end user's attributes afterwards."""
         path = {"userId": check_uuid(user_id, _PATCH_ENDUSER, "end user id")}
         body = _patch(_PATCH_ENDUSER, values)
-        reply = await self._send(_PATCH_ENDUSER, path=path, body=body, priority=priority)
+        reply = await self._transport.send(_PATCH_ENDUSER, path=path, body=body, priority=priority)
         return parse_items(_PATCH_ENDUSER, unwrap(_PATCH_ENDUSER, reply.body),
                            CustomAttributeValue)
 

@@ -6,7 +6,7 @@ import builtins
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.common import BulkActionOutcome, Input
 from ..models.conversations import Conversation
@@ -63,7 +63,7 @@ class EndUsersResource(Resource):
         or ``external_id`` (more than one is refused). (Beyond the spec; published.)"""
         params = _filters(email, phone, external_id)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[EndUser]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[EndUser]:
             return await self._fetch_page(_LIST, EndUser, params=params, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 
@@ -106,13 +106,13 @@ class EndUsersResource(Resource):
         body = build(_CREATE, CreateEndUserInput, user, display_name=display_name,
                      email=email, phone_number=phone_number, first_name=first_name,
                      last_name=last_name, external_id=external_id, avatar_url=avatar_url)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), EndUser)
 
     async def get(self, user_id: str, *, priority: Priority = Priority.INTERACTIVE) -> EndUser:
         """One end user, with custom attributes."""
         path = {"userId": check_uuid(user_id, _GET, "end user id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), EndUser)
 
     async def update(
@@ -135,7 +135,7 @@ class EndUsersResource(Resource):
         body = build(_UPDATE, UpdateEndUserInput, user, display_name=display_name,
                      email=email, phone_number=phone_number, first_name=first_name,
                      last_name=last_name, external_id=external_id, avatar_url=avatar_url)
-        reply = await self._send(_UPDATE, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_UPDATE, path=path, body=body.wire(), priority=priority)
         return parse_one(_UPDATE, unwrap(_UPDATE, reply.body), EndUser)
 
     async def patch(
@@ -159,7 +159,7 @@ class EndUsersResource(Resource):
                      email=email, phone_number=phone_number, first_name=first_name,
                      last_name=last_name, external_id=external_id, avatar_url=avatar_url)
         wire = body.model_dump(mode="json", exclude_unset=True)
-        reply = await self._send(_PATCH, path=path, body=wire, priority=priority)
+        reply = await self._transport.send(_PATCH, path=path, body=wire, priority=priority)
         return parse_one(_PATCH, unwrap(_PATCH, reply.body), EndUser)
 
     async def bulk_update(
@@ -172,7 +172,7 @@ class EndUsersResource(Resource):
         each, in order. (Published beyond the spec's tables.)"""
         items = _items(_BULK_UPDATE, BulkUpdateEndUserItem, users)
         body = build(_BULK_UPDATE, BulkUpdateEndUsersInput, {"data": items})
-        reply = await self._send(_BULK_UPDATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_BULK_UPDATE, body=body.wire(), priority=priority)
         return parse_items(_BULK_UPDATE, unwrap(_BULK_UPDATE, reply.body),
                            BulkActionOutcome[EndUser])
 
@@ -186,7 +186,7 @@ class EndUsersResource(Resource):
         each, in order. (Published beyond the spec's tables.)"""
         items = _items(_BULK_PATCH, BulkPatchEndUserItem, users, unset=True)
         build(_BULK_PATCH, BulkPatchEndUsersInput, {"data": items})
-        reply = await self._send(_BULK_PATCH, body={"data": items}, priority=priority)
+        reply = await self._transport.send(_BULK_PATCH, body={"data": items}, priority=priority)
         return parse_items(_BULK_PATCH, unwrap(_BULK_PATCH, reply.body),
                            BulkActionOutcome[EndUser])
 
@@ -200,7 +200,7 @@ class EndUsersResource(Resource):
         end user as a dict). Not retried after it may have reached the service."""
         items = _items(_BULK_CREATE, CreateEndUserInput, users)
         body = build(_BULK_CREATE, BulkCreateEndUsersInput, {"data": items})
-        reply = await self._send(_BULK_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_BULK_CREATE, body=body.wire(), priority=priority)
         return parse_items(_BULK_CREATE, unwrap(_BULK_CREATE, reply.body),
                            BulkActionOutcome[EndUser])
 
@@ -215,7 +215,7 @@ class EndUsersResource(Resource):
         attributes: read one conversation for those)."""
         path = {"userId": check_uuid(user_id, _CONVERSATIONS, "end user id")}
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[Conversation]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[Conversation]:
             return await self._fetch_page(_CONVERSATIONS, Conversation, path=path,
                                           page_size=page_size, page_key=key,
                                           priority=priority, url=url)

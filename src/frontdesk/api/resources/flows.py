@@ -25,5 +25,5 @@ class FlowsResource(Resource):
         if channel is not None and channel not in set(Channel):
             raise fail(_LIST, f"The channel must be one of {', '.join(Channel)}")
         params = None if channel is None else {"channel": str(channel)}
-        reply = await self._send(_LIST, params=params, priority=priority)
+        reply = await self._transport.send(_LIST, params=params, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), ConversationFlow)

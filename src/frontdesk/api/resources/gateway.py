@@ -7,7 +7,7 @@ import json
 from collections.abc import AsyncIterator
 from datetime import datetime
 
-import httpx
+import httpx2
 
 from ..models.common import format_utc
 from ..models.gateway import AuditEntry, ChangeNotice, GatewayHealth, GatewayMember
@@ -28,12 +28,12 @@ class GatewayResource(Resource):
 
     async def health(self, *, priority: Priority = Priority.INTERACTIVE) -> GatewayHealth:
         """Whether the gateway works and reaches the service (it needs no key)."""
-        reply = await self._send(_HEALTH, priority=priority)
+        reply = await self._transport.send(_HEALTH, priority=priority)
         return parse_one(_HEALTH, unwrap(_HEALTH, reply.body), GatewayHealth)
 
     async def me(self, *, priority: Priority = Priority.INTERACTIVE) -> GatewayMember:
         """The member the key belongs to: the agent they act as and their role."""
-        reply = await self._send(_ME, priority=priority)
+        reply = await self._transport.send(_ME, priority=priority)
         return parse_one(_ME, unwrap(_ME, reply.body), GatewayMember)
 
     async def changes(self, *, last_seen: int | None = None) -> AsyncIterator[ChangeNotice]:
@@ -69,7 +69,7 @@ class GatewayResource(Resource):
         member's (their member id or email), ``since`` those at or after a time."""
         params = _audit_filter(member, since)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[AuditEntry]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[AuditEntry]:
             return await self._fetch_page(_AUDIT, AuditEntry, params=params,
                                           page_size=page_size, page_key=key,
                                           priority=priority, url=url)

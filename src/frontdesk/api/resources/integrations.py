@@ -82,7 +82,7 @@ class IntegrationsResource(Resource):
         if type is not None and type not in ("email_address", "phone_number"):
             raise fail(_LIST, "The type must be email_address or phone_number")
         params = {"type": type, "limit": check_page_size(page_size, _LIST), "after": after}
-        reply = await self._send(_LIST, params=params, priority=priority)
+        reply = await self._transport.send(_LIST, params=params, priority=priority)
         body = reply.body
         items = parse_items(_LIST, unwrap(_LIST, body), Endpoint)
         cursor = None
@@ -99,7 +99,7 @@ class IntegrationsResource(Resource):
         """Deprecated: one endpoint by its id (the member not of its kind is null). Use
         ``client.contact_endpoints.get`` instead."""
         path = {"id": check_text_id(endpoint_id, _GET, "endpoint id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Endpoint)
 
 

@@ -9,7 +9,7 @@ import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.knowledge import (
     LANGUAGE_PATTERN,
@@ -73,7 +73,7 @@ class KnowledgeResource(Resource):
                                ) -> AsyncIterator[Collection]:
         """Every collection, in the help centre's order, page by page."""
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[Collection]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[Collection]:
             return await self._fetch_page(_LIST_COLLECTIONS, Collection, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 
@@ -92,7 +92,7 @@ class KnowledgeResource(Resource):
                              priority: Priority = Priority.INTERACTIVE) -> Collection:
         """One collection."""
         path = {"collectionId": check_uuid(collection_id, _GET_COLLECTION, "collection id")}
-        reply = await self._send(_GET_COLLECTION, path=path, priority=priority)
+        reply = await self._transport.send(_GET_COLLECTION, path=path, priority=priority)
         return parse_one(_GET_COLLECTION, unwrap(_GET_COLLECTION, reply.body), Collection)
 
     async def catalog(self, collection_id: str, language: str | None = None, *,
@@ -100,16 +100,18 @@ class KnowledgeResource(Resource):
         """Every category (nested) and article of a collection, titled in ``language``
         (default: the service's default language) where they have it."""
         path = {"collectionId": check_uuid(collection_id, _CATALOG, "collection id")}
-        reply = await self._send(_CATALOG, path=path, params=_language(_CATALOG, language),
-                                 priority=priority)
+        reply = await self._transport.send(_CATALOG, path=path,
+                                           params=_language(_CATALOG, language),
+                                           priority=priority)
         return parse_one(_CATALOG, unwrap(_CATALOG, reply.body), Catalog)
 
     async def get_category(self, category_id: str, language: str | None = None, *,
                            priority: Priority = Priority.INTERACTIVE) -> Category:
         """One category, titled in ``language`` where it has it."""
         path = {"categoryId": check_uuid(category_id, _GET_CATEGORY, "category id")}
-        reply = await self._send(_GET_CATEGORY, path=path,
-                                 params=_language(_GET_CATEGORY, language), priority=priority)
+        reply = await self._transport.send(_GET_CATEGORY, path=path,
+                                           params=_language(_GET_CATEGORY, language),
+                                           priority=priority)
         return parse_one(_GET_CATEGORY, unwrap(_GET_CATEGORY, reply.body), Category)
 
     async def category_translations(self, category_id: str, *,
@@ -118,7 +120,7 @@ class KnowledgeResource(Resource):
         """A category's title in every language it has."""
         op = _CATEGORY_TRANSLATIONS
         path = {"categoryId": check_uuid(category_id, op, "category id")}
-        reply = await self._send(op, path=path, priority=priority)
+        reply = await self._transport.send(op, path=path, priority=priority)
         return parse_one(op, unwrap(op, reply.body), CategoryTranslations).titles or []
 
     # ------------------------------------------------------------ articles
@@ -142,7 +144,7 @@ class KnowledgeResource(Resource):
             check_uuid(parent_id, _CREATE, "parent id")
         body = build(_CREATE, NewArticle, translations=items, parent_id=parent_id,
                      tags=list(tags) if tags is not None else None, pre_release=pre_release)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Article)
 
     async def get_article(self, article_id: str, language: str | None = None, *,
@@ -150,8 +152,8 @@ class KnowledgeResource(Resource):
         """One article in ``language`` (default: the default language); a language it does
         not have is :class:`~frontdesk.api.errors.NotFound`."""
         path = _article(_GET, article_id)
-        reply = await self._send(_GET, path=path, params=_language(_GET, language),
-                                 priority=priority)
+        reply = await self._transport.send(_GET, path=path, params=_language(_GET, language),
+                                           priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Article)
 
     async def update_article(
@@ -176,20 +178,20 @@ class KnowledgeResource(Resource):
                      pre_release=pre_release)
         if not body.wire():
             raise fail(_UPDATE, "Give something to change: an owner, tags or pre-release")
-        reply = await self._send(_UPDATE, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_UPDATE, path=path, body=body.wire(), priority=priority)
         return parse_one(_UPDATE, unwrap(_UPDATE, reply.body), Article)
 
     async def delete_article(self, article_id: str, *,
                              priority: Priority = Priority.INTERACTIVE) -> None:
         """Delete an article and all its translations, for good."""
-        await self._send(_DELETE, path=_article(_DELETE, article_id), priority=priority)
+        await self._transport.send(_DELETE, path=_article(_DELETE, article_id), priority=priority)
 
     async def article_translations(self, article_id: str, *,
                                    priority: Priority = Priority.INTERACTIVE
                                    ) -> ArticleTranslations:
         """Every translation of an article: the drafts, and the published versions."""
         op = _TRANSLATIONS
-        reply = await self._send(op, path=_article(op, article_id), priority=priority)
+        reply = await self._transport.send(op, path=_article(op, article_id), priority=priority)
         return parse_one(op, unwrap(op, reply.body), ArticleTranslations)
 
     async def update_translations(
@@ -207,7 +209,7 @@ class KnowledgeResource(Resource):
             raise fail(op, "Give at least one translation")
         items = [build(op, TranslationInput, t) for t in translations]
         body = build(op, TranslationsInput, translations=items)
-        reply = await self._send(op, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(op, path=path, body=body.wire(), priority=priority)
         return parse_one(op, reply.body if reply.body is not None else {}, TranslationsUpdate)
 
     async def publish_translation(self, article_id: str, language: str, *,
@@ -228,25 +230,26 @@ class KnowledgeResource(Resource):
     async def publish_article(self, article_id: str, *,
                               priority: Priority = Priority.INTERACTIVE) -> None:
         """Publish the draft of every translation of an article."""
-        await self._send(_PUBLISH, path=_article(_PUBLISH, article_id), priority=priority)
+        await self._transport.send(_PUBLISH, path=_article(_PUBLISH, article_id), priority=priority)
 
     async def unpublish_article(self, article_id: str, *,
                                 priority: Priority = Priority.INTERACTIVE) -> None:
         """Take every translation of an article out of search (the drafts stay)."""
-        await self._send(_UNPUBLISH, path=_article(_UNPUBLISH, article_id), priority=priority)
+        await self._transport.send(_UNPUBLISH, path=_article(_UNPUBLISH, article_id),
+                                   priority=priority)
 
     async def move_article(self, article_id: str, parent_id: str, *,
                            priority: Priority = Priority.INTERACTIVE) -> None:
         """Move an article under a category, or to the top of a collection."""
         path = {**_article(_MOVE, article_id),
                 "parentId": check_uuid(parent_id, _MOVE, "parent id")}
-        await self._send(_MOVE, path=path, priority=priority)
+        await self._transport.send(_MOVE, path=path, priority=priority)
 
     async def remove_parent(self, article_id: str, *,
                             priority: Priority = Priority.INTERACTIVE) -> None:
         """Take an article out of its category and collection (it stays, unfiled)."""
-        await self._send(_REMOVE_PARENT, path=_article(_REMOVE_PARENT, article_id),
-                         priority=priority)
+        await self._transport.send(_REMOVE_PARENT, path=_article(_REMOVE_PARENT, article_id),
+                                   priority=priority)
 
     async def upload_attachments(self, files: Sequence[UploadFile], *,
                                  priority: Priority = Priority.INTERACTIVE
@@ -267,15 +270,14 @@ class KnowledgeResource(Resource):
         if sum(len(data) for _, _, data in files) > MAX_UPLOAD_BYTES:
             raise fail(op, "The files are over 10 MB together; upload them in parts")
         boundary = uuid.uuid4().hex
-        reply = await self._send(op, body=RawBody(_multipart(files, boundary),
-                                                  f"multipart/form-data; boundary={boundary}"),
-                                 priority=priority)
+        body = RawBody(_multipart(files, boundary), f"multipart/form-data; boundary={boundary}")
+        reply = await self._transport.send(op, body=body, priority=priority)
         return parse_one(op, reply.body if reply.body is not None else {}, AttachmentsUpload)
 
     async def _on_translation(self, op: Operation, article_id: str, language: str,
                               priority: Priority) -> None:
         path = {**_article(op, article_id), "languageId": _language_id(op, language)}
-        await self._send(op, path=path, priority=priority)
+        await self._transport.send(op, path=path, priority=priority)
 
 
 def _article(op: Operation, article_id: str) -> dict[str, str | int]:

@@ -35,11 +35,11 @@ class LinksResource(Resource):
         body = build(_LINK, LinkConversationInput,
                      parent_id=check_conversation_id(parent_id, _LINK, "parent id"),
                      link_type=link_type)
-        await self._send(_LINK, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_LINK, path=path, body=body.wire(), priority=priority)
 
     async def linked(self, conversation_id: int, *, priority: Priority = Priority.INTERACTIVE
                      ) -> builtins.list[Conversation]:
         """The child conversations of a conversation (each with its ``link``)."""
         path = {"conversationId": check_conversation_id(conversation_id, _LINKED)}
-        reply = await self._send(_LINKED, path=path, priority=priority)
+        reply = await self._transport.send(_LINKED, path=path, priority=priority)
         return parse_items(_LINKED, unwrap(_LINKED, reply.body), Conversation)

@@ -86,7 +86,8 @@ class MessagesResource(Resource):
                    ) -> builtins.list[Message]:
         """Every message of a conversation, oldest first."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority, each_item=bound_text)
+        reply = await self._transport.send(_LIST, path=path, priority=priority,
+                                           each_item=bound_text)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Message)
 
     async def list_if_changed(
@@ -97,8 +98,8 @@ class MessagesResource(Resource):
         validator to send next time. Against a service without validators this is
         :meth:`list` with no ETag."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
-                                 each_item=bound_text)
+        reply = await self._transport.send(_LIST, path=path, priority=priority, if_none_match=etag,
+                                           each_item=bound_text)
         if reply.status == 304:
             return None, reply.etag or etag
         return parse_items(_LIST, unwrap(_LIST, reply.body), Message), reply.etag
@@ -120,9 +121,9 @@ class MessagesResource(Resource):
         A message that does not fit is left out (and logged), unless none fits: then the
         answer is refused, as :meth:`list` does."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority, if_none_match=etag,
-                                 each_item=_WIRES if known is None else _reusing(known),
-                                 on_sent=on_sent)
+        reply = await self._transport.send(_LIST, path=path, priority=priority, if_none_match=etag,
+                                           each_item=_WIRES if known is None else _reusing(known),
+                                           on_sent=on_sent)
         if reply.status == 304:
             return None, reply.etag or etag
         items = unwrap(_LIST, reply.body)
@@ -194,8 +195,9 @@ class MessagesResource(Resource):
         key = message.external_id
         assert key is not None
         try:
-            reply = await self._send(_ADD, path={"conversationId": cid}, body=message.wire(),
-                                     priority=priority, idempotent=True)
+            reply = await self._transport.send(_ADD, path={"conversationId": cid},
+                                               body=message.wire(), priority=priority,
+                                               idempotent=True)
         except InvalidRequest:
             # Perhaps a repeat of a send an earlier attempt (or an earlier run) stored: the
             # thread says, not the refusal's wording.
@@ -217,8 +219,9 @@ class MessagesResource(Resource):
         return parse_one(_ADD, unwrap(_ADD, reply.body), AddedMessage)
 
     async def _channel_of(self, conversation_id: int, priority: Priority) -> str:
-        reply = await self._send(_GET_CONVERSATION, path={"conversationId": conversation_id},
-                                 priority=priority)
+        reply = await self._transport.send(_GET_CONVERSATION,
+                                           path={"conversationId": conversation_id},
+                                           priority=priority)
         found = parse_one(_GET_CONVERSATION, unwrap(_GET_CONVERSATION, reply.body),
                           Conversation)
         return str(found.channel)

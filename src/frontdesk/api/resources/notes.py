@@ -36,7 +36,7 @@ class NotesResource(Resource):
                    ) -> builtins.list[InternalNote]:
         """Every internal note of a conversation, oldest first."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority)
+        reply = await self._transport.send(_LIST, path=path, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), InternalNote)
 
     async def add(
@@ -54,7 +54,7 @@ class NotesResource(Resource):
         path = {"conversationId": check_conversation_id(conversation_id, _ADD)}
         body = build(_ADD, CreateNoteInput, message=message, agent_id=agent_id,
                      created_at=created_at)
-        reply = await self._send(_ADD, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_ADD, path=path, body=body.wire(), priority=priority)
         return parse_one(_ADD, unwrap(_ADD, reply.body), InternalNote)
 
     async def bulk_add(
@@ -71,5 +71,5 @@ class NotesResource(Resource):
             raise fail(_BULK, "Give a non-empty list of notes")
         items = [build(_BULK, CreateNoteInput, note) for note in notes]
         body = build(_BULK, BulkCreateNotesInput, {"data": [n.wire() for n in items]})
-        reply = await self._send(_BULK, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_BULK, path=path, body=body.wire(), priority=priority)
         return parse_items(_BULK, unwrap(_BULK, reply.body), BulkActionOutcome[InternalNote])

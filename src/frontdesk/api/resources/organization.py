@@ -18,5 +18,5 @@ class OrganizationResource(Resource):
 
     async def get(self, *, priority: Priority = Priority.INTERACTIVE) -> Organization:
         """The organisation's id, name, subdomain and status."""
-        reply = await self._send(_GET, priority=priority)
+        reply = await self._transport.send(_GET, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Organization)

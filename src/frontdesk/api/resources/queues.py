@@ -46,7 +46,7 @@ class QueuesResource(Resource):
 
     async def list(self, *, priority: Priority = Priority.INTERACTIVE) -> builtins.list[Queue]:
         """Every queue."""
-        reply = await self._send(_LIST, priority=priority)
+        reply = await self._transport.send(_LIST, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Queue)
 
     async def create(
@@ -70,20 +70,20 @@ class QueuesResource(Resource):
                           call_functionality=call_functionality, is_default=is_default,
                           is_do_not_offer_enabled=is_do_not_offer_enabled)
             body = build(_CREATE, CreateQueueInput, request=inner)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Queue)
 
     async def get(self, queue_id: str, *, priority: Priority = Priority.INTERACTIVE) -> Queue:
         """One queue with its settings."""
         path = {"queueId": check_uuid(queue_id, _GET, "queue id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Queue)
 
     async def members(self, queue_id: str, *, priority: Priority = Priority.INTERACTIVE
                       ) -> builtins.list[QueueMember]:
         """The agents and admins who take conversations from the queue."""
         path = {"queueId": check_uuid(queue_id, _MEMBERS, "queue id")}
-        reply = await self._send(_MEMBERS, path=path, priority=priority)
+        reply = await self._transport.send(_MEMBERS, path=path, priority=priority)
         return parse_items(_MEMBERS, unwrap(_MEMBERS, reply.body), QueueMember)
 
     async def add_members(self, queue_id: str, agent_ids: Sequence[str], *,
@@ -92,7 +92,7 @@ class QueuesResource(Resource):
         """Assign agents to the queue; one outcome per agent (an unknown one fails alone)."""
         path = {"queueId": check_uuid(queue_id, _ADD, "queue id")}
         body = build(_ADD, QueueMembersInput, agent_ids=check_uuids(agent_ids, _ADD, "agent ids"))
-        reply = await self._send(_ADD, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_ADD, path=path, body=body.wire(), priority=priority)
         if reply.body is None:
             return []
         return parse_items(_ADD, unwrap(_ADD, reply.body), BulkActionOutcome[str])
@@ -103,7 +103,7 @@ class QueuesResource(Resource):
         path = {"queueId": check_uuid(queue_id, _REMOVE, "queue id")}
         body = build(_REMOVE, QueueMembersInput,
                      agent_ids=check_uuids(agent_ids, _REMOVE, "agent ids"))
-        await self._send(_REMOVE, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_REMOVE, path=path, body=body.wire(), priority=priority)
 
     async def availability(self, queue_id: str, *, priority: Priority = Priority.INTERACTIVE
                            ) -> builtins.list[AvailabilityOutcome]:
@@ -113,7 +113,7 @@ class QueuesResource(Resource):
         supported channels.
         """
         path = {"queueId": check_uuid(queue_id, _AVAILABILITY, "queue id")}
-        reply = await self._send(_AVAILABILITY, path=path, priority=priority)
+        reply = await self._transport.send(_AVAILABILITY, path=path, priority=priority)
         return parse_items(_AVAILABILITY, unwrap(_AVAILABILITY, reply.body),
                            AvailabilityOutcome)
 
@@ -125,5 +125,5 @@ class QueuesResource(Resource):
         404 when the conversation is not waiting in a queue.
         """
         path = {"csid": check_conversation_id(conversation_id, _POSITION)}
-        reply = await self._send(_POSITION, path=path, priority=priority)
+        reply = await self._transport.send(_POSITION, path=path, priority=priority)
         return parse_one(_POSITION, unwrap(_POSITION, reply.body), ConversationPosition)

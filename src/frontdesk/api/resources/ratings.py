@@ -59,7 +59,7 @@ class RatingsResource(Resource):
                      agent_id=None if agent_id is None else check_uuid(agent_id, _OFFER,
                                                                         "agent id"),
                      offered_at=offered_at)
-        reply = await self._send(_OFFER, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_OFFER, path=path, body=body.wire(), priority=priority)
         return parse_one(_OFFER, unwrap(_OFFER, reply.body), RatingOffer)
 
     async def submit(
@@ -88,7 +88,7 @@ class RatingsResource(Resource):
             chosen = {"_type": kind, "value": value}
         body = build(_SUBMIT, SubmittedRatingResult, rating_result=chosen, comment=comment,
                      submitted_at=submitted_at)
-        reply = await self._send(_SUBMIT, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_SUBMIT, path=path, body=body.wire(), priority=priority)
         return parse_one(_SUBMIT, unwrap(_SUBMIT, reply.body), RatingResult)
 
     async def list(self, conversation_id: int, *, priority: Priority = Priority.INTERACTIVE
@@ -96,7 +96,7 @@ class RatingsResource(Resource):
         """The latest rating statuses of a conversation: one entry per question (a
         multi-question survey shares one id), each Offered or Rated."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST)}
-        reply = await self._send(_LIST, path=path, priority=priority)
+        reply = await self._transport.send(_LIST, path=path, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), ConversationRating)
 
     async def list_deprecated(
@@ -104,6 +104,6 @@ class RatingsResource(Resource):
     ) -> builtins.list[ConversationRating]:
         """Deprecated (``GET …/rating``): the same as :meth:`list`, which replaces it."""
         path = {"conversationId": check_conversation_id(conversation_id, _LIST_DEPRECATED)}
-        reply = await self._send(_LIST_DEPRECATED, path=path, priority=priority)
+        reply = await self._transport.send(_LIST_DEPRECATED, path=path, priority=priority)
         return parse_items(_LIST_DEPRECATED, unwrap(_LIST_DEPRECATED, reply.body),
                            ConversationRating)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import httpx
+import httpx2
 
 from ..models.search import SearchConversationsInput, SearchFilters, SearchHit, SearchQuery
 from ..operations import operation
@@ -39,7 +39,7 @@ class SearchResource(Resource):
         id and the matched text, marked, in ``highlights``. Or pass a ready ``search``."""
         body = _body(query, exact_match, filters, search)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[SearchHit]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[SearchHit]:
             return await self._fetch_page(_SEARCH, SearchHit, body=body, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 
@@ -79,7 +79,7 @@ class SearchResource(Resource):
         if exact_match is not None:
             params["exactMatch"] = exact_match
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[SearchHit]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[SearchHit]:
             return await self._fetch_page(_BY_TEXT, SearchHit, params=params,
                                           page_size=page_size, page_key=key,
                                           priority=priority, url=url)

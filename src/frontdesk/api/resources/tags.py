@@ -41,7 +41,7 @@ class TagsResource(Resource):
     ) -> builtins.list[Tag]:
         """Active tags; deactivated ones too with ``include_deactivated=True``."""
         params = {"includeDeactivated": True} if include_deactivated else None
-        reply = await self._send(_LIST, params=params, priority=priority)
+        reply = await self._transport.send(_LIST, params=params, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Tag)
 
     async def create(
@@ -54,37 +54,37 @@ class TagsResource(Resource):
         """Create a tag (``color`` is any text, e.g. ``#rrggbb``); a name that exists returns
         that tag."""
         body = build_tag(name, color)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Tag)
 
     async def get(self, tag_id: str, *, priority: Priority = Priority.INTERACTIVE) -> Tag:
         """One tag."""
         path = {"tagId": check_uuid(tag_id, _GET, "tag id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Tag)
 
     async def delete(self, tag_id: str, *, priority: Priority = Priority.INTERACTIVE) -> None:
         """Delete a tag and every association with it. Irreversible."""
         path = {"tagId": check_uuid(tag_id, _DELETE, "tag id")}
-        await self._send(_DELETE, path=path, priority=priority)
+        await self._transport.send(_DELETE, path=path, priority=priority)
 
     async def deactivate(self, tag_id: str, *, priority: Priority = Priority.INTERACTIVE
                          ) -> None:
         """Deactivate a tag: it can no longer be applied, but can still be removed."""
         path = {"tagId": check_uuid(tag_id, _DEACTIVATE, "tag id")}
-        await self._send(_DEACTIVATE, path=path, priority=priority)
+        await self._transport.send(_DEACTIVATE, path=path, priority=priority)
 
     async def activate(self, tag_id: str, *, priority: Priority = Priority.INTERACTIVE) -> None:
         """Make a deactivated tag applicable again."""
         path = {"tagId": check_uuid(tag_id, _ACTIVATE, "tag id")}
-        await self._send(_ACTIVATE, path=path, priority=priority)
+        await self._transport.send(_ACTIVATE, path=path, priority=priority)
 
     async def list_for_conversation(
         self, conversation_id: int, *, priority: Priority = Priority.INTERACTIVE
     ) -> builtins.list[Tag]:
         """The tags applied to a conversation."""
         path = {"conversationId": check_conversation_id(conversation_id, _OF_CONVERSATION)}
-        reply = await self._send(_OF_CONVERSATION, path=path, priority=priority)
+        reply = await self._transport.send(_OF_CONVERSATION, path=path, priority=priority)
         return parse_items(_OF_CONVERSATION, unwrap(_OF_CONVERSATION, reply.body), Tag)
 
     async def tag_conversation(
@@ -94,7 +94,7 @@ class TagsResource(Resource):
         path: dict[str, str | int] = {
             "conversationId": check_conversation_id(conversation_id, _TAG),
             "tagId": check_uuid(tag_id, _TAG, "tag id")}
-        await self._send(_TAG, path=path, priority=priority)
+        await self._transport.send(_TAG, path=path, priority=priority)
 
     async def untag_conversation(
         self, conversation_id: int, tag_id: str, *, priority: Priority = Priority.INTERACTIVE
@@ -103,7 +103,7 @@ class TagsResource(Resource):
         path: dict[str, str | int] = {
             "conversationId": check_conversation_id(conversation_id, _UNTAG),
             "tagId": check_uuid(tag_id, _UNTAG, "tag id")}
-        await self._send(_UNTAG, path=path, priority=priority)
+        await self._transport.send(_UNTAG, path=path, priority=priority)
 
     async def bulk_tag_conversation(
         self,
@@ -123,7 +123,7 @@ class TagsResource(Resource):
             if isinstance(names, str):
                 raise fail(_BULK, "Give the tag names as a list, not one text")
             body = build(_BULK, BulkTagInput, {"data": [{"name": n} for n in names]})
-        await self._send(_BULK, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_BULK, path=path, body=body.wire(), priority=priority)
 
 
 def build_tag(name: str | CreateTagInput, color: str | None) -> CreateTagInput:

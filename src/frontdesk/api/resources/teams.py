@@ -5,7 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Sequence
 
-import httpx
+import httpx2
 
 from ..models.agents import UserPresence
 from ..models.teams import CreateTeamInput, Team, TeamMember, TeamMembersInput
@@ -39,31 +39,31 @@ class TeamsResource(Resource):
 
     async def list(self, *, priority: Priority = Priority.INTERACTIVE) -> builtins.list[Team]:
         """Every team."""
-        reply = await self._send(_LIST, priority=priority)
+        reply = await self._transport.send(_LIST, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), Team)
 
     async def create(self, name: str, *, priority: Priority = Priority.INTERACTIVE) -> Team:
         """Create a team. Not retried once it may have reached the service."""
         body = build(_CREATE, CreateTeamInput, name=name)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), Team)
 
     async def get(self, team_id: str, *, priority: Priority = Priority.INTERACTIVE) -> Team:
         """One team."""
         path = {"teamId": check_uuid(team_id, _GET, "team id")}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), Team)
 
     async def delete(self, team_id: str, *, priority: Priority = Priority.INTERACTIVE) -> None:
         """Delete a team (its agents stay)."""
         path = {"teamId": check_uuid(team_id, _DELETE, "team id")}
-        await self._send(_DELETE, path=path, priority=priority)
+        await self._transport.send(_DELETE, path=path, priority=priority)
 
     async def members(self, team_id: str, *, priority: Priority = Priority.INTERACTIVE
                       ) -> builtins.list[TeamMember]:
         """The team's members."""
         path = {"teamId": check_uuid(team_id, _MEMBERS, "team id")}
-        reply = await self._send(_MEMBERS, path=path, priority=priority)
+        reply = await self._transport.send(_MEMBERS, path=path, priority=priority)
         return parse_items(_MEMBERS, unwrap(_MEMBERS, reply.body), TeamMember)
 
     async def add_members(self, team_id: str, agent_ids: Sequence[str], *,
@@ -71,7 +71,7 @@ class TeamsResource(Resource):
         """Add agents to the team (adding a member twice is harmless)."""
         path = {"teamId": check_uuid(team_id, _ADD, "team id")}
         body = build(_ADD, TeamMembersInput, agent_ids=check_uuids(agent_ids, _ADD, "agent ids"))
-        await self._send(_ADD, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_ADD, path=path, body=body.wire(), priority=priority)
 
     async def remove_members(self, team_id: str, agent_ids: Sequence[str], *,
                              priority: Priority = Priority.INTERACTIVE) -> None:
@@ -79,7 +79,7 @@ class TeamsResource(Resource):
         path = {"teamId": check_uuid(team_id, _REMOVE, "team id")}
         body = build(_REMOVE, TeamMembersInput,
                      agent_ids=check_uuids(agent_ids, _REMOVE, "agent ids"))
-        await self._send(_REMOVE, path=path, body=body.wire(), priority=priority)
+        await self._transport.send(_REMOVE, path=path, body=body.wire(), priority=priority)
 
     async def presence(
         self,
@@ -91,7 +91,7 @@ class TeamsResource(Resource):
         """The presence of every member of the team, page by page."""
         path = {"teamId": check_uuid(team_id, _PRESENCE, "team id")}
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[UserPresence]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[UserPresence]:
             return await self._fetch_page(_PRESENCE, UserPresence, path=path,
                                           page_size=page_size, page_key=key,
                                           priority=priority, url=url)

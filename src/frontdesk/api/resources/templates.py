@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-import httpx
+import httpx2
 
 from ..models.templates import Template, TemplateType
 from ..operations import operation
@@ -31,7 +31,7 @@ class TemplatesResource(Resource):
         """Every template (or those of one ``type``), page by page."""
         params = _type(type)
 
-        async def fetch(key: str | None, url: httpx.URL | None) -> Page[Template]:
+        async def fetch(key: str | None, url: httpx2.URL | None) -> Page[Template]:
             return await self._fetch_page(_LIST, Template, params=params, page_size=page_size,
                                           page_key=key, priority=priority, url=url)
 
@@ -54,7 +54,7 @@ class TemplatesResource(Resource):
                      ) -> None:
         """Delete a template for good (make sure no flow or automation uses it)."""
         path = {"templateId": check_uuid(template_id, _DELETE, "template id")}
-        await self._send(_DELETE, path=path, priority=priority)
+        await self._transport.send(_DELETE, path=path, priority=priority)
 
 
 def _type(value: TemplateType | str | None) -> dict[str, str]:

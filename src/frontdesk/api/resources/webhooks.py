@@ -39,7 +39,7 @@ class WebhooksResource(Resource):
     async def list(self, *, priority: Priority = Priority.INTERACTIVE
                    ) -> builtins.list[WebhookSubscription]:
         """Every subscription of the organisation."""
-        reply = await self._send(_LIST, priority=priority)
+        reply = await self._transport.send(_LIST, priority=priority)
         return parse_items(_LIST, unwrap(_LIST, reply.body), WebhookSubscription)
 
     async def create(
@@ -65,14 +65,14 @@ class WebhooksResource(Resource):
             }
             subscription = {k: v for k, v in subscription.items() if v is not None}
         body = build(_CREATE, CreateWebhookInput, subscription)
-        reply = await self._send(_CREATE, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_CREATE, body=body.wire(), priority=priority)
         return parse_one(_CREATE, unwrap(_CREATE, reply.body), WebhookSubscription)
 
     async def get(self, webhook_id: str, *, priority: Priority = Priority.INTERACTIVE
                   ) -> WebhookSubscription:
         """One subscription."""
         path = {"webhookSubscriptionId": check_uuid(webhook_id, _GET, _ID)}
-        reply = await self._send(_GET, path=path, priority=priority)
+        reply = await self._transport.send(_GET, path=path, priority=priority)
         return parse_one(_GET, unwrap(_GET, reply.body), WebhookSubscription)
 
     async def update(
@@ -87,21 +87,21 @@ class WebhooksResource(Resource):
         body = build(_UPDATE, PatchWebhookInput, changes)
         if not body.wire():
             raise fail(_UPDATE, "Give at least one member to change")
-        reply = await self._send(_UPDATE, path=path, body=body.wire(), priority=priority)
+        reply = await self._transport.send(_UPDATE, path=path, body=body.wire(), priority=priority)
         return parse_one(_UPDATE, unwrap(_UPDATE, reply.body), WebhookSubscription)
 
     async def delete(self, webhook_id: str, *, priority: Priority = Priority.INTERACTIVE
                      ) -> None:
         """Delete a subscription and its delivery log; nothing more is sent to it."""
         path = {"webhookSubscriptionId": check_uuid(webhook_id, _DELETE, _ID)}
-        await self._send(_DELETE, path=path, priority=priority)
+        await self._transport.send(_DELETE, path=path, priority=priority)
 
     async def delivery_status(self, webhook_id: str, *,
                               priority: Priority = Priority.INTERACTIVE
                               ) -> builtins.list[EventDeliveryStatus]:
         """The last delivery of each subscribed event (or ``NoRecentDelivery``)."""
         path = {"webhookSubscriptionId": check_uuid(webhook_id, _STATUS, _ID)}
-        reply = await self._send(_STATUS, path=path, priority=priority)
+        reply = await self._transport.send(_STATUS, path=path, priority=priority)
         return parse_items(_STATUS, unwrap(_STATUS, reply.body), EventDeliveryStatus)
 
     async def delivery_log(self, webhook_id: str, event: WebhookEvent | str, *,
@@ -113,5 +113,5 @@ class WebhooksResource(Resource):
             raise fail(_LOG, f"{event!r} is not a kind of webhook event")
         path = {"webhookSubscriptionId": check_uuid(webhook_id, _LOG, _ID),
                 "event": str(event)}
-        reply = await self._send(_LOG, path=path, priority=priority)
+        reply = await self._transport.send(_LOG, path=path, priority=priority)
         return parse_items(_LOG, unwrap(_LOG, reply.body), EventDeliveryLog)
