@@ -58,7 +58,7 @@ def test_every_role_may_do_what_the_table_allows_and_is_refused_the_rest(
                 refusal = answer.json()
                 assert refusal["requiredRole"] == needed.value
                 assert refusal["message"] == (f"{op.label} needs the {needed.value} role "
-                                              f"(you are a{'n' if role is Role.ADMIN else ''} "
+                                              f"(you are a{'' if role is Role.SUPERVISOR else 'n'} "
                                               f"{role.value})")
     assert allowed[Role.AGENT] < allowed[Role.SUPERVISOR] < allowed[Role.ADMIN]
     assert allowed[Role.ADMIN] == len(OPERATION_TABLE)

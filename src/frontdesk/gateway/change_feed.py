@@ -123,6 +123,7 @@ class ChangeFeed:
         self._clock_read = asyncio.Lock()
         self._webhooks = False
         self._silent = False
+        self._silenced = asyncio.Event()
         self._told: set[int] = set()
         self._pace = interval
         self._seq = 0
@@ -130,6 +131,8 @@ class ChangeFeed:
         self._listeners: set[_Listener] = set()
         self.searches = 0
         """Searches sent to the service (tests and benchmarks count them)."""
+        self.silences = 0
+        """Times the webhooks were found silent (tests count them)."""
         self.closing = False
 
     # ------------------------------------------------------------------ the service
@@ -154,6 +157,11 @@ class ChangeFeed:
         look less often) or gone (False)."""
         self._webhooks = subscribed
         self._silent = False
+        self._silenced.clear()
+
+    async def silenced(self) -> None:
+        """Returns once the webhooks are silent (at once while they are)."""
+        await self._silenced.wait()
 
     def heard(self, conversations: Iterable[int], what: tuple[str, ...] = ()) -> None:
         """A delivery of the service's webhooks told of ``conversations`` (none: an event of
@@ -165,6 +173,7 @@ class ChangeFeed:
             log.info("the service's webhooks are heard again: the feed looks every %g s",
                      self._interval * SLOWER)
         self._silent = False
+        self._silenced.clear()
         self._told.update(told)
         if told:
             self._shared.changed(str(cid) for cid in told)
@@ -212,6 +221,8 @@ class ChangeFeed:
         if found and self.webhooks_heard() and not first and not late:
             # (the first look finds what changed before anything was heard: no sign)
             self._silent = True
+            self._silenced.set()
+            self.silences += 1
             log.info("the service's webhooks are silent (a look found %d change(s) no "
                      "delivery told of): the feed looks every %g s", len(found), self._interval)
         if found:

@@ -120,8 +120,9 @@ class Checked:
 
 
 def article(role: Role) -> str:
-    """``a supervisor``, ``an admin``: how a refusal names the member's role."""
-    return f"an {role.value}" if role is Role.ADMIN else f"a {role.value}"
+    """``an agent``, ``a supervisor``, ``an admin``: how a refusal names the member's
+    role."""
+    return f"an {role.value}" if role.value[:1] in "aeiou" else f"a {role.value}"
 
 
 def check(member: Member, operation: Operation, params: Mapping[str, str],

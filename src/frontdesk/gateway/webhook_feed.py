@@ -14,24 +14,32 @@ changed when it no longer asks for every conversation event or was disabled), cr
 there is none; duplicates of it are deleted. Its secret key is read from the service and kept
 in memory only. A service that cannot be asked is asked again later (:data:`RETRIES`); one
 that refuses for good (a URL it will not deliver to, a key it refuses) is logged and the
-gateway goes on polling. ``frontdesk gateway unsubscribe`` removes the subscription
-(:func:`unsubscribe`).
+gateway goes on polling. While the gateway runs it checks the subscription again
+(:meth:`WebhookFeed.keep`): at once when the webhooks fall silent, every 15 minutes while
+they are heard, and puts right a subscription disabled, changed or removed at the service.
+``frontdesk gateway unsubscribe`` removes the subscription (:func:`unsubscribe`).
 
 **A delivery** carries no member's key: its signature is its authentication
 (``api.models.webhooks.verify``, the scheme the service's vendor documents). It is taken
 (204) when it names the gateway's subscription, its signature holds with the subscription's
 secret and was made within :data:`~frontdesk.api.models.webhooks.TOLERANCE` seconds on the
 service's clock (the one the change feed reads: a service whose clock is off is not refused
-for it), it is JSON, and neither its ``event_id`` nor its signature was heard within twice
-that time (a replay). Anything else is refused (401, or 400 for a body that is not a JSON
+for it), and it is JSON. Anything else is refused (401, or 400 for a body that is not a JSON
 object) and changes nothing. A taken delivery's conversation (``data.conversation.csid``) is
 told as a look of the poller would tell it (:meth:`ChangeFeed.heard`): the team's answers
 holding it are dropped, every console listening is told.
+
+A delivery whose ``event_id`` or signature was heard within twice that time is a repeat: the
+service trying again a delivery whose answer it missed, or somebody replaying one. It is
+answered as taken (204), so that the service stops trying, and tells nothing: what it says
+was told the first time. Refusing it would have the service try it again and again, and
+count the gateway's address as failing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -85,6 +93,11 @@ MAX_DELIVERY_BYTES = 1024 * 1024
 #: Seconds before asking the service again when the subscription could not be set up (the
 #: last repeats).
 RETRIES: tuple[float, ...] = (2.0, 5.0, 15.0, 60.0, 300.0)
+#: Seconds between two checks of the subscription once set up, while the webhooks are heard
+#: (one request to the service each).
+RECHECK = 900.0
+#: Seconds at least between two checks while the webhooks are silent: the first comes at once.
+RECHECK_SILENT = 60.0
 #: Event ids and signatures remembered against replays, at most (the oldest go first).
 MAX_REMEMBERED = 100_000
 _MEMBER = "gateway-webhooks"
@@ -167,6 +180,10 @@ class WebhookFeed:
         """Deliveries taken (tests count them)."""
         self.refused = 0
         """Deliveries refused."""
+        self.repeated = 0
+        """Deliveries heard before: answered as taken, told nothing."""
+        self.put_right = 0
+        """Times the subscription was found changed at the service and put right."""
 
     # ------------------------------------------------------------------ the subscription
 
@@ -184,7 +201,36 @@ class WebhookFeed:
 
     async def run(self) -> None:
         """Set the subscription up, asking again later while the service cannot be asked;
-        then done (deliveries come to :meth:`receive`)."""
+        then keep it so (:meth:`keep`). Deliveries come to :meth:`receive`."""
+        if await self._set_up():
+            await self.keep()
+
+    async def keep(self) -> None:
+        """Check the subscription again — at once when the webhooks fall silent (then at most
+        every :data:`RECHECK_SILENT` seconds), and every :data:`RECHECK` seconds while they
+        are heard — and put it right when it was disabled, changed or removed at the service
+        (by an admin, or by the service after failed deliveries). Until then the change feed
+        polls: nothing is missed meanwhile."""
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._feed.silenced(), timeout=RECHECK)
+            try:
+                done = await self.subscribe()
+            except (UpstreamDown, WebhookError) as error:
+                reason = error.message
+                log.warning("the gateway's webhook subscription could not be checked (%s): "
+                            "the change feed polls meanwhile", reason)
+            else:
+                if done != "found":
+                    self.put_right += 1
+                    log.warning("webhooks: subscription %s %s again at the service (it was "
+                                "disabled, changed or removed there)", self.subscription_id,
+                                done)
+            await asyncio.sleep(RECHECK_SILENT)
+
+    async def _set_up(self) -> bool:
+        """The first setting up, asked again while the service cannot be asked: whether it
+        is set up (False: refused for good, the feed polls)."""
         attempt = 0
         while True:
             try:
@@ -197,12 +243,12 @@ class WebhookFeed:
                     self._failed = error.message
                     log.error("the gateway's webhook subscription cannot be set up: %s; the "
                               "change feed polls the service instead", error.message)
-                    return
+                    return False
                 reason = error.message
             else:
                 log.info("webhooks: subscription %s %s, delivering to %s", self.subscription_id,
                          done, self.url)
-                return
+                return True
             delay = RETRIES[min(attempt, len(RETRIES) - 1)]
             attempt += 1
             log.warning("the gateway's webhook subscription could not be set up (%s): asking "
@@ -240,9 +286,11 @@ class WebhookFeed:
                 record = await self._call("GET", f"/v1/webhooks/{_id_of(found)}")
                 done = "found"
         subscription = _subscription(record)
+        first = self._subscription is None
         self._subscription = _Subscription(subscription.id.lower(), subscription.secret_key)
         self._failed = None
-        self._feed.expect_webhooks(True)
+        if first or done != "found":  # found as it was: silent webhooks stay silent
+            self._feed.expect_webhooks(True)
         return done
 
     async def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
@@ -279,20 +327,26 @@ class WebhookFeed:
     def receive(self, subscription: str | None, signature: str | None,
                 body: bytes) -> tuple[int, ...]:
         """Take one delivery (its subscription id and signature headers, its raw body): the
-        conversations it told of, told to the feed; :class:`Refusal` when it is not taken,
-        and then nothing changed."""
+        conversations it told of, told to the feed (none for a repeat, which is answered as
+        taken); :class:`Refusal` when it is not taken, and then nothing changed."""
         try:
             told = self._check(subscription, signature, body)
         except Refusal as refusal:
             self.refused += 1
             log.info("a webhook delivery was refused (%d): %s", refusal.status, refusal.message)
             raise
+        if told is None:
+            self.repeated += 1
+            log.info("a webhook delivery heard before was answered and ignored")
+            return ()
         self._feed.heard(*told)
         self.taken += 1
         return told[0]
 
     def _check(self, subscription: str | None, signature: str | None,
-               body: bytes) -> tuple[tuple[int, ...], tuple[str, ...]]:
+               body: bytes) -> tuple[tuple[int, ...], tuple[str, ...]] | None:
+        """What a delivery tells (its conversations, what changed), None for a repeat;
+        :class:`Refusal` for one not taken."""
         ours = self._subscription
         if ours is None:
             raise Refusal(503, "The gateway's webhook subscription is not set up yet")
@@ -315,7 +369,7 @@ class WebhookFeed:
         if isinstance(event_id, str | int) and not isinstance(event_id, bool) and event_id != "":
             remembered.append(("event", str(event_id)))
         if any(key in self._seen for key in remembered):
-            raise Refusal(401, "The delivery was heard before (a replay)")
+            return None
         at = self._clock()
         for key in remembered:
             self._seen[key] = at
