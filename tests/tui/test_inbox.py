@@ -12,9 +12,12 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from frontdesk.api.errors import TransportError
+from frontdesk.api.models.messages import Message
 from frontdesk.sandbox import records
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
+from frontdesk.store.errors import Refused
 from frontdesk.store.inbox import NAMES_CHANGED, VIEW_TITLES, VIEWS
 from frontdesk.store.session import Session
 from frontdesk.tui.app import FrontdeskApp
@@ -402,6 +405,51 @@ async def new_conversation_to_a_new_address_offers_to_create_them(console: Conso
     made = console.sandbox.query("SELECT requester_id FROM conversations WHERE subject = ?",
                                  ("Welcome",))
     assert [row["requester_id"] for row in made] == [users[0]["id"]]
+
+
+async def test_a_preview_read_before_the_console_connected_is_read_again_when_shown(
+        console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read that never left (the console still connecting) is not the preview's answer for
+    good: the next time the list shows the row it is read again — and not in a loop meanwhile."""
+    app = console.app()
+    async with app.run_test(size=(160, 45)) as pilot:
+        await settle(console, pilot)
+        _app, _session, _screen, listing = parts(pilot)
+        pane = app.screen.query_one(PreviewPane)
+        monkeypatch.setattr(PreviewPane, "DEBOUNCE", 30.0)  # reads only when flushed
+        real = pane._load
+        asked: list[int] = []
+
+        async def first_unsent(conversation_id: int) -> list[Message]:
+            asked.append(conversation_id)
+            if len(asked) == 1:  # as the session says while it is still connecting
+                raise Refused("Could not read the messages: Not connected: still connecting "
+                              "to the service",
+                              error=TransportError("Not connected: still connecting to the "
+                                                   "service", sent=False))
+            read: list[Message] = await real(conversation_id)
+            return read
+
+        pane._load = first_unsent
+        await pilot.press("j")
+        cid = listing.highlighted_id
+        assert cid is not None and pane.conversation_id == cid
+        worker = pane.flush()
+        assert worker is not None
+        await worker.wait()
+        await pilot.pause()
+        assert "still connecting" in str(pane.render())
+        assert pane._timer is None and asked == [cid]  # no read again by itself
+        # the list shows the row again (its next rebuild): read again, and shown
+        _screen.rebuild()
+        await pilot.pause()
+        worker = pane.flush()
+        assert worker is not None
+        await worker.wait()
+        await pilot.pause()
+        assert asked == [cid, cid]
+        assert "still connecting" not in str(pane.render())
+        assert "Loading the last messages" not in str(pane.render())
 
 
 async def test_preview_pane_when_wide(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:

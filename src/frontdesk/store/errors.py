@@ -13,7 +13,7 @@ import contextlib
 from collections.abc import Iterator
 from enum import StrEnum
 
-from ..api.errors import ApiError
+from ..api.errors import ApiError, TransportError
 
 
 class Refusal(StrEnum):
@@ -49,6 +49,12 @@ class Refused(Exception):
             Refusal.SERVICE if error is not None else Refusal.RULE)
         #: the service's error, when the service refused
         self.error = error
+
+    @property
+    def passing(self) -> bool:
+        """Whether asking again may succeed with nothing changed: the request never left
+        (not connected yet, no connection), so nothing was refused."""
+        return isinstance(self.error, TransportError) and not self.error.sent
 
 
 @contextlib.contextmanager

@@ -66,6 +66,8 @@ class PreviewPane(Static, ReportsFailedWorkers):
         self._timer: Timer | None = None
         #: the conversation whose messages are being read
         self._fetching: int | None = None
+        #: conversations whose read never left (not connected yet): read again when shown
+        self._unsent: set[int] = set()
         self.fetches = 0
 
     @property
@@ -121,7 +123,8 @@ class PreviewPane(Static, ReportsFailedWorkers):
         """Whether the known messages were read for the record shown, as active as it is."""
         conversation = self._conversation
         known = self._messages.get(conversation.id) if conversation is not None else None
-        return known is not None and known[0] == self._read_for(conversation)
+        return known is not None and known[0] == self._read_for(conversation) \
+            and conversation is not None and conversation.id not in self._unsent
 
     def _read_for(self, conversation: InboxRow | None) -> tuple[InboxRow, datetime] | None:
         """What messages read now are read for: the record and its last activity."""
@@ -156,10 +159,15 @@ class PreviewPane(Static, ReportsFailedWorkers):
               refusal: Refused | None) -> None:
         """Keep what was read (or why not) and say so to the pane."""
         conversation = read_for[0]
+        if refusal is not None and refusal.passing:
+            self._unsent.add(conversation.id)
+        else:
+            self._unsent.discard(conversation.id)
         self._messages[conversation.id] = (read_for, result)
         self._messages.move_to_end(conversation.id)
         while len(self._messages) > self.CACHE_SIZE:
-            self._messages.popitem(last=False)
+            dropped, _ = self._messages.popitem(last=False)
+            self._unsent.discard(dropped)
         self.post_message(self.Fetched(conversation, refusal=refusal))
 
     class Fetched(Regarding["InboxRow", None]):
@@ -173,8 +181,11 @@ class PreviewPane(Static, ReportsFailedWorkers):
         shown = self._conversation
         if shown is not None and shown.id == conversation.id:
             self._paint()
-            if not self._fresh() and self.display and self._timer is None:
-                self._timer = self.set_timer(self.DEBOUNCE, self._fetch)  # changed meanwhile
+            # changed meanwhile: read again (a read that never left is read again when the
+            # list next shows the row, not in a loop)
+            unsent = message.refusal is not None and message.refusal.passing
+            if not unsent and not self._fresh() and self.display and self._timer is None:
+                self._timer = self.set_timer(self.DEBOUNCE, self._fetch)
 
     # ------------------------------------------------------------------ painting
 
