@@ -14,9 +14,15 @@ tags, last messages):
 
 * ``team.idle[N]``: requests to the service per second with nothing changing, over a window
   (budget ≤ 2.0 by polling, ≤ 1.0 with webhooks, whatever N);
-* ``team.warm[N]``: one more console starts through the gateway the team warmed: the requests
-  sent to the service for it until it has nothing left to read (budget ≤ 20 where N is a
-  team, :data:`WARM_TEAM` or more: a lone console warms only its own agent's view);
+* ``team.warm[N]``: a member of the team starts a console afresh (a new machine, a cleared
+  cache: nothing kept on its disk) through the gateway the team warmed — of the members who
+  joined at this size, the one with the most conversations: the requests sent to the service
+  for that member until the console has nothing left to read (budget ≤ 20 where N is a team,
+  :data:`WARM_TEAM` or more);
+* ``team.newcomer[N]``: one more agent, whom nobody in the team has read for, starts: the
+  same count, as information — the agent's own conversations are theirs alone, so their
+  first reads are its floor (a record each, and the names and last messages shown); this
+  console stays, as one of the next size's;
 * ``team.change[N]``: a customer writes (straight to the service, as the channel would):
   seconds until every console's inbox has heard of it, p95 over the changes (budget ≤ 10 s
   by polling, ≤ 2 s with webhooks);
@@ -131,17 +137,23 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
         Path(server.db_path), "SELECT id FROM conversations WHERE state = 'Open' "
         "AND channel = 'WidgetChat' ORDER BY id LIMIT 40", ())]
     rng = random.Random(5)
+    #: each agent's conversations not closed: what a start of theirs reads for Mine
+    owned = {r["agent"]: int(r["n"]) for r in db_rows(
+        Path(server.db_path), "SELECT assigned_agent_id AS agent, COUNT(*) AS n "
+        "FROM conversations WHERE state != 'Closed' AND assigned_agent_id IS NOT NULL "
+        "GROUP BY assigned_agent_id", ())}
 
     async def on_response(response: Any) -> None:
         statuses[response.status_code] += 1
 
-    def console(index: int) -> Session:
+    def console(index: int, disk: str = "") -> Session:
         agent_id, _, key = added[index]
         client = ApiClient(gateway.base_url, key, gateway.integrations_url,
                            pacer=pacer_for(settings.rate.rate, settings.rate.burst),
                            timeout=GATEWAY_TIMEOUT)
         client._http.event_hooks["response"].append(on_response)
-        session = Session(client=client, local=LocalStore(folder / f"local-{index}.db"),
+        local = LocalStore(folder / f"local-{index}{disk}.db")
+        session = Session(client=client, local=local,
                           settings=settings, profile=f"bench-{index}", identity=agent_id,
                           gateway=True)
         session.live.watch(INBOX)
@@ -160,6 +172,21 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
     def hooks_ready() -> bool:
         return not hooked or (state.webhooks is not None
                               and state.webhooks.subscription_id is not None)
+
+    async def start(session: Session, index: int) -> tuple[float, int, dict[str, int]]:
+        """Seconds, requests sent to the service for its member, and every request's kind,
+        until ``session`` has started and has nothing left to read."""
+        upstream = state.upstream
+        assert upstream is not None
+        member = added[index][1].member_id
+        begun, kinds = time.perf_counter(), Counter(counting.kinds)
+        sent_before = upstream.sent_by[member]
+        await session.start()
+        await until("a console's start through the warm gateway",
+                    lambda: (session.inbox.filled and session.changes.pushed
+                             and _settled(session)), begun)
+        return (time.perf_counter() - begun, upstream.sent_by[member] - sent_before,
+                dict((counting.kinds - kinds).most_common(12)))
 
     found: dict[str, Any] = {}
     try:
@@ -213,18 +240,19 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
                                         "told": sorted({s.changes.notices for s in deaf})[:5],
                                         "feed_notices": state.feed.last if state.feed else None})
                     await asyncio.sleep(1.0)
-            upstream = state.upstream
-            assert upstream is not None
-            # a colleague starts through the warm gateway: what it costs the service
+            # a member of the team starts afresh: of those who joined at this size (whose
+            # reads are minutes old, well within what the gateway keeps), the one with the
+            # most conversations
+            busiest = max(range(n - len(joining), n), key=lambda i: owned.get(added[i][0], 0))
+            again = console(busiest, disk=f"-again-{n}")
+            try:
+                warm_seconds, warm_requests, warm_kinds = await start(again, busiest)
+            finally:
+                await again.close()
+            # a newcomer nobody has read for starts: information, and one of the next size's
             late = console(len(sessions))
             sessions.append(late)
-            begun, kinds = time.perf_counter(), Counter(counting.kinds)
-            await late.start()
-            await until("a console's start through the warm gateway",
-                        lambda late=late: (late.inbox.filled and late.changes.pushed
-                                           and _settled(late)), begun)
-            warm_seconds = time.perf_counter() - begun
-            warm_requests = upstream.sent_by[added[len(sessions) - 1][1].member_id]
+            new_seconds, new_requests, new_kinds = await start(late, len(sessions) - 1)
             feed = state.feed
             found[str(n)] = {
                 "idle": idle, "idle_kinds": idle_kinds, "heard": heard, "unheard": unheard,
@@ -233,7 +261,9 @@ async def _ladder(server: ServerInfo, sizes: tuple[int, ...], window: float, cha
                 "joined": len(joining), "fill_s": fill_seconds, "fill_requests": fill_requests,
                 "settle_s": settle_seconds, "settle_requests": settle_requests,
                 "warm_s": warm_seconds, "warm_requests": warm_requests,
-                "warm_kinds": dict((counting.kinds - kinds).most_common(12)),
+                "warm_kinds": warm_kinds, "warm_owned": owned.get(added[busiest][0], 0),
+                "new_s": new_seconds, "new_requests": new_requests, "new_kinds": new_kinds,
+                "new_owned": owned.get(added[len(sessions) - 1][0], 0),
                 "429": statuses[429], "kept_mb": state.shared.kept_bytes / 1e6}
         return found
     finally:
@@ -299,11 +329,18 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         # gateway a team warmed
         warm = n >= WARM_TEAM
         rows.append(measured(
-            f"team.warm[{label}]", f"one more console's start beside {n} {how}: requests to "
-            "the service", [found["warm_requests"]], unit="requests",
+            f"team.warm[{label}]", f"a member's console started afresh beside {n} {how}: "
+            "requests to the service", [found["warm_requests"]], unit="requests",
             budget=f"≤ {WARM_BUDGET}" if warm else f"— (a team is {WARM_TEAM}+)",
             met=found["warm_requests"] <= WARM_BUDGET if warm else None,
-            note=f"settled in {found['warm_s']:.1f} s"))
+            note=f"settled in {found['warm_s']:.1f} s; the member has "
+                 f"{found['warm_owned']} conversations not closed"))
+        rows.append(measured(
+            f"team.newcomer[{label}]", f"a newcomer's first console beside {n} {how}: "
+            "requests to the service", [found["new_requests"]], unit="requests",
+            budget="— (their own conversations are its floor)", met=None,
+            note=f"settled in {found['new_s']:.1f} s; the newcomer has "
+                 f"{found['new_owned']} conversations not closed"))
         heard = found["heard"]
         rows.append(measured(
             f"team.change[{label}]", f"{n} console(s) {how}: a customer's message heard by "
