@@ -1,7 +1,8 @@
 """Each private name of Textual the console relies on is still there, with the parameters our
 overrides are written for (``tui/textual_private.py``): a Textual upgrade that removes or
 renames one fails here, by that name, rather than somewhere in a key burst, a stylesheet or
-an option list. And no module imports from Textual's private modules but that list."""
+an option list. And no module imports from Textual's private modules but that list, and
+each report to Textual that an entry names (``docs/textual-reports/``) is there."""
 
 from __future__ import annotations
 
@@ -51,6 +52,22 @@ def test_the_list_names_each_once() -> None:
     names = [(e.module, e.name) for e in PRIVATE_NAMES]
     assert len(names) == len(set(names))
     assert all(e.why for e in PRIVATE_NAMES)
+
+
+#: the project's root (this file is ``tests/tui/test_textual_private.py``)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("report", sorted({e.report for e in PRIVATE_NAMES if e.report}))
+def test_each_report_named_is_there_with_its_reproduction(report: str) -> None:
+    """Each behaviour of Textual's we patch links its report to Textual, from the project's
+    root; the reproductions it names (``repro_….py``) sit beside it."""
+    path = ROOT / report
+    assert path.is_file(), f"{report} is named in tui/textual_private.py but is not there"
+    reproductions = set(re.findall(r"repro_\w+\.py", path.read_text(encoding="utf-8")))
+    assert reproductions, f"{report} names no reproduction"
+    missing = [name for name in reproductions if not (path.parent / name).is_file()]
+    assert not missing, f"{report} names {missing}, not beside it"
 
 
 def _private_module(name: str) -> bool:

@@ -4,9 +4,12 @@ Textual's public API does not reach a few things the console does: reading keys 
 time, parsing each stylesheet once, keeping what the service says inert in Textual's own
 widgets. Each name used for them that Textual keeps private (a leading underscore, or a name
 only a private module exports) is listed in :data:`PRIVATE_NAMES`: where it lives, what we do
-with it and which behaviour of ours needs it. A Textual upgrade may remove or rename any of
-them without notice, so ``tests/tui/test_textual_private.py`` looks each one up (and an
-override's parameters) and fails by its name; read that entry's module first when upgrading.
+with it and which behaviour of ours needs it; a name through which we patch a behaviour of
+Textual's names that behaviour's report to Textual (``docs/textual-reports/``: what happens,
+what was expected, a reproduction using Textual alone). A Textual upgrade may remove or
+rename any of them without notice, so ``tests/tui/test_textual_private.py`` looks each one up
+(and an override's parameters) and fails by its name; read that entry's module first when
+upgrading, and its report: a behaviour Textual has fixed needs its patch no more.
 
 The names imported from Textual's private modules are imported from here (re-exported below),
 so the list is also where those imports are. The private attributes and the methods we
@@ -44,28 +47,40 @@ class PrivateName:
     overridden: tuple[str, ...] | None = None
     #: an attribute Textual's ``__init__`` sets on each instance (not found on the class)
     per_instance: bool = False
+    #: the report to Textual of the behaviour this name lets us patch, from the project's root
+    #: (a reproduction using Textual alone beside it); empty for a name that patches none
+    report: str = ""
 
+
+#: the reports to Textual (``docs/textual-reports/``) of the behaviours patched through them
+_ESCAPE = "docs/textual-reports/escape-in-burst.md"
+_KEY_ORDER = "docs/textual-reports/key-order.md"
+_CSS = "docs/textual-reports/css-reparse.md"
+_FIRST_FRAME = "docs/textual-reports/first-frame.md"
 
 PRIVATE_NAMES: tuple[PrivateName, ...] = (
     # keys a burst at a time (tui/key_order.py)
     PrivateName("textual._context", "active_message_pump",
                 "OrderedKey.stop tells a screen passing every key on from a widget taking "
-                "it: the next key of a burst goes only when this one is done"),
+                "it: the next key of a burst goes only when this one is done",
+                report=_KEY_ORDER),
     PrivateName("textual.message_pump", "MessagePump._message_queue",
                 "OrderedKeysApp._screen_busy: the next held key waits until no message waits "
-                "in the screen or its widgets (a burst acts as keys typed one by one)"),
+                "in the screen or its widgets (a burst acts as keys typed one by one)",
+                report=_KEY_ORDER),
     # reading the terminal (tui/terminal_keys.py)
     PrivateName("textual._xterm_parser", "XTermParser",
                 "EscapeFirstParser is Textual's terminal reader with Esc-then-key read as "
-                "two keys and a bracketed paste read whole"),
+                "two keys and a bracketed paste read whole", report=_ESCAPE),
     PrivateName("textual._parser", "ParseError",
                 "FrontdeskDriver.run_input_thread (Textual's own, parser swapped) ends "
-                "reading on it, as Textual's does"),
+                "reading on it, as Textual's does", report=_ESCAPE),
     PrivateName("textual._time", "get_time",
-                "EscapeFirstParser times a lone Esc (ESCDELAY) on Textual's clock"),
+                "EscapeFirstParser times a lone Esc (ESCDELAY) on Textual's clock",
+                report=_ESCAPE),
     PrivateName("textual._loop", "loop_last",
                 "FrontdeskDriver.run_input_thread, as Textual's: the last read of the input "
-                "ends the decoder"),
+                "ends the decoder", report=_ESCAPE),
     PrivateName("textual.drivers.linux_driver", "LinuxDriver._file", per_instance=True,
                 why="FrontdeskDriver wraps the output its writer thread writes to, so that "
                 "the console knows when its first frame has reached the terminal (the work "
@@ -76,16 +91,19 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
                 "runs (Textual's write asserts it)"),
     # the first frame (tui/app.py)
     PrivateName("textual.app", "App._display",
-                "FrontdeskApp.on_ready sends the first screen whole: Textual composed its "
-                "first frame while starting the app and sent it to no terminal"),
+                "FrontdeskApp.on_ready sends the first screen whole: for a mode's first "
+                "screen Textual drops the frame composed while starting the app, and the "
+                "whole screen follows its ready only after further refreshes",
+                report=_FIRST_FRAME),
     PrivateName("textual.app", "App._background_screens",
-                "FrontdeskApp.on_ready renders that frame as Textual's screen refresh does"),
+                "FrontdeskApp.on_ready renders that frame as Textual's screen refresh does",
+                report=_FIRST_FRAME),
     PrivateName("textual.screen", "Screen._compositor", per_instance=True,
                 why="FrontdeskApp.on_ready renders the whole first frame with the screen's "
-                "compositor (its render_update(full=True))"),
+                "compositor (its render_update(full=True))", report=_FIRST_FRAME),
     PrivateName("textual.driver", "Driver._debug", per_instance=True,
                 why="FrontdeskDriver hands the driver's debug flag to its parser, as "
-                "Textual's run_input_thread does"),
+                "Textual's run_input_thread does", report=_ESCAPE),
     # keys people may remap (tui/keymap.py)
     PrivateName("textual.keys", "_character_to_key",
                 "_key_names: the name of each printable key, so a keymap entry naming a key "
@@ -101,18 +119,23 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.css.stylesheet", "Stylesheet._parse_rules",
                 "SharedStylesheet keeps the rules parsed from each CSS text (a faster first "
                 "frame)",
-                overridden=("css", "read_from", "is_default_rules", "tie_breaker", "scope")),
+                overridden=("css", "read_from", "is_default_rules", "tie_breaker", "scope"),
+                report=_CSS),
     PrivateName("textual.css.stylesheet", "Stylesheet._variables", per_instance=True,
                 why="SharedStylesheet keys its rules by the variables; the app makes its "
-                "stylesheet with the app's variables"),
+                "stylesheet with the app's variables", report=_CSS),
     PrivateName("textual.css.stylesheet", "Stylesheet._rules", per_instance=True,
-                why="SharedStylesheet.reparse swaps the fresh rules in, as Textual's does"),
+                why="SharedStylesheet.reparse swaps the fresh rules in, as Textual's does",
+                report=_CSS),
     PrivateName("textual.css.stylesheet", "Stylesheet._rules_map", per_instance=True,
-                why="SharedStylesheet.reparse drops the rules' index, as Textual's does"),
+                why="SharedStylesheet.reparse drops the rules' index, as Textual's does",
+                report=_CSS),
     PrivateName("textual.css.stylesheet", "Stylesheet._require_parse", per_instance=True,
-                why="SharedStylesheet.reparse marks the rules parsed, as Textual's does"),
+                why="SharedStylesheet.reparse marks the rules parsed, as Textual's does",
+                report=_CSS),
     PrivateName("textual.css.stylesheet", "Stylesheet._invalid_css", per_instance=True,
-                why="SharedStylesheet.reparse keeps what was invalid for Textual's report"),
+                why="SharedStylesheet.reparse keeps what was invalid for Textual's report",
+                report=_CSS),
     # text from the service inert in Textual's widgets (tui/widgets/safe/)
     PrivateName("textual.widgets", "Checkbox._make_label", overridden=("label",),
                 why="the safe Checkbox makes every label inert, however it is set"),
