@@ -253,7 +253,7 @@ async def _quiet(app: Any, inbox: Any, pilot: Any, rounds: int = 50) -> None:
 def probe(server_json: str, records: str, thread_id: str, identity: str) -> None:
     """In the measured process: load, show, read the RSS; print the report as JSON."""
     server = ServerInfo(**json.loads(server_json))
-    # httpcore imports trio when it can (5.6 MB). frontdesk does not depend on it: the
+    # httpcore2 imports trio when it can (5.6 MB). frontdesk does not depend on it: the
     # development environment has it for the browser test's selenium, an installed console
     # does not. The probe measures the console as installed.
     sys.modules.setdefault("trio", None)  # type: ignore[arg-type]

@@ -10,7 +10,7 @@ Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`): 
 to me, open), Needs reply, Queue (waiting unassigned in my queues), Pending, Closed (mine,
 closed in the last :data:`CLOSED_DAYS` days: read whole from the service's search once the
 first fill is done, not merely what closed while the console ran), All. Full records are
-read on demand (:class:`Records`): the last few thousand used stay in memory, the others are
+read on demand (:class:`Records`): the last hundred or so used stay in memory, the others are
 read back from the local store. The store is built from the local working set's JSON alone,
 so the console's first frame needs neither the models nor the HTTP stack.
 """
@@ -65,8 +65,9 @@ PENDING_STATES = ("Pending", "AwaitingPending")
 WORKING_SET_LIMIT = 20_000
 #: of those, the ones read before the first frame (the rest follow once it is on screen)
 FIRST_FRAME_ROWS = 200
-#: full records kept in memory (the others are read back from the local store when needed)
-RECORDS_KEPT = 500
+#: full records kept in memory (the others are read back from the local store when needed,
+#: a fraction of a millisecond each): a few screenfuls of rows, each record a few kilobytes
+RECORDS_KEPT = 128
 #: conversations fetched per poll at most (the rest follow at the next tick)
 BATCH = 24
 #: conversations whose tags are read per poll at most (after the records they belong to)
@@ -1189,15 +1190,22 @@ class InboxStore:
     async def _fetch_preview(self, conversation_id: int, priority: Priority) -> None:
         """The last message's text of a conversation without a subject (chat, SMS, phone…):
         what its row shows, read in the tick that fetched the record once no other record
-        waits. One request, only when the conversation is new here or had activity."""
+        waits. One request, only when the conversation is new here or had activity.
+
+        The messages are read as their wire JSON, the last one alone made a model: a thread
+        of ten thousand messages read as models would be some fifty megabytes at once, for
+        one line of text, and the memory it left scattered would stay with the process."""
         try:
-            messages = await self._hub.client.messages.list(conversation_id,
-                                                                priority=priority)
+            wires, _etag = await self._hub.client.messages.list_wires_if_changed(
+                conversation_id, None, priority=priority)
         except ApiError:
             return
         self._stale_previews.discard(conversation_id)
-        if messages:
-            last = messages[-1]
+        if wires:
+            from ..api.models import Message
+
+            last = Message.model_validate_json(wires[-1].wire)
+            del wires
             self.set_turn(conversation_id, last)
             body = last.attributes.body
             if body is not None and body.value:

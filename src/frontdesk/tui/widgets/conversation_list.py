@@ -561,5 +561,7 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
     def on_mount(self) -> None:
         self._minute = now().strftime("%Y%m%d%H%M")
         self.set_interval(30, self._tick_ages)
-        if self._rows and self.search.texts is None:
+        # rows given before mounting: their search strings only if a filter is wanted already
+        # (a hundred thousand of them weigh more than the rows)
+        if self._rows and self.search.texts is None and self._search_wanted:
             self._prepare_search()
