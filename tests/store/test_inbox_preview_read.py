@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx2
 import test_inbox_requests
-from test_inbox_requests import Console, _queue_chats, _reads
+from test_inbox_requests import Console, _inbound, _queue_chats, _reads
 
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.inbox import AGENT, CUSTOMER
@@ -23,10 +23,6 @@ http = test_inbox_requests.http
 
 def _outbound(text: str, agent: str) -> dict[str, Any]:
     return {"_type": "Outbound", "agentId": agent, "content": {"_type": "Text", "value": text}}
-
-
-def _inbound(text: str) -> dict[str, Any]:
-    return {"_type": "Inbound", "content": {"_type": "Text", "value": text}}
 
 
 async def test_a_long_threads_row_shows_its_last_message_and_whose_turn_it_is(
