@@ -28,7 +28,9 @@ The paths:
 * frontdesk: ``launch.run_console`` on a FRONTDESK_HOME whose local store was filled by a
   console session against the small sandbox (its inbox, names, snapshots) — the cached data
   of an agent's console; its service is a port that accepts connections and never answers,
-  so a first frame that waited on the network would take the client's 15 s timeout;
+  so a first frame that waited on the network would take the client's 15 s timeout; the
+  filled home is then started once on a terminal, until the console has kept the CSS rules
+  of its first frame there (:func:`keep_first_frame_rules`), as earlier starts leave it;
 * frontdesk, 20,000 / 100,000 cached: the same with a working set of 20,000 or 100,000
   conversations (the inbox reads 20,000 at most at start), under the same budget, its starts
   in the same alternation (100,000 on the terminal only).
@@ -39,6 +41,9 @@ The paths:
   second time (its sandbox seeded and its cache filled once beforehand) — each its own row.
 
 Runs alternate bare and frontdesk so that drift in the machine's load hits both alike.
+``FRONTDESK_BENCH_STARTUP`` (a comma-separated list of ``headless``, ``terminal`` and
+``instructions``; all three by default) runs only those measures: ``instructions`` alone
+takes about a minute, where the whole benchmark takes many.
 Budget: frontdesk ≤ 1.2 x bare on every path (docs/quality.md), instructions ≤ 1.12 x bare.
 Also reports whether fastapi or uvicorn were imported before the first frame (they must not
 be).
@@ -57,7 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +71,20 @@ if TYPE_CHECKING:
 
 SIZE = (120, 40)
 BUDGET = 1.2
+#: the measures a run makes (``FRONTDESK_BENCH_STARTUP`` chooses some)
+MEASURES = ("headless", "terminal", "instructions")
+
+
+def chosen_measures() -> frozenset[str]:
+    """The measures to make: those ``FRONTDESK_BENCH_STARTUP`` names (comma-separated), or
+    every one of :data:`MEASURES`; an unknown name is an error, not a silent empty run."""
+    named = {part.strip() for part in os.environ.get("FRONTDESK_BENCH_STARTUP", "").split(",")
+             if part.strip()}
+    unknown = named - set(MEASURES)
+    if unknown:
+        raise ValueError(f"FRONTDESK_BENCH_STARTUP: unknown measure(s) {sorted(unknown)}; "
+                         f"choose from {', '.join(MEASURES)}")
+    return frozenset(named or MEASURES)
 
 
 def probe(kind: str, started: float, base_url: str, identity: str,
@@ -374,6 +393,46 @@ def frame_end(data: bytes, marker: bytes, rows: int = TERMINAL[1]) -> int | None
 
 
 SYNC_END = b"\x1b[?2026l"
+#: how long a start on a terminal is left running after its first frame, at most, for what
+#: the console does once the frame is on screen (:func:`keep_first_frame_rules`)
+SETTLE_SECONDS = 5.0
+
+
+def _wait_settled(master: int, settled: Callable[[], bool]) -> None:
+    """Keep reading the terminal (so the console never blocks writing) until ``settled()``
+    or :data:`SETTLE_SECONDS` have passed."""
+    import select
+
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while not settled() and time.monotonic() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                os.read(master, 1 << 16)
+            except OSError:  # the console ended
+                return
+
+
+def keep_first_frame_rules(kind: str, home: Path, base_url: str, identity: str,
+                           extra_env: dict[str, str] | None = None) -> None:
+    """Start the console once on a terminal in ``home`` itself and leave it running until it
+    has kept the CSS rules of its first frame (``tui/css_cache.py`` writes them once that
+    frame is on screen, when it had to parse some): the cache a person's earlier starts on
+    their terminal left. The homes are filled by a headless session, whose first frame
+    needs fewer rules (Textual's toast rack and tooltip come after it there); without this,
+    every timed start would parse those again, which no second start on a terminal does."""
+    kept = home / "cache" / "parsed-css.pickle"
+
+    def stamp() -> tuple[int, int] | None:
+        try:
+            found = kept.stat()
+        except OSError:
+            return None
+        return found.st_mtime_ns, found.st_size
+
+    before = stamp()
+    _on_terminal(kind, home, base_url, identity, marker=INBOX_MARKER, timeout=60.0,
+                 extra_env=extra_env, settled=lambda: stamp() != before)
 
 
 def spawn_terminal(kind: str, home: Path | None, base_url: str, identity: str, *,
@@ -388,11 +447,13 @@ def spawn_terminal(kind: str, home: Path | None, base_url: str, identity: str, *
 
 def _on_terminal(kind: str, home: Path | None, base_url: str, identity: str, *,
                  marker: bytes | None, timeout: float, extra_env: dict[str, str] | None,
-                 mode: str = "terminal", prefix: tuple[str, ...] = ()
+                 mode: str = "terminal", prefix: tuple[str, ...] = (),
+                 settled: Callable[[], bool] | None = None
                  ) -> tuple[float, bytes, int | None]:
     """Run a probe on a fresh pseudo-terminal (``TERM=xterm-256color``, :data:`TERMINAL`),
     reading all it writes. With ``marker``: until the first full frame showing it has been
-    read (then the process group is killed); without: until the process ends. Returns the
+    read (then the process group is killed; with ``settled``, only once it says so or
+    :data:`SETTLE_SECONDS` later); without: until the process ends. Returns the
     milliseconds from launch to that moment, the bytes read and the exit status (None when
     killed)."""
     import fcntl
@@ -436,6 +497,8 @@ def _on_terminal(kind: str, home: Path | None, base_url: str, identity: str, *,
                 data += chunk
                 if marker is not None and frame_end(bytes(data), marker) is not None:
                     elapsed = (time.time() - started) * 1000
+                    if settled is not None:
+                        _wait_settled(master, settled)
                     break
                 continue
             status = process.wait(max(deadline - time.monotonic(), 1.0))
@@ -499,6 +562,10 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
 
     DEMO_AGENT_EMAIL = demo_agent_email()
 
+    measures = chosen_measures()
+    headless, terminal = "headless" in measures, "terminal" in measures
+    #: the homes of the other paths and the large ones serve the headless and terminal rows
+    other_homes = not ctx.quick and bool(measures & {"headless", "terminal"})
     runs = max(ctx.runs, 1)
     small = ctx.server("small")
     details: dict[str, Any] = {}
@@ -511,6 +578,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             (template / "home").mkdir()
         else:
             prepare_home(template / "home", small, DEMO_AGENT_EMAIL)
+            keep_first_frame_rules("frontdesk", template / "home", base_url, DEMO_AGENT_EMAIL)
 
         def frontdesk_once(source: Path) -> dict[str, Any]:
             with home_copy(source) as home:
@@ -519,7 +587,7 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         homes = path_homes(template, small)
         path_env: dict[str, dict[str, str]] = {
             "keyfile": {}, "env": {"FRONTDESK_API_KEY": small.key}, "demo": {}}
-        if not ctx.quick:
+        if other_homes:
             homes["demo"] = demo_home(template)
 
         def path_once(kind: str) -> dict[str, Any]:
@@ -546,11 +614,11 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         key_20k, metric_20k = "startup.frontdesk_20k", "cold start → first frame, 20,000 cached"
         big_homes: dict[str, Path] = {}
         big_failures: list[Result] = []
-        if not ctx.quick and ctx.large_db is not None:
+        if other_homes and ctx.large_db is not None:
             big_homes, big_failures = cached_homes(stack, template / "home", small,
                                                    Path(ctx.large_db), frontdesk_once)
-        big_home = big_homes.get("frontdesk_20k")
-        terminal_names = ["frontdesk", *homes, *big_homes]
+        big_home = big_homes.get("frontdesk_20k") if headless else None
+        terminal_names = ["frontdesk", *homes, *big_homes] if terminal else []
         if not ctx.quick:  # warm the OS's file cache and the bytecode of both once
             spawn("bare", None, base_url, DEMO_AGENT_EMAIL)
             frontdesk_once(template / "home")
@@ -568,31 +636,24 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
         terminal_bare: list[float] = []
         on_terminal: dict[str, list[float]] = {name: [] for name in terminal_names}
         for _ in range(runs):
-            sample = spawn("bare", None, base_url, DEMO_AGENT_EMAIL)["ms"]
-            last = frontdesk_once(template / "home")
-            bare.append(sample)
-            console.append(last["ms"])
-            ratios.append(last["ms"] / sample)
-            for kind in homes:
-                path_last[kind] = path_once(kind)
-                by_path[kind].append(path_last[kind]["ms"])
-            if big_home is not None:
-                big_reports.append(frontdesk_once(big_home))
+            if headless:
+                sample = spawn("bare", None, base_url, DEMO_AGENT_EMAIL)["ms"]
+                last = frontdesk_once(template / "home")
+                bare.append(sample)
+                console.append(last["ms"])
+                ratios.append(last["ms"] / sample)
+                for kind in homes:
+                    path_last[kind] = path_once(kind)
+                    by_path[kind].append(path_last[kind]["ms"])
+                if big_home is not None:
+                    big_reports.append(frontdesk_once(big_home))
             for name in terminal_names:  # bare again before each: alternating on the terminal
                 terminal_bare.append(terminal_once("bare"))
                 on_terminal[name].append(terminal_once(name))
-        ratio = median(console) / median(bare)
+        ratio = median(console) / median(bare) if console else 0.0
         details["frontdesk_first_frame"] = last
         details["per_run_ratios"] = ratios
-        heavy = bool(last.get("fastapi") or last.get("uvicorn"))
-        results.append(measured("startup.bare", "cold start → first frame, bare Textual",
-                                bare, budget="reference (≈ 450 ms)"))
-        results.append(measured(
-            "startup.frontdesk", "cold start → first frame, frontdesk", console,
-            budget=f"≤ {BUDGET} x bare", ratio=ratio, met=ratio <= BUDGET and not heavy,
-            note=f"{last.get('rows')} cached conversations on {last.get('screen')}; "
-                 + ("fastapi/uvicorn imported!" if heavy else "no fastapi/uvicorn")
-                 + f"; {last.get('modules')} modules loaded"))
+        results += keyring_rows(bare, console, last)
         results += path_rows(bare, by_path, path_last)
         if big_reports:
             samples = [r["ms"] for r in big_reports]
@@ -603,13 +664,34 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
                 note=f"{big_reports[-1].get('rows')} conversations in the first view"))
         results += terminal_rows(terminal_bare, on_terminal)
         results += big_failures
-        results.append(instructions_row(ctx, template / "home", base_url, DEMO_AGENT_EMAIL,
-                                        details))
+        results += instructions_rows(ctx, measures, template / "home", base_url,
+                                     DEMO_AGENT_EMAIL, details)
         if ratio > BUDGET and not ctx.quick:  # a quick run's figures mean nothing
             with home_copy(template / "home") as home:
                 details["slowest_imports_ms"] = slowest_imports(home, base_url,
                                                                 DEMO_AGENT_EMAIL)
     return results, details
+
+
+def keyring_rows(bare: list[float], console: list[float], last: dict[str, Any]
+                 ) -> list[Result]:
+    """The headless rows of the bare app and of the keyring path's start (none when no
+    headless start was made)."""
+    from .common import measured, median
+
+    if not console:
+        return []
+    ratio = median(console) / median(bare)
+    heavy = bool(last.get("fastapi") or last.get("uvicorn"))
+    return [
+        measured("startup.bare", "cold start → first frame, bare Textual", bare,
+                 budget="reference (≈ 450 ms)"),
+        measured("startup.frontdesk", "cold start → first frame, frontdesk", console,
+                 budget=f"≤ {BUDGET} x bare", ratio=ratio, met=ratio <= BUDGET and not heavy,
+                 note=f"{last.get('rows')} cached conversations on {last.get('screen')}; "
+                      + ("fastapi/uvicorn imported!" if heavy else "no fastapi/uvicorn")
+                      + f"; {last.get('modules')} modules loaded"),
+    ]
 
 
 def cached_homes(stack: contextlib.ExitStack, template: Path, server: ServerInfo,
@@ -645,7 +727,7 @@ def path_rows(bare: list[float], by_path: dict[str, list[float]],
                          ("env", "cold start → first frame, --base-url with "
                                  "FRONTDESK_API_KEY"),
                          ("demo", "cold start → first frame, frontdesk demo (second)")):
-        if kind not in by_path:
+        if not by_path.get(kind):  # a path not started headless
             continue
         path_ratio = median(by_path[kind]) / median(bare)
         report = last.get(kind, {})
@@ -671,8 +753,12 @@ TERMINAL_METRICS = {
 
 
 def terminal_rows(bare: list[float], paths: dict[str, list[float]]) -> list[Result]:
-    """The terminal's rows: bare, then each path against the median of every bare start."""
+    """The terminal's rows: bare, then each path against the median of every bare start
+    (none when nothing was started on a terminal)."""
     from .common import measured, median
+
+    if not bare:
+        return []
 
     columns, rows = TERMINAL
     how = (f"launch → the whole first frame read from a {columns}x{rows} pseudo-terminal "
@@ -717,6 +803,14 @@ def count_instructions(kind: str, home: Path | None, base_url: str, identity: st
         return int(found[-1].replace(",", "")) / 1e6
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def instructions_rows(ctx: BenchContext, measures: frozenset[str], template: Path,
+                      base_url: str, identity: str, details: dict[str, Any]) -> list[Result]:
+    """The instructions row, when ``measures`` has it."""
+    if "instructions" not in measures:
+        return []
+    return [instructions_row(ctx, template, base_url, identity, details)]
 
 
 def instructions_row(ctx: BenchContext, template: Path, base_url: str, identity: str,

@@ -178,6 +178,8 @@ class InboxScreen(ModeScreen, ConversationActions):
         self._lookups = session_lookups(None)
         #: the conversations marked for an action on many, in the order marked
         self.marks: dict[int, None] = {}
+        #: the list's scrollbar waits for the console's first frame (:meth:`_hold_scrollbar`)
+        self._scrollbar_held = False
 
     # ------------------------------------------------------------------ building
 
@@ -241,23 +243,80 @@ class InboxScreen(ModeScreen, ConversationActions):
         return await finder.last_messages(conversation_id)
 
     def on_mount(self) -> None:
+        first_frame = not self.fd.first_frame_shown
+        if first_frame:
+            self._hold_scrollbar()
         super().on_mount()
         self.conversation_list.focus()
         self._place_preview()
         self._paint_marks()
         self.rebuild()
+        if first_frame and self.conversation_list.total_count <= self._list_lines():
+            self._release_scrollbar()  # the rows fit: no scrollbar to wait for
         # the filter line is hidden until ``/``: built once the first frame is on screen
         # (the app says when: :meth:`after_first_frame`), or after this screen's first
         # refresh when the console's first frame was another's
-        if self.fd.first_frame_shown:
+        if not first_frame:
             self.call_after_refresh(lambda: self.filter_input)
 
     def after_first_frame(self) -> None:
-        """The console's first frame is on the terminal: build the hidden filter line."""
+        """The console's first frame is on the terminal: build the hidden filter line and
+        the list's scrollbar."""
+        self._release_scrollbar()
         self.call_after_refresh(lambda: self.filter_input)
+
+    def _hold_scrollbar(self) -> None:
+        """The console's first frame is this screen's: the list's column for the scrollbar
+        is kept blank in that frame and the scrollbar comes with the next one
+        (:meth:`_release_scrollbar`). Textual makes a scrollbar a widget of its own, styled,
+        laid out and painted as soon as the rows are set: about a sixth of the work the
+        console adds to a bare Textual app's start, for a thumb that can wait a frame. Held
+        before the rows are set; released at once when they turn out to fit the list
+        (:meth:`_list_lines`), before anything was laid out, so that no column moves when
+        the scrollbar comes."""
+        if self._scrollbar_held:
+            return
+        self._scrollbar_held = True
+        styles = self.conversation_list.styles
+        top, right, bottom, left = styles.padding
+        # the scrollbar's column, kept (blank) beside whatever padding the stylesheet gives
+        styles.padding = (top, right + styles.scrollbar_size_vertical, bottom, left)
+        styles.overflow_y = "hidden"
+
+    def _list_lines(self) -> int:
+        """The rows the list will show at most once laid out (the lines the terminal leaves
+        it under the other widgets, its column titles off): measured from the stylesheet,
+        before the first layout. When another widget's height is not a plain number of
+        lines, the terminal's height: only rows more than that surely overflow the list."""
+        from textual.css.scalar import Unit
+
+        listing = self.conversation_list
+        lines = self.app.size.height - listing.styles.gutter.height \
+            - listing.styles.margin.height - 1
+        for child in self.children:
+            styles = child.styles
+            if child is listing or not child.display or styles.dock in ("left", "right"):
+                continue
+            height = styles.height
+            if height is None or height.unit is not Unit.CELLS:
+                return self.app.size.height
+            lines -= int(height.value) + styles.margin.height
+        return lines
+
+    def _release_scrollbar(self) -> None:
+        """The list as its stylesheet has it again, scrollbar included (idempotent)."""
+        if not self._scrollbar_held:
+            return
+        self._scrollbar_held = False
+        listing = self.conversation_list
+        listing.styles.clear_rule("padding")
+        listing.styles.clear_rule("overflow_y")
+        listing.refresh(layout=True)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
+        if self.fd.first_frame_shown:  # another screen was in front when the frame went out
+            self._release_scrollbar()
         session = self.session
         if session is not None:
             session.inbox.refresh_drafts()  # written in a thread since the list was shown
