@@ -181,8 +181,10 @@ def clean(s: str, *, multiline: bool = True) -> str:
 
 # C0 controls but tab and line feed, DEL, the C1 controls and lone surrogates: what can never be
 # part of text written for a customer (it could only command a terminal, or not encode at all).
-_NOT_WRITTEN: Final = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]+")
-_NOT_ONE_LINE: Final = re.compile("[\t\n]")
+# (compiled when first used: a pattern compiled as the module loads costs the first frame)
+@functools.cache
+def _not_written() -> re.Pattern[str]:
+    return re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]+")
 
 
 def written(s: str, *, multiline: bool = True) -> str:
@@ -200,9 +202,9 @@ def written(s: str, *, multiline: bool = True) -> str:
     if "\r" in s:
         s = s.replace("\r\n", "\n").replace("\r", "\n")
     if not s.isascii() or not s.isprintable():
-        s = _NOT_WRITTEN.sub("", s)
+        s = _not_written().sub("", s)
     if not multiline and ("\n" in s or "\t" in s):
-        s = _NOT_ONE_LINE.sub(" ", s)
+        s = s.replace("\t", " ").replace("\n", " ")
     return s
 
 
@@ -221,8 +223,12 @@ _EMPTY_TAG: Final = "[none][/none]"
 # after the first colon stops that (Rich looks for codes per text segment).
 _EMOJI_NAME: Final = "[\\w!#&()*+\\-.'\u2019]"
 
-# A colon that starts a possible Rich emoji code.
-_EMOJI_COLON: Final = re.compile(f":(?={_EMOJI_NAME}+:)")
+
+
+@functools.cache
+def _emoji_colon() -> re.Pattern[str]:
+    """A colon that starts a possible Rich emoji code (compiled when first used)."""
+    return re.compile(f":(?={_EMOJI_NAME}+:)")
 
 
 def escape_markup(s: str) -> str:
@@ -265,7 +271,7 @@ def escape_markup(s: str) -> str:
             s = s.replace("\\\\[", "\\\\[" + _EMPTY_TAG)
     if ":" in s:
         # After the brackets: the empty tag must not be escaped itself.
-        s = _EMOJI_COLON.sub(":" + _EMPTY_TAG, s)
+        s = _emoji_colon().sub(":" + _EMPTY_TAG, s)
     if s.endswith("\\"):
         s = s[:-1] + TRAILING_BACKSLASH
     return s

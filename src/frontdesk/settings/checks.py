@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple, TypeVar
@@ -18,7 +17,8 @@ _T = TypeVar("_T")
 # settings are read before the console's first frame, so they must not pay for pydantic
 # (about 100 ms to import and build the models); the rules are few and clearer written out.
 
-PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: what a profile name may hold besides ASCII letters and digits (it starts with one of those)
+PROFILE_NAME_MARKS = frozenset("_.-")
 KEY_SOURCES = ("keyring", "env", "file")
 
 
@@ -165,7 +165,9 @@ def check_at_least_one(value: object) -> int:
 def check_profile_name(value: object) -> str:
     """Keep names short and plain: they are keyring user names and command-line words."""
     name = check_text(value)
-    if not PROFILE_NAME.fullmatch(name):
+    # ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$, without compiling a pattern before the first frame
+    if not (0 < len(name) <= 64 and name.isascii() and name[0].isalnum()
+            and all(ch.isalnum() or ch in PROFILE_NAME_MARKS for ch in name)):
         raise ValueError(
             "must be 1-64 letters, digits, '_', '-' or '.', starting with a letter or digit"
         )
