@@ -357,7 +357,8 @@ def test_a_really_full_database_is_a_write_error(db_path: Path) -> None:
         with pytest.raises(LocalWriteError, match="disk full"):
             store.save_draft(1, "x" * 100_000)
         assert store.unsaved_drafts == {1}
-        store.remember_wires([(5, "{}" + " " * 100_000)], "inbox")  # skipped, no error
+        # skipped, no error, and said: nothing written
+        assert store.remember_wires([(5, "{}" + " " * 100_000)], "inbox") == 0
         assert store.disk_problem == "disk full"
 
 

@@ -90,8 +90,10 @@ NAMES_CHANGED = -1
 
 class Records(Mapping[int, "Conversation"]):
     """The inbox's conversations as full records, by id: the keys are the inbox's rows; a
-    record is served from memory (the ``keep`` most recently used, and any optimistic edit
-    not yet confirmed) or read back from the local store."""
+    record is served from memory (the ``keep`` most recently used, any optimistic edit not
+    yet confirmed, and any record not yet written to the local store) or read back from the
+    local store. A record leaves memory only once the local store holds it: one the disk
+    refused (full, read-only) stays until a later write of it lands."""
 
     def __init__(self, rows: dict[int, InboxRow], local: LocalStore,
                  keep: int = RECORDS_KEPT) -> None:
@@ -101,6 +103,8 @@ class Records(Mapping[int, "Conversation"]):
         self._recent: OrderedDict[int, Conversation] = OrderedDict()
         #: edits made here before the service confirmed them (never evicted)
         self._pinned: dict[int, Conversation] = {}
+        #: records not (yet) written to the local store (never evicted)
+        self._unsaved: dict[int, Conversation] = {}
 
     def __getitem__(self, conversation_id: int) -> Conversation:
         if conversation_id not in self._rows:
@@ -108,6 +112,9 @@ class Records(Mapping[int, "Conversation"]):
         pinned = self._pinned.get(conversation_id)
         if pinned is not None:
             return pinned
+        unsaved = self._unsaved.get(conversation_id)
+        if unsaved is not None:
+            return unsaved
         found = self._recent.get(conversation_id)
         if found is None:
             found = self._local.remembered(conversation_id)
@@ -130,10 +137,28 @@ class Records(Mapping[int, "Conversation"]):
     def hold(self, conversation: Conversation) -> None:
         """Keep a record in memory as the most recently used (a confirmed one unpins)."""
         self._pinned.pop(conversation.id, None)
+        if conversation.id in self._unsaved:  # still not on disk: kept whole
+            self._unsaved[conversation.id] = conversation
+            return
         self._recent[conversation.id] = conversation
         self._recent.move_to_end(conversation.id)
         while len(self._recent) > self._keep:
             self._recent.popitem(last=False)
+
+    def hold_unsaved(self, conversation: Conversation) -> None:
+        """Keep a record about to be written to the local store: in memory until
+        :meth:`saved` says the write landed (a confirmed one unpins)."""
+        self._pinned.pop(conversation.id, None)
+        self._recent.pop(conversation.id, None)
+        self._unsaved[conversation.id] = conversation
+
+    def saved(self, conversation_ids: Iterable[int]) -> None:
+        """These records are in the local store now: they may leave memory, the least
+        recently used first."""
+        for conversation_id in conversation_ids:
+            conversation = self._unsaved.pop(conversation_id, None)
+            if conversation is not None:
+                self.hold(conversation)
 
     def pin(self, conversation: Conversation) -> None:
         """Keep an optimistic edit until the service's record replaces it."""
@@ -143,6 +168,7 @@ class Records(Mapping[int, "Conversation"]):
         """Forget a record held in memory."""
         self._recent.pop(conversation_id, None)
         self._pinned.pop(conversation_id, None)
+        self._unsaved.pop(conversation_id, None)
 
 
 class InboxStore:
@@ -489,10 +515,11 @@ class InboxStore:
         for conversation in conversations:
             wire = conversation.model_dump_json(exclude_none=True)
             digest = digest_of(wire)
-            self.records.hold(conversation)
             old = self.rows.get(conversation.id)
             if old is not None and old.digest == digest:
+                self.records.hold(conversation)
                 continue
+            self.records.hold_unsaved(conversation)  # in memory until it is on disk
             row = self.rows[conversation.id] = InboxRow.of(conversation, digest)
             if row.state not in PENDING_STATES and self._followup_ended(row):
                 self.followups.pop(row.id, None)
@@ -500,8 +527,8 @@ class InboxStore:
             self._bump(conversation.id, old)
             if source == "created":
                 self.own_changes[conversation.id] = self.version
-        if changed:
-            self._local.remember_rows(changed, source)
+        if changed and self._local.remember_rows(changed, source):  # 0: not on disk
+            self.records.saved(conversation_id for conversation_id, _wire, _row in changed)
 
     def replace(self, conversation: Conversation) -> Conversation | None:
         """Put an edited record in place (an optimistic action); returns the old one."""

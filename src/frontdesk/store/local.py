@@ -514,21 +514,26 @@ class LocalStore:
         return self.remember_rows(rows, source)
 
     def remember_rows(self, records: Iterable[tuple[int, str, str | None]], source: str) -> int:
-        """:meth:`remember` for (id, wire JSON, compact inbox row) already made."""
+        """:meth:`remember` for (id, wire JSON, compact inbox row) already made. Returns how
+        many were written: 0 when the disk refused them (a cache write: skipped, said by
+        :attr:`disk_problem`), so that a caller keeps in memory what is not on disk."""
         now = time.time()
         rows = [(conversation_id, wire, row, source, now)
                 for conversation_id, wire, row in records]
         if not rows:
             return 0
-        with _cache(), self.transaction() as conn:
-            conn.executemany(
-                "INSERT INTO working_set (conversation_id, record, row, source, seen_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
-                "record = excluded.record, row = excluded.row, source = excluded.source, "
-                "seen_at = excluded.seen_at",
-                rows,
-            )
-        return len(rows)
+        written = 0
+        with _cache():
+            with self.transaction() as conn:
+                conn.executemany(
+                    "INSERT INTO working_set (conversation_id, record, row, source, seen_at) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id) DO UPDATE SET "
+                    "record = excluded.record, row = excluded.row, source = excluded.source, "
+                    "seen_at = excluded.seen_at",
+                    rows,
+                )
+            written = len(rows)  # committed
+        return written
 
     def working_set_rows(self, limit: int | None = None, offset: int = 0
                          ) -> list[tuple[int, str | None, str | None]]:
