@@ -35,7 +35,7 @@ from .outbox import OutboxItem
 from .outbox_payloads import note_payload, reply_payload
 
 if TYPE_CHECKING:
-    from ..api.models import Conversation
+    from ..api.models import Conversation, InternalNote
     from .hub import Hub
     from .local import Draft, LocalStore
     from .outbox import Outbox
@@ -178,13 +178,18 @@ class Compose:
         message = str(payload.get("content") or "")
         agent_id = str(payload.get("agent_id") or "")
         created_at = parse_wire_time(str(payload.get("created_at")))  # checked when queued
+        note: InternalNote | None = None
         if item.attempts > 1:
-            for note in await client.notes.list(item.conversation_id):
-                if (note.author_id.lower() == agent_id.lower() and note.message == message
-                        and format_utc(note.created_at) == format_utc(created_at)):
-                    return note  # an earlier attempt was stored
-        note = await client.notes.add(item.conversation_id, message, agent_id=agent_id or None,
-                                      created_at=created_at)
+            for stored in await client.notes.list(item.conversation_id):
+                if (stored.author_id.lower() == agent_id.lower() and stored.message == message
+                        and format_utc(stored.created_at) == format_utc(created_at)):
+                    note = stored  # an earlier attempt was stored
+                    break
+        if note is None:
+            note = await client.notes.add(item.conversation_id, message,
+                                          agent_id=agent_id or None, created_at=created_at)
+        # either way the open thread reads its notes again: an earlier attempt stored while
+        # its answer was lost is as new to the thread as one stored now
         self._threads.want_notes()
         self._hub.live.poke("thread")
         return note

@@ -259,8 +259,14 @@ class ThreadStore:
             body = last.attributes.body
             if body is not None:
                 self._inbox.set_preview(conversation_id, body.value[:200])
-        notes = previous.notes if previous else ()
-        children = previous.children if previous else ()
+        # the notes and links as they are now, not as this tick began: a tick running beside
+        # this one (a refresh beside a poke) may have read them since, and this one, not
+        # reading them, must not put back the older ones
+        latest = self.state
+        if latest is None or latest.conversation_id != conversation_id:
+            latest = previous
+        notes = latest.notes if latest else ()
+        children = latest.children if latest else ()
         if opening or self._notes_due:
             self._notes_due = False
             notes, children = await self._extras(conversation_id, extra, notes, children)
