@@ -259,14 +259,7 @@ class ThreadStore:
             body = last.attributes.body
             if body is not None:
                 self._inbox.set_preview(conversation_id, body.value[:200])
-        # the notes and links as they are now, not as this tick began: a tick running beside
-        # this one (a refresh beside a poke) may have read them since, and this one, not
-        # reading them, must not put back the older ones
-        latest = self.state
-        if latest is None or latest.conversation_id != conversation_id:
-            latest = previous
-        notes = latest.notes if latest else ()
-        children = latest.children if latest else ()
+        notes, children = self._known_extras(conversation_id, previous)
         if opening or self._notes_due:
             self._notes_due = False
             notes, children = await self._extras(conversation_id, extra, notes, children)
@@ -279,6 +272,16 @@ class ThreadStore:
         pending = tuple(self._outbox.items(conversation_id))
         return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
                            pending=pending, notes=notes, children=children)
+
+    def _known_extras(self, conversation_id: int, previous: ThreadState | None
+                      ) -> tuple[tuple[InternalNote, ...], tuple[Conversation, ...]]:
+        """The notes and links known now, not as this tick began: a tick running beside this
+        one (a refresh beside a poke) may have read them since, and one not reading them must
+        not put back the older ones."""
+        latest = self.state
+        if latest is None or latest.conversation_id != conversation_id:
+            latest = previous
+        return (latest.notes, latest.children) if latest is not None else ((), ())
 
     async def _extras(self, conversation_id: int, priority: Priority,
                       notes: tuple[InternalNote, ...], children: tuple[Conversation, ...] | None
