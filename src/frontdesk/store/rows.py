@@ -284,12 +284,11 @@ def rows_from_compact(texts: list[str]) -> list[InboxRow | None]:
                     and (agent is None or type(agent) is str):
                 # the types compact() writes: the row as below, without a call per field
                 # (most of the time of a large working set's rows)
-                key = (state if state is None else _intern(state), _intern(channel),
-                       queue if queue is None else _intern(queue),
-                       agent if agent is None else _intern(agent))
-                append(make(InboxRow, (cid, kinds.get(key) or kinds.setdefault(key, key),
-                                       requesters.get(requester)
-                                       or requesters.setdefault(requester, requester),
+                # a kind seen before is found by its strings as read (interned once, when
+                # it is new: _kind); a requester's id likewise
+                append(make(InboxRow, (cid, kinds.get((state, channel, queue, agent))
+                                       or _kind(state, channel, queue, agent),
+                                       requesters.setdefault(requester, requester),
                                        subject, mark_of(moment, digest))))
                 continue
             append(InboxRow(int(cid), _maybe(state), _intern(str(channel)), str(requester),
