@@ -134,10 +134,14 @@ class RowPainter:
         return True
 
     def layout(self, width: int) -> Layout:
-        """The columns for a list ``width`` cells wide."""
+        """The columns for a list ``width`` cells wide. The lines painted belong to the
+        layout they were painted for: another layout paints them all again (a line painted
+        for the width before a resize, between the resize and its new width, would keep
+        that width's columns)."""
         layout = self._layout
         if layout is None or layout.width != width:
             layout = self._layout = layout_for(width, self._id_width, self._hidden, self._last)
+            self._strips.clear()
         return layout
 
     def row(self, row: InboxRow, is_cursor: bool, layout: Layout,
