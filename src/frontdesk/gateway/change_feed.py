@@ -210,6 +210,11 @@ class ChangeFeed:
         again = {cid for cid in hits & self._found
                  if (when := self._told_at.get(cid)) is not None and when < since}
         found = hits - told if late else ((hits - self._found) | again) - told
+        # a sign that the webhooks are silent: a change no delivery told of. A late look's
+        # finds include what the last look found (changed before it, told then): only the new
+        # ones are a sign. Looks are late whenever the webhooks are heard (every 30 s, past the
+        # 10 s overlap), so this is how a silence is noticed at all at that pace.
+        untold = (hits - self._found - told) if late else found
         for cid in found | told:
             self._told_at[cid] = now
         self._told_at = {cid: when for cid, when in self._told_at.items()
@@ -218,13 +223,13 @@ class ChangeFeed:
         self._since = now - OVERLAP
         self._heard_at = self._clock()
         self.searches += 1
-        if found and self.webhooks_heard() and not first and not late:
+        if untold and self.webhooks_heard() and not first:
             # (the first look finds what changed before anything was heard: no sign)
             self._silent = True
             self._silenced.set()
             self.silences += 1
             log.info("the service's webhooks are silent (a look found %d change(s) no "
-                     "delivery told of): the feed looks every %g s", len(found), self._interval)
+                     "delivery told of): the feed looks every %g s", len(untold), self._interval)
         if found:
             self._shared.changed(str(cid) for cid in found)
             self.publish("conversations", tuple(sorted(found)))
