@@ -105,6 +105,44 @@ def test_a_claim_and_a_colleagues_read_go_before_another_members_fill(
     assert max(fills_before.values()) < FILL - 4, done
 
 
+def test_the_change_feed_looks_ahead_of_a_teams_reads(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """A team's first start queues many reads behind the one budget; the feed's look must not
+    wait behind them (the shared answers last only while it looks on time)."""
+    with running_gateway(sandbox, tmp_path, rate=2.0, burst=1, feed_interval=0.2) as gateway:
+        keys = [gateway.add_member(agent, "agent") for agent in gateway.agent_ids()[:4]]
+        feed, upstream = gateway.state.feed, gateway.state.upstream
+        assert feed is not None and upstream is not None
+        conversations = [row["id"] for row in sandbox.query(
+            "SELECT id FROM conversations ORDER BY id LIMIT 24")]
+
+        async def scene() -> int:
+            clients = [httpx2.AsyncClient(base_url=gateway.base_url, timeout=PATIENCE,
+                                          headers={"Authorization": key}) for key in keys]
+            # each read a read of its own (the same read would be asked once for all)
+            reads = [asyncio.create_task(clients[n % len(clients)].get(
+                f"/v1/conversations/{conversation}"))
+                for n, conversation in enumerate(conversations)]
+            try:
+                await _until_waiting(gateway, 16)
+                looks = feed.searches
+                deadline = time.monotonic() + PATIENCE
+                while feed.searches == looks:
+                    assert time.monotonic() < deadline, "the feed never looked"
+                    await asyncio.sleep(0.01)
+                return upstream.pacer.waiting
+            finally:
+                for read in reads:
+                    read.cancel()
+                await asyncio.wait(reads)
+                for client in clients:
+                    await client.aclose()
+
+        still_waiting = asyncio.run(scene())
+    # at two a second, the team's reads take many seconds: the look went before most of them
+    assert still_waiting >= 10, still_waiting
+
+
 def test_the_services_429s_are_waited_out_inside_the_gateway(
         gateway: RunningGateway) -> None:
     key = gateway.add_member(DEMO_AGENT_EMAIL, "admin")

@@ -314,6 +314,32 @@ def test_the_poller_slows_while_webhooks_are_heard_and_looks_again_when_they_are
             assert webhooks.subscription_id == row["id"].lower()
 
 
+def test_a_late_look_tells_silent_webhooks_from_heard_ones(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """While the webhooks are heard the feed looks less often than its searches overlap, so
+    every look is late and tells all it finds again. What a delivery told, or the last look
+    found, is no sign of silence then; a change found new that no delivery told of is, and
+    the gateway puts its subscription right."""
+    with running_gateway(sandbox, tmp_path, public_url=OWN_URL, feed_interval=0.2,
+                         feed_overlap=0.1) as gateway:
+        feed, webhooks = _subscribed(gateway)
+        [row] = _subscriptions(gateway)
+        first, second = _open_conversations(sandbox)[:2]
+        customer_writes(sandbox, first, "heard")
+        _until(lambda: webhooks.taken == 1, "the delivery")
+        # (a look made before the delivery came may count it as unheard: that is not what is
+        # tested; the looks after it are, and find it again and again, late)
+        silences, searches = feed.silences, feed.searches
+        _until(lambda: feed.searches >= searches + 2, "two late looks after the delivery")
+        assert feed.silences == silences, "a change a delivery told of taken for silence"
+        # silent: the next late look finds a change no delivery told of
+        _set_subscription(sandbox, row["id"], enabled=False)
+        customer_writes(sandbox, second, "unheard")
+        _until(lambda: feed.silences == silences + 1, "the silence noticed")
+        _until(lambda: webhooks.put_right == 1, "the subscription put right")
+        assert [bool(found["enabled"]) for found in _subscriptions(gateway)] == [True]
+
+
 def test_a_gateway_without_a_public_url_hears_no_webhooks(
         shared_gateway: RunningGateway) -> None:
     with shared_gateway.client(None) as anonymous:

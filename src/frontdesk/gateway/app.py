@@ -20,6 +20,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
@@ -42,7 +43,7 @@ from frontdesk.api.transport import PRIORITY_HEADER
 from .agents import ALL_PRESENCE, presence_of
 from .attempts import FailedAttempts
 from .audit import Audit, State, parse_since
-from .change_feed import INTERVAL, ChangeFeed, events
+from .change_feed import INTERVAL, OVERLAP, ChangeFeed, events
 from .guard import (
     Forbidden,
     Unreadable,
@@ -91,6 +92,8 @@ class GatewayConfig:
     gateway subscribes to the service's webhooks at ``<public_url>/gateway/v1/webhooks``."""
     feed_interval: float | None = INTERVAL
     """Seconds between the change feed's looks at the service (None: no feed)."""
+    feed_overlap: float = OVERLAP.total_seconds()
+    """Seconds each of the feed's searches reaches back before the previous one began."""
     transport: httpx2.AsyncBaseTransport | None = None
     """How to reach the service (tests and benchmarks may give their own)."""
 
@@ -165,7 +168,8 @@ def create_app(config: GatewayConfig) -> GatewayApp:
         tasks: set[asyncio.Task[None]] = set()
         if config.feed_interval is not None:
             gateway.feed = ChangeFeed(gateway.upstream, gateway.shared,
-                                      interval=config.feed_interval)
+                                      interval=config.feed_interval,
+                                      overlap=timedelta(seconds=config.feed_overlap))
             tasks.add(asyncio.create_task(gateway.feed.run(), name="change feed"))
         if config.public_url is not None and gateway.feed is None:
             log.warning("the public URL is not used: webhooks are heard by the change feed, "

@@ -2,7 +2,8 @@
 every member, drops the shared answers it touches and tells every console listening.
 
 The feed polls the service's conversation search for activity since its last look (one
-search every :data:`INTERVAL` seconds, a background read, whatever the number of consoles),
+search every :data:`INTERVAL` seconds whatever the number of consoles, ahead of the members'
+reads: :data:`FEED_PRIORITY`),
 on the service's clock: the offset to it is read from the first business-hours schedule's
 status at the start and every :data:`CLOCK_AGAIN` seconds (this machine's clock when the
 organisation has no schedule). The searches overlap by :data:`OVERLAP`; a conversation found
@@ -53,7 +54,8 @@ from frontdesk.api.pacing import Priority
 from .shared_reads import SharedReads
 from .upstream import Upstream, UpstreamDown
 
-__all__ = ["HEARTBEAT", "INTERVAL", "SLOWER", "ChangeFeed", "Notice", "events"]
+__all__ = ["FEED_PRIORITY", "HEARTBEAT", "INTERVAL", "OVERLAP", "SLOWER", "ChangeFeed", "Notice",
+           "events"]
 
 log = logging.getLogger("frontdesk.gateway.feed")
 
@@ -76,6 +78,12 @@ HELD = 2048
 #: Notices queued for one console before it is told to look for itself instead.
 QUEUED = 512
 _FEED_MEMBER = "gateway-feed"
+#: The feed's place in the team's one budget: with the writes, ahead of every member's read.
+#: The shared answers last only while the feed looks on time (:meth:`ChangeFeed.hearing`); a
+#: look waiting behind a team's first start (two hundred consoles' reads) would cut them to
+#: seconds, and every console would read again what it had just read: more reads, a later
+#: look. One search every few seconds is a small share of the budget.
+FEED_PRIORITY = Priority.INTERACTIVE
 _JSON = {"content-type": "application/json", "accept": "application/json"}
 
 
@@ -105,12 +113,13 @@ class ChangeFeed:
     """The team's one poller of the service, and the consoles listening to it."""
 
     def __init__(self, upstream: Upstream, shared: SharedReads, *,
-                 interval: float = INTERVAL,
+                 interval: float = INTERVAL, overlap: timedelta = OVERLAP,
                  clock: Callable[[], float] = time.monotonic,
                  wall: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
         self._upstream = upstream
         self._shared = shared
         self._interval = interval
+        self._overlap = overlap
         self._clock = clock
         self._wall = wall
         self._offset: timedelta | None = None
@@ -198,12 +207,13 @@ class ChangeFeed:
         (but what a webhook delivery told since the last look: it was told then)."""
         now = await self.service_now()
         first = self._since is None
-        since = self._since or now - OVERLAP
+        since = self._since or now - self._overlap
         hits, complete = await self._search(since)
         # a look long after the last (the feed could not look, or waited its turn behind a
         # busy team) tells every conversation found: one the last look found may have changed
         # again since, and the search cannot say (it gives ids, not times)
-        late = self._since is not None and now - (self._since + OVERLAP) > OVERLAP
+        late = (self._since is not None
+                and now - (self._since + self._overlap) > self._overlap)
         told, self._told = self._told, set()
         # found again within the overlap: told again only when this search's window opens
         # after it was told (its activity is then newer than the telling)
@@ -220,7 +230,7 @@ class ChangeFeed:
         self._told_at = {cid: when for cid, when in self._told_at.items()
                          if cid in hits or when >= since}
         self._found = hits
-        self._since = now - OVERLAP
+        self._since = now - self._overlap
         self._heard_at = self._clock()
         self.searches += 1
         if untold and self.webhooks_heard() and not first:
@@ -284,7 +294,7 @@ class ChangeFeed:
 
     async def _get(self, path: str, query: bytes) -> Any:
         answer = await self._upstream.send("GET", "main", path, query, _JSON, b"",
-                                           Priority.BACKGROUND, _FEED_MEMBER)
+                                           FEED_PRIORITY, _FEED_MEMBER)
         try:
             if answer.status_code != 200:
                 return None
@@ -302,7 +312,7 @@ class ChangeFeed:
                        "operator": {"_type": "Since", "timestamp": stamp}}}]}}).encode()
         answer = await self._upstream.send("POST", "main", "/v1/search/conversations",
                                            b"pageLimit=200", _JSON, body,
-                                           Priority.BACKGROUND, _FEED_MEMBER)
+                                           FEED_PRIORITY, _FEED_MEMBER)
         try:
             if answer.status_code != 200:
                 raise UpstreamDown(f"the search answered {answer.status_code}", sent=True)
