@@ -38,7 +38,9 @@ The paths:
   ``cli.main`` as a person starts it — the default profile with its key in a 0600 key file,
   and ``--base-url URL --as EMAIL`` with ``FRONTDESK_API_KEY`` — against the small sandbox,
   so the key check after the first frame gets its answer, and ``frontdesk demo`` started a
-  second time (its sandbox seeded and its cache filled once beforehand) — each its own row.
+  second time (its sandbox seeded and its cache filled once beforehand, then started once on
+  a terminal, which keeps its first frame's CSS rules as a person's first demo does) — each
+  its own row.
 
 Runs alternate bare and frontdesk so that drift in the machine's load hits both alike.
 ``FRONTDESK_BENCH_STARTUP`` (a comma-separated list of ``headless``, ``terminal`` and
@@ -589,6 +591,9 @@ def run(ctx: BenchContext) -> tuple[list[Result], dict[str, Any]]:
             "keyfile": {}, "env": {"FRONTDESK_API_KEY": small.key}, "demo": {}}
         if other_homes:
             homes["demo"] = demo_home(template)
+            # its first frame's rules kept as a person's first demo on a terminal keeps them
+            # (the other homes are copies of ``template / "home"``, which has them)
+            keep_first_frame_rules("demo", homes["demo"], small.base_url, DEMO_AGENT_EMAIL)
 
         def path_once(kind: str) -> dict[str, Any]:
             with home_copy(homes[kind]) as home:
