@@ -57,6 +57,11 @@ _ESCAPE = "docs/textual-reports/escape-in-burst.md"
 _KEY_ORDER = "docs/textual-reports/key-order.md"
 _CSS = "docs/textual-reports/css-reparse.md"
 _FIRST_FRAME = "docs/textual-reports/first-frame.md"
+_FRAME_WRITTEN = "docs/textual-reports/frame-written.md"
+_KEY_NAMES = "docs/textual-reports/key-names.md"
+_FOOTER = "docs/textual-reports/footer-fit.md"
+_PLAIN_TEXT = "docs/textual-reports/plain-text.md"
+_FOCUS_REMOVED = "docs/textual-reports/focus-removed.md"
 
 PRIVATE_NAMES: tuple[PrivateName, ...] = (
     # keys a burst at a time (tui/key_order.py)
@@ -84,11 +89,11 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.drivers.linux_driver", "LinuxDriver._file", per_instance=True,
                 why="FrontdeskDriver wraps the output its writer thread writes to, so that "
                 "the console knows when its first frame has reached the terminal (the work "
-                "that follows the frame waits for it: when_written)"),
+                "that follows the frame waits for it: when_written)", report=_FRAME_WRITTEN),
     PrivateName("textual.drivers.linux_driver", "LinuxDriver._writer_thread",
                 per_instance=True,
                 why="FrontdeskDriver.writing: a mark is written only while the writer thread "
-                "runs (Textual's write asserts it)"),
+                "runs (Textual's write asserts it)", report=_FRAME_WRITTEN),
     # the first frame (tui/app.py)
     PrivateName("textual.app", "App._display",
                 "FrontdeskApp.on_ready sends the first screen whole: for a mode's first "
@@ -107,14 +112,14 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     # keys people may remap (tui/keymap.py)
     PrivateName("textual.keys", "_character_to_key",
                 "_key_names: the name of each printable key, so a keymap entry naming a key "
-                "Textual never delivers is refused"),
+                "Textual never delivers is refused", report=_KEY_NAMES),
     # the footer (tui/screens/shared/base.py)
     PrivateName("textual.widgets._footer", "FooterKey",
                 "FittedFooter measures and styles the footer's keys (only the keys that fit "
-                "whole are shown)"),
+                "whole are shown)", report=_FOOTER),
     PrivateName("textual.widgets", "Footer._bindings_ready",
                 "FittedFooter builds and rebuilds the keys only once the bindings are known, "
-                "and skips a rebuild that would show the same keys"),
+                "and skips a rebuild that would show the same keys", report=_FOOTER),
     # CSS parsed once per process (tui/css_cache.py, tui/app.py)
     PrivateName("textual.css.stylesheet", "Stylesheet._parse_rules",
                 "SharedStylesheet keeps the rules parsed from each CSS text (a faster first "
@@ -138,12 +143,13 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
                 report=_CSS),
     # text from the service inert in Textual's widgets (tui/widgets/safe/)
     PrivateName("textual.widgets", "Checkbox._make_label", overridden=("label",),
-                why="the safe Checkbox makes every label inert, however it is set"),
+                why="the safe Checkbox makes every label inert, however it is set",
+                report=_PLAIN_TEXT),
     PrivateName("textual.widgets.option_list", "Option._set_prompt", overridden=("prompt",),
                 why="the safe Option and Selection make every prompt inert, however it is "
-                "set (an option made elsewhere too)"),
+                "set (an option made elsewhere too)", report=_PLAIN_TEXT),
     # the thread (tui/widgets/thread_window.py)
     PrivateName("textual.dom", "DOMNode._pruning", per_instance=True,
                 why="ThreadWindow focuses a message view once mounted unless it is being "
-                "removed"),
+                "removed", report=_FOCUS_REMOVED),
 )
