@@ -36,11 +36,18 @@ _MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
 
 @lru_cache(maxsize=1)
 def _key_names() -> frozenset[str]:
-    """Every key name Textual can deliver (``a``, ``question_mark``, ``pageup``, ``f5``)."""
+    """Every key name Textual can deliver (``a``, ``question_mark``, ``pageup``, ``f5``).
+
+    A printable character's name is the one Textual's own bindings give it
+    (``Binding.make_bindings``, public); the two it cannot take as a binding's key — the
+    space and the comma, which separate keys there — are named by hand."""
     from textual import keys
+    from textual.binding import Binding
 
     names = {key.value.rsplit("+", 1)[-1] for key in keys.Keys}
-    names |= {keys._character_to_key(chr(code)) for code in range(32, 127)}
+    names |= {binding.key for binding in Binding.make_bindings(
+        (chr(code), "") for code in range(33, 127) if chr(code) != ",")}
+    names |= {"comma", "space"}
     names |= set(keys.KEY_ALIASES) | set(keys.REPLACED_KEYS) | set(keys.REPLACED_KEYS.values())
     names |= {"enter", "tab", "space", "backspace", "escape"}
     names |= {f"f{n}" for n in range(1, 25)}

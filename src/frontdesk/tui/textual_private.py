@@ -58,10 +58,8 @@ _KEY_ORDER = "docs/textual-reports/key-order.md"
 _CSS = "docs/textual-reports/css-reparse.md"
 _FIRST_FRAME = "docs/textual-reports/first-frame.md"
 _FRAME_WRITTEN = "docs/textual-reports/frame-written.md"
-_KEY_NAMES = "docs/textual-reports/key-names.md"
 _FOOTER = "docs/textual-reports/footer-fit.md"
 _PLAIN_TEXT = "docs/textual-reports/plain-text.md"
-_FOCUS_REMOVED = "docs/textual-reports/focus-removed.md"
 
 PRIVATE_NAMES: tuple[PrivateName, ...] = (
     # keys a burst at a time (tui/key_order.py)
@@ -109,10 +107,6 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.driver", "Driver._debug", per_instance=True,
                 why="FrontdeskDriver hands the driver's debug flag to its parser, as "
                 "Textual's run_input_thread does", report=_ESCAPE),
-    # keys people may remap (tui/keymap.py)
-    PrivateName("textual.keys", "_character_to_key",
-                "_key_names: the name of each printable key, so a keymap entry naming a key "
-                "Textual never delivers is refused", report=_KEY_NAMES),
     # the footer (tui/screens/shared/base.py)
     PrivateName("textual.widgets._footer", "FooterKey",
                 "FittedFooter measures and styles the footer's keys (only the keys that fit "
@@ -148,8 +142,4 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.widgets.option_list", "Option._set_prompt", overridden=("prompt",),
                 why="the safe Option and Selection make every prompt inert, however it is "
                 "set (an option made elsewhere too)", report=_PLAIN_TEXT),
-    # the thread (tui/widgets/thread_window.py)
-    PrivateName("textual.dom", "DOMNode._pruning", per_instance=True,
-                why="ThreadWindow focuses a message view once mounted unless it is being "
-                "removed", report=_FOCUS_REMOVED),
 )

@@ -265,7 +265,8 @@ class ThreadWindow(VerticalScroll):
 
         async def focus() -> None:
             await await_mount
-            if view.is_attached and not view._pruning:
+            # a view trimmed or replaced meanwhile is on its way out: it takes no focus
+            if view.is_attached and (view in self._views or view in self._echo_views):
                 view.focus(scroll_visible=False)
                 view.scroll_visible(animate=False)
 
