@@ -4,8 +4,8 @@ Each sample is a fresh process (``python -m bench.bench_memory --probe``) that h
 but the console: the conversations come from a JSON-lines file of wire records written
 beforehand from the large sandbox database (one ``Conversation.model_validate_json`` per
 line, as the client parses an answer, then ``InboxStore.upsert`` in batches, as a poll keeps
-what it fetched: a compact row in memory, the record in the local store), and the thread
-from the large sandbox over HTTP through the real path. Steps, with the resident set (VmRSS,
+what it fetched: the row kept by column in memory, the record in the local store), and the
+thread from the large sandbox over HTTP through the real path. Steps, with the resident set (VmRSS,
 after ``gc.collect()``) read after each:
 
 1. imports: the console's modules loaded;

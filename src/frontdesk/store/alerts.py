@@ -27,7 +27,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
 from .inbox import CUSTOMER, OPEN_STATES
-from .rows import InboxRow
+from .rows import InboxRow, Kind
 
 if TYPE_CHECKING:
     from .inbox import InboxStore
@@ -73,6 +73,11 @@ def _kept(row: InboxRow, me: str) -> bool:
     return row.state in OPEN_STATES and (row.agent_id is None or row.agent_id == me)
 
 
+def _kind_kept(kind: Kind, me: str) -> bool:
+    """:func:`_kept` of the rows of a kind (state, channel, queue, agent)."""
+    return kind[0] in OPEN_STATES and (kind[3] is None or kind[3] == me)
+
+
 @dataclass(slots=True)
 class AlertWatch:
     """Turns the inbox's changes into alerts for one agent."""
@@ -82,10 +87,11 @@ class AlertWatch:
     _version: int | None = None
     #: the agent the rows below were kept for
     _me: str | None = None
-    #: the inbox's rows as last read, by conversation, those :func:`_kept` only: the same
-    #: row object again means nothing changed (a change of "anything" is then a pass of
-    #: identity checks, not of reading). The rows themselves, not a record made of each,
-    #: and not every row: with a hundred thousand conversations a record of each was 15 MB.
+    #: the inbox's rows as last read, by conversation, those :func:`_kept` only: an equal
+    #: row again means nothing changed (a change of "anything" is then a pass of tuple
+    #: comparisons over the rows kept, not of reading). The rows themselves, not a record
+    #: made of each, and not every row: with a hundred thousand conversations a record of
+    #: each was 15 MB.
     _rows: dict[int, InboxRow] = field(default_factory=dict)
     #: the turns (who wrote last, when) as last read, of those rows, where the inbox knew one
     _turns: dict[int, tuple[str, datetime]] = field(default_factory=dict)
@@ -102,14 +108,16 @@ class AlertWatch:
             # the start (or another agent's): everything known now is no news
             self._version = inbox.version
             self._me = me
-            self._rows = {cid: row for cid, row in inbox.rows.items() if _kept(row, me)}
+            table = inbox.rows
+            self._rows = {row.id: row for row in table.view(
+                table.slots(lambda kind: _kind_kept(kind, me)))}
             turns = inbox.turns
             self._turns = {cid: turns[cid] for cid in self._rows if cid in turns}
             return []
         changed = inbox.changes_since(self._version)
         since = self._version
         self._version = inbox.version
-        ids: Iterable[int] = inbox.rows if changed is None else changed
+        ids: Iterable[int] = changed if changed is not None else self._kept_or_was(me)
         mine_queues = frozenset(queues)
         alerts: list[Alert] = []
         for conversation_id in list(ids):
@@ -121,7 +129,7 @@ class AlertWatch:
             turn = inbox.turns.get(conversation_id)
             old_row = self._rows.get(conversation_id)
             old_turn = self._turns.get(conversation_id)
-            if old_row is row and old_turn is turn:
+            if old_row == row and old_turn is turn:
                 continue
             self._rows[conversation_id] = row
             if turn is None:
@@ -135,6 +143,15 @@ class AlertWatch:
             if kind is not None:
                 alerts.append(Alert(kind, conversation_id))
         return alerts
+
+    def _kept_or_was(self, me: str) -> list[int]:
+        """The conversations a change of "anything" may concern: those whose rows can alert
+        now (found by their kinds, no row made each), in the inbox's order, then those kept
+        before that no longer can."""
+        table = self.inbox.rows
+        now = table.view(table.slots(lambda kind: _kind_kept(kind, me))).ids()
+        known = set(now)
+        return [*now, *(cid for cid in self._rows if cid not in known)]
 
 
 def _arrival(before: _Seen | None, now: _Seen, me: str, queues: frozenset[str],

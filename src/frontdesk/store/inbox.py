@@ -6,7 +6,8 @@ asks which conversations had activity since the last tick, then fetches only tho
 ones not known yet) in small batches. When the service has no search (404), the inbox lives on
 the working set alone, refreshed conversation by conversation, and says so once.
 
-Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`): Mine (assigned
+Views are computed from compact rows (:class:`~frontdesk.store.rows.InboxRow`, kept by column:
+:class:`~frontdesk.store.inbox_rows.RowTable`, a view their places there): Mine (assigned
 to me, open), Needs reply, Queue (waiting unassigned in my queues), Pending, Closed (mine,
 closed in the last :data:`CLOSED_DAYS` days: read whole from the service's search once the
 first fill is done, not merely what closed while the console ran), All. Full records are
@@ -30,7 +31,8 @@ from ..api.errors import ApiError, NotFound
 from ..api.pacing import Priority
 from .directory import NAMES_AT_ONCE
 from .inbox_cursor import SINCE_PAGES, InboxCursor
-from .rows import InboxRow, digest_of, micros_of, rows_from_compact
+from .inbox_rows import RowTable, RowView
+from .rows import InboxRow, Kind, digest_of, micros_of, rows_from_compact
 from .topics import INBOX
 
 if TYPE_CHECKING:
@@ -95,7 +97,7 @@ class Records(Mapping[int, "Conversation"]):
     local store. A record leaves memory only once the local store holds it: one the disk
     refused (full, read-only) stays until a later write of it lands."""
 
-    def __init__(self, rows: dict[int, InboxRow], local: LocalStore,
+    def __init__(self, rows: RowTable, local: LocalStore,
                  keep: int = RECORDS_KEPT) -> None:
         self._rows = rows
         self._local = local
@@ -178,7 +180,8 @@ class InboxStore:
         self._hub = hub
         self._local = local
         self._directory = directory
-        self.rows: dict[int, InboxRow] = {}
+        #: the rows by id, kept by column (a row is made when read: ``inbox_rows``)
+        self.rows = RowTable()
         self.records = Records(self.rows, self._local)
         self.tags: dict[int, tuple[str, ...]] = {}
         self.previews: dict[int, str] = {}
@@ -291,8 +294,7 @@ class InboxStore:
             except (ValueError, TypeError, KeyError, AttributeError, IndexError):
                 log.warning("cached conversation %s does not parse", conversation_id)
                 continue
-            if row.id not in rows:
-                rows[row.id] = row
+            rows.add(row)  # a row already here is newer
         return len(kept)
 
     def _read_first_view(self, cached: dict[str, Any]) -> int:
@@ -324,9 +326,8 @@ class InboxStore:
         """Add the rows among ``found`` that are Mine's (open, assigned to me)."""
         rows = self.rows
         for row in rows_from_compact([text for cid, text in found if cid not in rows]):
-            if row is not None and row.agent_id == me and row.state in OPEN_STATES \
-                    and row.id not in rows:
-                rows[row.id] = row
+            if row is not None and row.agent_id == me and row.state in OPEN_STATES:
+                rows.add(row)
 
     def read_the_rest(self) -> bool:
         """Read the working set's rows the first frame did without (a large working set:
@@ -344,62 +345,53 @@ class InboxStore:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, name: str) -> list[InboxRow]:
-        """The conversations of a view, most recent activity first."""
+    def view(self, name: str) -> RowView:
+        """The conversations of a view, most recent activity first (its rows are made as
+        they are read: the view is 4 bytes a row, however many there are)."""
         me = self._hub.me_id
         mine_queues = self._directory.my_queue_ids
-        rows: Iterable[InboxRow] = self.rows.values()
-        if name == "mine":
-            shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is not None
-                     and c.agent_id == me]
-        elif name == "needs_reply":
-            known = self.rows
-            shown = [known[cid] for cid in self.needs_reply_ids()]
+        table = self.rows
+        if name == "needs_reply":
+            turns = self.turns
             # longest waiting first
-            shown.sort(key=lambda c: self.turns[c.id][1])
-            return shown
+            return table.view(table.slots_of(sorted(self.needs_reply_ids(),
+                                                    key=lambda cid: turns[cid][1])))
+        if name == "mine":
+            slots = table.slots(lambda kind: _mine(kind, me))
         elif name == "queue":
-            shown = [c for c in rows if c.state in OPEN_STATES and c.agent_id is None
-                     and c.queue_id is not None
-                     and (not mine_queues or c.queue_id in mine_queues)]
+            slots = table.slots(lambda kind: _waiting(kind, mine_queues))
         elif name == "pending":
-            shown = [c for c in rows if c.state in PENDING_STATES]
+            slots = table.slots(lambda kind: kind[0] in PENDING_STATES)
         elif name == "closed":
-            since = self.closed_from
-            shown = [c for c in rows if c.state == "Closed" and c.agent_id is not None
-                     and c.agent_id == me and c.when >= since]
+            slots = table.slots(lambda kind: _closed_mine(kind, me),
+                                since=micros_of(self.closed_from))
         else:
-            shown = list(rows)
-        if self.activity:
-            # the activity seen, in the rows' unit (a few rows: a time object per row only
-            # for those)
-            seen = {cid: micros_of(moment) for cid, moment in self.activity.items()}
-            shown.sort(key=lambda c: seen.get(c.id) or c.micros, reverse=True)
-        else:
-            shown.sort(key=lambda c: c.micros, reverse=True)
-        return shown
+            slots = table.slots()
+        # the activity seen, in the rows' unit
+        recent = {cid: micros_of(moment) for cid, moment in self.activity.items()}
+        return table.ordered(slots, recent)
 
     def counts(self) -> dict[str, int]:
-        """How many conversations each view has (one pass, no sorting)."""
+        """How many conversations each view has (one pass over the rows' kinds, no row
+        made, no sorting)."""
         me = self._hub.me_id
         mine_queues = self._directory.my_queue_ids
         counts = dict.fromkeys(VIEWS, 0)
-        closed_from = self.closed_from
-        for c in self.rows.values():
-            counts["all"] += 1
-            if self._needs_reply(c, me, mine_queues):
-                counts["needs_reply"] += 1
-            if c.state in OPEN_STATES:
-                if c.agent_id is not None:
-                    if c.agent_id == me:
-                        counts["mine"] += 1
-                elif c.queue_id is not None and (not mine_queues or c.queue_id in mine_queues):
-                    counts["queue"] += 1
-            elif c.state in PENDING_STATES:
-                counts["pending"] += 1
-            elif c.state == "Closed" and c.agent_id is not None and c.agent_id == me \
-                    and c.when >= closed_from:
-                counts["closed"] += 1
+        closed: set[Kind] = set()
+        for kind, count in self.rows.kind_counts().items():
+            counts["all"] += count
+            if _mine(kind, me):
+                counts["mine"] += count
+            elif _waiting(kind, mine_queues):
+                counts["queue"] += count
+            elif kind[0] in PENDING_STATES:
+                counts["pending"] += count
+            elif _closed_mine(kind, me):
+                closed.add(kind)
+        if closed:
+            counts["closed"] = len(self.rows.slots(closed.__contains__,
+                                                   since=micros_of(self.closed_from)))
+        counts["needs_reply"] = len(self.needs_reply_ids())
         return counts
 
     @property
@@ -687,8 +679,8 @@ class InboxStore:
         me = self._hub.me_id
         self._local.save_snapshot("inbox", {
             "mine_of": me,
-            "mine": [row.id for row in self.rows.values()
-                     if me and row.agent_id == me and row.state in OPEN_STATES],
+            "mine": self.rows.view(self.rows.slots(lambda kind: _mine(kind, me))).ids()
+                    if me else [],
             "mine_seen": self._local.working_set_last_seen(),
             "tags": {str(k): list(v) for k, v in self.tags.items()},
             "previews": {str(k): v for k, v in self.previews.items()},
@@ -1242,6 +1234,23 @@ class InboxStore:
             # read, and nothing to show (a call, an attachment alone): not asked again
             # each time its row is shown, only once its conversation has activity
             self.set_preview(conversation_id, "")
+
+
+def _mine(kind: Kind, me: str | None) -> bool:
+    """A row of this kind (state, channel, queue, agent) is Mine's: open, assigned to me."""
+    return kind[0] in OPEN_STATES and kind[3] is not None and kind[3] == me
+
+
+def _waiting(kind: Kind, mine_queues: Iterable[str]) -> bool:
+    """A row of this kind is the Queue view's: open, unassigned, in one of my queues (any
+    queue when I have none)."""
+    return kind[0] in OPEN_STATES and kind[3] is None and kind[2] is not None \
+        and (not mine_queues or kind[2] in mine_queues)
+
+
+def _closed_mine(kind: Kind, me: str | None) -> bool:
+    """A row of this kind is closed and mine (the Closed view's, within its days)."""
+    return kind[0] == "Closed" and kind[3] is not None and kind[3] == me
 
 
 def _turns_of(saved: Any) -> dict[int, tuple[str, datetime]]:

@@ -8,7 +8,8 @@ tuple shared by every row alike (:attr:`InboxRow.kind`: a few hundred of them fo
 thousand rows), so a row is 80 bytes where a tuple of its eight fields was 104; requesters'
 ids are interned in a table of this module's (many distinct ones would grow the interpreter's
 own table of interned names, which keeps its size). Full records are read when one
-conversation is needed (:class:`frontdesk.store.inbox.Records`).
+conversation is needed (:class:`frontdesk.store.inbox.Records`). The inbox keeps its rows by
+column (:class:`frontdesk.store.inbox_rows.RowTable`) and makes a row when one is read.
 
 A row is built from a record (:meth:`InboxRow.of`), from the wire JSON of one
 (:meth:`InboxRow.from_wire`), or from the compact JSON array the local store keeps beside
@@ -29,7 +30,8 @@ from ..api.wire_time import parse_wire_time
 if TYPE_CHECKING:
     from ..api.models import Conversation
 
-__all__ = ["InboxRow", "digest_of", "mark_of", "micros_of", "rows_from_compact"]
+__all__ = ["DIGEST_BITS", "InboxRow", "Kind", "digest_of", "mark_of", "micros_of",
+           "rows_from_compact"]
 
 _intern = sys.intern
 
@@ -82,8 +84,9 @@ def digest_of(wire: str) -> int:
 #: the moment a row's time counts from, and its unit
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
-#: the fingerprint's bits in a row's mark
-_DIGEST_BITS = 64
+#: the fingerprint's bits in a row's mark (its time is above them)
+DIGEST_BITS = 64
+_DIGEST_BITS = DIGEST_BITS
 _DIGEST_MASK = (1 << _DIGEST_BITS) - 1
 
 

@@ -12,11 +12,13 @@ the list keeps the filter itself and builds the strings between frames.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from ...channels import channel_name
+from ...store.inbox_rows import RowView
 from ...text import one_line
 
 if TYPE_CHECKING:
@@ -38,12 +40,36 @@ def _channel_word(channel: str) -> str:
 
 
 class SearchStrings(NamedTuple):
-    """Search strings of a set of rows, with the tag ids and previews they were made of."""
+    """Search strings of a set of rows, with the tag ids and previews they were made of,
+    and, for the rows of a store's view (:class:`~frontdesk.store.inbox_rows.RowView`,
+    whose rows are made as they are read, never the same object twice), what each row was
+    made of then (its token)."""
 
     rows: Sequence[InboxRow]
     texts: list[str]
     tags: list[tuple[str, ...]]
     previews: list[str]
+    tokens: array[int] | None = None
+
+    @classmethod
+    def begun(cls, rows: Sequence[InboxRow]) -> SearchStrings:
+        """None made yet, for these rows."""
+        return cls(rows, [], [], [], array("Q") if isinstance(rows, RowView) else None)
+
+
+def _id_at(rows: Sequence[InboxRow], at: int) -> int:
+    """The id of the row at ``at`` (a view's without making the row)."""
+    return rows.id_at(at) if isinstance(rows, RowView) else rows[at].id
+
+
+def _by_token(old: SearchStrings, new: SearchStrings) -> bool:
+    """Whether a row of ``new`` is told unchanged from one of ``old`` by their tokens (two
+    views of one store's rows, whose rows are never the same object twice), else by being
+    the same object."""
+    old_rows, new_rows = old.rows, new.rows
+    return old.tokens is not None and new.tokens is not None \
+        and isinstance(old_rows, RowView) and isinstance(new_rows, RowView) \
+        and old_rows.table is new_rows.table
 
 
 class RowSearch:
@@ -59,6 +85,8 @@ class RowSearch:
         #: objects (the same objects until they change), in the same order
         self._tags: list[tuple[str, ...]] = []
         self._previews: list[str] = []
+        #: what each row was made of (a store's view's rows only: :class:`SearchStrings`)
+        self._tokens: array[int] | None = None
         #: the strings of the rows shown before the last change of rows (rows, strings,
         #: tags, previews), reused for the rows that did not change while new ones are made
         self._reuse: SearchStrings | None = None
@@ -73,14 +101,15 @@ class RowSearch:
     def forget(self) -> None:
         """Drop every string (and what could be reused): they are made afresh if wanted."""
         self.texts = None
-        self._tags, self._previews = [], []
+        self._tags, self._previews, self._tokens = [], [], None
         self._reuse = self._reuse_at = None
 
     def rows_replaced(self, old_rows: Sequence[InboxRow]) -> None:
         """The list shows other rows now: the strings are made again for them, reusing those
         of the rows unchanged."""
         if self.texts is not None:
-            self._reuse = SearchStrings(old_rows, self.texts, self._tags, self._previews)
+            self._reuse = SearchStrings(old_rows, self.texts, self._tags, self._previews,
+                                        self._tokens)
             self._reuse_at = None
         self.texts = None
 
@@ -92,21 +121,25 @@ class RowSearch:
         """The row at ``at`` left the list (its string too, when they are kept)."""
         if self.texts is not None:
             del self.texts[at], self._tags[at], self._previews[at]
+            if self._tokens is not None:
+                del self._tokens[at]
 
-    def insert(self, at: int, row: InboxRow) -> None:
-        """``row`` was put at ``at`` (its string made, when they are kept)."""
+    def insert(self, at: int, row: InboxRow, rows: Sequence[InboxRow]) -> None:
+        """``row`` was put at ``at`` of ``rows`` (its string made, when they are kept)."""
         if self.texts is not None:
             look = self._lookups
             row_tags, preview = look.tag_ids(row.id), look.preview(row.id)
             self.texts.insert(at, self._search_text(row, row_tags, preview))
             self._tags.insert(at, row_tags)
             self._previews.insert(at, preview)
+            if self._tokens is not None and isinstance(rows, RowView):
+                self._tokens.insert(at, rows.token_at(at))
 
     def strings(self, rows: Sequence[InboxRow]) -> list[str]:
         """One lowercase string per row of ``rows``, made at once if not all are yet."""
         texts = self.texts
         if texts is None:
-            built = SearchStrings(rows, [], [], [])
+            built = SearchStrings.begun(rows)
             self.add(built, 0, len(rows))
             self.keep(built)
             texts = built.texts
@@ -115,7 +148,7 @@ class RowSearch:
     def keep(self, built: SearchStrings) -> None:
         """The strings made (by slices, or at once) are the rows' from now on."""
         self.texts = built.texts
-        self._tags, self._previews = built.tags, built.previews
+        self._tags, self._previews, self._tokens = built.tags, built.previews, built.tokens
         self._reuse = self._reuse_at = None
 
     def add(self, built: SearchStrings, start: int, stop: int) -> None:
@@ -127,32 +160,41 @@ class RowSearch:
         tag_ids, preview_of, make = look.tag_ids, look.preview, self._search_text
         add_text, add_tags, add_preview = (built.texts.append, built.tags.append,
                                            built.previews.append)
+        rows, tokens = built.rows, built.tokens
+        stop = min(stop, len(rows))
+        if tokens is not None and isinstance(rows, RowView):
+            tokens.extend(rows.token_at(at) for at in range(start, stop))
         reuse = self._reuse
         if reuse is None:
-            for row in built.rows[start:stop]:
+            for row in rows[start:stop]:
                 cid = row.id
                 row_tags, preview = tag_ids(cid), preview_of(cid)
                 add_text(make(row, row_tags, preview))
                 add_tags(row_tags)
                 add_preview(preview)
             return
-        old_rows, old_texts, old_tags, old_previews = reuse
+        old_rows, old_texts, old_tags, old_previews, old_tokens = reuse
         count = len(old_rows)
+        # a view's ids are read without making its rows; its rows are told by their tokens
+        old_ids = old_rows.id_at if isinstance(old_rows, RowView) else None
+        by_token = _by_token(reuse, built)
         # where the walk over the old rows is: past the old row of the last new row
         walk = self._reuse_next if start else 0
-        for row in built.rows[start:stop]:
+        for at, row in enumerate(rows[start:stop], start):
             cid = row.id
             row_tags, preview = tag_ids(cid), preview_of(cid)
-            known = walk if walk < count and old_rows[walk].id == cid else None
+            known = walk if walk < count and (
+                old_rows[walk].id if old_ids is None else old_ids(walk)) == cid else None
             if known is None:
-                at = self._reuse_at
-                if at is None:
-                    at = self._reuse_at = {old.id: n for n, old in enumerate(old_rows)}
-                known = at.get(cid)
+                index = self._reuse_at
+                if index is None:
+                    index = self._reuse_at = {_id_at(old_rows, n): n for n in range(count)}
+                known = index.get(cid)
             if known is not None:
                 walk = known + 1
-                if old_rows[known] is row and old_tags[known] is row_tags \
-                        and old_previews[known] is preview:
+                if old_tags[known] is row_tags and old_previews[known] is preview and (
+                        old_tokens[known] == tokens[at]  # type: ignore[index]
+                        if by_token else old_rows[known] is row):
                     add_text(old_texts[known])
                     add_tags(row_tags)
                     add_preview(preview)

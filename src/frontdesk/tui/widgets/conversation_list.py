@@ -7,7 +7,7 @@ here; what a row's cells say and the columns' widths are in ``conversation_cells
 collaborators it owns do the rest: ``painter`` (:class:`~.conversation_lines.RowPainter`)
 paints the lines and keeps them painted, ``search``
 (:class:`~.conversation_filter.RowSearch`) keeps the rows' search strings for the filter.
-One class of some 560 lines: its rows, cursor, filter and scroll are one state.
+One class of some 590 lines: its rows, cursor, filter and scroll are one state.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...heap import give_back
+from ...store.inbox_rows import RowView
 from ..clock import now
 from ..registry import owns_bindings
 from ..worker_failures import ReportsFailedWorkers
@@ -130,11 +131,14 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.lookups = lookups
         self.empty_text = "No conversations here."
-        self._rows: list[InboxRow] = []
+        #: the rows: a list, or a store's view (:class:`~frontdesk.store.inbox_rows.RowView`:
+        #: its rows made as they are read, 4 bytes a row)
+        self._rows: list[InboxRow] | RowView = []
         #: changes with every change of the rows (a search-string build in slices checks it)
         self._serial = 0
-        #: the rows' ids, in the same order (found by a C-level ``index``, not a loop)
-        self._ids: list[int] = []
+        #: a list's ids, in the same order (found by a C-level ``index``, not a loop); None
+        #: for a view, which finds its ids itself
+        self._ids: list[int] | None = []
         #: positions in ``_rows`` shown, ascending (a range when nothing is filtered out)
         self._visible: Sequence[int] = range(0)
         #: the rows' search strings, for the filter (made only while one is wanted)
@@ -186,15 +190,37 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
 
     def shown_ids(self) -> list[int]:
         """Ids of the rows shown, in order (tests and the palette)."""
-        return [self._rows[i].id for i in self._visible]
+        id_at = self._id_at
+        return [id_at(i) for i in self._visible]
 
     def window_ids(self) -> tuple[int, ...]:
         """Ids of the rows on screen now (from the scroll position, the header line aside)."""
         top = max(0, round(self.scroll_y))
         height = max(1, self.scrollable_content_region.height - 1) if self.is_mounted else 0
-        rows, visible = self._rows, self._visible
-        return tuple(rows[visible[position]].id
+        id_at, visible = self._id_at, self._visible
+        return tuple(id_at(visible[position])
                      for position in range(top, min(len(visible), top + height)))
+
+    def _id_at(self, at: int) -> int:
+        """The id of the row at ``at`` of the rows (a view's without making the row)."""
+        ids = self._ids
+        if ids is not None:
+            return ids[at]
+        rows = self._rows
+        assert isinstance(rows, RowView)
+        return rows.id_at(at)
+
+    def _index_of(self, conversation_id: int) -> int:
+        """Where a conversation is among the rows (-1: not there)."""
+        ids = self._ids
+        if ids is None:
+            rows = self._rows
+            assert isinstance(rows, RowView)
+            return rows.index_of(conversation_id)
+        try:
+            return ids.index(conversation_id)
+        except ValueError:
+            return -1
 
     def _tell_window(self) -> None:
         """Post :class:`Shown` when the rows on screen are not those last told."""
@@ -216,9 +242,12 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
         keep_id = self.highlighted_id if keep is None else keep
         position = self._cursor
         old_rows = self._rows
-        self._rows = list(rows)
+        if isinstance(rows, RowView):  # a store's view: kept as its slots, a copy of its own
+            self._rows, self._ids = rows.copy(), None
+        else:
+            self._rows = list(rows)
+            self._ids = [row.id for row in rows]
         self._serial += 1
-        self._ids = [row.id for row in rows]
         self.search.rows_replaced(old_rows)  # made again, reusing the unchanged rows' strings
         self.painter.clear()
         self.builds += 1
@@ -233,7 +262,9 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
     def update_rows(self, changes: Mapping[int, InboxRow | None],
                     key: Callable[[InboxRow], Any], *, names: bool = False) -> None:
         """Change a few conversations in place: each id's old line goes, its new row (None:
-        it left the view) goes where ``key`` puts it in the descending order the rows are in.
+        it left the view) goes where ``key`` puts it in the descending order the rows are in
+        (every old line goes before any new row is placed: a store's view reads a row as it
+        is now, so a changed row not yet moved would mislead the bisection).
         Only these conversations' lines and search strings are made again; the cursor stays
         on the highlighted conversation as with :meth:`set_rows`. ``names``: names may read
         differently (every line and search string is made again)."""
@@ -250,15 +281,15 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
         self._serial += 1
         search = self.search
         painter = self.painter
-        for cid, row in changes.items():
+        for cid in changes:
             painter.forget((cid,))
-            try:
-                at = ids.index(cid)
-            except ValueError:
-                at = -1
+            at = self._index_of(cid)
             if at >= 0:
-                del rows[at], ids[at]
+                del rows[at]
+                if ids is not None:
+                    del ids[at]
                 search.remove(at)
+        for cid, row in changes.items():
             if row is None:
                 continue
             moment = key(row)
@@ -270,8 +301,9 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
                 else:
                     high = middle
             rows.insert(low, row)
-            ids.insert(low, cid)
-            search.insert(low, row)
+            if ids is not None:
+                ids.insert(low, cid)
+            search.insert(low, row, rows)
         self.updates += 1
         self._settle(keep_id, position)
 
@@ -432,7 +464,7 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
         """Build the search strings in slices between frames, so the first filter keystroke
         only scans (the work is lost if the rows change meanwhile)."""
         rows, serial, search = self._rows, self._serial, self.search
-        built = SearchStrings(rows, [], [], [])
+        built = SearchStrings.begun(rows)
         for start in range(0, len(rows), SEARCH_SLICE):
             if self._serial != serial or search.texts is not None:
                 return
@@ -447,17 +479,13 @@ class ConversationList(ScrollView, ReportsFailedWorkers, can_focus=True):
         rows, visible = self._rows, self._visible
         if 0 <= near < len(visible):
             for position in range(max(0, near - 8), min(len(visible), near + 9)):
-                if rows[visible[position]].id == conversation_id:
+                if self._id_at(visible[position]) == conversation_id:
                     return position
         if len(visible) == len(rows):
-            try:
-                return self._ids.index(conversation_id)
-            except ValueError:
-                return -1
-        for position, index in enumerate(visible):
-            if rows[index].id == conversation_id:
-                return position
-        return -1
+            return self._index_of(conversation_id)
+        at = self._index_of(conversation_id)  # shown rows stay in order: bisection
+        position = bisect_left(visible, at) if at >= 0 else len(visible)
+        return position if position < len(visible) and visible[position] == at else -1
 
     def _after_change(self, cursor: int) -> None:
         self._cursor = cursor  # lines are cached by conversation and cursor: all still hold

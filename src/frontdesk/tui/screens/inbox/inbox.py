@@ -417,7 +417,7 @@ class InboxScreen(ModeScreen, ConversationActions):
             return False
         return session.live.connection.link.value not in ("offline", "signed out")
 
-    def rows(self) -> list[InboxRow]:
+    def rows(self) -> Sequence[InboxRow]:
         """The conversations of the current view, newest activity first."""
         session = self.session
         if session is None:

@@ -351,7 +351,7 @@ class ThreadScreen(ModeScreen, ConversationActions):
 
     def _sibling_ids(self) -> list[int]:
         if self.sibling_ids is None:
-            self.sibling_ids = [c.id for c in self.session.inbox.view("all")]
+            self.sibling_ids = self.session.inbox.view("all").ids()
         return self.sibling_ids
 
     def action_sibling(self, step: int) -> None:
