@@ -81,6 +81,10 @@ PREVIEW_BATCH = 24
 PREVIEW_COMING = "…"
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
+#: a tick the inbox asks for to read what waits (rows brought on screen, a batch left for the
+#: next tick) searches for activity too only when the last search is older than this many
+#: seconds: the poll's own pace (the settings' ``[poll] conversations``) asks the next one
+READ_TICK_SEARCH_AFTER = 2.0
 #: how far the service's time, as this console tells it, may be from the service's own: a
 #: record read at a moment reflects every activity before that moment less this margin
 CLOCK_MARGIN = timedelta(seconds=1)
@@ -238,12 +242,22 @@ class InboxStore:
         self._stale_previews: set[int] = set()
         #: subjectless conversations whose last message is to be read (after the records)
         self._preview_backlog: dict[int, Priority] = {}
+        #: those whose last message is being read now (a row brought on screen meanwhile
+        #: does not ask for it again)
+        self._previews_asked: set[int] = set()
         self._since: datetime | None = None
         #: whether ``_since`` was read from the service's clock (only such a cursor is kept)
         self._since_known = False
         self._primed: set[str] = set()
         #: what the last search for activity found (found again within its overlap: no news)
         self._found: set[int] = set()
+        #: the next tick was asked for to read what waits (:meth:`_read_soon`)
+        self._reading_tick = False
+        #: where that search began and when it was asked (the service's time, as told here;
+        #: None when it was not read whole): a conversation it did not find, found by a later
+        #: search that begins no earlier, had activity after it was asked
+        self._found_since: datetime | None = None
+        self._found_asked: datetime | None = None
         #: while a team gateway's change stream tells what changed: the seconds between two
         #: searches for activity of the inbox's own (None: it searches every tick)
         self.pushed: float | None = None
@@ -704,7 +718,9 @@ class InboxStore:
     def showing(self, conversation_ids: Iterable[int]) -> None:
         """The rows on screen now (the inbox list tells as it scrolls or changes): those
         brought on screen get their tags and text read at the next tick, first among what
-        waits, when they were never read or changed since."""
+        waits, when they were never read or changed since; and their record when a search
+        found activity it may not reflect (doubtful: what the agent sees and acts on does
+        not wait for the searches' overlap to pass)."""
         shown = frozenset(conversation_ids)
         brought = shown - self._showing
         self._showing = shown
@@ -713,6 +729,9 @@ class InboxStore:
             row = self.rows.get(conversation_id)
             if row is None:
                 continue
+            if self._doubtful.pop(conversation_id, None) is not None:
+                self.want([conversation_id], Priority.VISIBLE)
+                queued = True
             self._directory.name(row.requester_id)
             if conversation_id not in self.tags or conversation_id in self._tags_stale:
                 self._tag_backlog.add(conversation_id)
@@ -721,13 +740,14 @@ class InboxStore:
                 self._preview_backlog[conversation_id] = Priority.VISIBLE
                 queued = True
         if queued:
-            self._hub.live.poke(INBOX)
+            self._read_soon()
 
     def _preview_wanted(self, row: InboxRow) -> bool:
-        """Whether a row's last message is to be read: it has no subject, and its text was
-        never read or its conversation had activity since."""
+        """Whether a row's last message is to be read: it has no subject, its text was
+        never read or its conversation had activity since, and it is not being read now."""
         return not (row.subject or "").strip() and (
-            row.id not in self.previews or row.id in self._stale_previews)
+            row.id not in self.previews or row.id in self._stale_previews) \
+            and row.id not in self._previews_asked
 
     def _mine_open(self, row: InboxRow) -> bool:
         """Mine's (open, assigned to me): whose turn it is must be known as it changes."""
@@ -760,6 +780,7 @@ class InboxStore:
         names and the tags wait until every record of Mine and Queue is in (the views are
         complete at the pace the service allows, then filled in)."""
         started = self._hub.server_now()
+        reading, self._reading_tick = self._reading_tick, False
         if self.filled:
             self._ticks_filled += 1
         if self.read_floor is None and self._time_known():
@@ -767,7 +788,7 @@ class InboxStore:
         if self.search_available is not False:
             known = self._hub.clock_known()
             try:
-                if await self._discover():
+                if await self._discover(reading):
                     self._advance(started - SLACK, known)
                 self.search_available = True
             except NotFound:
@@ -799,10 +820,19 @@ class InboxStore:
         return bool(self._hub.me_id and "mine" not in self._primed) or bool(
             self._directory.my_queue_ids and "queue" not in self._primed)
 
-    async def _discover(self) -> bool:
+    def _read_soon(self) -> None:
+        """Ask for a tick now, to read what waits: one that comes within
+        :data:`READ_TICK_SEARCH_AFTER` of a search for activity reads and does not search
+        again (a row the last tick brought on screen was one more search, and the same
+        activity found again within its overlap one more read of its last message)."""
+        self._reading_tick = True
+        self._hub.live.poke(INBOX)
+
+    async def _discover(self, reading: bool = False) -> bool:
         """Find what to fetch: at first the members of Mine and Queue (each once its
         identity is known), then whatever had activity since the last tick — not while the
-        first fill's records are still coming (the window then reaches back further). True
+        first fill's records are still coming (the window then reaches back further), nor
+        in a tick asked for to read what waits just after a search (``reading``). True
         when the service was asked."""
         client = self._hub.client
         me = self._hub.me_id
@@ -835,9 +865,13 @@ class InboxStore:
         if self.pushed is not None and not self._search_now \
                 and time.monotonic() - self._searched_at < self.pushed:
             return False  # told what changed: the cursor stays for the next safety search
+        if reading and self.filled and not self._search_now \
+                and time.monotonic() - self._searched_at < READ_TICK_SEARCH_AFTER:
+            return False  # the cursor stays for the next tick's search
         self._search_now = False
         self._searched_at = time.monotonic()
         since = self._search_since()
+        asked = self._hub.server_now()
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         hits: list[int] = []
         key: str | None = None
@@ -851,9 +885,17 @@ class InboxStore:
         if page.has_more and self._prime_again():
             return await self._discover()
         found_before, self._found = self._found, set(hits)
+        # a conversation the last search did not find had activity after it was asked,
+        # when that search was read whole and began no later than this one
+        before_since, before_asked = self._found_since, self._found_asked
+        new_after = before_asked if before_since is not None and before_since <= since \
+            else None
+        self._found_since = None if page.has_more else since
+        self._found_asked = asked
         self._settle_doubts(self._found)
         for conversation_id in hits:
-            if self._read_again(conversation_id, since):
+            if self._read_again(conversation_id, since,
+                                None if conversation_id in found_before else new_after):
                 self.want([conversation_id], Priority.VISIBLE)
                 self._stale_previews.add(conversation_id)
             self.activity[conversation_id] = self._hub.server_now()
@@ -875,30 +917,41 @@ class InboxStore:
             since = min(since, min(self._doubtful.values()) - CLOCK_MARGIN)
         return since
 
-    def _read_again(self, conversation_id: int, since: datetime) -> bool:
-        """Whether a conversation a search from ``since`` found is to be read again.
+    def _read_again(self, conversation_id: int, since: datetime,
+                    new_after: datetime | None = None) -> bool:
+        """Whether a conversation a search from ``since`` found is to be read again
+        (``new_after``: the search before did not find it, though it would have found
+        activity made by then; so this activity came after that search was asked, at this
+        moment).
 
         The search says only that it had activity since then. Its record, read from a
         moment on, reflects every activity before that moment (less the clock's margin):
-        found by a search that begins after that, the activity is newer (read it); by one
-        that begins before, it may be the very activity the record reflects, or another
-        since. That one is not read again now: it is doubtful until a search that begins at
-        its reading's moment settles it (:meth:`_search_since`), so that a second change
-        made within the overlap is still read, and the first is read once. Of a subjectless
-        row on screen or of Mine's, the last message is read again at once all the same
-        (one request): what the agent sees and whose turn it is in their own work (Needs
-        reply, unread marks, alerts: a customer's every message in Mine alerts) do not wait
-        for the overlap to pass. A row on screen is read again at once, record and all."""
+        found by a search that begins after that, the activity is newer (read it). So is
+        activity the search before did not find, when the reading began before that
+        search was asked (the inbox's requests go one tick after another). Found by a
+        search that begins before the reading, and by the search before it too, it may be
+        the very activity the record reflects, or another since. That one is not read again
+        now (the same activity is found by two or three searches in a row, and read at
+        each it was three requests for one change): it is doubtful until a search that
+        begins at its reading's moment settles it (:meth:`_search_since`), so that a second
+        change made within the overlap is still read, a tick after the overlap at most, and
+        the first is read once. But for a waiting row on screen, which anyone may claim:
+        read again at once, the agent must not claim from the Queue what a colleague took a
+        moment ago (a row of their own, or another's, waits for the doubt like the rest).
+        Of a subjectless row on screen or of Mine's, the last message is read again at once
+        all the same (one request): what the agent sees and whose turn it is in their own
+        work (Needs reply, unread marks, alerts: a customer's every message in Mine alerts)
+        do not wait for the overlap to pass."""
         read_at = self._read_at.get(conversation_id)
+        row = self.rows.get(conversation_id)
         if read_at is None or since >= read_at - CLOCK_MARGIN \
-                or conversation_id in self._backlog or conversation_id in self._showing:
-            # (a row on screen is read again whenever a search finds it: the agent may act
-            # on it now — claim it from the Queue, say — and what they see must not wait for
-            # the overlap to pass; the rows on screen are few)
+                or (new_after is not None and read_at <= new_after) \
+                or conversation_id in self._backlog \
+                or (conversation_id in self._showing and row is not None
+                    and row.state in OPEN_STATES and row.agent_id is None):
             self._doubtful.pop(conversation_id, None)
             return True
         self._doubtful[conversation_id] = read_at
-        row = self.rows.get(conversation_id)
         if row is not None and not (row.subject or "").strip() and (
                 conversation_id in self._showing or self._mine_open(row)):
             self._stale_previews.add(conversation_id)
@@ -1090,7 +1143,7 @@ class InboxStore:
         self._after_reading(fresh, dict(ordered), begun)
         await self._name_my_requesters(fresh)
         if self._backlog or self._priming_due():  # records of the first picture go first
-            self._hub.live.poke(INBOX)
+            self._read_soon()
             return
         if fresh:
             self.changed()  # the rows show now, before this tick reads their text and tags
@@ -1156,15 +1209,21 @@ class InboxStore:
         ordered = sorted(self._preview_backlog.items(), key=lambda item: item[1])
         ordered = ordered[:PREVIEW_BATCH]
         known = self.turns_known
+        asked = self._previews_asked
         for conversation_id, _ in ordered:
             self._preview_backlog.pop(conversation_id, None)
-        await asyncio.gather(*(self._fetch_preview(cid, priority) for cid, priority in ordered))
+            asked.add(conversation_id)
+        try:
+            await asyncio.gather(*(self._fetch_preview(cid, priority)
+                                   for cid, priority in ordered))
+        finally:
+            asked.difference_update(cid for cid, _ in ordered)
         if not known and self.turns_known:
             # Needs reply's count is known now, even where no turn changed: the view
             # counts repaint (nothing moves)
             self._bump(NAMES_CHANGED)
         if self._preview_backlog:
-            self._hub.live.poke(INBOX)
+            self._read_soon()
 
     async def _fetch_tags(self) -> None:
         """Tags of recently fetched conversations, a few a tick, after their records."""
@@ -1188,7 +1247,7 @@ class InboxStore:
 
         await asyncio.gather(*(one(cid) for cid in wanted))
         if self._tag_backlog:
-            self._hub.live.poke(INBOX)
+            self._read_soon()
 
     async def _fetch_one(self, conversation_id: int, priority: Priority) -> Conversation | None:
         client = self._hub.client

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     #: The working channels an agent toggles, in the order the console shows them.
     CHANNELS: tuple[str, ...]
 
+#: Seconds between two reads of my own presence (the header's; ``[poll] presence`` when that
+#: is longer). It changes by my own hand, here, and is read again at once then
+#: (:meth:`MyPresence.set_channel`); by anyone else (a supervisor, the service's away after a
+#: while) seldom: such a change is shown within this long. Every 5 s it was twelve requests a
+#: minute of an idle console's budget of sixty.
+MY_PRESENCE_EVERY = 30.0
+
 
 def __getattr__(name: str) -> Any:
     """``CHANNELS``, read from the models when first asked for (the models are not loaded

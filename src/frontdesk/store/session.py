@@ -37,7 +37,7 @@ from .live import LiveStore
 from .local import LocalStore
 from .member import MEMBER_SNAPSHOT, Membership
 from .outbox import Outbox, OutboxItem, is_note
-from .presence import MyPresence
+from .presence import MY_PRESENCE_EVERY, MyPresence
 from .topics import DISK, HOURS, INBOX, MEMBER, MY_PRESENCE, OUTBOX, THREAD
 
 if TYPE_CHECKING:
@@ -379,7 +379,8 @@ class Session:
         self._begun = True
         poll = self.settings.poll
         self.live.add(INBOX, self._poll_inbox, poll.conversations, initial=self.inbox.version)
-        self.live.add(MY_PRESENCE, self._my_presence, poll.presence, always=True)
+        self.live.add(MY_PRESENCE, self._my_presence, max(poll.presence, MY_PRESENCE_EVERY),
+                      always=True)
         self.live.add(HOURS, self._hours, poll.business_hours, always=True)
         self._outbox_task = asyncio.get_running_loop().create_task(self.outbox.run())
         if self.membership.gateway:  # told what changes instead of asking
