@@ -24,6 +24,7 @@ import httpx2
 
 from frontdesk.api.roles import Role
 from frontdesk.api.secrets import ApiKey
+from frontdesk.api.tls import shared_tls_context
 from frontdesk.gateway.app import Gateway, GatewayConfig
 from frontdesk.gateway.members import Members
 from frontdesk.gateway.server import GatewayServer
@@ -99,6 +100,7 @@ class RunningGateway:
     def client(self, key: str | None, **options: Any) -> httpx2.Client:
         """A plain HTTP client on the gateway, signed in with ``key`` (None: no key)."""
         headers = {} if key is None else {"Authorization": key}
+        options.setdefault("verify", shared_tls_context())  # the process's one TLS context
         return httpx2.Client(base_url=self.base_url, headers=headers, timeout=PATIENCE,
                             **options)
 
@@ -143,7 +145,7 @@ def customer_writes(sandbox: SandboxServer, conversation: int, text: str) -> Non
     assert isinstance(clock, ManualClock)
     clock.advance(60)  # after the feed's last look, on the service's clock
     with httpx2.Client(base_url=sandbox.base_url, headers={"Authorization": sandbox.key},
-                      timeout=PATIENCE) as http:
+                      timeout=PATIENCE, verify=shared_tls_context()) as http:
         said = http.post(f"/v1/conversations/{conversation}/messages", json={
             "_type": "Inbound", "content": {"_type": "Text", "value": text}})
         assert said.status_code < 300, said.text

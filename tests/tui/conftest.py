@@ -39,6 +39,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
+from frontdesk.api.tls import shared_tls_context
 from frontdesk.launch import local_store_path
 from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
@@ -140,7 +141,8 @@ class Console:
         """A customer's message arrives in a conversation (posted to the service as the
         channel would, not through the console)."""
         async with httpx2.AsyncClient(base_url=self.sandbox.base_url,
-                                     headers={"Authorization": self.sandbox.key}) as http:
+                                     headers={"Authorization": self.sandbox.key},
+                                     verify=shared_tls_context()) as http:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Inbound", "content": {"_type": "Text", "value": text}})
             assert said.status_code < 300, said.text
@@ -149,7 +151,8 @@ class Console:
         """An agent's message goes out in a conversation (posted to the service as another
         console would, not through this one)."""
         async with httpx2.AsyncClient(base_url=self.sandbox.base_url,
-                                     headers={"Authorization": self.sandbox.key}) as http:
+                                     headers={"Authorization": self.sandbox.key},
+                                     verify=shared_tls_context()) as http:
             said = await http.post(f"/v1/conversations/{conversation_id}/messages", json={
                 "_type": "Outbound", "agentId": agent_id,
                 "content": {"_type": "Text", "value": text}})

@@ -22,6 +22,7 @@ from frontdesk.api.errors import parse_retry_after
 from frontdesk.api.operations import Interface
 from frontdesk.api.pacing import Pacer, Priority
 from frontdesk.api.secrets import ApiKey
+from frontdesk.api.tls import shared_tls_context
 
 __all__ = ["MAX_429_WAIT", "Turns", "Upstream", "UpstreamDown"]
 
@@ -93,6 +94,7 @@ class Upstream:
         self._client = httpx2.AsyncClient(
             timeout=_TIMEOUT, transport=transport, follow_redirects=False,
             limits=httpx2.Limits(max_connections=64, max_keepalive_connections=32),
+            verify=shared_tls_context() if transport is None else True,  # the process's one
         )
         self.sent_by: Counter[str] = Counter()
         """Requests sent to the service, by the member they were sent for."""
