@@ -2,8 +2,8 @@
 JSON with the last message alone made a model: the text, whose turn it is, and a change of
 either, read right however long the thread.
 
-Against the sandbox, without a console, as ``test_inbox_requests`` drives the inbox (its
-fixtures and helpers are reused)."""
+Against the sandbox, without a console (``inbox_harness``), as ``test_inbox_requests`` drives
+the inbox (its fixtures and helpers are reused)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx2
 import test_inbox_requests
-from test_inbox_requests import Console, _inbound, _queue_chats, _reads
+from inbox_harness import Console
+from test_inbox_requests import _inbound, _queue_chats, _reads
 
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.inbox import AGENT, CUSTOMER

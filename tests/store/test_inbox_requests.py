@@ -11,92 +11,30 @@ time moves for both when the test moves it, and never by itself.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
+from inbox_harness import Console, filled_console, service_client
 
-from frontdesk.api.client import ApiClient
-from frontdesk.api.pacing import Pacer
-from frontdesk.sandbox.clock import ManualClock
-from frontdesk.sandbox.seed import DEMO_AGENT_EMAIL
 from frontdesk.sandbox.server import SandboxServer
-from frontdesk.settings import Settings
-from frontdesk.store.inbox import AGENT, CUSTOMER, SLACK, InboxStore
-from frontdesk.store.live import LiveStore
-from frontdesk.store.local import LocalStore
-from frontdesk.store.session import Session
-from frontdesk.store.topics import HOURS, INBOX
-
-
-async def _no_timer(delay: float) -> None:
-    """Polls run only when the test asks."""
-    await asyncio.get_running_loop().create_future()
-
-
-@dataclass
-class Console:
-    """A signed-in session whose inbox is filled, and the requests it made."""
-
-    session: Session
-    clock: ManualClock
-    requests: list[tuple[str, str]] = field(default_factory=list)
-
-    @property
-    def inbox(self) -> InboxStore:
-        return self.session.inbox
-
-    async def settled(self) -> list[tuple[str, str]]:
-        """Poll until the inbox has nothing left to read; the requests those polls made."""
-        before = len(self.requests)
-        for _ in range(60):
-            await self.session.live.refresh(INBOX)
-            if self.inbox.filled and self.inbox.settled:
-                return self.requests[before:]
-        raise AssertionError("the inbox never settled")
-
-    async def later(self, seconds: float) -> list[tuple[str, str]]:
-        """Time goes on (the service's and the console's); one poll, then until settled."""
-        self.clock.advance(seconds)
-        return await self.settled()
+from frontdesk.store.inbox import AGENT, CUSTOMER, SLACK
 
 
 @pytest.fixture
 async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
     """The service's API as anyone else (a colleague, a customer) uses it."""
-    async with httpx2.AsyncClient(base_url=sandbox.base_url,
-                                 headers={"Authorization": sandbox.key}, timeout=60) as client:
+    async with service_client(sandbox) as client:
         yield client
 
 
 @pytest.fixture
 async def console(sandbox: SandboxServer, tmp_path: Path) -> AsyncIterator[Console]:
     """The demo agent's first start, filled, nothing on screen."""
-    clock = sandbox.clock
-    assert isinstance(clock, ManualClock)
-    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
-    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
-                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
-    session.wall = clock.now  # the console's clock is the service's
-    session.live = LiveStore(sleep=_no_timer)
-    found = Console(session, clock)
-
-    async def on_request(request: httpx2.Request) -> None:
-        found.requests.append((request.method, request.url.path))
-
-    client._http.event_hooks["request"].append(on_request)
-    try:
-        await session.start()
-        await session.live.refresh(HOURS)  # the service's clock measured
-        await found.settled()
-        await found.later(2 * SLACK.total_seconds())  # the first fill's overlap is over
+    async with filled_console(sandbox, tmp_path) as found:
         yield found
-    finally:
-        await session.close()
 
 
 def _reads(requests: list[tuple[str, str]], conversation_id: int) -> list[str]:
