@@ -10,12 +10,12 @@ from typing import Any
 
 from rich.segment import Segment
 from rich.text import Text
-from textual._compositor import CompositorUpdate
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.message import Message as TextualMessage
 
 from frontdesk.api.models.messages import Message
+from frontdesk.tui.textual_private import CompositorUpdate
 from frontdesk.tui.widgets.message_view import MessageView
 from frontdesk.tui.widgets.thread_view import NewMessagesIndicator, ThreadView
 
@@ -138,6 +138,23 @@ async def test_long_thread_mounts_a_window_and_opens_at_the_newest() -> None:
         assert body_on_screen(app, "body m9999")
         assert thread.scroll_y == thread.max_scroll_y
         assert thread.pinned_to_bottom
+
+
+async def test_a_scrollbar_shown_after_the_view_is_pinned_starts_where_the_view_is() -> None:
+    """A thread opened at its end whose scrollbar comes only afterwards (the layout decided it
+    later, a pane beside it closed) shows its thumb at the end, not at the top."""
+    app = ThreadApp()
+    async with app.run_test(size=SIZE) as pilot:
+        thread = app.query_one(ThreadView)
+        thread.styles.overflow_y = "hidden"  # no scrollbar while the thread opens
+        thread.set_messages(thread_of(300))
+        await settle(pilot)
+        assert thread.pinned_to_bottom and thread.scroll_y == thread.max_scroll_y > 0
+        assert not thread.show_vertical_scrollbar
+        thread.styles.overflow_y = "auto"
+        await settle(pilot)
+        assert thread.show_vertical_scrollbar
+        assert thread.vertical_scrollbar.position == thread.scroll_y == thread.max_scroll_y
 
 
 async def test_set_messages_replaces_the_thread() -> None:

@@ -44,13 +44,25 @@ class ThreadAnchoring(ThreadWindow):
         if scroll_y is not None and scroll_y != self.scroll_y:
             self.set_reactive(Widget.scroll_y, scroll_y)
             self.set_reactive(Widget.scroll_target_y, scroll_y)
-            if self.show_vertical_scrollbar:
-                self.vertical_scrollbar.set_reactive(
-                    type(self.vertical_scrollbar).position, scroll_y
-                )
-                self.vertical_scrollbar.refresh()
+        self._sync_scrollbar()
         self._schedule_edges()
         return result
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A scrollbar shown after the view was pinned or anchored starts where the view
+        is: Textual moves the thumb only when ``scroll_y`` changes while it is shown, so a
+        thread opened at its end would otherwise show its thumb at the top."""
+        if shown:
+            self._sync_scrollbar()
+
+    def _sync_scrollbar(self) -> None:
+        """The thumb where the view is (the position is set without its watcher: the view
+        is already there)."""
+        if self.show_vertical_scrollbar and self.vertical_scrollbar.position != self.scroll_y:
+            self.vertical_scrollbar.set_reactive(
+                type(self.vertical_scrollbar).position, self.scroll_y
+            )
+            self.vertical_scrollbar.refresh()
 
     def _anchored_scroll(
         self, previous: DockArrangeResult, result: DockArrangeResult
