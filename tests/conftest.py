@@ -30,8 +30,12 @@ from frontdesk.sandbox.clock import ManualClock
 from frontdesk.sandbox.seed import ensure_seeded
 from frontdesk.sandbox.server import SandboxServer
 from local_template import LocalTemplate
+from pilot_waits import install as install_pilot_waits
 
 NOW = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+# Textual's pilot waits for the console to settle rather than for the process to fall quiet.
+install_pilot_waits()
 
 # Local times on screen (snapshots) must not depend on the machine's zone.
 os.environ["TZ"] = "UTC"

@@ -31,8 +31,9 @@ from typing import Any
 import httpx2
 import pytest
 from textual import events
+from textual.binding import Binding, InvalidBinding
 from textual.dom import DOMNode
-from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.keys import ASCII_KEY_NAMES, REPLACED_KEYS, key_to_character
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled, WorkerFailed
@@ -295,15 +296,26 @@ class Console:
 
 
 def key_event(key: str) -> events.Key:
-    """The Key event the terminal driver makes of ``key`` (a key name or one character)."""
+    """The Key event the terminal driver makes of ``key`` (a key name or one character),
+    named through Textual's public ways: a character's key as a binding of it is named (the
+    comma and the space, which separate a binding's keys, by hand), a key's character as
+    Textual's ``key_to_character`` gives it (``slash`` by its Unicode name, ``solidus``)."""
     if len(key) == 1:  # a character: the driver keeps it as it came
-        return events.Key(key if key.isalnum() else _character_to_key(key), key)
-    character: str | None
+        return events.Key(character_key(key), key)
+    return events.Key(key, key_to_character(REPLACED_KEYS.get(key, key)))
+
+
+def character_key(character: str) -> str:
+    """The key Textual names ``character`` by (``?`` is ``question_mark``)."""
+    if character.isalnum():
+        return character
+    named = {",": "comma", " ": "space", **ASCII_KEY_NAMES}.get(character)
+    if named is not None:
+        return named
     try:
-        character = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
-    except KeyError:
-        character = key if len(key) == 1 else None
-    return events.Key(key, character)
+        return next(iter(Binding.make_bindings([(character, "")]))).key
+    except InvalidBinding:  # a blank that is not a space: its Unicode name, as Textual does
+        return unicodedata.name(character, character).lower().replace("-", "_").replace(" ", "_")
 
 
 def busy_nodes(app: Any) -> list[str]:

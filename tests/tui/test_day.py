@@ -39,7 +39,7 @@ def assert_palette_once_each(app: FrontdeskApp) -> None:
 
 def assert_footer_fits(app: FrontdeskApp) -> None:
     """Every key the footer shows is whole on screen (the others are left out, not cut)."""
-    from textual.widgets._footer import FooterKey
+    from frontdesk.tui.textual_private import FooterKey
 
     shown = [key for key in app.screen.query(FooterKey) if key.display]
     assert shown

@@ -16,21 +16,28 @@ so the list is also where those imports are. The private attributes and the meth
 override are used where they belong (``tui/key_order.py``, ``tui/css_cache.py``, …): they
 are listed, not wrapped. Everything else of Textual the console uses is public. Importing this
 module costs nothing at start: Textual's app, driver and footer load these modules anyway.
+
+The tests and the bench reach a little further (feeding a burst through the driver as the
+terminal does, reading the frame's bytes): those names are listed here too, marked as theirs,
+so that one list says everything an upgrade may break.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from textual._context import active_message_pump
+from textual._compositor import CompositorUpdate
+from textual._context import active_app, active_message_pump
 from textual._loop import loop_last
 from textual._parser import ParseError
 from textual._time import get_time
+from textual._wait import wait_for_idle
 from textual._xterm_parser import XTermParser
 from textual.widgets._footer import FooterKey
 
-__all__ = ["PRIVATE_NAMES", "FooterKey", "ParseError", "PrivateName", "XTermParser",
-           "active_message_pump", "get_time", "loop_last"]
+__all__ = ["PRIVATE_NAMES", "CompositorUpdate", "FooterKey", "ParseError", "PrivateName",
+           "XTermParser", "active_app", "active_message_pump", "get_time", "loop_last",
+           "wait_for_idle"]
 
 
 class PrivateName(NamedTuple):
@@ -142,4 +149,21 @@ PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.widgets.option_list", "Option._set_prompt", overridden=("prompt",),
                 why="the safe Option and Selection make every prompt inert, however it is "
                 "set (an option made elsewhere too)", report=_PLAIN_TEXT),
+    # the tests' and the bench's own (tests/tui/conftest.py, bench/)
+    PrivateName("textual.app", "App._driver", per_instance=True,
+                why="tests: a burst of keys is handed to the driver as one read of the "
+                "terminal hands it (Console.burst), so the console's key order is tested "
+                "as a person meets it; the bench reads its driver's writes"),
+    PrivateName("textual._wait", "wait_for_idle",
+                "tests: Textual's own wait, kept for a pilot outside a running app"),
+    PrivateName("textual.pilot", "wait_for_idle",
+                "tests: the pilot's presses and pauses wait for the console to settle "
+                "(tests/pilot_waits.py), not for the whole test process to fall quiet"),
+    PrivateName("textual.app", "wait_for_idle",
+                "tests: as textual.pilot's, for the waits after each key pressed"),
+    PrivateName("textual._context", "active_app",
+                "tests: the app whose pilot waits (tests/pilot_waits.py)"),
+    PrivateName("textual._compositor", "CompositorUpdate",
+                "tests: the bytes a frame writes to the terminal (its render_segments) are "
+                "checked for anything a customer's text could smuggle in"),
 )
