@@ -10,6 +10,7 @@ would wait behind the whole batch.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import httpx2
@@ -113,4 +114,33 @@ async def test_a_thread_opened_asks_for_its_messages_before_its_screen_exists(
         assert (await threads.poll()).missing
     finally:
         threads.close()
+        await session.close()
+
+
+async def test_a_tick_beside_the_opening_keeps_the_queue_position_it_did_not_read(
+        sandbox: SandboxServer, tmp_path: Path) -> None:
+    """Two ticks of a thread can run side by side (a refresh while the opening is read): the
+    one that began before the position was known and does not read it must not put back a
+    head without it ("Waiting in Support" where "3rd in Support" was shown)."""
+    cid = int(sandbox.query("SELECT id FROM conversations WHERE state = 'Open' AND "
+                            "assigned_agent_id IS NULL AND queue_id IS NOT NULL "
+                            "ORDER BY id LIMIT 1")[0]["id"])
+    client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
+    session = Session(client=client, local=LocalStore(tmp_path / "local.db"),
+                      settings=Settings(), profile="work", identity=DEMO_AGENT_EMAIL)
+    try:
+        session.threads.open(cid)
+        opened = await session.threads.poll()  # the opening tick: the position read
+        assert opened.position is not None
+        # the next tick begins from the head the opening first showed, without its position
+        session.live.put("thread", replace(opened, position=None))
+        sandbox.faults.latency(1.0, path_prefix=f"/v1/conversations/{cid}/messages")
+        beside = asyncio.create_task(session.threads.poll())
+        # the tick waits for its messages (the sandbox thread counts the fault taken)
+        while not sandbox.faults.fired:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+        session.live.put("thread", opened)  # meanwhile the opening tick ends, position known
+        state = await beside
+        assert state.position == opened.position
+    finally:
         await session.close()

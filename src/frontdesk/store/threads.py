@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..api.errors import ApiError, NotFound
@@ -242,7 +242,8 @@ class ThreadStore:
                 ratings = ()
         waiting = conversation is not None and conversation.queue is not None \
             and conversation.assignment is None and conversation.state == "Open"
-        if waiting and (full or self._polls % POSITION_EVERY == 0):
+        read_position = waiting and (full or self._polls % POSITION_EVERY == 0)
+        if read_position:
             try:
                 position = await client.queues.conversation_position(conversation_id,
                                                                      priority=extra)
@@ -270,17 +271,37 @@ class ThreadStore:
         if await self._directory.resolve_pending(only=authors, priority=names):
             self._inbox.version += 1
         pending = tuple(self._outbox.items(conversation_id))
-        return ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
-                           pending=pending, notes=notes, children=children)
+        return self._with_known(
+            ThreadState(conversation_id, conversation, messages, tag_ids, ratings, position,
+                        pending=pending, notes=notes, children=children),
+            previous, head_read=full, position_read=read_position or not waiting)
+
+    def _with_known(self, state: ThreadState, previous: ThreadState | None, *,
+                    head_read: bool, position_read: bool) -> ThreadState:
+        """``state`` with what its tick did not read (the head's tags and ratings, the queue
+        position) as it is known now (:meth:`_latest`)."""
+        latest = self._latest(state.conversation_id, previous)
+        if latest is None or (head_read and position_read):
+            return state
+        return replace(
+            state,
+            tag_ids=state.tag_ids if head_read else latest.tag_ids,
+            ratings=state.ratings if head_read else latest.ratings,
+            position=state.position if position_read else latest.position)
+
+    def _latest(self, conversation_id: int, previous: ThreadState | None) -> ThreadState | None:
+        """The thread's state as known now, not as this tick began: a tick running beside
+        this one (a refresh beside a poke, the opening beside a refresh) may have read the
+        head's extras since, and one not reading them must not put back the older ones."""
+        latest = self.state
+        if latest is None or latest.conversation_id != conversation_id:
+            return previous
+        return latest
 
     def _known_extras(self, conversation_id: int, previous: ThreadState | None
                       ) -> tuple[tuple[InternalNote, ...], tuple[Conversation, ...]]:
-        """The notes and links known now, not as this tick began: a tick running beside this
-        one (a refresh beside a poke) may have read them since, and one not reading them must
-        not put back the older ones."""
-        latest = self.state
-        if latest is None or latest.conversation_id != conversation_id:
-            latest = previous
+        """The notes and links known now (:meth:`_latest`)."""
+        latest = self._latest(conversation_id, previous)
         return (latest.notes, latest.children) if latest is not None else ((), ())
 
     async def _extras(self, conversation_id: int, priority: Priority,
