@@ -96,12 +96,14 @@ def footer_keys(pilot: Pilot[Any]) -> list[str]:
 
 async def settle(pilot: Pilot[Any]) -> None:
     """Let every worker finish and the screen catch up: each round waits only until the
-    screen has handled what it was sent; the last waits until the console is idle too
-    (a thread's scroll to its end repainted, scrollbar included, before a modal covers it)."""
+    screen has handled what it was sent; then until the console is idle and the screen in
+    front has painted what it was asked to (a thread's scroll to its end, the preview pane's
+    messages read: a modal opened next covers the screen as it was last painted)."""
     for _ in range(3):
         await pilot.pause(0)
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    await pilot.app.screen.wait_for_refresh()
 
 
 async def show(console: Console, pilot: Pilot[Any], scene: Scene) -> None:
@@ -109,6 +111,7 @@ async def show(console: Console, pilot: Pilot[Any], scene: Scene) -> None:
     and let it settle."""
     app = pilot.app
     assert isinstance(app, FrontdeskApp) and app.session is not None
+    await settle(pilot)  # the inbox painted whole before a scene's modal covers it
     for key in scene.keys:
         await pilot.press(key)
         await settle(pilot)
