@@ -32,15 +32,18 @@ SLICE = 1 / 50
 #: how often a wait looks again while the console is still busy
 LOOK_EVERY = 0.002
 
-def settled(app: Any) -> bool:
-    """Whether nothing waits in the app: no message queued in it, its screens or their
-    widgets, no key of a burst held, no worker pending or running."""
-    if getattr(app, "keys_waiting", 0):
-        return False
+def busy_nodes(app: Any) -> list[str]:
+    """Nodes of the app with messages still queued (the app, its screens, their widgets)."""
     nodes = [app, *app.screen_stack]
     for screen in app.screen_stack:
         nodes.extend(screen.walk_children())
-    if any(not node._message_queue.empty() for node in nodes):
+    return [repr(node) for node in nodes if not node._message_queue.empty()]
+
+
+def settled(app: Any) -> bool:
+    """Whether nothing waits in the app: no message queued in it, its screens or their
+    widgets, no key of a burst held, no worker pending or running."""
+    if getattr(app, "keys_waiting", 0) or busy_nodes(app):
         return False
     return not any(worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for worker in app.workers)

@@ -32,7 +32,6 @@ import httpx2
 import pytest
 from textual import events
 from textual.binding import Binding, InvalidBinding
-from textual.dom import DOMNode
 from textual.keys import ASCII_KEY_NAMES, REPLACED_KEYS, key_to_character
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
@@ -54,6 +53,7 @@ from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.inbox.inbox import InboxScreen
 from frontdesk.tui.screens.inbox.thread import ThreadScreen
 from local_template import LocalTemplate
+from pilot_waits import busy_nodes
 
 NOW = ManualClock().now()  # the sandbox fixtures' frozen time
 
@@ -318,12 +318,6 @@ def character_key(character: str) -> str:
         return unicodedata.name(character, character).lower().replace("-", "_").replace(" ", "_")
 
 
-def busy_nodes(app: Any) -> list[str]:
-    """Nodes of the app with messages still queued (the app, its screens, their widgets)."""
-    nodes: list[DOMNode] = [app, *app.screen_stack]
-    for screen in app.screen_stack:
-        nodes.extend(screen.walk_children())
-    return [repr(node) for node in nodes if not node._message_queue.empty()]
 async def hold_still(pilot: Pilot[Any]) -> None:
     """Stop every text cursor on screen blinking and let every animation (a scroll to the
     end) finish: a blink or a scroll in flight would show in one picture and not the next."""
