@@ -30,9 +30,10 @@ from frontdesk.sandbox import records
 from frontdesk.sandbox.context import SandboxContext
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.settings import data_dir
-from frontdesk.store.local import LocalStore
+from frontdesk.store.local import LocalStore, LocalWriteError
 from frontdesk.store.outbox import Outbox, OutboxBusy, OutboxItem
 from frontdesk.store.outbox_payloads import outbound_message, reply_payload
+from full_disk import FullDiskStore
 
 Send = Callable[[OutboxItem], Awaitable[Any]]
 
@@ -310,6 +311,33 @@ def test_items_left_sending_by_a_crash_are_pending_again(local: LocalStore) -> N
     again = Outbox(local, Recorder(local))
     [stored] = again.items()
     assert (stored.state, stored.external_id, stored.attempts) == ("pending", item.external_id, 1)
+
+
+async def test_a_send_left_sending_on_a_full_disk_goes_once_the_disk_has_room(
+        db_path: Path) -> None:
+    with FullDiskStore(db_path) as local:
+        outbox, recorder, _ = make_outbox(local)
+        item = outbox.enqueue(1, payload("x"))
+        local.execute("UPDATE outbox SET state = 'sending', attempts = 1 WHERE id = ?",
+                      (item.id,))
+        local.full = True  # the next start finds the disk full
+        again, recorder, _ = make_outbox(local)  # it starts all the same
+        assert local.unsent_count() == 1
+        with pytest.raises(LocalWriteError):
+            await again.flush()  # nothing is sent before it is taken back
+        assert recorder.calls == []
+        local.full = False
+        assert await again.flush() == 1
+        assert recorder.calls == [(item.id, item.external_id, "sending")]
+        assert again.items() == [] and local.unsent_count() == 0
+
+
+def test_the_unsent_count_counts_pending_sending_and_failed(local: LocalStore) -> None:
+    outbox, _, _ = make_outbox(local)
+    ids = [outbox.enqueue(1, payload(text)).id for text in ("a", "b", "c")]
+    local.execute("UPDATE outbox SET state = 'sending' WHERE id = ?", (ids[1],))
+    local.execute("UPDATE outbox SET state = 'failed' WHERE id = ?", (ids[2],))
+    assert local.unsent_count() == len(outbox.items()) == 3
 
 
 # --------------------------------------------------------------------------- discard, restore

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.widgets import DataTable
 
-from frontdesk.store.outbox import OutboxItem
+from frontdesk.store.outbox import Outbox, OutboxItem
 from frontdesk.store.outbox_payloads import note_payload, reply_payload
 from frontdesk.tui import clock
 from frontdesk.tui.app import FrontdeskApp
@@ -134,3 +134,26 @@ def test_a_note_in_the_outbox_is_marked_as_a_note() -> None:
     # its first minute in seconds (seven tries in it do not read as "now"), then as ages
     assert waited(clock.now() - timedelta(seconds=42)) in ("42 s", "43 s")
     assert waited(clock.now() - timedelta(minutes=5)) == "5 min"
+
+
+async def _never_sent(item: OutboxItem) -> None:
+    raise AssertionError(f"the last session's outbox sends nothing: {item.id}")
+
+
+async def test_replies_left_unsent_are_counted_in_the_first_frame(console: Console) -> None:
+    app: FrontdeskApp = console.app()
+    session = app.session
+    assert session is not None
+    left = Outbox(session.local, _never_sent)  # the last session's, never confirmed
+    for cid in open_chats(console, 2):
+        left.enqueue(cid, reply_payload("Still on its way", agent_id="me"))
+    # refused from now on: they stay (refused) where this session can send them
+    console.sandbox.faults.fail(400, count=None, methods=("POST",),
+                                path_prefix="/v1/conversations/")
+    async with app.run_test(size=(120, 30)) as pilot:
+        bar = app.screen.query_one(StatusBar)
+        assert bar.outbox == 2  # the count is on disk: told before the outbox is made
+        await console.ready(pilot)
+        await session.outbox.flush()
+        await pilot.pause()
+        assert session.outbox.failed_count == 2 and bar.outbox == 2

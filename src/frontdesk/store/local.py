@@ -469,6 +469,16 @@ class LocalStore:
             ).fetchall()
         return [_draft(row) for row in rows]
 
+    def unsent_count(self) -> int:
+        """How many replies and notes wait in the outbox (pending, being sent or refused):
+        the status bar's figure, read here so that the first frame tells it before the
+        outbox itself is made (:attr:`Session.outbox <frontdesk.store.session.Session.outbox>`
+        comes after it)."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT count(*) FROM outbox WHERE state != 'sent'").fetchone()
+        return int(row[0])
+
     def draft_ids(self) -> set[int]:
         """The conversations that have a draft (for the inbox's marks)."""
         with self._lock:

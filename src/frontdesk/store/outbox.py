@@ -245,10 +245,24 @@ class Outbox:
         self._wake = asyncio.Event()
         self._flushing = asyncio.Lock()
         self._retry_at: float | None = None
-        self._local.execute(
-            "UPDATE outbox SET state = 'pending', updated_at = ? WHERE state = 'sending'",
-            (time.time(),),
-        )
+        #: items a process ended while sending them are still marked so on disk
+        self._interrupted = True
+        try:
+            self._resume_interrupted()
+        except LocalWriteError as error:  # a full disk: the first flush tries again
+            log.warning("the outbox could not take back interrupted sends yet: %s", error)
+
+    def _resume_interrupted(self) -> None:
+        """Put items a process ended while sending back to ``pending`` (they are resent with
+        the same ``external_id``), once, before this outbox sends anything."""
+        if not self._interrupted:
+            return
+        if self._local.execute("SELECT 1 FROM outbox WHERE state = 'sending' LIMIT 1"):
+            self._local.execute(
+                "UPDATE outbox SET state = 'pending', updated_at = ? WHERE state = 'sending'",
+                (time.time(),),
+            )
+        self._interrupted = False
 
     # ------------------------------------------------------------------ reading
 
@@ -494,6 +508,7 @@ class Outbox:
         """
         async with self._flushing:
             self._retry_at = None
+            self._resume_interrupted()
             confirmed = 0
             while True:
                 item = self._claim_next()

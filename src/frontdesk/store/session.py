@@ -36,7 +36,6 @@ from .inbox import InboxStore
 from .live import LiveStore
 from .local import LocalStore
 from .member import MEMBER_SNAPSHOT, Membership
-from .outbox import Outbox, OutboxItem, is_note
 from .presence import MY_PRESENCE_EVERY, MyPresence
 from .topics import DISK, HOURS, INBOX, MEMBER, MY_PRESENCE, OUTBOX, THREAD
 
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from .finder import Finder
     from .knowledge import KnowledgeStore
     from .organization import OrganizationStore
+    from .outbox import Outbox, OutboxItem
     from .people import PeopleStore
     from .queues import QueueWatch
     from .stats import StatsWatch
@@ -143,9 +143,7 @@ class Session:
         hub = self.hub
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
-        # holds for undo are read on the session's wall clock (tests drive it)
-        self.outbox = Outbox(local, self._send, on_change=self._outbox_changed,
-                             wall=lambda: self.wall().timestamp())
+        self._outbox: Outbox | None = None
         self._threads: ThreadStore | None = None
         self._actions: Actions | None = None
         self.presence = MyPresence(hub)
@@ -431,6 +429,8 @@ class Session:
         return item
 
     async def _send(self, item: OutboxItem) -> Any:
+        from .outbox import is_note
+
         if is_note(item.payload):
             return await self.compose.deliver_note(item)
         payload = item.payload
@@ -449,7 +449,7 @@ class Session:
 
     def _outbox_changed(self) -> None:
         self.threads.refresh_pending()
-        self.live.announce(OUTBOX, len(self.outbox.items()))
+        self.live.announce(OUTBOX, self.local.unsent_count())
 
     # ------------------------------------------------------------------ what its own topics fetch
 
@@ -511,6 +511,19 @@ class Session:
         return hours_now(status)
 
     # ------------------------------------------------------------------ stores made on first use
+
+    @property
+    def outbox(self) -> Outbox:
+        """The replies kept until the service confirms them (made on first use: the first
+        frame tells only how many wait, :meth:`LocalStore.unsent_count`; the session's start
+        makes it and sends what waits). Holds for undo are read on the session's wall clock
+        (tests drive it)."""
+        if self._outbox is None:
+            from .outbox import Outbox
+
+            self._outbox = Outbox(self.local, self._send, on_change=self._outbox_changed,
+                                  wall=lambda: self.wall().timestamp())
+        return self._outbox
 
     @property
     def threads(self) -> ThreadStore:

@@ -398,7 +398,7 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
         bar.hours = self.status_hours
         bar.connection = self.status_connection
         bar.disk = self.status_disk
-        bar.outbox = len(session.outbox.items()) if session is not None else 0
+        bar.outbox = session.local.unsent_count() if session is not None else 0
         bar.new = self.status_new
 
     def action_alert_settings(self) -> None:
@@ -494,7 +494,7 @@ class FrontdeskApp(OrderedKeysApp[None], ReportsFailedWorkers):
             with contextlib.suppress(WorkerCancelled, WorkerFailed):  # said by their handler
                 await worker.wait()
         session = self.session
-        waiting = len(session.outbox.items()) if session is not None else 0
+        waiting = session.local.unsent_count() if session is not None else 0
         unsaved = len(session.local.unsaved_drafts) if session is not None else 0
         held = session.outbox.held() if session is not None and waiting else []
         if not waiting and not unsaved:
