@@ -72,9 +72,12 @@ async def service_client(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncCl
 
 
 @asynccontextmanager
-async def filled_console(sandbox: SandboxServer, folder: Path) -> AsyncIterator[Console]:
+async def filled_console(sandbox: SandboxServer, folder: Path, *,
+                         searching: bool = False) -> AsyncIterator[Console]:
     """The demo agent's first start (its local store in ``folder``), filled, nothing on
-    screen, the first fill's overlap over."""
+    screen, the first fill's overlap over. It learns what changed from the organisation's
+    activity log, as the service's key may; ``searching``: from the search for activity,
+    as a role without the log does."""
     clock = sandbox.clock
     assert isinstance(clock, ManualClock)
     client = ApiClient(sandbox.base_url, sandbox.key, pacer=Pacer(enabled=False))
@@ -83,6 +86,8 @@ async def filled_console(sandbox: SandboxServer, folder: Path) -> AsyncIterator[
     session.wall = clock.now  # the console's clock is the service's
     session.live = LiveStore(sleep=_no_timer)
     found = Console(session, clock)
+    if searching:
+        session.inbox.log_available = False
 
     async def on_request(request: httpx2.Request) -> None:
         found.requests.append((request.method, request.url.path))
@@ -96,3 +101,13 @@ async def filled_console(sandbox: SandboxServer, folder: Path) -> AsyncIterator[
         yield found
     finally:
         await session.close()
+
+
+#: what the inbox asks to learn what changed: the activity log, or the search for activity
+CHANGE_READS = ("/v1/conversations/activitylog", "/v1/search/conversations")
+
+
+def change_reads(requests: list[tuple[str, str]]) -> int:
+    """How many of ``requests`` asked what changed (the log, or a search)."""
+    return sum(1 for _, path in requests if path in CHANGE_READS)
+

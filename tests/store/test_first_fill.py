@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from inbox_harness import CHANGE_READS
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.errors import TransportError
@@ -79,9 +80,10 @@ async def test_the_first_fill_reads_mine_and_queue_before_anything_else(
 
         records = [i for i, (method, path) in enumerate(requests)
                    if method == "GET" and path.rsplit("/", 2)[-2] == "conversations"
+                   and path.rsplit("/", 1)[-1].isdigit()
                    and int(path.rsplit("/", 1)[-1]) in mine | waiting]
-        searches = [i for i, (_, path) in enumerate(requests) if path.endswith("/search/"
-                                                                                "conversations")]
+        # Mine's and Queue's searches, then each look for what changed (the log or a search)
+        searches = [i for i, (_, path) in enumerate(requests) if path in CHANGE_READS]
         # Mine's customers are named as soon as their records are in (Mine is the first
         # view; a screenful of them at once); every other name, text and tag waits for the
         # whole first picture

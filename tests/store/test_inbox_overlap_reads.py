@@ -36,8 +36,9 @@ async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
 
 @pytest.fixture
 async def console(sandbox: SandboxServer, tmp_path: Path) -> AsyncIterator[Console]:
-    """The demo agent's first start, filled, nothing on screen."""
-    async with filled_console(sandbox, tmp_path) as found:
+    """The demo agent's first start, filled, nothing on screen, learning what changed
+    from the search for activity (whose overlap these tests are about)."""
+    async with filled_console(sandbox, tmp_path, searching=True) as found:
         yield found
 
 

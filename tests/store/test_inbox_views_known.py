@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx2
+from inbox_harness import change_reads
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -23,6 +24,10 @@ from frontdesk.store.session import Session
 from frontdesk.store.topics import HOURS, INBOX
 
 SEARCH = "/v1/search/conversations"
+
+
+def _count(requests: list[tuple[str, str]], path: str) -> int:
+    return sum(1 for _, asked in requests if asked == path)
 
 
 async def _no_timer(delay: float) -> None:
@@ -78,17 +83,19 @@ async def test_closed_is_read_from_the_service_and_needs_reply_costs_nothing(
         assert inbox.closed_known
         assert expected <= {row.id for row in inbox.view("closed")}
         assert inbox.counts()["closed"] == len(inbox.view("closed"))
-        searches = sum(1 for method, path in requests if path == SEARCH)
+        # the next tick reads only what changed (the activity log), not Closed again
+        searches, looks = _count(requests, SEARCH), change_reads(requests)
         await inbox.poll()
-        assert sum(1 for method, path in requests if path == SEARCH) == searches + 1  # changes
+        assert _count(requests, SEARCH) == searches and change_reads(requests) == looks + 1
 
-        # a refused reading leaves Closed unknown ("…") and the poll going on (its search
+        # a refused reading leaves Closed unknown ("…") and the poll going on (its look
         # for changes made), and is tried again a minute later
         inbox._closed_from = None  # as before the first reading
         sandbox.faults.fail(400, count=1, methods=("POST",), path_prefix=SEARCH)
-        searches = sum(1 for method, path in requests if path == SEARCH)
+        searches, looks = _count(requests, SEARCH), change_reads(requests)
         await inbox.poll()
-        assert sum(1 for method, path in requests if path == SEARCH) == searches + 2
+        assert _count(requests, SEARCH) == searches + 1  # Closed's, refused
+        assert change_reads(requests) == looks + 2  # and the look for what changed
         assert not inbox.closed_known and inbox._closed_refused is not None
         await inbox.poll()
         assert not inbox.closed_known  # not asked again at once

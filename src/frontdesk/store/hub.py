@@ -29,7 +29,8 @@ class Hub:
     def __init__(self, *, client: Callable[[], ApiClient], me_id: Callable[[], str],
                  live: Callable[[], LiveStore], notice: Notice,
                  server_now: Callable[[], datetime],
-                 clock_known: Callable[[], bool] = lambda: True) -> None:
+                 clock_known: Callable[[], bool] = lambda: True,
+                 may: Callable[[str], bool] = lambda operation: True) -> None:
         self._client = client
         self._me_id = me_id
         self._live = live
@@ -39,6 +40,9 @@ class Hub:
         #: whether :attr:`server_now` was measured against the service's clock (else it is
         #: this machine's clock alone)
         self.clock_known: Callable[[], bool] = clock_known
+        #: whether I may perform an operation (``"activity_log.list"``): always with the
+        #: service's key; through a team gateway, as my role allows
+        self.may: Callable[[str], bool] = may
 
     @property
     def client(self) -> ApiClient:

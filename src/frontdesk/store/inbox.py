@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..api.errors import ApiError, NotFound
+from ..api.errors import ApiError, Forbidden, NotFound
 from ..api.pacing import Priority
 from .directory import NAMES_AT_ONCE
 from .inbox_cursor import SINCE_PAGES, InboxCursor
@@ -36,7 +36,7 @@ from .rows import InboxRow, Kind, digest_of, micros_of, rows_from_compact
 from .topics import INBOX
 
 if TYPE_CHECKING:
-    from ..api.models import Conversation, Message
+    from ..api.models import ActivityLogEntry, Conversation, Message
     from .business_time import BusinessTime
     from .directory import Directory
     from .hub import Hub
@@ -79,6 +79,11 @@ TAG_BATCH = 12
 PREVIEW_BATCH = 24
 #: what a subjectless row shows while its last message is still to be read
 PREVIEW_COMING = "…"
+#: the activity log's kinds of entry that change a conversation's tags alone
+TAG_ACTIVITY = frozenset({"TagAdded", "TagRemoved"})
+#: the log's kinds of entry that add a message, and that add an internal note
+MESSAGE_ACTIVITY = frozenset({"MessageAddedByCustomer", "MessageAddedByAgent"})
+NOTE_ACTIVITY = frozenset({"NoteAdded"})
 #: how far back each "what changed" search reaches beyond the last one
 SLACK = timedelta(seconds=10)
 #: a tick the inbox asks for to read what waits (rows brought on screen, a batch left for the
@@ -249,6 +254,12 @@ class InboxStore:
         #: whether ``_since`` was read from the service's clock (only such a cursor is kept)
         self._since_known = False
         self._primed: set[str] = set()
+        #: whether the organisation's activity log tells what changed (None: not read yet;
+        #: False: not for this role, or not on this service: the search for activity does)
+        self.log_available: bool | None = None
+        #: the log's entries already acted on, with their times, while a later reading of
+        #: the log may return them again (its overlap): an entry is news once
+        self._logged: dict[str, datetime] = {}
         #: what the last search for activity found (found again within its overlap: no news)
         self._found: set[int] = set()
         #: the next tick was asked for to read what waits (:meth:`_read_soon`)
@@ -871,6 +882,11 @@ class InboxStore:
         self._search_now = False
         self._searched_at = time.monotonic()
         since = self._search_since()
+        if self.log_available is not False and self._hub.may("activity_log.list"):
+            try:
+                return await self._discover_in_log(since)
+            except (Forbidden, NotFound):  # not this role's, or not this service's: search
+                self.log_available = False
         asked = self._hub.server_now()
         body = _filters(_field("LastActivity", "Since", timestamp=since))
         hits: list[int] = []
@@ -904,6 +920,68 @@ class InboxStore:
                 # a preview of it reads its messages again), so its activity is a change of
                 # its own; found again in the next search's overlap (SLACK), it is not
                 self._bump(conversation_id, self.rows.get(conversation_id))
+        self._forget_readings(self._since or since)
+        return True
+
+    async def _discover_in_log(self, since: datetime) -> bool:
+        """Find what changed since ``since`` in the organisation's activity log: each entry
+        says which conversation, what and when, and has an id. So an entry found again
+        within the overlap is no news (the search, which says only that a conversation had
+        activity, leaves that in doubt), and a change is read once: the record, and the
+        last message of a subjectless row on screen or of Mine's, as for a search's find.
+        An entry older than the record's latest reading (less the clock's margin) is in it
+        already. What an entry's kind says changed is all that is read: a message in an
+        open conversation, its last message alone (and only where its row shows it or
+        whose turn it is counts: on screen, or Mine's); a tag added or taken off, its tags,
+        once its row is shown (at once when it is on screen); an internal note, nothing.
+        A row moves up for every entry but those two, which the service does not count as
+        a conversation's activity either."""
+        client = self._hub.client
+        entries: list[ActivityLogEntry] = []
+        key: str | None = None
+        for _ in range(SINCE_PAGES):
+            page = await client.activity_log.list_page(
+                since=since, page_size=200, page_key=key, priority=Priority.BACKGROUND)
+            entries += page.items
+            key = page.next_key
+            if key is None:  # the last page (or one the service links to without a key)
+                break
+        self.log_available = True
+        if page.has_more and self._prime_again():
+            return await self._discover()
+        logged = self._logged
+        for entry in entries:
+            if entry.id in logged:
+                continue
+            at = entry.activity_timestamp.astimezone(UTC)
+            logged[entry.id] = at
+            conversation_id = entry.conversation_id
+            row = self.rows.get(conversation_id)
+            if entry.type in TAG_ACTIVITY:
+                self._tags_stale.add(conversation_id)
+                if conversation_id in self._showing:
+                    self._tag_backlog.add(conversation_id)
+                continue
+            if entry.type in NOTE_ACTIVITY:
+                continue  # neither the record nor the last message changed
+            read_at = self._read_at.get(conversation_id)
+            if entry.type in MESSAGE_ACTIVITY and row is not None \
+                    and row.state in OPEN_STATES and conversation_id not in self._backlog:
+                # a message in an open conversation changes its last message alone (a
+                # message that reopens one is logged as that change too)
+                self._stale_previews.add(conversation_id)
+                if not (row.subject or "").strip() and self._preview_wanted(row) and (
+                        conversation_id in self._showing or self._mine_open(row)):
+                    self._preview_backlog[conversation_id] = Priority.VISIBLE
+            elif read_at is None or at >= read_at - CLOCK_MARGIN \
+                    or conversation_id in self._backlog:
+                self.want([conversation_id], Priority.VISIBLE)
+                self._stale_previews.add(conversation_id)
+            known = self.activity.get(conversation_id)
+            self.activity[conversation_id] = at if known is None else max(known, at)
+            self._bump(conversation_id, row)
+        for entry_id in [e for e, at in logged.items() if at < since - CLOCK_MARGIN]:
+            del logged[entry_id]  # later readings begin no earlier: never returned again
         self._forget_readings(self._since or since)
         return True
 

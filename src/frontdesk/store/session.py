@@ -139,7 +139,7 @@ class Session:
         #: a key is picked up again, the live store may be replaced before the start)
         self.hub = Hub(client=lambda: self.client, me_id=lambda: self.me_id,
                        live=lambda: self.live, notice=self.notice, server_now=self.server_now,
-                       clock_known=lambda: self.clock_known)
+                       clock_known=lambda: self.clock_known, may=self.may)
         hub = self.hub
         self.directory = Directory(hub, local)
         self.inbox = InboxStore(hub, local, self.directory)
