@@ -67,3 +67,22 @@ def install() -> None:
     """Make the pilot's key presses and pauses wait for a settled console."""
     textual.pilot.wait_for_idle = wait_until_settled  # type: ignore[attr-defined]
     textual.app.wait_for_idle = wait_until_settled  # type: ignore[attr-defined]
+
+
+async def tables_laid_out(screen: Any) -> None:
+    """Until every table of ``screen`` has worked out its columns' widths and its height for
+    the rows it was given (a picture taken before shows them cut to their titles). A table
+    does that when its queue is next empty (its idle handler), which may come after the
+    console looks settled: the last message taken off a queue is still being handled. A
+    callback it runs next comes after that handler."""
+    from textual.widgets import DataTable
+
+    waits = []
+    for table in screen.query(DataTable):
+        if table.is_running:
+            done = asyncio.Event()
+            table.call_next(done.set)
+            waits.append(done.wait())
+    if waits:  # the time is a guard against a hang, not a wait for anything
+        await asyncio.wait_for(asyncio.gather(*waits), 30.0)
+

@@ -12,17 +12,20 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from pilot_waits import tables_laid_out
+
 #: the least supported terminal, the usual one and a large one
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((100, 30), id="100x30"),
          pytest.param((160, 45), id="160x45")]
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Let every worker finish and the screen catch up."""
+    """Let every worker finish and the screen catch up, its tables laid out."""
     for _ in range(3):
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    await tables_laid_out(pilot.app.screen)
 
 
 def prepare(console: Any, *keys: str) -> Callable[[Pilot[Any]], Awaitable[None]]:

@@ -25,7 +25,9 @@ from textual.pilot import Pilot
 from frontdesk.tui.app import FrontdeskApp
 from frontdesk.tui.screens.first_run import FirstRunApp
 from frontdesk.tui.screens.shared.base import FittedFooter, ModeScreen
+from frontdesk.tui.widgets.preview_pane import PreviewPane
 from frontdesk.tui.widgets.status_bar import StatusBar
+from pilot_waits import tables_laid_out
 
 Console = Any  # the `console` fixture of tests/tui/conftest.py
 
@@ -96,13 +98,18 @@ def footer_keys(pilot: Pilot[Any]) -> list[str]:
 
 async def settle(pilot: Pilot[Any]) -> None:
     """Let every worker finish and the screen catch up: each round waits only until the
-    screen has handled what it was sent; then until the console is idle and the screen in
-    front has painted what it was asked to (a thread's scroll to its end, the preview pane's
-    messages read: a modal opened next covers the screen as it was last painted)."""
+    screen has handled what it was sent (the preview pane reads its messages at once, not
+    when its debounce ends, which a quick settle may not reach); then until the console is
+    idle, its tables laid out, and the screen in front has painted what it was asked to (a
+    thread's scroll to its end, the preview pane's messages: a modal opened next covers the
+    screen as it was last painted)."""
     for _ in range(3):
         await pilot.pause(0)
+        for pane in pilot.app.screen.query(PreviewPane):
+            pane.flush()  # its messages read now, not after the debounce
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    await tables_laid_out(pilot.app.screen)
     await pilot.app.screen.wait_for_refresh()
 
 
