@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx2
+import pytest
 
 from frontdesk.api.client import ApiClient
 from frontdesk.api.pacing import Pacer
@@ -28,7 +29,7 @@ from frontdesk.store.local import LocalStore
 from frontdesk.store.session import Session
 from frontdesk.store.topics import HOURS, INBOX
 
-__all__ = ["Console", "filled_console", "service_client"]
+__all__ = ["Console", "filled_console", "http", "service_client"]
 
 
 async def _no_timer(delay: float) -> None:
@@ -68,6 +69,14 @@ async def service_client(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncCl
     """The service's API as anyone else (a colleague, a customer) uses it."""
     async with httpx2.AsyncClient(base_url=sandbox.base_url,
                                  headers={"Authorization": sandbox.key}, timeout=60) as client:
+        yield client
+
+
+@pytest.fixture
+async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
+    """The service's API as anyone else (a colleague, a customer) uses it: a fixture for a
+    test module to take as its own (``http = inbox_harness.http``)."""
+    async with service_client(sandbox) as client:
         yield client
 
 

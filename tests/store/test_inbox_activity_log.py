@@ -16,23 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import inbox_harness
 import pytest
-from inbox_harness import Console, filled_console, service_client
+from inbox_harness import Console, filled_console
 
 from frontdesk.api.roles import Role
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.inbox import CUSTOMER, SLACK
 from frontdesk.store.member import Membership
 
+#: the service as others use it (a colleague, a customer)
+http = inbox_harness.http
+
 LOG = "/v1/conversations/activitylog"
 SEARCH = "/v1/search/conversations"
-
-
-@pytest.fixture
-async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
-    """The service's API as anyone else (a colleague, a customer) uses it."""
-    async with service_client(sandbox) as client:
-        yield client
 
 
 @pytest.fixture

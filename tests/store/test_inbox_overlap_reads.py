@@ -19,19 +19,16 @@ from datetime import timedelta
 from pathlib import Path
 
 import httpx2
+import inbox_harness
 import pytest
-from inbox_harness import Console, filled_console, service_client
+from inbox_harness import Console, filled_console
 
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store import inbox as inbox_module
 from frontdesk.store.inbox import SLACK
 
-
-@pytest.fixture
-async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
-    """The service's API as anyone else (a colleague, a customer) uses it."""
-    async with service_client(sandbox) as client:
-        yield client
+#: the service as others use it (a colleague, a customer)
+http = inbox_harness.http
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from test_inbox_requests import _inbound, _queue_chats, _reads
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.inbox import AGENT, CUSTOMER
 
-#: the fixtures of the inbox's request tests: a filled console, the service as others use it
+#: the fixtures of the inbox's request tests: a filled console (learning what changed from
+#: the activity log, then from the search), the service as others use it
 console = test_inbox_requests.console
 http = test_inbox_requests.http
 

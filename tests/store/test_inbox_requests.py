@@ -17,18 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import inbox_harness
 import pytest
-from inbox_harness import Console, change_reads, filled_console, service_client
+from inbox_harness import Console, change_reads, filled_console
 
 from frontdesk.sandbox.server import SandboxServer
 from frontdesk.store.inbox import AGENT, CUSTOMER, SLACK
 
-
-@pytest.fixture
-async def http(sandbox: SandboxServer) -> AsyncIterator[httpx2.AsyncClient]:
-    """The service's API as anyone else (a colleague, a customer) uses it."""
-    async with service_client(sandbox) as client:
-        yield client
+#: the service as others use it (a colleague, a customer)
+http = inbox_harness.http
 
 
 @pytest.fixture(params=["log", "search"])
