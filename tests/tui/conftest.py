@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import time
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -215,7 +216,8 @@ class Console:
                     return
             await pilot.pause()  # still busy (keys held until a screen is up): let it work
         raise AssertionError(f"the console never fell back to idle: {busy_nodes(app)}, "
-                             f"{getattr(app, 'keys_waiting', 0)} keys waiting")
+                             f"{getattr(app, 'keys_waiting', 0)} keys waiting"
+                             + _keys_state(app))
 
     async def home(self, pilot: Pilot[Any]) -> None:
         """Close every screen above the current mode's own (a thread, a modal, a picker) and
@@ -293,6 +295,18 @@ class Console:
         await live.refresh("hours")
         await app.workers.wait_for_complete()
         await pilot.pause(0)
+
+
+def _keys_state(app: Any) -> str:
+    """Where the keys of a burst stand (the key in flight and for how long, or whether the
+    keys are settling), for a failure's message."""
+    if not getattr(app, "keys_waiting", 0):
+        return ""
+    flight = getattr(app, "_key_in_flight", None)
+    since = time.monotonic() - getattr(app, "_key_since", time.monotonic())
+    where = "settling" if flight is None else f"{flight.key!r} in flight"
+    screen = type(app.screen).__name__ if app.screen_stack else None
+    return f" ({where} for {since:.1f} s, on {screen})"
 
 
 def key_event(key: str) -> events.Key:
