@@ -61,6 +61,8 @@ async def test_a_thread_of_the_clients_rows_keeps_every_behaviour() -> None:
 
         # scrolling up mounts the older batch above
         lo = thread.window[0]
+        assert lo > 0, ("older messages were mounted before the view went up",
+                        thread.window, thread.scroll_y, thread.max_scroll_y)
         thread.scroll_home(animate=False, immediate=True)
         await settle(pilot)
         assert thread.window[0] < lo
